@@ -1,0 +1,109 @@
+// Status: the outcome of an operation that can fail in an expected way.
+//
+// A failed Status carries a PostgreSQL SQLSTATE (five characters, e.g.
+// "42P01"), a human-readable message that names the problem, and optionally
+// the 1-based character position in the statement text the error refers to
+// (PostgreSQL's "position" field). Success carries nothing and costs one
+// pointer. Status is a value type: copyable, movable, thread-compatible.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace paceline {
+
+// SQLSTATE codes used by Paceline (PostgreSQL's Appendix A names).
+namespace sqlstate {
+inline constexpr std::string_view kSuccessfulCompletion = "00000";
+inline constexpr std::string_view kFeatureNotSupported = "0A000";
+inline constexpr std::string_view kCardinalityViolation = "21000";
+inline constexpr std::string_view kDataException = "22000";
+inline constexpr std::string_view kStringDataRightTruncation = "22001";
+inline constexpr std::string_view kNumericValueOutOfRange = "22003";
+inline constexpr std::string_view kInvalidDatetimeFormat = "22007";
+inline constexpr std::string_view kDatetimeFieldOverflow = "22008";
+inline constexpr std::string_view kDivisionByZero = "22012";
+inline constexpr std::string_view kInvalidParameterValue = "22023";
+inline constexpr std::string_view kInvalidTextRepresentation = "22P02";
+inline constexpr std::string_view kIntegrityConstraintViolation = "23000";
+inline constexpr std::string_view kNotNullViolation = "23502";
+inline constexpr std::string_view kForeignKeyViolation = "23503";
+inline constexpr std::string_view kUniqueViolation = "23505";
+inline constexpr std::string_view kInvalidTransactionState = "25000";
+inline constexpr std::string_view kActiveSqlTransaction = "25001";
+inline constexpr std::string_view kNoActiveSqlTransaction = "25P01";
+inline constexpr std::string_view kInFailedSqlTransaction = "25P02";
+inline constexpr std::string_view kInvalidSqlStatementName = "26000";
+inline constexpr std::string_view kTransactionRollback = "40000";
+inline constexpr std::string_view kSerializationFailure = "40001";
+inline constexpr std::string_view kDeadlockDetected = "40P01";
+inline constexpr std::string_view kSyntaxError = "42601";
+inline constexpr std::string_view kInsufficientPrivilege = "42501";
+inline constexpr std::string_view kGroupingError = "42803";
+inline constexpr std::string_view kDatatypeMismatch = "42804";
+inline constexpr std::string_view kUndefinedFunction = "42883";
+inline constexpr std::string_view kCannotCoerce = "42846";
+inline constexpr std::string_view kUndefinedTable = "42P01";
+inline constexpr std::string_view kUndefinedColumn = "42703";
+inline constexpr std::string_view kUndefinedObject = "42704";
+inline constexpr std::string_view kUndefinedParameter = "42P02";
+inline constexpr std::string_view kAmbiguousColumn = "42702";
+inline constexpr std::string_view kDuplicateTable = "42P07";
+inline constexpr std::string_view kDuplicateObject = "42710";
+inline constexpr std::string_view kDuplicateColumn = "42701";
+inline constexpr std::string_view kInvalidTableDefinition = "42P16";
+inline constexpr std::string_view kInvalidColumnReference = "42P10";
+inline constexpr std::string_view kDependentObjectsStillExist = "2BP01";
+inline constexpr std::string_view kProgramLimitExceeded = "54000";
+inline constexpr std::string_view kLockNotAvailable = "55P03";
+inline constexpr std::string_view kObjectNotInPrerequisiteState = "55000";
+inline constexpr std::string_view kQueryCanceled = "57014";
+inline constexpr std::string_view kAdminShutdown = "57P01";
+inline constexpr std::string_view kUndefinedParameterName = "42704";
+inline constexpr std::string_view kRaiseException = "P0001";
+inline constexpr std::string_view kInternalError = "XX000";
+}  // namespace sqlstate
+
+class Status {
+ public:
+  Status() = default;  // OK
+  Status(std::string_view sqlstate, std::string message, int position = 0);
+
+  static Status OK() { return Status(); }
+
+  bool ok() const { return state_ == nullptr; }
+  // "00000" when ok.
+  std::string_view sqlstate() const;
+  const std::string& message() const;
+  // 1-based character offset into the statement, 0 when none.
+  int position() const { return state_ ? state_->position : 0; }
+  // "ERROR:  <message> (SQLSTATE 42P01)"-like one-line rendering for logs.
+  std::string ToString() const;
+  // Same error with a position attached (when it has none yet).
+  Status WithPosition(int position) const;
+
+  bool Is(std::string_view code) const { return sqlstate() == code; }
+
+ private:
+  struct State {
+    char code[6];
+    int position;
+    std::string message;
+  };
+  std::shared_ptr<const State> state_;
+};
+
+// Helpers that build a Status with a given code.
+Status SyntaxError(std::string message, int position = 0);
+Status NotSupported(std::string what);  // 0A000 "<what> is not supported"
+Status InternalError(std::string message);
+
+// Returns early from the enclosing function when `expr` is a failed Status.
+#define PL_RETURN_IF_ERROR(expr)                 \
+  do {                                           \
+    ::paceline::Status _pl_status = (expr);      \
+    if (!_pl_status.ok()) return _pl_status;     \
+  } while (0)
+
+}  // namespace paceline

@@ -1,0 +1,284 @@
+// SQL types: constructors, PostgreSQL display names, OIDs, wire sizes and
+// modifiers, and the resolution of built-in type names with their modifiers
+// (numeric(p,s), varchar(n), ...) into a Type.
+#include "common/types.h"
+
+#include <array>
+#include <cctype>
+#include <string>
+
+#include "common/decimal.h"
+
+namespace paceline {
+
+namespace {
+
+// PostgreSQL's limit on CHAR(n)/VARCHAR(n) (MaxAttrSize).
+constexpr int32_t kMaxStringLength = 10 * 1024 * 1024;
+// PostgreSQL's limit on NUMERIC precision (NUMERIC_MAX_PRECISION).
+constexpr int32_t kPostgresMaxNumericPrecision = 1000;
+
+std::string ModifierNotAllowed(std::string_view name) {
+  return "type modifier is not allowed for type \"" + std::string(name) + "\"";
+}
+
+Status ResolveNumeric(const std::vector<int32_t>& mods, Type* out) {
+  if (mods.empty()) {
+    *out = Type(TypeId::kNumeric);
+    return Status::OK();
+  }
+  if (mods.size() > 2) return Status(sqlstate::kInvalidParameterValue, "invalid NUMERIC type modifier");
+  int32_t precision = mods[0];
+  int32_t scale = mods.size() == 2 ? mods[1] : 0;
+  if (precision < 1 || precision > kPostgresMaxNumericPrecision) {
+    return Status(sqlstate::kInvalidParameterValue, "NUMERIC precision " + std::to_string(precision) +
+                                                        " must be between 1 and " +
+                                                        std::to_string(kPostgresMaxNumericPrecision));
+  }
+  if (precision > Decimal::kMaxPrecision) {
+    return Status(sqlstate::kFeatureNotSupported, "NUMERIC precision " + std::to_string(precision) +
+                                                      " is not supported (at most " +
+                                                      std::to_string(Decimal::kMaxPrecision) + ")");
+  }
+  if (scale < 0 || scale > precision) {
+    return Status(sqlstate::kInvalidParameterValue, "NUMERIC scale " + std::to_string(scale) +
+                                                        " must be between 0 and precision " +
+                                                        std::to_string(precision));
+  }
+  *out = Type::Numeric(precision, scale);
+  return Status::OK();
+}
+
+// varchar(n) / bpchar(n); `short_name` is PostgreSQL's name in its messages.
+Status ResolveString(TypeId id, std::string_view short_name, const std::vector<int32_t>& mods, Type* out) {
+  if (mods.empty()) {
+    // VARCHAR without a length is unbounded; CHAR without one is CHAR(1).
+    *out = id == TypeId::kVarchar ? Type::Varchar(-1) : Type::Char(1);
+    return Status::OK();
+  }
+  if (mods.size() > 1) return Status(sqlstate::kInvalidParameterValue, "invalid type modifier");
+  int32_t n = mods[0];
+  if (n < 1) {
+    return Status(sqlstate::kInvalidParameterValue,
+                  "length for type " + std::string(short_name) + " must be at least 1");
+  }
+  if (n > kMaxStringLength) {
+    return Status(sqlstate::kInvalidParameterValue, "length for type " + std::string(short_name) +
+                                                        " cannot exceed " + std::to_string(kMaxStringLength));
+  }
+  *out = id == TypeId::kVarchar ? Type::Varchar(n) : Type::Char(n);
+  return Status::OK();
+}
+
+// FLOAT(p): 1..24 bits → real, 25..53 → double precision.
+Status ResolveFloat(const std::vector<int32_t>& mods, Type* out) {
+  if (mods.empty()) {
+    *out = Type(TypeId::kFloat64);
+    return Status::OK();
+  }
+  if (mods.size() > 1) return Status(sqlstate::kSyntaxError, ModifierNotAllowed("float"));
+  int32_t p = mods[0];
+  if (p < 1) return Status(sqlstate::kInvalidParameterValue, "precision for type float must be at least 1 bit");
+  if (p > 53) {
+    return Status(sqlstate::kInvalidParameterValue, "precision for type float must be less than 54 bits");
+  }
+  *out = Type(p <= 24 ? TypeId::kFloat32 : TypeId::kFloat64);
+  return Status::OK();
+}
+
+struct SimpleName {
+  std::string_view name;
+  TypeId id;
+};
+
+// Names of types without modifiers, with the SQL-standard aliases.
+constexpr std::array<SimpleName, 20> kSimpleNames = {{
+    {"bool", TypeId::kBool},
+    {"boolean", TypeId::kBool},
+    {"int2", TypeId::kInt16},
+    {"smallint", TypeId::kInt16},
+    {"int4", TypeId::kInt32},
+    {"int", TypeId::kInt32},
+    {"integer", TypeId::kInt32},
+    {"int8", TypeId::kInt64},
+    {"bigint", TypeId::kInt64},
+    {"float4", TypeId::kFloat32},
+    {"real", TypeId::kFloat32},
+    {"float8", TypeId::kFloat64},
+    {"double precision", TypeId::kFloat64},
+    {"text", TypeId::kText},
+    {"date", TypeId::kDate},
+    {"timestamp", TypeId::kTimestamp},
+    {"timestamp without time zone", TypeId::kTimestamp},
+    {"timestamptz", TypeId::kTimestampTz},
+    {"timestamp with time zone", TypeId::kTimestampTz},
+    {"unknown", TypeId::kUnknown},
+}};
+
+// PostgreSQL types that exist but Paceline does not implement.
+constexpr std::array<std::string_view, 22> kUnsupportedNames = {
+    "interval", "json",   "jsonb", "uuid",  "bytea",    "time",    "timetz",      "money",
+    "serial",   "serial4", "bigserial", "serial8", "smallserial", "serial2", "inet", "cidr",
+    "xml",      "bit",    "varbit", "oid",  "macaddr", "point",
+};
+
+}  // namespace
+
+Type Type::Numeric(int32_t precision, int32_t scale) {
+  Type t(TypeId::kNumeric);
+  t.precision = precision;
+  t.scale = scale;
+  return t;
+}
+
+Type Type::Varchar(int32_t length) {
+  Type t(TypeId::kVarchar);
+  t.length = length;
+  return t;
+}
+
+Type Type::Char(int32_t length) {
+  Type t(TypeId::kChar);
+  t.length = length;
+  return t;
+}
+
+std::string Type::ToString() const {
+  switch (id) {
+    case TypeId::kNumeric:
+      if (precision >= 0) {
+        return "numeric(" + std::to_string(precision) + "," + std::to_string(scale < 0 ? 0 : scale) + ")";
+      }
+      return "numeric";
+    case TypeId::kChar:
+      // format_type() prints an unconstrained bpchar as "bpchar".
+      return length >= 0 ? "character(" + std::to_string(length) + ")" : "bpchar";
+    case TypeId::kVarchar:
+      return length >= 0 ? "character varying(" + std::to_string(length) + ")" : "character varying";
+    case TypeId::kUnknown:
+      return "unknown";
+    case TypeId::kBool:
+      return "boolean";
+    case TypeId::kInt16:
+      return "smallint";
+    case TypeId::kInt32:
+      return "integer";
+    case TypeId::kInt64:
+      return "bigint";
+    case TypeId::kFloat32:
+      return "real";
+    case TypeId::kFloat64:
+      return "double precision";
+    case TypeId::kText:
+      return "text";
+    case TypeId::kDate:
+      return "date";
+    case TypeId::kTimestamp:
+      return "timestamp without time zone";
+    case TypeId::kTimestampTz:
+      return "timestamp with time zone";
+  }
+  return "unknown";
+}
+
+uint32_t Type::Oid() const {
+  switch (id) {
+    case TypeId::kUnknown: return 705;
+    case TypeId::kBool: return 16;
+    case TypeId::kInt16: return 21;
+    case TypeId::kInt32: return 23;
+    case TypeId::kInt64: return 20;
+    case TypeId::kFloat32: return 700;
+    case TypeId::kFloat64: return 701;
+    case TypeId::kNumeric: return 1700;
+    case TypeId::kChar: return 1042;
+    case TypeId::kVarchar: return 1043;
+    case TypeId::kText: return 25;
+    case TypeId::kDate: return 1082;
+    case TypeId::kTimestamp: return 1114;
+    case TypeId::kTimestampTz: return 1184;
+  }
+  return 705;
+}
+
+int16_t Type::WireSize() const {
+  switch (id) {
+    case TypeId::kBool: return 1;
+    case TypeId::kInt16: return 2;
+    case TypeId::kInt32: return 4;
+    case TypeId::kInt64: return 8;
+    case TypeId::kFloat32: return 4;
+    case TypeId::kFloat64: return 8;
+    case TypeId::kDate: return 4;
+    case TypeId::kTimestamp: return 8;
+    case TypeId::kTimestampTz: return 8;
+    case TypeId::kUnknown: return -2;  // pg_type.typlen of "unknown" (a C string)
+    case TypeId::kNumeric:
+    case TypeId::kChar:
+    case TypeId::kVarchar:
+    case TypeId::kText: return -1;
+  }
+  return -1;
+}
+
+int32_t Type::WireModifier() const {
+  switch (id) {
+    case TypeId::kChar:
+    case TypeId::kVarchar:
+      return length >= 0 ? length + 4 : -1;
+    case TypeId::kNumeric:
+      if (precision < 0) return -1;
+      return ((precision << 16) | (scale < 0 ? 0 : scale)) + 4;
+    default:
+      return -1;
+  }
+}
+
+std::string_view TypeIdName(TypeId id) {
+  switch (id) {
+    case TypeId::kUnknown: return "unknown";
+    case TypeId::kBool: return "bool";
+    case TypeId::kInt16: return "int2";
+    case TypeId::kInt32: return "int4";
+    case TypeId::kInt64: return "int8";
+    case TypeId::kFloat32: return "float4";
+    case TypeId::kFloat64: return "float8";
+    case TypeId::kNumeric: return "numeric";
+    case TypeId::kChar: return "bpchar";
+    case TypeId::kVarchar: return "varchar";
+    case TypeId::kText: return "text";
+    case TypeId::kDate: return "date";
+    case TypeId::kTimestamp: return "timestamp";
+    case TypeId::kTimestampTz: return "timestamptz";
+  }
+  return "unknown";
+}
+
+Status ResolveBuiltinType(std::string_view name, const std::vector<int32_t>& modifiers, Type* out) {
+  std::string lower(name);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string_view n = lower;
+  if (n.starts_with("pg_catalog.")) n.remove_prefix(11);
+
+  if (n == "numeric" || n == "decimal" || n == "dec") return ResolveNumeric(modifiers, out);
+  if (n == "varchar" || n == "character varying") return ResolveString(TypeId::kVarchar, "varchar", modifiers, out);
+  if (n == "bpchar" || n == "char" || n == "character") return ResolveString(TypeId::kChar, "char", modifiers, out);
+  if (n == "float") return ResolveFloat(modifiers, out);
+  for (const SimpleName& s : kSimpleNames) {
+    if (s.name != n) continue;
+    if (!modifiers.empty()) {
+      if (s.id == TypeId::kTimestamp || s.id == TypeId::kTimestampTz) {
+        return NotSupported("a precision for type " + Type(s.id).ToString());
+      }
+      return Status(sqlstate::kSyntaxError, ModifierNotAllowed(name));
+    }
+    *out = Type(s.id);
+    return Status::OK();
+  }
+  for (std::string_view u : kUnsupportedNames) {
+    if (u == n) return NotSupported("type " + std::string(n));
+  }
+  return Status(sqlstate::kUndefinedObject, "type \"" + std::string(name) + "\" does not exist");
+}
+
+}  // namespace paceline

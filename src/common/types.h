@@ -1,0 +1,82 @@
+// SQL types: the fixed set of scalar types Paceline stores and computes with.
+//
+// A Type is a TypeId plus the modifiers that constrain it: the length n of
+// CHAR(n)/VARCHAR(n), the precision and scale of NUMERIC(p,s). Types are small
+// value types, freely copied, and immutable once built. Names and OIDs follow
+// PostgreSQL so that the wire protocol and psql see familiar types.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+
+namespace paceline {
+
+enum class TypeId : uint8_t {
+  kUnknown,    // the type of an untyped NULL or string literal before coercion
+  kBool,
+  kInt16,      // SMALLINT  / int2
+  kInt32,      // INT       / int4
+  kInt64,      // BIGINT    / int8
+  kFloat32,    // REAL      / float4
+  kFloat64,    // DOUBLE PRECISION / float8
+  kNumeric,    // NUMERIC(p,s) / DECIMAL: exact, see decimal.h
+  kChar,       // CHAR(n)   / bpchar: blank-padded to n
+  kVarchar,    // VARCHAR(n)
+  kText,       // TEXT
+  kDate,       // days since 1970-01-01
+  kTimestamp,  // microseconds since 1970-01-01 00:00:00, no time zone
+  kTimestampTz,  // same representation, always UTC in Paceline
+};
+
+struct Type {
+  TypeId id = TypeId::kUnknown;
+  int32_t length = -1;     // CHAR(n) / VARCHAR(n): n; -1 when unbounded
+  int32_t precision = -1;  // NUMERIC(p,s): p; -1 when unconstrained
+  int32_t scale = -1;      // NUMERIC(p,s): s; -1 when unconstrained
+
+  Type() = default;
+  explicit Type(TypeId t) : id(t) {}
+  static Type Numeric(int32_t precision, int32_t scale);
+  static Type Varchar(int32_t length);
+  static Type Char(int32_t length);
+
+  bool IsInteger() const { return id == TypeId::kInt16 || id == TypeId::kInt32 || id == TypeId::kInt64; }
+  bool IsFloat() const { return id == TypeId::kFloat32 || id == TypeId::kFloat64; }
+  bool IsNumber() const { return IsInteger() || IsFloat() || id == TypeId::kNumeric; }
+  bool IsString() const { return id == TypeId::kChar || id == TypeId::kVarchar || id == TypeId::kText; }
+  bool IsTemporal() const { return id == TypeId::kDate || id == TypeId::kTimestamp || id == TypeId::kTimestampTz; }
+
+  // PostgreSQL's display name with modifiers, as format_type() prints it:
+  // "integer", "numeric(12,2)", "character varying(16)", "character(2)",
+  // "timestamp without time zone", "double precision", "boolean", "text".
+  std::string ToString() const;
+  // PostgreSQL type OID (int4 = 23, numeric = 1700, varchar = 1043, ...);
+  // kUnknown → 705 ("unknown").
+  uint32_t Oid() const;
+  // PostgreSQL's typlen for RowDescription (-1 for variable length).
+  int16_t WireSize() const;
+  // PostgreSQL's atttypmod for RowDescription (-1 when none).
+  int32_t WireModifier() const;
+
+  bool operator==(const Type& o) const {
+    return id == o.id && length == o.length && precision == o.precision && scale == o.scale;
+  }
+};
+
+// Short name of a TypeId as PostgreSQL names the base type ("int4", "numeric").
+std::string_view TypeIdName(TypeId id);
+
+// Resolves a normalized built-in type name as the parser produces it ("int4",
+// "numeric", "bpchar", "varchar", "text", "bool", "float4", "float8", "int2",
+// "int8", "date", "timestamp", "timestamptz") with its modifiers into a Type.
+// Bad modifiers (NUMERIC(50), VARCHAR(0), scale > precision) → 22023 with the
+// PostgreSQL-style message; an unknown name → 42704 "type \"x\" does not
+// exist"; a known PostgreSQL type Paceline lacks (interval, json, uuid, ...)
+// → 0A000 naming it. Domains are resolved by the catalog, not here.
+Status ResolveBuiltinType(std::string_view name, const std::vector<int32_t>& modifiers, Type* out);
+
+}  // namespace paceline

@@ -1,0 +1,835 @@
+// Value: construction, PostgreSQL text output (including the shortest
+// round-trip float format), hashing and ordering across type families, and
+// CastValue, PostgreSQL's cast rules between Paceline's scalar types.
+#include "common/value.h"
+
+#include <xxhash.h>
+
+#include <array>
+#include <cassert>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "common/datetime.h"
+
+namespace paceline {
+
+namespace {
+
+constexpr int64_t kMicrosPerDay = 86400LL * 1000000LL;
+constexpr uint64_t kNullHash = 0x9e3779b97f4a7c15ULL;
+
+bool IsStringType(TypeId t) {
+  return t == TypeId::kChar || t == TypeId::kVarchar || t == TypeId::kText || t == TypeId::kUnknown;
+}
+bool IsIntegerType(TypeId t) { return t == TypeId::kInt16 || t == TypeId::kInt32 || t == TypeId::kInt64; }
+bool IsFloatType(TypeId t) { return t == TypeId::kFloat32 || t == TypeId::kFloat64; }
+bool IsNumberType(TypeId t) { return IsIntegerType(t) || IsFloatType(t) || t == TypeId::kNumeric; }
+bool IsTemporalType(TypeId t) {
+  return t == TypeId::kDate || t == TypeId::kTimestamp || t == TypeId::kTimestampTz;
+}
+
+// ---------------------------------------------------------------------------
+// Float output.
+//
+// PostgreSQL 15 (extra_float_digits = 1) prints floats with its copy of Ryu:
+// the shortest digits that read back to the same value, in fixed notation
+// when the decimal exponent is in [-4, 15) for float8 and [-4, 6) for float4,
+// else as d.ddde+XX. Unlike upstream Ryu (and std::to_chars), PostgreSQL's
+// copy is built with STRICTLY_SHORTEST 0: it never prints a decimal that lies
+// exactly on the midpoint between two adjacent floats (which only reads back
+// correctly under round-half-even). So we take std::to_chars' shortest form
+// and, in the rare case it is such a midpoint, use the first correctly rounded
+// longer form that lies strictly inside the rounding interval.
+
+// A decimal D * 10^exp10 with D's digits in `digits` (no trailing zeros).
+struct DecimalDigits {
+  char digits[40];
+  int count = 0;
+  int exponent = 0;  // decimal exponent of the first digit (d.ddd × 10^exponent)
+};
+
+// Parses std::to_chars' scientific output "d[.ddd]e(+|-)XX" (no sign).
+void ParseScientific(const char* p, const char* end, DecimalDigits* out) {
+  out->count = 0;
+  for (; p < end && *p != 'e'; ++p) {
+    if (*p != '.') out->digits[out->count++] = *p;
+  }
+  int exponent = 0;
+  std::from_chars(p + 1 + (p[1] == '+' ? 1 : 0), end, exponent);
+  out->exponent = exponent;
+  while (out->count > 1 && out->digits[out->count - 1] == '0') --out->count;
+}
+
+constexpr std::array<unsigned __int128, 28> MakePowersOf5() {
+  std::array<unsigned __int128, 28> p{};
+  p[0] = 1;
+  for (size_t i = 1; i < p.size(); ++i) p[i] = p[i - 1] * 5;
+  return p;
+}
+constexpr std::array<unsigned __int128, 28> kPow5 = MakePowersOf5();
+
+// True when digits × 10^(exponent - count + 1) == odd × 2^binary exactly.
+bool DecimalEqualsDyadic(const DecimalDigits& d, uint64_t odd, int binary) {
+  uint64_t mantissa = 0;
+  for (int i = 0; i < d.count; ++i) mantissa = mantissa * 10 + static_cast<uint64_t>(d.digits[i] - '0');
+  if (mantissa == 0) return false;
+  const int ten = d.exponent - d.count + 1;  // value = mantissa × 10^ten
+  const int twos = __builtin_ctzll(mantissa);
+  const uint64_t rest = mantissa >> twos;  // odd
+  // mantissa × 10^ten = rest × 5^ten × 2^(twos + ten): equal iff the powers
+  // of two agree and the odd parts do.
+  if (twos + ten != binary) return false;
+  if (ten >= 0) return ten < 28 && static_cast<unsigned __int128>(rest) * kPow5[ten] == odd;
+  return -ten < 28 && static_cast<unsigned __int128>(odd) * kPow5[-ten] == rest;
+}
+
+// True when the decimal is exactly the midpoint between |v| (finite, > 0)
+// and one of its neighbours.
+template <typename F>
+bool IsMidpoint(F v, const DecimalDigits& d) {
+  constexpr int kMantissaBits = std::numeric_limits<F>::digits - 1;  // 52 / 23
+  constexpr int kBias = std::numeric_limits<F>::max_exponent - 1;     // 1023 / 127
+  uint64_t bits = 0;
+  if constexpr (sizeof(F) == 8) {
+    std::memcpy(&bits, &v, sizeof(v));
+  } else {
+    uint32_t b32 = 0;
+    std::memcpy(&b32, &v, sizeof(v));
+    bits = b32;
+  }
+  const uint64_t fraction = bits & ((uint64_t{1} << kMantissaBits) - 1);
+  const int exponent_field = static_cast<int>((bits >> kMantissaBits) & ((uint64_t{1} << (sizeof(F) * 8 - 1 - kMantissaBits)) - 1));
+  uint64_t m;
+  int e;  // |v| = m × 2^e
+  if (exponent_field == 0) {
+    m = fraction;
+    e = 1 - kBias - kMantissaBits;
+  } else {
+    m = fraction | (uint64_t{1} << kMantissaBits);
+    e = exponent_field - kBias - kMantissaBits;
+  }
+  if (DecimalEqualsDyadic(d, 2 * m + 1, e - 1)) return true;  // upper midpoint
+  if (fraction == 0 && exponent_field > 1) return DecimalEqualsDyadic(d, 4 * m - 1, e - 2);  // narrower gap below
+  return DecimalEqualsDyadic(d, 2 * m - 1, e - 1);
+}
+
+// PostgreSQL's choice of digits for finite, non-zero |v|.
+template <typename F>
+void ShortestDigits(F v, DecimalDigits* out) {
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::scientific);
+  ParseScientific(buf, res.ptr, out);
+  if (!IsMidpoint(v, *out)) return;
+  const int shortest = out->count;
+  for (int precision = shortest - 1; precision < std::numeric_limits<F>::max_digits10; ++precision) {
+    res = std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::scientific, precision);
+    F back = 0;
+    std::from_chars(buf, res.ptr, back);
+    DecimalDigits candidate;
+    ParseScientific(buf, res.ptr, &candidate);
+    if (back == v && !IsMidpoint(v, candidate)) {
+      *out = candidate;
+      return;
+    }
+  }
+}
+
+void AppendFloat(double value, bool single, std::string* out) {
+  if (std::isnan(value)) {
+    out->append("NaN");
+    return;
+  }
+  if (std::isinf(value)) {
+    out->append(value < 0 ? "-Infinity" : "Infinity");
+    return;
+  }
+  if (std::signbit(value)) out->push_back('-');
+  if (value == 0) {
+    out->push_back('0');
+    return;
+  }
+  DecimalDigits d;
+  if (single) {
+    ShortestDigits(std::fabs(static_cast<float>(value)), &d);
+  } else {
+    ShortestDigits(std::fabs(value), &d);
+  }
+  const char* digits = d.digits;
+  const int n = d.count;
+  const int exponent = d.exponent;
+  const int fixed_limit = single ? 6 : 15;
+  if (exponent >= -4 && exponent < fixed_limit) {
+    if (exponent < 0) {
+      out->append("0.");
+      out->append(static_cast<size_t>(-exponent - 1), '0');
+      out->append(digits, static_cast<size_t>(n));
+    } else if (n <= exponent + 1) {
+      out->append(digits, static_cast<size_t>(n));
+      out->append(static_cast<size_t>(exponent + 1 - n), '0');
+    } else {
+      out->append(digits, static_cast<size_t>(exponent + 1));
+      out->push_back('.');
+      out->append(digits + exponent + 1, static_cast<size_t>(n - exponent - 1));
+    }
+    return;
+  }
+  out->push_back(digits[0]);
+  if (n > 1) {
+    out->push_back('.');
+    out->append(digits + 1, static_cast<size_t>(n - 1));
+  }
+  out->push_back('e');
+  out->push_back(exponent < 0 ? '-' : '+');
+  const int mag = exponent < 0 ? -exponent : exponent;
+  if (mag < 10) out->push_back('0');
+  char ebuf[8];
+  const auto eres = std::to_chars(ebuf, ebuf + sizeof(ebuf), mag);
+  out->append(ebuf, eres.ptr);
+}
+
+// ---------------------------------------------------------------------------
+// Hashing and comparison helpers.
+
+uint64_t HashInt(int64_t v) { return XXH3_64bits(&v, sizeof(v)); }
+
+uint64_t HashDouble(double d) {
+  if (std::isnan(d)) return 0x7ff8000000000000ULL * 31 + 17;  // every NaN alike
+  if (d == 0) d = 0;                                          // -0 == 0
+  // Integral doubles hash as the equal integer (and so as the equal NUMERIC).
+  if (d >= -9223372036854775808.0 && d < 9223372036854775808.0 && std::trunc(d) == d) {
+    return HashInt(static_cast<int64_t>(d));
+  }
+  return XXH3_64bits(&d, sizeof(d));
+}
+
+std::string_view TrimTrailingBlanks(std::string_view s) {
+  size_t n = s.size();
+  while (n > 0 && s[n - 1] == ' ') --n;
+  return s.substr(0, n);
+}
+
+// PostgreSQL's float8 order: NaN equals NaN and sorts above everything.
+int CompareDoubles(double a, double b) {
+  const bool an = std::isnan(a), bn = std::isnan(b);
+  if (an || bn) return an == bn ? 0 : (an ? 1 : -1);
+  return a < b ? -1 : (a > b ? 1 : 0);
+}
+
+double NumberAsDouble(const Value& v) {
+  if (IsIntegerType(v.type())) return static_cast<double>(v.int_value());
+  if (v.type() == TypeId::kNumeric) return v.numeric_value().ToDouble();
+  return v.float_value();
+}
+
+Decimal NumberAsDecimal(const Value& v) {
+  return v.type() == TypeId::kNumeric ? v.numeric_value() : Decimal::FromInt(v.int_value());
+}
+
+int64_t TemporalMicros(const Value& v) {
+  return v.type() == TypeId::kDate ? v.int_value() * kMicrosPerDay : v.int_value();
+}
+
+// ---------------------------------------------------------------------------
+// Cast helpers.
+
+// Type names as format_type_be() prints them in cast errors (no modifiers;
+// an unconstrained bpchar is "character" there).
+std::string CastTypeName(TypeId t) {
+  if (t == TypeId::kChar) return "character";
+  return Type(t).ToString();
+}
+
+Status CannotCast(TypeId from, TypeId to) {
+  return Status(sqlstate::kCannotCoerce,
+                "cannot cast type " + CastTypeName(from) + " to " + CastTypeName(to));
+}
+
+// Type names in PostgreSQL's "invalid input syntax for type X" messages.
+std::string_view InputTypeName(TypeId t) {
+  switch (t) {
+    case TypeId::kBool: return "boolean";
+    case TypeId::kInt16: return "smallint";
+    case TypeId::kInt32: return "integer";
+    case TypeId::kInt64: return "bigint";
+    case TypeId::kFloat32: return "real";
+    case TypeId::kFloat64: return "double precision";
+    case TypeId::kNumeric: return "numeric";
+    case TypeId::kDate: return "date";
+    case TypeId::kTimestamp: return "timestamp";
+    case TypeId::kTimestampTz: return "timestamp with time zone";
+    default: return TypeIdName(t);
+  }
+}
+
+Status InvalidInput(TypeId t, std::string_view text) {
+  return Status(sqlstate::kInvalidTextRepresentation,
+                "invalid input syntax for type " + std::string(InputTypeName(t)) + ": \"" + std::string(text) + "\"");
+}
+
+Status IntegerOutOfRange(TypeId t) {
+  switch (t) {
+    case TypeId::kInt16: return Status(sqlstate::kNumericValueOutOfRange, "smallint out of range");
+    case TypeId::kInt32: return Status(sqlstate::kNumericValueOutOfRange, "integer out of range");
+    default: return Status(sqlstate::kNumericValueOutOfRange, "bigint out of range");
+  }
+}
+
+void IntegerBounds(TypeId t, int64_t* lo, int64_t* hi) {
+  switch (t) {
+    case TypeId::kInt16:
+      *lo = std::numeric_limits<int16_t>::min();
+      *hi = std::numeric_limits<int16_t>::max();
+      return;
+    case TypeId::kInt32:
+      *lo = std::numeric_limits<int32_t>::min();
+      *hi = std::numeric_limits<int32_t>::max();
+      return;
+    default:
+      *lo = std::numeric_limits<int64_t>::min();
+      *hi = std::numeric_limits<int64_t>::max();
+      return;
+  }
+}
+
+Value MakeInteger(TypeId t, int64_t v) {
+  switch (t) {
+    case TypeId::kInt16: return Value::Int16(static_cast<int16_t>(v));
+    case TypeId::kInt32: return Value::Int32(static_cast<int32_t>(v));
+    default: return Value::Int64(v);
+  }
+}
+
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+std::string_view Trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && IsSpace(s[b])) ++b;
+  while (e > b && IsSpace(s[e - 1])) --e;
+  return s.substr(b, e - b);
+}
+
+// PostgreSQL 15's pg_strtoint16/32/64: blanks around, an optional sign, digits.
+Status ParseInteger(std::string_view text, TypeId t, Value* out) {
+  int64_t lo, hi;
+  IntegerBounds(t, &lo, &hi);
+  size_t i = 0;
+  const size_t n = text.size();
+  while (i < n && IsSpace(text[i])) ++i;
+  bool negative = false;
+  if (i < n && (text[i] == '-' || text[i] == '+')) {
+    negative = text[i] == '-';
+    ++i;
+  }
+  if (i >= n || text[i] < '0' || text[i] > '9') return InvalidInput(t, text);
+  // Accumulate negatively, as PostgreSQL does, so the minimum value fits.
+  int64_t acc = 0;
+  for (; i < n && text[i] >= '0' && text[i] <= '9'; ++i) {
+    const int digit = text[i] - '0';
+    if (acc < (lo + digit) / 10) {
+      return Status(sqlstate::kNumericValueOutOfRange, "value \"" + std::string(text) +
+                                                           "\" is out of range for type " +
+                                                           std::string(InputTypeName(t)));
+    }
+    acc = acc * 10 - digit;
+  }
+  while (i < n && IsSpace(text[i])) ++i;
+  if (i != n) return InvalidInput(t, text);
+  if (!negative) {
+    if (acc < -hi) {
+      return Status(sqlstate::kNumericValueOutOfRange, "value \"" + std::string(text) +
+                                                           "\" is out of range for type " +
+                                                           std::string(InputTypeName(t)));
+    }
+    acc = -acc;
+  }
+  *out = MakeInteger(t, acc);
+  return Status::OK();
+}
+
+// PostgreSQL's parse_bool_with_len: any prefix of true/false/yes/no, on/off
+// (at least two letters), 1/0; case-insensitive, blanks around.
+Status ParseBool(std::string_view text, Value* out) {
+  const std::string_view s = Trim(text);
+  std::string lower(s);
+  for (char& c : lower) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  auto prefix_of = [&](std::string_view word) { return word.starts_with(lower); };
+  int result = -1;  // -1 invalid, else 0/1
+  switch (lower.empty() ? '\0' : lower[0]) {
+    case 't': result = prefix_of("true") ? 1 : -1; break;
+    case 'f': result = prefix_of("false") ? 0 : -1; break;
+    case 'y': result = prefix_of("yes") ? 1 : -1; break;
+    case 'n': result = prefix_of("no") ? 0 : -1; break;
+    case 'o': result = lower == "on" ? 1 : (lower == "of" || lower == "off" ? 0 : -1); break;
+    case '1': result = lower.size() == 1 ? 1 : -1; break;
+    case '0': result = lower.size() == 1 ? 0 : -1; break;
+    default: break;
+  }
+  if (result >= 0) {
+    *out = Value::Bool(result == 1);
+    return Status::OK();
+  }
+  return InvalidInput(TypeId::kBool, text);
+}
+
+// PostgreSQL's float4in/float8in: blanks around, NaN/Infinity/inf spelled in
+// any case, out of range (including underflow to zero) → 22003.
+Status ParseFloat(std::string_view text, TypeId t, Value* out) {
+  const std::string_view s = Trim(text);
+  const char* begin = s.data();
+  const char* end = s.data() + s.size();
+  if (begin != end && *begin == '+') {
+    ++begin;
+    if (begin != end && (*begin == '-' || *begin == '+')) return InvalidInput(t, text);
+  }
+  if (begin == end) return InvalidInput(t, text);
+  const bool single = t == TypeId::kFloat32;
+  double d = 0;
+  std::from_chars_result res;
+  if (single) {
+    float f = 0;
+    res = std::from_chars(begin, end, f);
+    d = f;
+  } else {
+    res = std::from_chars(begin, end, d);
+  }
+  if (res.ec == std::errc::invalid_argument || res.ptr != end) return InvalidInput(t, text);
+  if (res.ec == std::errc::result_out_of_range) {
+    return Status(sqlstate::kNumericValueOutOfRange,
+                  "\"" + std::string(text) + "\" is out of range for type " + std::string(InputTypeName(t)));
+  }
+  *out = single ? Value::Float32(static_cast<float>(d)) : Value::Float64(d);
+  return Status::OK();
+}
+
+// Counts UTF-8 characters; sets *cut to the byte offset after the first
+// `limit` characters (or the size when there are fewer).
+size_t CountChars(std::string_view s, size_t limit, size_t* cut) {
+  size_t chars = 0;
+  *cut = s.size();
+  for (size_t i = 0; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) continue;  // continuation byte
+    if (chars == limit) *cut = i;
+    ++chars;
+  }
+  return chars;
+}
+
+// Applies CHAR(n)/VARCHAR(n) to a string: too long → 22001 unless the excess
+// is blanks or the cast is explicit (then truncated); CHAR pads with blanks.
+Status FitString(std::string s, const Type& target, bool explicit_cast, Value* out) {
+  if (target.id == TypeId::kText || target.length < 0) {
+    *out = Value::String(target.id, std::move(s));
+    return Status::OK();
+  }
+  const size_t limit = static_cast<size_t>(target.length);
+  size_t cut = 0;
+  size_t chars = CountChars(s, limit, &cut);
+  if (chars > limit) {
+    if (!explicit_cast) {
+      for (size_t i = cut; i < s.size(); ++i) {
+        if (s[i] != ' ') {
+          return Status(sqlstate::kStringDataRightTruncation, "value too long for type " + target.ToString());
+        }
+      }
+    }
+    s.resize(cut);
+    chars = limit;
+  }
+  if (target.id == TypeId::kChar) s.append(limit - chars, ' ');
+  *out = Value::String(target.id, std::move(s));
+  return Status::OK();
+}
+
+Status CastToString(const Value& v, const Type& target, bool explicit_cast, Value* out) {
+  std::string s;
+  switch (v.type()) {
+    case TypeId::kChar:
+      s = std::string(TrimTrailingBlanks(v.string_value()));  // bpchar → text drops the padding
+      break;
+    case TypeId::kBool:
+      s = v.bool_value() ? "true" : "false";  // booltext(), not boolout()
+      break;
+    default:
+      s = IsStringType(v.type()) ? v.string_value() : v.ToString();
+      break;
+  }
+  return FitString(std::move(s), target, explicit_cast, out);
+}
+
+Status CastToInteger(const Value& v, TypeId to, Value* out) {
+  int64_t lo, hi;
+  IntegerBounds(to, &lo, &hi);
+  const TypeId from = v.type();
+  if (IsIntegerType(from)) {
+    if (v.int_value() < lo || v.int_value() > hi) return IntegerOutOfRange(to);
+    *out = MakeInteger(to, v.int_value());
+    return Status::OK();
+  }
+  if (IsFloatType(from)) {
+    const double d = std::rint(v.float_value());  // half to even
+    // -(double)lo is 2^15/2^31/2^63 exactly; NaN fails both comparisons.
+    if (!(d >= static_cast<double>(lo) && d < -static_cast<double>(lo))) return IntegerOutOfRange(to);
+    *out = MakeInteger(to, static_cast<int64_t>(d));
+    return Status::OK();
+  }
+  if (from == TypeId::kNumeric) {
+    int64_t i = 0;
+    if (!v.numeric_value().ToInt64(&i).ok() || i < lo || i > hi) return IntegerOutOfRange(to);
+    *out = MakeInteger(to, i);
+    return Status::OK();
+  }
+  if (from == TypeId::kBool && to == TypeId::kInt32) {
+    *out = Value::Int32(v.bool_value() ? 1 : 0);
+    return Status::OK();
+  }
+  if (IsStringType(from)) return ParseInteger(v.string_value(), to, out);
+  return CannotCast(from, to);
+}
+
+Status CastToFloat(const Value& v, TypeId to, Value* out) {
+  const TypeId from = v.type();
+  const bool single = to == TypeId::kFloat32;
+  if (IsIntegerType(from)) {
+    *out = single ? Value::Float32(static_cast<float>(v.int_value()))
+                  : Value::Float64(static_cast<double>(v.int_value()));
+    return Status::OK();
+  }
+  if (IsFloatType(from)) {
+    const double d = v.float_value();
+    if (!single) {
+      *out = Value::Float64(d);
+      return Status::OK();
+    }
+    const float f = static_cast<float>(d);
+    if (std::isinf(f) && !std::isinf(d)) {
+      return Status(sqlstate::kNumericValueOutOfRange, "value out of range: overflow");
+    }
+    if (f == 0.0f && d != 0.0) return Status(sqlstate::kNumericValueOutOfRange, "value out of range: underflow");
+    *out = Value::Float32(f);
+    return Status::OK();
+  }
+  if (from == TypeId::kNumeric) {
+    if (!single) {
+      *out = Value::Float64(v.numeric_value().ToDouble());
+      return Status::OK();
+    }
+    // Read the decimal text straight into a float (no double rounding).
+    const std::string s = v.numeric_value().ToString();
+    float f = 0;
+    std::from_chars(s.data(), s.data() + s.size(), f);
+    *out = Value::Float32(f);
+    return Status::OK();
+  }
+  if (IsStringType(from)) return ParseFloat(v.string_value(), to, out);
+  return CannotCast(from, to);
+}
+
+Status CastToNumeric(const Value& v, const Type& target, Value* out) {
+  const TypeId from = v.type();
+  Decimal d;
+  if (IsIntegerType(from)) {
+    d = Decimal::FromInt(v.int_value());
+  } else if (from == TypeId::kFloat64) {
+    PL_RETURN_IF_ERROR(Decimal::FromDouble(v.float_value(), &d));
+  } else if (from == TypeId::kFloat32) {
+    // PostgreSQL's float4_numeric prints with "%.6g" (FLT_DIG).
+    const double f = v.float_value();
+    if (std::isnan(f) || std::isinf(f)) return Decimal::FromDouble(f, &d);
+    char buf[64];
+    const auto res = std::to_chars(buf, buf + sizeof(buf), f, std::chars_format::general, 6);
+    PL_RETURN_IF_ERROR(Decimal::Parse(std::string_view(buf, static_cast<size_t>(res.ptr - buf)), &d));
+  } else if (from == TypeId::kNumeric) {
+    d = v.numeric_value();
+  } else if (IsStringType(from)) {
+    PL_RETURN_IF_ERROR(Decimal::Parse(v.string_value(), &d));
+  } else {
+    return CannotCast(from, TypeId::kNumeric);
+  }
+  if (target.precision >= 0) PL_RETURN_IF_ERROR(d.FitTo(target.precision, target.scale < 0 ? 0 : target.scale, &d));
+  *out = Value::Numeric(d);
+  return Status::OK();
+}
+
+Status CastToTemporal(const Value& v, TypeId to, Value* out) {
+  const TypeId from = v.type();
+  int64_t micros = 0;
+  if (IsStringType(from)) {
+    if (to == TypeId::kDate) {
+      int32_t days = 0;
+      PL_RETURN_IF_ERROR(ParseDate(v.string_value(), &days));
+      *out = Value::Date(days);
+      return Status::OK();
+    }
+    PL_RETURN_IF_ERROR(ParseTimestamp(v.string_value(), to == TypeId::kTimestampTz, &micros));
+  } else if (IsTemporalType(from)) {
+    micros = TemporalMicros(v);
+  } else {
+    return CannotCast(from, to);
+  }
+  switch (to) {
+    case TypeId::kDate: {
+      const int64_t days = micros / kMicrosPerDay - (micros % kMicrosPerDay < 0 ? 1 : 0);
+      *out = Value::Date(static_cast<int32_t>(days));
+      break;
+    }
+    case TypeId::kTimestamp: *out = Value::Timestamp(micros); break;
+    default: *out = Value::TimestampTz(micros); break;
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Value.
+
+Value Value::Null(TypeId type) {
+  Value v;
+  v.type_ = type;
+  return v;
+}
+
+Value Value::Bool(bool b) {
+  Value v;
+  v.type_ = TypeId::kBool;
+  v.null_ = false;
+  v.u_.b = b;
+  return v;
+}
+
+Value Value::Int16(int16_t i) {
+  Value v = Int64(i);
+  v.type_ = TypeId::kInt16;
+  return v;
+}
+
+Value Value::Int32(int32_t i) {
+  Value v = Int64(i);
+  v.type_ = TypeId::kInt32;
+  return v;
+}
+
+Value Value::Int64(int64_t i) {
+  Value v;
+  v.type_ = TypeId::kInt64;
+  v.null_ = false;
+  v.u_.i = i;
+  return v;
+}
+
+Value Value::Float32(float f) {
+  Value v = Float64(f);
+  v.type_ = TypeId::kFloat32;
+  return v;
+}
+
+Value Value::Float64(double d) {
+  Value v;
+  v.type_ = TypeId::kFloat64;
+  v.null_ = false;
+  v.u_.d = d;
+  return v;
+}
+
+Value Value::Numeric(const Decimal& d) {
+  Value v;
+  v.type_ = TypeId::kNumeric;
+  v.null_ = false;
+  v.u_.n = d;
+  return v;
+}
+
+Value Value::String(TypeId type, std::string s) {
+  assert(IsStringType(type));
+  Value v;
+  v.type_ = type;
+  v.null_ = false;
+  v.s_ = std::move(s);
+  return v;
+}
+
+Value Value::Date(int32_t days) {
+  Value v = Int64(days);
+  v.type_ = TypeId::kDate;
+  return v;
+}
+
+Value Value::Timestamp(int64_t micros) {
+  Value v = Int64(micros);
+  v.type_ = TypeId::kTimestamp;
+  return v;
+}
+
+Value Value::TimestampTz(int64_t micros) {
+  Value v = Int64(micros);
+  v.type_ = TypeId::kTimestampTz;
+  return v;
+}
+
+std::string Value::ToString() const {
+  if (!null_ && IsStringType(type_)) return s_;
+  std::string s;
+  AppendTo(&s);
+  return s;
+}
+
+void Value::AppendTo(std::string* out) const {
+  if (null_) return;
+  switch (type_) {
+    case TypeId::kBool:
+      out->push_back(u_.b ? 't' : 'f');
+      return;
+    case TypeId::kInt16:
+    case TypeId::kInt32:
+    case TypeId::kInt64: {
+      char buf[24];
+      const auto res = std::to_chars(buf, buf + sizeof(buf), u_.i);
+      out->append(buf, res.ptr);
+      return;
+    }
+    case TypeId::kFloat32:
+      AppendFloat(u_.d, true, out);
+      return;
+    case TypeId::kFloat64:
+      AppendFloat(u_.d, false, out);
+      return;
+    case TypeId::kNumeric:
+      out->append(u_.n.ToString());
+      return;
+    case TypeId::kUnknown:
+    case TypeId::kChar:
+    case TypeId::kVarchar:
+    case TypeId::kText:
+      out->append(s_);
+      return;
+    case TypeId::kDate:
+      out->append(FormatDate(static_cast<int32_t>(u_.i)));
+      return;
+    case TypeId::kTimestamp:
+      out->append(FormatTimestamp(u_.i, false));
+      return;
+    case TypeId::kTimestampTz:
+      out->append(FormatTimestamp(u_.i, true));
+      return;
+  }
+}
+
+uint64_t Value::Hash() const {
+  if (null_) return kNullHash;
+  switch (type_) {
+    case TypeId::kBool:
+      return HashInt(u_.b ? 1 : 0);
+    case TypeId::kInt16:
+    case TypeId::kInt32:
+    case TypeId::kInt64:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+      return HashInt(u_.i);
+    case TypeId::kDate:
+      return HashInt(u_.i * kMicrosPerDay);  // a date equals its midnight
+    case TypeId::kFloat32:
+    case TypeId::kFloat64:
+      return HashDouble(u_.d);
+    case TypeId::kNumeric:
+      return u_.n.Hash();
+    case TypeId::kChar: {
+      const std::string_view s = TrimTrailingBlanks(s_);
+      return XXH3_64bits(s.data(), s.size());
+    }
+    case TypeId::kUnknown:
+    case TypeId::kVarchar:
+    case TypeId::kText:
+      return XXH3_64bits(s_.data(), s_.size());
+  }
+  return kNullHash;
+}
+
+int Value::Compare(const Value& a, const Value& b) {
+  // NULLs are not for SQL comparison, but order them last (as ORDER BY does)
+  // so the order stays total.
+  if (a.null_ || b.null_) return a.null_ == b.null_ ? 0 : (a.null_ ? 1 : -1);
+  const TypeId ta = a.type_, tb = b.type_;
+  if (IsNumberType(ta) && IsNumberType(tb)) {
+    if (IsIntegerType(ta) && IsIntegerType(tb)) return a.u_.i < b.u_.i ? -1 : (a.u_.i > b.u_.i ? 1 : 0);
+    if (IsFloatType(ta) || IsFloatType(tb)) return CompareDoubles(NumberAsDouble(a), NumberAsDouble(b));
+    return Decimal::Compare(NumberAsDecimal(a), NumberAsDecimal(b));
+  }
+  if (IsStringType(ta) && IsStringType(tb)) {
+    // bpchar semantics (trailing blanks ignored on both sides) unless a CHAR
+    // meets TEXT, which PostgreSQL compares as text: only CHAR is trimmed.
+    std::string_view x = a.s_, y = b.s_;
+    if (ta == TypeId::kChar || (tb == TypeId::kChar && ta != TypeId::kText)) x = TrimTrailingBlanks(x);
+    if (tb == TypeId::kChar || (ta == TypeId::kChar && tb != TypeId::kText)) y = TrimTrailingBlanks(y);
+    const int c = x.compare(y);
+    return c < 0 ? -1 : (c > 0 ? 1 : 0);
+  }
+  if (ta == TypeId::kBool && tb == TypeId::kBool) return static_cast<int>(a.u_.b) - static_cast<int>(b.u_.b);
+  if (IsTemporalType(ta) && IsTemporalType(tb)) {
+    const int64_t x = TemporalMicros(a), y = TemporalMicros(b);
+    return x < y ? -1 : (x > y ? 1 : 0);
+  }
+  assert(false && "Value::Compare on incomparable types");
+  return ta < tb ? -1 : (ta > tb ? 1 : 0);
+}
+
+bool Value::operator==(const Value& o) const {
+  if (null_ || o.null_) return null_ && o.null_;
+  return type_ == o.type_ && Compare(*this, o) == 0;
+}
+
+// ---------------------------------------------------------------------------
+// Casts.
+
+Status CastValue(const Value& v, const Type& target, bool explicit_cast, Value* out) {
+  if (v.is_null()) {
+    *out = Value::Null(target.id);
+    return Status::OK();
+  }
+  switch (target.id) {
+    case TypeId::kUnknown:
+      *out = v;
+      return Status::OK();
+    case TypeId::kChar:
+    case TypeId::kVarchar:
+    case TypeId::kText:
+      return CastToString(v, target, explicit_cast, out);
+    case TypeId::kBool:
+      if (v.type() == TypeId::kBool) {
+        *out = v;
+        return Status::OK();
+      }
+      if (v.type() == TypeId::kInt32) {
+        *out = Value::Bool(v.int_value() != 0);
+        return Status::OK();
+      }
+      if (IsStringType(v.type())) return ParseBool(v.string_value(), out);
+      return CannotCast(v.type(), target.id);
+    case TypeId::kInt16:
+    case TypeId::kInt32:
+    case TypeId::kInt64:
+      return CastToInteger(v, target.id, out);
+    case TypeId::kFloat32:
+    case TypeId::kFloat64:
+      return CastToFloat(v, target.id, out);
+    case TypeId::kNumeric:
+      return CastToNumeric(v, target, out);
+    case TypeId::kDate:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+      return CastToTemporal(v, target.id, out);
+  }
+  return CannotCast(v.type(), target.id);
+}
+
+bool CanAssign(TypeId from, TypeId to) {
+  if (from == to || from == TypeId::kUnknown) return true;
+  if (IsNumberType(from) && IsNumberType(to)) return true;
+  if (to == TypeId::kChar || to == TypeId::kVarchar || to == TypeId::kText) return true;
+  if (IsTemporalType(from) && IsTemporalType(to)) return true;
+  return false;
+}
+
+}  // namespace paceline

@@ -1,0 +1,115 @@
+// Value: one SQL scalar of a given TypeId, or NULL.
+//
+// Values are what the executor computes with and what results hold. A Value
+// owns its data (strings are copied in); it is a regular value type: copyable,
+// movable, thread-compatible. Integers of every width are held as int64,
+// floats as double, NUMERIC as a Decimal, dates/timestamps as integers (see
+// datetime.h). CHAR(n) values are stored blank-padded, as PostgreSQL does.
+//
+// Text output (ToString) is exactly what PostgreSQL prints in text format,
+// because psql and drivers parse it: booleans "t"/"f", NUMERIC with its scale
+// ("0.30"), floats in shortest round-trip form ("0.1", "1e+20"), timestamps
+// "2024-01-02 03:04:05".
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/decimal.h"
+#include "common/status.h"
+#include "common/types.h"
+
+namespace paceline {
+
+class Value {
+ public:
+  Value() = default;  // NULL of unknown type
+
+  static Value Null(TypeId type = TypeId::kUnknown);
+  static Value Bool(bool v);
+  static Value Int16(int16_t v);
+  static Value Int32(int32_t v);
+  static Value Int64(int64_t v);
+  static Value Float32(float v);
+  static Value Float64(double v);
+  static Value Numeric(const Decimal& v);
+  // kChar, kVarchar, kText, or kUnknown (an untyped string literal).
+  static Value String(TypeId type, std::string v);
+  static Value Text(std::string v) { return String(TypeId::kText, std::move(v)); }
+  static Value Date(int32_t days);
+  static Value Timestamp(int64_t micros);
+  static Value TimestampTz(int64_t micros);
+
+  TypeId type() const { return type_; }
+  bool is_null() const { return null_; }
+
+  // Accessors; calling one that does not match type() is a programming error
+  // (checked by assert in debug builds).
+  bool bool_value() const { return u_.b; }
+  int64_t int_value() const { return u_.i; }        // kInt16/32/64, kDate, kTimestamp(Tz)
+  double float_value() const { return u_.d; }       // kFloat32/64
+  const Decimal& numeric_value() const { return u_.n; }
+  const std::string& string_value() const { return s_; }  // kChar/kVarchar/kText/kUnknown
+
+  // PostgreSQL text output. NULL prints as "" (callers that care check is_null()).
+  std::string ToString() const;
+  // Appends ToString() to `out` without a temporary where possible.
+  void AppendTo(std::string* out) const;
+
+  // Hash consistent with Compare()==0 for values of the same type family
+  // (integers of any width hash alike; numeric 1.0 and 1.00 alike; CHAR
+  // ignores trailing blanks). NULL hashes to a fixed value.
+  uint64_t Hash() const;
+
+  // Total order for two non-NULL values of comparable types: integers, floats
+  // and numerics compare numerically across widths; strings byte-wise (CHAR
+  // ignoring trailing blanks, as PostgreSQL's bpchar); bools false < true;
+  // dates and timestamps by time (a date compares as its midnight). Returns
+  // <0, 0, >0. Incomparable types are a programming error (the binder rejects
+  // them first).
+  static int Compare(const Value& a, const Value& b);
+
+  // Structural equality including NULLs (NULL equals NULL here): for tests,
+  // DISTINCT and GROUP BY, not for SQL `=`.
+  bool operator==(const Value& o) const;
+
+ private:
+  TypeId type_ = TypeId::kUnknown;
+  bool null_ = true;
+  union U {
+    bool b;
+    int64_t i;
+    double d;
+    Decimal n;
+    U() : i(0) {}
+  } u_;
+  std::string s_;
+};
+
+// Converts `v` to `target`, with PostgreSQL's cast semantics:
+// - NULL stays NULL (typed as target).
+// - integer narrowing out of range → 22003 "smallint out of range" /
+//   "integer out of range"; float → integer rounds half to even (rint) and
+//   checks range; numeric → integer rounds half away from zero.
+// - numeric(p,s) target: rounds to s and checks p (22003 "numeric field overflow").
+// - text/unknown → any type parses PostgreSQL input syntax: ints (with spaces
+//   around, 22P02 `invalid input syntax for type integer: "x"`), bools
+//   ('t','true','yes','on','1' and negatives, case-insensitive), numerics,
+//   floats ('NaN', 'Infinity' accepted), dates, timestamps.
+// - any type → text/varchar/char: its text output.
+// - VARCHAR(n)/CHAR(n): a longer string → 22001 `value too long for type
+//   character varying(n)` unless the excess is blanks (then trimmed), or when
+//   `explicit_cast` (then truncated, as `'abc'::varchar(2)` gives 'ab').
+//   CHAR(n) pads with blanks to n.
+// - bool ↔ integer (int4 only), date ↔ timestamp.
+// - anything else → 42846 `cannot cast type X to Y`.
+Status CastValue(const Value& v, const Type& target, bool explicit_cast, Value* out);
+
+// True when a value of type `from` may be implicitly converted to `to` in an
+// assignment (INSERT/UPDATE) or comparison context, as PostgreSQL allows:
+// among numbers, among strings, unknown → anything, date ↔ timestamp,
+// anything → text for assignment. Used by the binder for 42804 errors.
+bool CanAssign(TypeId from, TypeId to);
+
+}  // namespace paceline

@@ -1,0 +1,148 @@
+// Catalog: name → object maps and their DDL rules (see catalog.h).
+#include "engine/catalog/catalog.h"
+
+namespace paceline::catalog {
+
+std::shared_ptr<storage::Table> Catalog::FindTable(std::string_view name) const {
+  auto it = tables_.find(name);
+  return it == tables_.end() ? nullptr : it->second;
+}
+
+const DomainSchema* Catalog::FindDomain(std::string_view name) const {
+  auto it = domains_.find(name);
+  return it == domains_.end() ? nullptr : &it->second;
+}
+
+std::shared_ptr<storage::Table> Catalog::FindIndexTable(std::string_view name) const {
+  auto it = index_owner_.find(name);
+  return it == index_owner_.end() ? nullptr : FindTable(it->second);
+}
+
+std::vector<std::string> Catalog::TableNames() const {
+  std::vector<std::string> names;
+  for (const auto& [name, table] : tables_) names.push_back(name);
+  return names;
+}
+
+Status Catalog::CreateTable(TableSchema schema, std::vector<IndexSchema> indexes,
+                            std::shared_ptr<storage::Table>* out) {
+  if (tables_.count(schema.name) || index_owner_.count(schema.name)) {
+    return Status(sqlstate::kDuplicateTable, "relation \"" + schema.name + "\" already exists");
+  }
+  for (const auto& index : indexes) {
+    if (tables_.count(index.name) || index_owner_.count(index.name)) {
+      return Status(sqlstate::kDuplicateTable, "relation \"" + index.name + "\" already exists");
+    }
+  }
+  auto table = std::make_shared<storage::Table>(next_table_id_++, std::move(schema));
+  for (auto& index : indexes) {
+    std::string name = index.name;
+    PL_RETURN_IF_ERROR(table->AddIndex(std::move(index)));
+    index_owner_[name] = table->name();
+  }
+  tables_[table->name()] = table;
+  Bump();
+  if (out) *out = table;
+  return Status::OK();
+}
+
+Status Catalog::DropTable(std::string_view name, bool cascade) {
+  auto it = tables_.find(name);
+  if (it == tables_.end()) {
+    return Status(sqlstate::kUndefinedTable, "table \"" + std::string(name) + "\" does not exist");
+  }
+  for (auto& [other_name, other] : tables_) {
+    if (other_name == name) continue;
+    auto& fks = other->mutable_schema().foreign_keys;
+    for (auto fk = fks.begin(); fk != fks.end();) {
+      if (fk->ref_table != name) {
+        ++fk;
+        continue;
+      }
+      if (!cascade) {
+        return Status(sqlstate::kDependentObjectsStillExist,
+                      "cannot drop table " + std::string(name) + " because other objects depend on it: "
+                      "a foreign key of table " + other_name + " references it (use DROP ... CASCADE)");
+      }
+      fk = fks.erase(fk);
+    }
+  }
+  for (const auto& index : it->second->indexes()) index_owner_.erase(index->schema().name);
+  tables_.erase(it);
+  Bump();
+  return Status::OK();
+}
+
+Status Catalog::CreateDomain(DomainSchema domain) {
+  if (domains_.count(domain.name)) {
+    return Status(sqlstate::kDuplicateObject, "type \"" + domain.name + "\" already exists");
+  }
+  std::string name = domain.name;
+  domains_.emplace(std::move(name), std::move(domain));
+  Bump();
+  return Status::OK();
+}
+
+Status Catalog::DropDomain(std::string_view name, bool cascade) {
+  auto it = domains_.find(name);
+  if (it == domains_.end()) {
+    return Status(sqlstate::kUndefinedObject, "type \"" + std::string(name) + "\" does not exist");
+  }
+  if (!cascade) {
+    for (const auto& [table_name, table] : tables_) {
+      for (const auto& column : table->schema().columns) {
+        if (column.domain == name) {
+          return Status(sqlstate::kDependentObjectsStillExist,
+                        "cannot drop type " + std::string(name) + " because column " + table_name + "." +
+                            column.name + " depends on it");
+        }
+      }
+    }
+  }
+  domains_.erase(it);
+  Bump();
+  return Status::OK();
+}
+
+Status Catalog::CreateIndex(storage::Table* table, IndexSchema index) {
+  if (tables_.count(index.name) || index_owner_.count(index.name)) {
+    return Status(sqlstate::kDuplicateTable, "relation \"" + index.name + "\" already exists");
+  }
+  std::string name = index.name;
+  PL_RETURN_IF_ERROR(table->AddIndex(std::move(index)));
+  index_owner_[name] = table->name();
+  Bump();
+  return Status::OK();
+}
+
+Status Catalog::DropIndex(std::string_view name) {
+  auto it = index_owner_.find(name);
+  if (it == index_owner_.end()) {
+    return Status(sqlstate::kUndefinedObject, "index \"" + std::string(name) + "\" does not exist");
+  }
+  auto table = FindTable(it->second);
+  if (table) table->DropIndex(name);
+  index_owner_.erase(it);
+  Bump();
+  return Status::OK();
+}
+
+Status Catalog::AddForeignKey(storage::Table* table, ForeignKey fk) {
+  table->mutable_schema().foreign_keys.push_back(std::move(fk));
+  Bump();
+  return Status::OK();
+}
+
+std::string Catalog::MakeIndexName(const std::string& table, const std::vector<std::string>& columns,
+                                   const std::string& suffix) const {
+  std::string base = table;
+  if (suffix != "pkey") {
+    for (const auto& c : columns) base += "_" + c;
+  }
+  base += "_" + suffix;
+  std::string name = base;
+  for (int n = 1; tables_.count(name) || index_owner_.count(name); ++n) name = base + std::to_string(n);
+  return name;
+}
+
+}  // namespace paceline::catalog

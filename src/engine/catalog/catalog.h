@@ -1,0 +1,69 @@
+// Catalog: the named objects of a database: tables (with their storage),
+// domains, and the index names that belong to each table.
+//
+// Every change bumps version(), which the statement cache compares to decide
+// whether a prepared plan is still valid. Tables are held by shared_ptr so a
+// plan that references one keeps it alive even after a DROP.
+//
+// Thread-safety: lookups may run concurrently with each other; a change
+// (Create*/Drop*) needs exclusive use of the catalog, which the Database
+// guarantees by running DDL under its exclusive execution lock.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "engine/catalog/schema.h"
+#include "engine/storage/table.h"
+
+namespace paceline::catalog {
+
+class Catalog {
+ public:
+  Catalog() = default;
+  Catalog(const Catalog&) = delete;
+  Catalog& operator=(const Catalog&) = delete;
+
+  std::shared_ptr<storage::Table> FindTable(std::string_view name) const;
+  const DomainSchema* FindDomain(std::string_view name) const;
+  // The table that owns the index named `name`, or nullptr.
+  std::shared_ptr<storage::Table> FindIndexTable(std::string_view name) const;
+  std::vector<std::string> TableNames() const;
+
+  // Creates a table and its indexes (primary key first). 42P07 when a table
+  // or index of that name exists; 23505 cannot happen on an empty table.
+  Status CreateTable(TableSchema schema, std::vector<IndexSchema> indexes,
+                     std::shared_ptr<storage::Table>* out);
+  // 42P01 when absent. Foreign keys that name the table from other tables
+  // are dropped with it only when `cascade`; otherwise 2BP01.
+  Status DropTable(std::string_view name, bool cascade);
+  Status CreateDomain(DomainSchema domain);
+  // 2BP01 when a column uses the domain and !cascade.
+  Status DropDomain(std::string_view name, bool cascade);
+  // 42P07 when the name is taken; 23505 when a unique index meets duplicates.
+  Status CreateIndex(storage::Table* table, IndexSchema index);
+  Status DropIndex(std::string_view name);
+  // Records a foreign key on an existing table.
+  Status AddForeignKey(storage::Table* table, ForeignKey fk);
+  // A fresh index name derived as PostgreSQL does ("t_pkey", "t_a_b_key",
+  // "t_a_idx"), made unique with a number when taken.
+  std::string MakeIndexName(const std::string& table, const std::vector<std::string>& columns,
+                            const std::string& suffix) const;
+
+  uint64_t version() const { return version_.load(std::memory_order_acquire); }
+
+ private:
+  void Bump() { version_.fetch_add(1, std::memory_order_acq_rel); }
+
+  std::map<std::string, std::shared_ptr<storage::Table>, std::less<>> tables_;
+  std::map<std::string, DomainSchema, std::less<>> domains_;
+  std::map<std::string, std::string, std::less<>> index_owner_;  // index name → table name
+  uint32_t next_table_id_ = 1;
+  std::atomic<uint64_t> version_{1};
+};
+
+}  // namespace paceline::catalog

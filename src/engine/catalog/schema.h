@@ -1,0 +1,71 @@
+// Schema descriptions: plain data describing columns, domains, keys, foreign
+// keys and indexes, as recorded by CREATE TABLE / CREATE DOMAIN / CREATE
+// INDEX. They carry no storage; storage::Table and storage::Index hold one.
+//
+// Foreign keys and domains are recorded so that the scheduler can derive a
+// column's canonical domain (stock.s_w_id → warehouse.w_id → "w_id"); Paceline
+// does not enforce foreign keys (see README). Thread-safety: immutable once
+// the owning object is published by the Catalog.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/types.h"
+#include "common/value.h"
+
+namespace paceline::catalog {
+
+struct ColumnSchema {
+  std::string name;
+  Type type;
+  bool not_null = false;
+  // DEFAULT: a constant, or the current time (DEFAULT now()/CURRENT_TIMESTAMP/
+  // CURRENT_DATE), evaluated when a row is inserted; neither means NULL.
+  std::optional<Value> default_value;
+  bool default_is_now = false;
+  std::string domain;  // the CREATE DOMAIN name the column was declared with, "" otherwise
+};
+
+struct ForeignKey {
+  std::string name;
+  std::vector<int> columns;               // in the referencing table
+  std::string ref_table;
+  std::vector<std::string> ref_columns;   // in the referenced table
+};
+
+struct DomainSchema {
+  std::string name;
+  Type type;
+  bool not_null = false;
+};
+
+enum class IndexMethod { kOrdered, kHash };
+
+struct IndexSchema {
+  std::string name;
+  std::vector<int> columns;  // positions in the table, in key order
+  bool unique = false;
+  bool primary = false;
+  // kOrdered: point and range access (a unique ordered index also keeps a
+  // hash table for point lookups); kHash: point access only.
+  IndexMethod method = IndexMethod::kOrdered;
+};
+
+struct TableSchema {
+  std::string name;
+  std::vector<ColumnSchema> columns;
+  std::vector<ForeignKey> foreign_keys;
+
+  // Position of the column named `name`, or -1.
+  int FindColumn(std::string_view name) const {
+    for (size_t i = 0; i < columns.size(); ++i) {
+      if (columns[i].name == name) return static_cast<int>(i);
+    }
+    return -1;
+  }
+};
+
+}  // namespace paceline::catalog

@@ -1,0 +1,301 @@
+// Session: transaction blocks, autocommit, settings and statement dispatch
+// (see session.h).
+#include "engine/session.h"
+
+#include "common/datetime.h"
+#include "engine/database.h"
+#include "engine/sql/parser.h"
+
+namespace paceline::engine {
+
+namespace {
+
+// Settings a session starts with (SHOW name); SET may change them. Names
+// with a dot (custom settings, e.g. "paceline.x" or "myapp.y") may be set freely.
+const std::map<std::string, std::string, std::less<>>& DefaultSettings() {
+  static const auto* settings = new std::map<std::string, std::string, std::less<>>{
+      {"application_name", ""},
+      {"client_encoding", "UTF8"},
+      {"client_min_messages", "notice"},
+      {"datestyle", "ISO, MDY"},
+      {"default_transaction_isolation", "serializable"},
+      {"default_transaction_read_only", "off"},
+      {"extra_float_digits", "1"},
+      {"idle_in_transaction_session_timeout", "0"},
+      {"integer_datetimes", "on"},
+      {"intervalstyle", "postgres"},
+      {"lock_timeout", "0"},
+      {"max_identifier_length", "63"},
+      {"search_path", "\"$user\", public"},
+      {"server_encoding", "UTF8"},
+      {"server_version", "15.0 (Paceline 0.1.0)"},
+      {"server_version_num", "150000"},
+      {"standard_conforming_strings", "on"},
+      {"statement_timeout", "0"},
+      {"synchronous_commit", "on"},
+      {"timezone", "UTC"},
+      {"transaction_isolation", "serializable"},
+      {"transaction_read_only", "off"},
+  };
+  return *settings;
+}
+
+bool IsDml(sql::StatementKind kind) {
+  return kind == sql::StatementKind::kSelect || kind == sql::StatementKind::kInsert ||
+         kind == sql::StatementKind::kUpdate || kind == sql::StatementKind::kDelete;
+}
+
+bool IsDdl(sql::StatementKind kind) {
+  switch (kind) {
+    case sql::StatementKind::kCreateTable: case sql::StatementKind::kCreateDomain:
+    case sql::StatementKind::kCreateIndex: case sql::StatementKind::kDrop: case sql::StatementKind::kTruncate:
+    case sql::StatementKind::kAlterTable:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+}  // namespace
+
+Session::Session(Database* db) : db_(db), settings_(DefaultSettings()) {}
+
+Session::~Session() {
+  if (txn_) EndTransaction(false);
+}
+
+Status Session::GetSetting(std::string_view name, std::string* value) const {
+  auto it = settings_.find(Lower(name));
+  if (it == settings_.end()) {
+    return Status(sqlstate::kUndefinedObject, "unrecognized configuration parameter \"" + std::string(name) + "\"");
+  }
+  *value = it->second;
+  return Status::OK();
+}
+
+Status Session::SetSetting(std::string_view name, std::string value) {
+  std::string key = Lower(name);
+  if (!settings_.count(key) && key.find('.') == std::string::npos) {
+    return Status(sqlstate::kUndefinedObject, "unrecognized configuration parameter \"" + std::string(name) + "\"");
+  }
+  if (key == "server_version" || key == "server_version_num" || key == "server_encoding" ||
+      key == "integer_datetimes" || key == "max_identifier_length") {
+    return Status("55P02", "parameter \"" + key + "\" cannot be changed");
+  }
+  settings_[key] = std::move(value);
+  return Status::OK();
+}
+
+Status Session::Begin() {
+  PL_RETURN_IF_ERROR(db_->EnterGate());
+  txn_ = std::make_unique<Transaction>();
+  txn_start_ = CurrentTimestampMicros();
+  return Status::OK();
+}
+
+void Session::EndTransaction(bool commit) {
+  if (commit) txn_->Commit();
+  else txn_->Abort();
+  txn_.reset();
+  db_->LeaveGate();
+  state_ = TransactionState::kIdle;
+}
+
+Status Session::Prepare(std::string_view sql, const std::vector<Type>& declared_types,
+                        std::shared_ptr<const sql::PreparedStatement>* out) {
+  // Binding reads the catalog, which DDL changes only while holding the
+  // gate; a session inside a block already holds it.
+  if (txn_) return db_->Prepare(sql, declared_types, out);
+  PL_RETURN_IF_ERROR(db_->EnterGate());
+  Status s = db_->Prepare(sql, declared_types, out);
+  db_->LeaveGate();
+  return s;
+}
+
+Status Session::Execute(std::string_view sql, const std::vector<Value>& params, QueryResult* result) {
+  result->Clear();
+  std::shared_ptr<const sql::PreparedStatement> statement;
+  PL_RETURN_IF_ERROR(Prepare(sql, {}, &statement));
+  return ExecutePrepared(*statement, params, result);
+}
+
+Status Session::ExecuteScript(std::string_view sql, std::vector<QueryResult>* results) {
+  results->clear();
+  std::vector<std::unique_ptr<sql::Statement>> statements;
+  PL_RETURN_IF_ERROR(sql::Parse(sql, &statements));
+  // Several statements outside a block form one implicit transaction.
+  bool implicit = false;
+  if (statements.size() > 1 && state_ == TransactionState::kIdle) {
+    PL_RETURN_IF_ERROR(Begin());
+    state_ = TransactionState::kInBlock;
+    implicit = true;
+  }
+  Status status;
+  for (auto& ast : statements) {
+    if (implicit && ast->kind == sql::StatementKind::kTransaction) {
+      // An explicit BEGIN/COMMIT ends the implicit block's special status.
+      implicit = false;
+      if (ast->transaction->kind == sql::TransactionKind::kBegin) {
+        results->emplace_back();
+        results->back().command_tag = "BEGIN";
+        continue;
+      }
+    }
+    std::shared_ptr<sql::PreparedStatement> prepared;
+    // Bound just before it runs, so it sees what earlier statements created.
+    if (txn_) {
+      status = sql::PreparedStatement::FromStatement(std::move(ast), db_->catalog(), {}, &prepared);
+    } else {
+      status = db_->EnterGate();
+      if (status.ok()) {
+        status = sql::PreparedStatement::FromStatement(std::move(ast), db_->catalog(), {}, &prepared);
+        db_->LeaveGate();
+      }
+    }
+    if (status.ok()) {
+      results->emplace_back();
+      status = ExecutePrepared(*prepared, {}, &results->back());
+      if (!status.ok()) results->pop_back();
+    } else if (state_ == TransactionState::kInBlock) {
+      state_ = TransactionState::kFailed;
+    }
+    if (!status.ok()) break;
+  }
+  if (implicit && txn_) EndTransaction(status.ok());
+  return status;
+}
+
+Status Session::ExecutePrepared(const sql::PreparedStatement& statement, const std::vector<Value>& params,
+                                QueryResult* result) {
+  result->Clear();
+  if (statement.kind == sql::StatementKind::kTransaction) {
+    return RunTransactionControl(*statement.ast->transaction, result);
+  }
+  if (state_ == TransactionState::kFailed) {
+    return Status(sqlstate::kInFailedSqlTransaction,
+                  "current transaction is aborted, commands ignored until end of transaction block");
+  }
+  Status status = Run(statement, params, result);
+  if (!status.ok() && state_ == TransactionState::kInBlock) state_ = TransactionState::kFailed;
+  return status;
+}
+
+Status Session::RunTransactionControl(const sql::TransactionStmt& stmt, QueryResult* result) {
+  switch (stmt.kind) {
+    case sql::TransactionKind::kBegin:
+      result->command_tag = "BEGIN";
+      if (state_ != TransactionState::kIdle) return Status::OK();  // PostgreSQL only warns
+      PL_RETURN_IF_ERROR(Begin());
+      state_ = TransactionState::kInBlock;
+      return Status::OK();
+    case sql::TransactionKind::kCommit:
+      if (state_ == TransactionState::kFailed) {
+        result->command_tag = "ROLLBACK";
+        EndTransaction(false);
+        return Status::OK();
+      }
+      result->command_tag = "COMMIT";
+      if (state_ == TransactionState::kInBlock) EndTransaction(true);
+      return Status::OK();
+    case sql::TransactionKind::kRollback:
+      result->command_tag = "ROLLBACK";
+      if (state_ != TransactionState::kIdle) EndTransaction(false);
+      return Status::OK();
+    default: {
+      const char* what = stmt.kind == sql::TransactionKind::kSavepoint  ? "SAVEPOINT"
+                         : stmt.kind == sql::TransactionKind::kRelease  ? "RELEASE SAVEPOINT"
+                         : stmt.kind == sql::TransactionKind::kRollbackTo ? "ROLLBACK TO SAVEPOINT"
+                                                                          : "this transaction command";
+      Status s = NotSupported(what);
+      if (state_ == TransactionState::kInBlock) state_ = TransactionState::kFailed;
+      return s;
+    }
+  }
+}
+
+Status Session::RunUtility(const sql::PreparedStatement& statement, QueryResult* result) {
+  const sql::Statement& ast = *statement.ast;
+  switch (ast.kind) {
+    case sql::StatementKind::kSet: {
+      const sql::SetStmt& set = *ast.set;
+      if (set.name == "transaction_isolation" || set.name == "transaction" ||
+          set.name == "session characteristics") {
+        result->command_tag = "SET";  // every transaction is serializable already
+        return Status::OK();
+      }
+      std::string value;
+      if (set.reset) {
+        auto it = DefaultSettings().find(set.name);
+        value = it == DefaultSettings().end() ? "" : it->second;
+      } else {
+        for (size_t i = 0; i < set.values.size(); ++i) value += (i ? ", " : "") + set.values[i];
+      }
+      PL_RETURN_IF_ERROR(SetSetting(set.name, std::move(value)));
+      result->command_tag = set.reset ? "RESET" : "SET";
+      return Status::OK();
+    }
+    case sql::StatementKind::kShow: {
+      const std::string& name = ast.show->name;
+      if (name == "all") {
+        result->columns = {{"name", Type(TypeId::kText)}, {"setting", Type(TypeId::kText)}};
+        for (const auto& [k, v] : settings_) result->rows.push_back({Value::Text(k), Value::Text(v)});
+      } else {
+        std::string value;
+        PL_RETURN_IF_ERROR(GetSetting(name, &value));
+        result->columns = {{name, Type(TypeId::kText)}};
+        result->rows.push_back({Value::Text(value)});
+      }
+      result->returns_rows = true;
+      result->rows_affected = result->rows.size();
+      result->command_tag = "SHOW";
+      return Status::OK();
+    }
+    case sql::StatementKind::kVacuum: case sql::StatementKind::kAnalyze: {
+      const char* tag = ast.kind == sql::StatementKind::kVacuum ? "VACUUM" : "ANALYZE";
+      if (ast.kind == sql::StatementKind::kVacuum && state_ != TransactionState::kIdle) {
+        return Status(sqlstate::kActiveSqlTransaction, "VACUUM cannot run inside a transaction block");
+      }
+      result->command_tag = tag;
+      return Status::OK();
+    }
+    case sql::StatementKind::kUnsupported:
+      if (statement.IsEmpty()) return Status::OK();  // empty query: no tag
+      return NotSupported(ast.unsupported_what);
+    default:
+      return InternalError("unexpected utility statement");
+  }
+}
+
+Status Session::Run(const sql::PreparedStatement& statement, const std::vector<Value>& params, QueryResult* result) {
+  const sql::StatementKind kind = statement.kind;
+  if (IsDml(kind)) {
+    if (txn_) return db_->RunDml(statement, params, txn_.get(), txn_start_, result);
+    PL_RETURN_IF_ERROR(Begin());
+    Status status = db_->RunDml(statement, params, txn_.get(), txn_start_, result);
+    EndTransaction(status.ok());
+    return status;
+  }
+  if (IsDdl(kind)) {
+    if (txn_ && txn_->has_writes()) {
+      return Status(sqlstate::kActiveSqlTransaction,
+                    "Paceline runs DDL outside transactions: this transaction block has uncommitted writes "
+                    "(COMMIT or ROLLBACK first)");
+    }
+    if (txn_) return db_->RunDdl(statement, result);
+    PL_RETURN_IF_ERROR(db_->EnterGate());
+    Status status = db_->RunDdl(statement, result);
+    db_->LeaveGate();
+    return status;
+  }
+  return RunUtility(statement, result);
+}
+
+}  // namespace paceline::engine

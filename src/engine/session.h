@@ -1,0 +1,75 @@
+// Session: one client's connection to a Database — its transaction state,
+// its settings, and statement execution.
+//
+// Statements outside BEGIN .. COMMIT run in their own transaction
+// (autocommit). Inside a block, a failing statement is undone and the block
+// is marked failed: later statements get 25P02 until ROLLBACK (or COMMIT,
+// which then rolls back, with command tag ROLLBACK), as in PostgreSQL.
+// ExecuteScript runs several ';'-separated statements as PostgreSQL runs a
+// simple-query message: as one implicit transaction unless the text has its
+// own BEGIN/COMMIT.
+//
+// Thread-safety: a Session is used by one thread at a time (it may move
+// between threads). Ownership: created by Database::CreateSession; must not
+// outlive its Database. Destroying a session rolls back its open transaction.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "common/value.h"
+#include "engine/query_result.h"
+#include "engine/sql/prepared_statement.h"
+#include "engine/transaction.h"
+
+namespace paceline::engine {
+
+class Database;
+
+enum class TransactionState { kIdle, kInBlock, kFailed };
+
+class Session {
+ public:
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // Runs exactly one statement with parameters $1..$n.
+  Status Execute(std::string_view sql, const std::vector<Value>& params, QueryResult* result);
+  Status Execute(std::string_view sql, QueryResult* result) { return Execute(sql, {}, result); }
+  // Runs every statement of `sql`; one result per statement that ran. Stops
+  // at the first error, which it returns.
+  Status ExecuteScript(std::string_view sql, std::vector<QueryResult>* results);
+
+  // Prepares `sql` (cached) for Describe/Execute by a protocol layer.
+  Status Prepare(std::string_view sql, const std::vector<Type>& declared_types,
+                 std::shared_ptr<const sql::PreparedStatement>* out);
+  Status ExecutePrepared(const sql::PreparedStatement& statement, const std::vector<Value>& params,
+                         QueryResult* result);
+
+  TransactionState state() const { return state_; }
+  // A setting's current value (SHOW), or "" with 42704 when unknown.
+  Status GetSetting(std::string_view name, std::string* value) const;
+  Status SetSetting(std::string_view name, std::string value);
+
+ private:
+  friend class Database;
+  explicit Session(Database* db);
+
+  Status Run(const sql::PreparedStatement& statement, const std::vector<Value>& params, QueryResult* result);
+  Status RunTransactionControl(const sql::TransactionStmt& stmt, QueryResult* result);
+  Status RunUtility(const sql::PreparedStatement& statement, QueryResult* result);
+  Status Begin();
+  void EndTransaction(bool commit);
+
+  Database* db_;
+  TransactionState state_ = TransactionState::kIdle;
+  std::unique_ptr<Transaction> txn_;  // the open block's transaction
+  int64_t txn_start_ = 0;
+  std::map<std::string, std::string, std::less<>> settings_;
+};
+
+}  // namespace paceline::engine

@@ -1,0 +1,126 @@
+// AccessPathPlanner: index selection for one source (see access_path_planner.h).
+#include "engine/sql/access_path_planner.h"
+
+namespace paceline::sql {
+
+namespace {
+
+// A usable conjunct: `column(source) op value`, normalized so the column is
+// on the left.
+struct KeyCondition {
+  int column;
+  BinaryOp op;
+  const BoundExpr* value;
+};
+
+BinaryOp Flip(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kLt: return BinaryOp::kGt;
+    case BinaryOp::kLe: return BinaryOp::kGe;
+    case BinaryOp::kGt: return BinaryOp::kLt;
+    case BinaryOp::kGe: return BinaryOp::kLe;
+    default: return op;
+  }
+}
+
+// Whether a value of type `value` can probe a key column of type `column`
+// with the same equality the comparison operator would use.
+bool KeyCompatible(const Type& column, const Type& value) {
+  if (column.IsInteger()) return value.IsInteger();
+  if (column.id == TypeId::kNumeric) {
+    return value.IsInteger() || (value.id == TypeId::kNumeric && value.scale >= 0 && value.scale <= column.scale);
+  }
+  if (column.IsFloat()) return value.IsNumber();
+  if (column.IsString()) return value.IsString() && (column.id == TypeId::kChar) == (value.id == TypeId::kChar);
+  if (column.id == TypeId::kTimestamp || column.id == TypeId::kTimestampTz) return value.id == column.id;
+  return column.id == value.id;
+}
+
+void Collect(int source, const BoundExpr& e, const storage::TupleLayout& layout, std::vector<KeyCondition>* out) {
+  if (e.kind == BoundKind::kAnd) {
+    for (const auto& c : e.children) Collect(source, *c, layout, out);
+    return;
+  }
+  if (e.kind != BoundKind::kCompare) return;
+  switch (e.op) {
+    case BinaryOp::kEq: case BinaryOp::kLt: case BinaryOp::kLe: case BinaryOp::kGt: case BinaryOp::kGe: break;
+    default: return;
+  }
+  for (int side = 0; side < 2; ++side) {
+    const BoundExpr& col = *e.children[side];
+    const BoundExpr& val = *e.children[1 - side];
+    if (col.kind != BoundKind::kColumn || col.source != source || !val.OnlyUses(source)) continue;
+    if (!KeyCompatible(layout.type(col.index), val.type)) continue;
+    out->push_back({col.index, side == 0 ? e.op : Flip(e.op), &val});
+    return;
+  }
+}
+
+}  // namespace
+
+void ChooseAccessPath(int source, const std::vector<BoundExprPtr>& conjuncts, SourcePlan* plan) {
+  std::vector<KeyCondition> conditions;
+  for (const auto& c : conjuncts) Collect(source, *c, plan->table->layout(), &conditions);
+  if (conditions.empty()) return;
+
+  auto find = [&](int column, BinaryOp op) -> const KeyCondition* {
+    for (const auto& k : conditions) {
+      if (k.column == column && k.op == op) return &k;
+    }
+    return nullptr;
+  };
+
+  int best_score = 0;
+  storage::Index* best = nullptr;
+  int best_prefix = 0;
+  for (const auto& index_ptr : plan->table->indexes()) {
+    storage::Index* index = index_ptr.get();
+    const auto& columns = index->schema().columns;
+    int prefix = 0;
+    while (prefix < static_cast<int>(columns.size()) && find(columns[prefix], BinaryOp::kEq)) ++prefix;
+    int score = 0;
+    if (prefix == static_cast<int>(columns.size()) && index->unique()) {
+      score = 1000;  // a point lookup beats everything
+    } else if (index->ordered()) {
+      bool range = prefix < static_cast<int>(columns.size()) &&
+                   (find(columns[prefix], BinaryOp::kLt) || find(columns[prefix], BinaryOp::kLe) ||
+                    find(columns[prefix], BinaryOp::kGt) || find(columns[prefix], BinaryOp::kGe));
+      score = prefix * 4 + (range ? 2 : 0);
+      // Prefer the index whose key is fully bound (fewer entries to skip).
+      if (prefix == static_cast<int>(columns.size())) score += 1;
+    }
+    if (score > best_score) {
+      best_score = score;
+      best = index;
+      best_prefix = prefix;
+    }
+  }
+  if (best == nullptr) return;
+
+  AccessPath& path = plan->access;
+  path.index = best;
+  const auto& columns = best->schema().columns;
+  for (int i = 0; i < best_prefix; ++i) path.equal.push_back(find(columns[i], BinaryOp::kEq)->value->Clone());
+  if (best_score >= 1000) {
+    path.kind = AccessKind::kIndexPoint;
+    return;
+  }
+  path.kind = AccessKind::kIndexRange;
+  if (best_prefix < static_cast<int>(columns.size())) {
+    int next = columns[best_prefix];
+    if (const KeyCondition* k = find(next, BinaryOp::kGe)) {
+      path.lower = k->value->Clone();
+    } else if ((k = find(next, BinaryOp::kGt))) {
+      path.lower = k->value->Clone();
+      path.lower_inclusive = false;
+    }
+    if (const KeyCondition* k = find(next, BinaryOp::kLe)) {
+      path.upper = k->value->Clone();
+    } else if ((k = find(next, BinaryOp::kLt))) {
+      path.upper = k->value->Clone();
+      path.upper_inclusive = false;
+    }
+  }
+}
+
+}  // namespace paceline::sql

@@ -1,0 +1,322 @@
+// Paceline's own abstract syntax tree: what the parser produces and the
+// binder consumes. It mirrors the subset of PostgreSQL's raw parse tree that
+// Paceline supports, with names resolved to nothing yet (tables and columns
+// are plain strings, literals keep their source text, types are names).
+//
+// Only src/engine/sql/parser.cc knows libpg_query; everything after it sees
+// these structs. Nodes are plain value types owned through unique_ptr by
+// their parent; a tree is immutable once the parser returns it and may be read
+// from any thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace paceline::sql {
+
+// ---------------------------------------------------------------- types
+
+// A type as written: `numeric(12,2)`, `varchar(16)`, `int`. The name is
+// normalized the way PostgreSQL does (`int` → "int4", `integer` → "int4",
+// `bigint` → "int8", `smallint` → "int2", `real` → "float4",
+// `double precision` / `float` → "float8", `decimal` → "numeric",
+// `char(n)` / `character(n)` → "bpchar", `character varying` → "varchar",
+// `boolean` → "bool", `timestamp without time zone` → "timestamp",
+// `timestamp with time zone` → "timestamptz"); other names (a domain, an
+// unknown type) are kept lower-cased as written.
+struct TypeName {
+  std::string name;
+  std::vector<int32_t> modifiers;  // (12,2) → {12, 2}; empty when none
+  bool is_array = false;           // `int[]`: rejected by the binder
+  int location = -1;
+};
+
+// ---------------------------------------------------------------- expressions
+
+enum class ExprKind {
+  kLiteral,     // 5, 1.5, 'abc', true, NULL
+  kParameter,   // $1
+  kColumnRef,   // c, t.c
+  kStar,        // * or t.* in a select list, or count(*)
+  kUnary,       // -x, +x, NOT x
+  kBinary,      // x + y, x = y, x AND y, x || y, x LIKE y
+  kFunction,    // count(x), sum(DISTINCT x), now(), coalesce(a, b)
+  kCast,        // x::int, CAST(x AS int), int '5'
+  kIsNull,      // x IS [NOT] NULL
+  kIn,          // x [NOT] IN (a, b, c)
+  kBetween,     // x [NOT] BETWEEN a AND b
+  kCase,        // CASE [x] WHEN .. THEN .. ELSE .. END
+  kIsBool,      // x IS [NOT] TRUE / FALSE / UNKNOWN
+};
+
+enum class LiteralKind { kInteger, kNumeric, kString, kBool, kNull };
+
+enum class UnaryOp { kMinus, kPlus, kNot };
+
+enum class BinaryOp {
+  kAdd, kSub, kMul, kDiv, kMod,
+  kEq, kNe, kLt, kLe, kGt, kGe,
+  kAnd, kOr,
+  kConcat,            // ||
+  kLike, kNotLike, kILike, kNotILike,
+  kIsDistinctFrom, kIsNotDistinctFrom,
+};
+
+enum class BoolTest { kTrue, kNotTrue, kFalse, kNotFalse, kUnknown, kNotUnknown };
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct CaseWhen {
+  ExprPtr condition;
+  ExprPtr result;
+};
+
+struct Expr {
+  ExprKind kind;
+  int location = -1;  // byte offset into the whole string given to Parse, -1 when unknown
+
+  // kLiteral: `text` holds the source text of numbers ("1.50", "9223372036854775808")
+  // and the value of strings (quotes removed, escapes applied); `int_value`
+  // holds a kInteger that fits in int64; `bool_value` a kBool.
+  LiteralKind literal_kind = LiteralKind::kNull;
+  std::string text;
+  int64_t int_value = 0;
+  bool bool_value = false;
+
+  // kParameter: 1-based number ($1 → 1).
+  int param_index = 0;
+
+  // kColumnRef / kStar: qualifier is the table name or alias ("" when absent).
+  // `column` is the column name for kColumnRef (lower-cased unless quoted).
+  std::string qualifier;
+  std::string column;
+
+  // kUnary / kBinary / kIsNull / kIsBool / kIn / kBetween / kCast / kCase:
+  UnaryOp unary_op = UnaryOp::kMinus;
+  BinaryOp binary_op = BinaryOp::kEq;
+  BoolTest bool_test = BoolTest::kTrue;
+  bool negated = false;        // IS NOT NULL, NOT IN, NOT BETWEEN
+  ExprPtr left;                // operand of unary/is-null/in/between/cast; left of binary; CASE operand (may be null)
+  ExprPtr right;               // right of binary
+  std::vector<ExprPtr> list;   // IN list; BETWEEN {low, high}; function arguments
+  std::vector<CaseWhen> whens; // CASE
+  ExprPtr else_result;         // CASE ELSE (may be null)
+  TypeName cast_type;          // kCast
+
+  // kFunction: lower-cased name without schema ("pg_catalog.now" → "now").
+  std::string function_name;
+  bool distinct = false;       // count(DISTINCT x)
+  bool star = false;           // count(*)
+};
+
+// ---------------------------------------------------------------- SELECT
+
+struct TableRef {
+  std::string name;   // lower-cased unless quoted; schema prefix dropped ("public.t" → "t")
+  std::string alias;  // "" when none
+  int location = -1;
+};
+
+enum class JoinKind { kInner, kLeft, kRight, kFull, kCross };
+
+// One item of FROM: a table, or a join of two items.
+struct FromItem {
+  bool is_join = false;
+  TableRef table;                      // when !is_join
+  JoinKind join_kind = JoinKind::kInner;
+  std::unique_ptr<FromItem> left;      // when is_join
+  std::unique_ptr<FromItem> right;
+  ExprPtr on;                          // ON condition; null for CROSS / comma joins
+  std::vector<std::string> using_columns;  // JOIN .. USING (a, b)
+  bool natural = false;
+  int location = -1;
+};
+
+struct SelectItem {
+  ExprPtr expr;
+  std::string alias;  // "" when none (AS x)
+};
+
+struct OrderItem {
+  ExprPtr expr;           // may be a kLiteral integer: ORDER BY 2 (position)
+  bool descending = false;
+  std::optional<bool> nulls_first;  // unset: PostgreSQL default (NULLS LAST for ASC)
+};
+
+struct SelectStmt;
+
+struct SelectStmt {
+  bool distinct = false;
+  std::vector<SelectItem> targets;
+  std::vector<std::unique_ptr<FromItem>> from;  // comma-separated items
+  ExprPtr where;
+  std::vector<ExprPtr> group_by;
+  ExprPtr having;
+  std::vector<OrderItem> order_by;
+  ExprPtr limit;          // null when absent; LIMIT ALL → null
+  ExprPtr offset;
+  bool for_update = false;  // FOR UPDATE / FOR NO KEY UPDATE / FOR SHARE
+  // VALUES (..), (..) used as a query (the source of an INSERT): each row a
+  // list of expressions; when non-empty every other field is empty.
+  std::vector<std::vector<ExprPtr>> values;
+};
+
+// ---------------------------------------------------------------- DML
+
+struct InsertStmt {
+  TableRef table;
+  std::vector<std::string> columns;   // empty: all columns in order
+  std::unique_ptr<SelectStmt> source; // VALUES rows or a SELECT; null with DEFAULT VALUES
+  std::vector<SelectItem> returning;
+};
+
+struct SetClause {
+  std::string column;
+  ExprPtr value;  // null means DEFAULT
+  int location = -1;
+};
+
+struct UpdateStmt {
+  TableRef table;
+  std::vector<SetClause> set;
+  ExprPtr where;
+  std::vector<SelectItem> returning;
+};
+
+struct DeleteStmt {
+  TableRef table;
+  ExprPtr where;
+  std::vector<SelectItem> returning;
+};
+
+// ---------------------------------------------------------------- DDL
+
+enum class ConstraintKind { kPrimaryKey, kUnique, kForeignKey, kNotNull, kNull, kDefault, kCheck };
+
+struct ConstraintDef {
+  ConstraintKind kind;
+  std::string name;                       // CONSTRAINT name; "" when none
+  std::vector<std::string> columns;       // table constraint columns (PK, UNIQUE, FK)
+  std::string ref_table;                  // FOREIGN KEY / REFERENCES
+  std::vector<std::string> ref_columns;   // empty: the referenced table's primary key
+  ExprPtr default_value;                  // kDefault
+  int location = -1;
+};
+
+struct ColumnDef {
+  std::string name;
+  TypeName type;
+  std::vector<ConstraintDef> constraints;  // column constraints, in order written
+  int location = -1;
+};
+
+struct CreateTableStmt {
+  std::string name;
+  bool if_not_exists = false;
+  std::vector<ColumnDef> columns;
+  std::vector<ConstraintDef> constraints;  // table constraints
+};
+
+struct CreateDomainStmt {
+  std::string name;
+  TypeName type;
+  bool not_null = false;
+  bool has_check = false;  // CHECK constraints: not supported (binder says so)
+};
+
+struct CreateIndexStmt {
+  std::string name;  // "" when omitted
+  TableRef table;
+  bool unique = false;
+  bool if_not_exists = false;
+  std::string method;  // "btree" (default), "hash", ...
+  std::vector<std::string> columns;
+  bool has_expressions = false;  // an index on an expression: not supported
+};
+
+enum class ObjectKind { kTable, kIndex, kDomain, kOther };
+
+struct DropStmt {
+  ObjectKind kind = ObjectKind::kTable;
+  std::vector<std::string> names;
+  bool if_exists = false;
+  bool cascade = false;
+};
+
+struct TruncateStmt {
+  std::vector<std::string> tables;
+};
+
+enum class AlterKind { kAddConstraint, kAddColumn, kOther };
+
+struct AlterTableCmd {
+  AlterKind kind = AlterKind::kOther;
+  ConstraintDef constraint;  // kAddConstraint
+  ColumnDef column;          // kAddColumn
+  std::string description;   // kOther: what it was, for the error message
+};
+
+struct AlterTableStmt {
+  std::string table;
+  std::vector<AlterTableCmd> commands;
+};
+
+// ---------------------------------------------------------------- utility
+
+enum class TransactionKind { kBegin, kCommit, kRollback, kSavepoint, kRelease, kRollbackTo, kPrepare, kOther };
+
+struct TransactionStmt {
+  TransactionKind kind;
+  std::string isolation_level;  // "serializable", "read committed", ... ("" when not given)
+  bool read_only = false;
+  std::string savepoint_name;   // kSavepoint / kRelease / kRollbackTo: the savepoint ("" otherwise)
+};
+
+struct SetStmt {
+  std::string name;                 // lower-cased ("search_path", "transaction_isolation")
+  std::vector<std::string> values;  // as text; empty for SET .. TO DEFAULT / RESET
+  bool reset = false;               // RESET x / SET x TO DEFAULT
+  bool local = false;               // SET LOCAL
+};
+
+struct ShowStmt {
+  std::string name;  // lower-cased; "all" for SHOW ALL
+};
+
+// ---------------------------------------------------------------- statement
+
+enum class StatementKind {
+  kSelect, kInsert, kUpdate, kDelete,
+  kCreateTable, kCreateDomain, kCreateIndex, kDrop, kTruncate, kAlterTable,
+  kTransaction, kSet, kShow,
+  kVacuum, kAnalyze,    // accepted, no effect
+  kUnsupported,         // parsed by PostgreSQL's grammar but not by Paceline
+};
+
+struct Statement {
+  StatementKind kind;
+  std::string text;     // this statement's own text (trimmed, without ';')
+  int location = 0;     // offset of `text` within the string given to Parse
+  // Exactly one of these is set, matching `kind` (none for kVacuum/kAnalyze).
+  std::unique_ptr<SelectStmt> select;
+  std::unique_ptr<InsertStmt> insert;
+  std::unique_ptr<UpdateStmt> update;
+  std::unique_ptr<DeleteStmt> del;
+  std::unique_ptr<CreateTableStmt> create_table;
+  std::unique_ptr<CreateDomainStmt> create_domain;
+  std::unique_ptr<CreateIndexStmt> create_index;
+  std::unique_ptr<DropStmt> drop;
+  std::unique_ptr<TruncateStmt> truncate;
+  std::unique_ptr<AlterTableStmt> alter_table;
+  std::unique_ptr<TransactionStmt> transaction;
+  std::unique_ptr<SetStmt> set;
+  std::unique_ptr<ShowStmt> show;
+  // kUnsupported: what it is, for the 0A000 message ("CREATE FUNCTION").
+  std::string unsupported_what;
+};
+
+}  // namespace paceline::sql

@@ -1,0 +1,95 @@
+// Binder: turns an AST statement into a typed, executable plan (plan.h).
+//
+// It resolves table and column names against the catalog, infers the type of
+// every expression and of each $n parameter from its context (`col = $1`
+// gives $1 col's type; `SET col = $1` likewise; `LIMIT $1` bigint; what stays
+// undetermined becomes text), folds and casts literals at bind time (so a
+// bad literal fails here with 22P02), binds aggregates and GROUP BY, and
+// chooses each table's access path (AccessPathPlanner). Errors carry
+// PostgreSQL's SQLSTATE and wording and, where known, the position.
+//
+// Thread-safety: a Binder binds one statement on one thread; it only reads the
+// catalog (the caller keeps the catalog stable meanwhile).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "common/status.h"
+#include "engine/catalog/catalog.h"
+#include "engine/sql/ast.h"
+#include "engine/sql/plan.h"
+
+namespace paceline::sql {
+
+class Binder {
+ public:
+  explicit Binder(const catalog::Catalog* catalog);
+
+  // Types the caller declares for $1..$n (wire-protocol Parse); an entry of
+  // TypeId::kUnknown leaves that parameter to inference.
+  void DeclareParameterTypes(std::vector<Type> types);
+
+  Status BindSelect(const SelectStmt& stmt, std::unique_ptr<SelectPlan>* out);
+  Status BindInsert(const InsertStmt& stmt, std::unique_ptr<InsertPlan>* out);
+  Status BindUpdate(const UpdateStmt& stmt, std::unique_ptr<UpdatePlan>* out);
+  Status BindDelete(const DeleteStmt& stmt, std::unique_ptr<DeletePlan>* out);
+
+  // A column DEFAULT: a constant folded to `type`, or now()/current_date.
+  Status BindDefault(const Expr& expr, const Type& type, std::optional<Value>* constant, bool* is_now);
+
+  // Resolves a type name, domains included; `domain` receives the domain
+  // name when the type is one ("" otherwise).
+  Status ResolveType(const TypeName& name, Type* type, std::string* domain) const;
+
+  // Parameter types after binding ($1 first); undetermined ones are text.
+  std::vector<Type> ParameterTypes() const;
+
+ private:
+  struct ScopeEntry;
+  struct Context;
+
+  Status BindExpr(const Expr& e, Context& ctx, BoundExprPtr* out);
+  Status BindColumnRef(const Expr& e, Context& ctx, BoundExprPtr* out);
+  Status BindBinary(const Expr& e, Context& ctx, BoundExprPtr* out);
+  Status BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out);
+  Status BindAggregate(const Expr& e, Context& ctx, BoundExprPtr* out);
+  Status BindCase(const Expr& e, Context& ctx, BoundExprPtr* out);
+  Status BindCompare(BinaryOp op, BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out);
+  Status BindPredicate(const Expr& e, Context& ctx, const char* clause, BoundExprPtr* out);
+
+  // Converts `e` to `target`: a parameter of unknown type adopts it, a
+  // constant is cast now, anything else gets a cast node. `assignment`
+  // selects PostgreSQL's assignment rules and wording (column "x" is of
+  // type ...); `column` names the target for that message.
+  Status Coerce(BoundExprPtr* e, const Type& target, bool explicit_cast, int location);
+  Status CoerceForAssignment(BoundExprPtr* e, const catalog::ColumnSchema& column, int location);
+  // Resolves an unknown-typed side against the other side's type.
+  Status UnifyUnknown(BoundExprPtr* a, BoundExprPtr* b, int location);
+  // The type that values of `types` are converted to (CASE, COALESCE, ...).
+  Status CommonType(const std::vector<const BoundExpr*>& exprs, int location, Type* out);
+
+  Status BindFrom(const SelectStmt& stmt, Context& ctx, SelectPlan* plan, std::vector<ExprPtr>* owned,
+                  std::vector<const Expr*>* where_conjuncts, std::vector<std::pair<int, const Expr*>>* on_conjuncts);
+  Status BindSelectList(const std::vector<SelectItem>& items, Context& ctx, std::vector<BoundExprPtr>* exprs,
+                        std::vector<engine::ResultColumn>* columns);
+  Status BindReturning(const std::vector<SelectItem>& items, storage::Table* table,
+                       std::vector<BoundExprPtr>* exprs, std::vector<engine::ResultColumn>* columns);
+  Status BindTargetScan(const TableRef& ref, const Expr* where, SourcePlan* target, Context& ctx);
+  BoundExprPtr DefaultValue(const catalog::ColumnSchema& column) const;
+  Status LookupTable(const TableRef& ref, std::shared_ptr<storage::Table>* out) const;
+  // Replaces GROUP BY expressions by slots; a remaining column is 42803.
+  Status ApplyGrouping(BoundExprPtr* e, const SelectPlan& plan, int location);
+
+  BoundExprPtr MakeParameter(int index, int location);
+  // Gives every parameter node in `e` its final type.
+  void FinalizeParameters(BoundExpr* e) const;
+  void FinalizeParameters(SelectPlan* plan) const;
+  void FinalizeParameters(SourcePlan* plan) const;
+
+  const catalog::Catalog* catalog_;
+  std::vector<Type> param_types_;  // index 0 = $1; kUnknown until inferred
+};
+
+}  // namespace paceline::sql

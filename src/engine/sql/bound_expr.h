@@ -1,0 +1,84 @@
+// BoundExpr: a typed, name-resolved expression, produced by the Binder from an
+// AST Expr and evaluated by the ExpressionEvaluator.
+//
+// Column references are resolved to (source, column) — the position of the
+// table in the statement's FROM list and of the column in that table — or,
+// above an aggregation, to a slot of the materialized group row. Parameters
+// are 0-based indexes into the statement's bound parameter values. Every node
+// has its result type; constants are already cast to the type they are used
+// at. Trees are immutable after binding and shared by all executions of a
+// prepared statement (thread-safe to read).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/types.h"
+#include "common/value.h"
+#include "engine/sql/ast.h"
+
+namespace paceline::sql {
+
+enum class BoundKind {
+  kConstant,
+  kParameter,   // index = parameter number - 1
+  kColumn,      // source = FROM position, index = column position
+  kSlot,        // index = position in the materialized row (groups, aggregates)
+  kNegate,      // -child
+  kNot,         // NOT child (three-valued)
+  kArithmetic,  // op ∈ {kAdd, kSub, kMul, kDiv, kMod}
+  kCompare,     // op ∈ {kEq .. kGe, kIsDistinctFrom, kIsNotDistinctFrom}
+  kAnd,         // n-ary
+  kOr,          // n-ary
+  kConcat,
+  kLike,        // op ∈ {kLike, kNotLike, kILike, kNotILike}
+  kIsNull,      // negated: IS NOT NULL
+  kIsBool,      // test
+  kIn,          // children[0] IN (children[1..]); negated: NOT IN
+  kCase,        // see has_operand / has_else
+  kCast,        // child to `type`
+  kFunction,    // scalar function `function`
+};
+
+enum class ScalarFunction {
+  kNow, kCurrentDate, kCoalesce, kNullIf, kGreatest, kLeast, kAbs, kRound, kTrunc, kFloor, kCeil,
+  kLower, kUpper, kLength, kSubstr, kTrim, kLtrim, kRtrim, kPower, kSqrt, kMod, kRandom,
+};
+
+struct BoundExpr;
+using BoundExprPtr = std::unique_ptr<BoundExpr>;
+
+struct BoundExpr {
+  BoundKind kind = BoundKind::kConstant;
+  Type type;
+  int location = -1;
+
+  Value constant;            // kConstant
+  int index = 0;             // kParameter, kColumn, kSlot
+  int source = 0;            // kColumn
+  BinaryOp op = BinaryOp::kEq;
+  BoolTest test = BoolTest::kTrue;
+  bool negated = false;
+  bool explicit_cast = false;  // kCast: CAST/:: (truncates strings) vs assignment
+  ScalarFunction function = ScalarFunction::kNow;
+  // kCase: [operand] (condition, result)* [else]
+  bool has_operand = false;
+  bool has_else = false;
+  std::vector<BoundExprPtr> children;
+
+  static BoundExprPtr Constant(Value v, Type type);
+  static BoundExprPtr Column(int source, int column, Type type);
+  static BoundExprPtr Slot(int slot, Type type);
+
+  BoundExprPtr Clone() const;
+  // Structural equality (used to match SELECT expressions to GROUP BY ones).
+  bool Equals(const BoundExpr& other) const;
+  // True when the expression reads no column of a source ≥ `source_limit`
+  // and no slot (it can be evaluated once sources [0, limit) are bound).
+  bool OnlyUses(int source_limit) const;
+  // True when it reads no column at all (parameters and constants only).
+  bool IsColumnFree() const { return OnlyUses(0); }
+};
+
+}  // namespace paceline::sql

@@ -1,0 +1,352 @@
+// DdlExecutor: schema changes (see ddl_executor.h).
+#include "engine/sql/ddl_executor.h"
+
+#include <algorithm>
+
+#include "engine/sql/binder.h"
+
+namespace paceline::sql {
+
+namespace {
+
+void Tag(engine::QueryResult* result, std::string tag) { result->command_tag = std::move(tag); }
+
+int Pos(int location) { return location >= 0 ? location + 1 : 0; }
+
+}  // namespace
+
+Status DdlExecutor::Execute(const Statement& s, engine::QueryResult* result) {
+  switch (s.kind) {
+    case StatementKind::kCreateTable: return CreateTable(*s.create_table, result);
+    case StatementKind::kCreateDomain: return CreateDomain(*s.create_domain, result);
+    case StatementKind::kCreateIndex: return CreateIndex(*s.create_index, result);
+    case StatementKind::kDrop: return Drop(*s.drop, result);
+    case StatementKind::kTruncate: return Truncate(*s.truncate, result);
+    case StatementKind::kAlterTable: return AlterTable(*s.alter_table, result);
+    default: return InternalError("not a DDL statement");
+  }
+}
+
+Status DdlExecutor::ColumnPositions(const catalog::TableSchema& schema, const std::vector<std::string>& names,
+                                    std::vector<int>* out) const {
+  out->clear();
+  for (const auto& name : names) {
+    int c = schema.FindColumn(name);
+    if (c < 0) {
+      return Status(sqlstate::kUndefinedColumn, "column \"" + name + "\" named in key does not exist");
+    }
+    if (std::find(out->begin(), out->end(), c) != out->end()) {
+      return Status(sqlstate::kDuplicateColumn, "column \"" + name + "\" appears twice in key");
+    }
+    out->push_back(c);
+  }
+  return Status::OK();
+}
+
+Status DdlExecutor::MakeIndex(const catalog::TableSchema& schema, const ConstraintDef& def, bool primary,
+                              catalog::IndexSchema* out) const {
+  PL_RETURN_IF_ERROR(ColumnPositions(schema, def.columns, &out->columns));
+  for (int c : out->columns) {
+    const Type& t = schema.columns[c].type;
+    if (t.id == TypeId::kNumeric && t.scale < 0) {
+      return NotSupported("a key on unconstrained NUMERIC column \"" + schema.columns[c].name +
+                          "\" (declare NUMERIC(p,s))");
+    }
+  }
+  out->unique = true;
+  out->primary = primary;
+  out->name = !def.name.empty() ? def.name
+                                : catalog_->MakeIndexName(schema.name, def.columns, primary ? "pkey" : "key");
+  return Status::OK();
+}
+
+Status DdlExecutor::MakeForeignKey(const catalog::TableSchema& schema, const ConstraintDef& def,
+                                   catalog::ForeignKey* out) const {
+  PL_RETURN_IF_ERROR(ColumnPositions(schema, def.columns, &out->columns));
+  out->name = def.name;
+  out->ref_table = def.ref_table;
+  out->ref_columns = def.ref_columns;
+  const catalog::TableSchema* ref = nullptr;
+  std::shared_ptr<storage::Table> ref_table;
+  if (def.ref_table == schema.name) {
+    ref = &schema;
+  } else {
+    ref_table = catalog_->FindTable(def.ref_table);
+    if (!ref_table) {
+      return Status(sqlstate::kUndefinedTable, "relation \"" + def.ref_table + "\" does not exist", Pos(def.location));
+    }
+    ref = &ref_table->schema();
+  }
+  if (out->ref_columns.empty()) {
+    // The referenced table's primary key.
+    storage::Index* pk = ref_table ? ref_table->primary_index() : nullptr;
+    if (pk == nullptr) {
+      return Status("42830", "there is no primary key for referenced table \"" + def.ref_table + "\"");
+    }
+    for (int c : pk->schema().columns) out->ref_columns.push_back(ref->columns[c].name);
+  }
+  for (const auto& name : out->ref_columns) {
+    if (ref->FindColumn(name) < 0) {
+      return Status(sqlstate::kUndefinedColumn,
+                    "column \"" + name + "\" referenced in foreign key constraint does not exist");
+    }
+  }
+  if (out->ref_columns.size() != out->columns.size()) {
+    return Status("42830", "number of referencing and referenced columns for foreign key disagree");
+  }
+  return Status::OK();
+}
+
+Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult* result) {
+  if (catalog_->FindTable(stmt.name)) {
+    if (stmt.if_not_exists) {
+      Tag(result, "CREATE TABLE");
+      return Status::OK();
+    }
+    return Status(sqlstate::kDuplicateTable, "relation \"" + stmt.name + "\" already exists");
+  }
+  Binder binder(catalog_);
+  catalog::TableSchema schema;
+  schema.name = stmt.name;
+  std::vector<ConstraintDef> table_constraints;
+  for (const auto& col : stmt.columns) {
+    if (schema.FindColumn(col.name) >= 0) {
+      return Status(sqlstate::kDuplicateColumn, "column \"" + col.name + "\" specified more than once",
+                    Pos(col.location));
+    }
+    catalog::ColumnSchema column;
+    column.name = col.name;
+    PL_RETURN_IF_ERROR(binder.ResolveType(col.type, &column.type, &column.domain));
+    if (!column.domain.empty()) column.not_null = catalog_->FindDomain(column.domain)->not_null;
+    for (const auto& c : col.constraints) {
+      switch (c.kind) {
+        case ConstraintKind::kNotNull: column.not_null = true; break;
+        case ConstraintKind::kNull: break;
+        case ConstraintKind::kDefault:
+          PL_RETURN_IF_ERROR(binder.BindDefault(*c.default_value, column.type, &column.default_value,
+                                                &column.default_is_now));
+          break;
+        case ConstraintKind::kPrimaryKey: case ConstraintKind::kUnique: case ConstraintKind::kForeignKey: {
+          ConstraintDef def;
+          def.kind = c.kind;
+          def.name = c.name;
+          def.columns = {col.name};
+          def.ref_table = c.ref_table;
+          def.ref_columns = c.ref_columns;
+          def.location = c.location;
+          table_constraints.push_back(std::move(def));
+          break;
+        }
+        case ConstraintKind::kCheck: return NotSupported("CHECK constraint");
+      }
+    }
+    schema.columns.push_back(std::move(column));
+  }
+  for (const auto& c : stmt.constraints) {
+    if (c.kind == ConstraintKind::kCheck) return NotSupported("CHECK constraint");
+    ConstraintDef def;
+    def.kind = c.kind;
+    def.name = c.name;
+    def.columns = c.columns;
+    def.ref_table = c.ref_table;
+    def.ref_columns = c.ref_columns;
+    def.location = c.location;
+    table_constraints.push_back(std::move(def));
+  }
+
+  std::vector<catalog::IndexSchema> indexes;
+  std::vector<ConstraintDef> fks;
+  bool has_primary = false;
+  for (const auto& def : table_constraints) {
+    if (def.kind == ConstraintKind::kForeignKey) {
+      fks.push_back(ConstraintDef{def.kind, def.name, def.columns, def.ref_table, def.ref_columns, nullptr, def.location});
+      continue;
+    }
+    bool primary = def.kind == ConstraintKind::kPrimaryKey;
+    if (primary && has_primary) {
+      return Status(sqlstate::kInvalidTableDefinition,
+                    "multiple primary keys for table \"" + stmt.name + "\" are not allowed", Pos(def.location));
+    }
+    has_primary |= primary;
+    catalog::IndexSchema index;
+    PL_RETURN_IF_ERROR(MakeIndex(schema, def, primary, &index));
+    for (const auto& other : indexes) {
+      if (other.name == index.name) {
+        return Status(sqlstate::kDuplicateTable, "relation \"" + index.name + "\" already exists");
+      }
+    }
+    if (primary) {
+      for (int c : index.columns) schema.columns[c].not_null = true;
+      indexes.insert(indexes.begin(), std::move(index));
+    } else {
+      indexes.push_back(std::move(index));
+    }
+  }
+  for (const auto& def : fks) {
+    catalog::ForeignKey fk;
+    PL_RETURN_IF_ERROR(MakeForeignKey(schema, def, &fk));
+    schema.foreign_keys.push_back(std::move(fk));
+  }
+  PL_RETURN_IF_ERROR(catalog_->CreateTable(std::move(schema), std::move(indexes), nullptr));
+  Tag(result, "CREATE TABLE");
+  return Status::OK();
+}
+
+Status DdlExecutor::CreateDomain(const CreateDomainStmt& stmt, engine::QueryResult* result) {
+  if (stmt.has_check) return NotSupported("CHECK constraint on a domain");
+  Binder binder(catalog_);
+  catalog::DomainSchema domain;
+  domain.name = stmt.name;
+  std::string base_domain;
+  PL_RETURN_IF_ERROR(binder.ResolveType(stmt.type, &domain.type, &base_domain));
+  domain.not_null = stmt.not_null;
+  if (!base_domain.empty()) domain.not_null |= catalog_->FindDomain(base_domain)->not_null;
+  PL_RETURN_IF_ERROR(catalog_->CreateDomain(std::move(domain)));
+  Tag(result, "CREATE DOMAIN");
+  return Status::OK();
+}
+
+Status DdlExecutor::CreateIndex(const CreateIndexStmt& stmt, engine::QueryResult* result) {
+  if (stmt.has_expressions) return NotSupported("an index on an expression");
+  if (!stmt.method.empty() && stmt.method != "btree" && stmt.method != "hash") {
+    return NotSupported("index method \"" + stmt.method + "\"");
+  }
+  auto table = catalog_->FindTable(stmt.table.name);
+  if (!table) {
+    return Status(sqlstate::kUndefinedTable, "relation \"" + stmt.table.name + "\" does not exist",
+                  Pos(stmt.table.location));
+  }
+  if (!stmt.name.empty() && catalog_->FindIndexTable(stmt.name)) {
+    if (stmt.if_not_exists) {
+      Tag(result, "CREATE INDEX");
+      return Status::OK();
+    }
+    return Status(sqlstate::kDuplicateTable, "relation \"" + stmt.name + "\" already exists");
+  }
+  catalog::IndexSchema index;
+  ConstraintDef def;
+  def.columns = stmt.columns;
+  def.name = stmt.name;
+  PL_RETURN_IF_ERROR(MakeIndex(table->schema(), def, false, &index));
+  index.unique = stmt.unique;
+  if (stmt.name.empty()) index.name = catalog_->MakeIndexName(table->name(), stmt.columns, "idx");
+  // A hash index serves only point lookups of a unique key; a non-unique
+  // hash index is kept ordered (it must find every row with a key).
+  index.method = (stmt.method == "hash" && stmt.unique) ? catalog::IndexMethod::kHash : catalog::IndexMethod::kOrdered;
+  PL_RETURN_IF_ERROR(catalog_->CreateIndex(table.get(), std::move(index)));
+  Tag(result, "CREATE INDEX");
+  return Status::OK();
+}
+
+Status DdlExecutor::Drop(const DropStmt& stmt, engine::QueryResult* result) {
+  switch (stmt.kind) {
+    case ObjectKind::kTable:
+      for (const auto& name : stmt.names) {
+        if (!catalog_->FindTable(name)) {
+          if (stmt.if_exists) continue;
+          return Status(sqlstate::kUndefinedTable, "table \"" + name + "\" does not exist");
+        }
+      }
+      for (const auto& name : stmt.names) {
+        if (catalog_->FindTable(name)) PL_RETURN_IF_ERROR(catalog_->DropTable(name, stmt.cascade));
+      }
+      Tag(result, "DROP TABLE");
+      return Status::OK();
+    case ObjectKind::kIndex:
+      for (const auto& name : stmt.names) {
+        auto table = catalog_->FindIndexTable(name);
+        if (!table) {
+          if (stmt.if_exists) continue;
+          return Status(sqlstate::kUndefinedObject, "index \"" + name + "\" does not exist");
+        }
+        storage::Index* index = table->FindIndex(name);
+        if (index != nullptr && index->schema().primary) {
+          return Status(sqlstate::kDependentObjectsStillExist,
+                        "cannot drop index " + name + " because constraint " + name + " on table " + table->name() +
+                            " requires it");
+        }
+        PL_RETURN_IF_ERROR(catalog_->DropIndex(name));
+      }
+      Tag(result, "DROP INDEX");
+      return Status::OK();
+    case ObjectKind::kDomain:
+      for (const auto& name : stmt.names) {
+        if (!catalog_->FindDomain(name)) {
+          if (stmt.if_exists) continue;
+          return Status(sqlstate::kUndefinedObject, "type \"" + name + "\" does not exist");
+        }
+        PL_RETURN_IF_ERROR(catalog_->DropDomain(name, stmt.cascade));
+      }
+      Tag(result, "DROP DOMAIN");
+      return Status::OK();
+    case ObjectKind::kOther:
+      return NotSupported("DROP of this kind of object");
+  }
+  return Status::OK();
+}
+
+Status DdlExecutor::Truncate(const TruncateStmt& stmt, engine::QueryResult* result) {
+  std::vector<std::shared_ptr<storage::Table>> tables;
+  for (const auto& name : stmt.tables) {
+    auto table = catalog_->FindTable(name);
+    if (!table) return Status(sqlstate::kUndefinedTable, "relation \"" + name + "\" does not exist");
+    tables.push_back(table);
+  }
+  for (auto& t : tables) t->Truncate();
+  Tag(result, "TRUNCATE TABLE");
+  return Status::OK();
+}
+
+Status DdlExecutor::AlterTable(const AlterTableStmt& stmt, engine::QueryResult* result) {
+  auto table = catalog_->FindTable(stmt.table);
+  if (!table) return Status(sqlstate::kUndefinedTable, "relation \"" + stmt.table + "\" does not exist");
+  for (const auto& cmd : stmt.commands) {
+    if (cmd.kind != AlterKind::kAddConstraint) {
+      return NotSupported("ALTER TABLE " + (cmd.kind == AlterKind::kAddColumn ? std::string("ADD COLUMN") : cmd.description));
+    }
+    const ConstraintDef& def = cmd.constraint;
+    switch (def.kind) {
+      case ConstraintKind::kPrimaryKey: case ConstraintKind::kUnique: {
+        bool primary = def.kind == ConstraintKind::kPrimaryKey;
+        if (primary && table->primary_index() != nullptr) {
+          return Status(sqlstate::kInvalidTableDefinition,
+                        "multiple primary keys for table \"" + table->name() + "\" are not allowed");
+        }
+        catalog::IndexSchema index;
+        PL_RETURN_IF_ERROR(MakeIndex(table->schema(), def, primary, &index));
+        if (primary) {
+          // Key columns become NOT NULL; existing NULLs make that fail.
+          for (int c : index.columns) {
+            bool has_null = false;
+            table->ForEachRow([&](storage::Row* row) {
+              const storage::Tuple* t = row->tuple.load(std::memory_order_acquire);
+              if (t != nullptr && table->layout().IsNull(*t, c)) has_null = true;
+              return !has_null;
+            });
+            if (has_null) {
+              return Status(sqlstate::kNotNullViolation, "column \"" + table->schema().columns[c].name +
+                                                             "\" of relation \"" + table->name() + "\" contains null values");
+            }
+          }
+          for (int c : index.columns) table->mutable_schema().columns[c].not_null = true;
+        }
+        PL_RETURN_IF_ERROR(catalog_->CreateIndex(table.get(), std::move(index)));
+        break;
+      }
+      case ConstraintKind::kForeignKey: {
+        catalog::ForeignKey fk;
+        PL_RETURN_IF_ERROR(MakeForeignKey(table->schema(), def, &fk));
+        PL_RETURN_IF_ERROR(catalog_->AddForeignKey(table.get(), std::move(fk)));
+        break;
+      }
+      case ConstraintKind::kCheck:
+        return NotSupported("CHECK constraint");
+      default:
+        return NotSupported("ALTER TABLE ADD of this constraint");
+    }
+  }
+  Tag(result, "ALTER TABLE");
+  return Status::OK();
+}
+
+}  // namespace paceline::sql

@@ -1,0 +1,44 @@
+// DdlExecutor: runs CREATE TABLE / DOMAIN / INDEX, DROP, TRUNCATE and ALTER
+// TABLE against the catalog.
+//
+// DDL takes effect immediately and is not undone by a later ROLLBACK (see
+// README: Paceline's DDL is not transactional). Foreign keys are recorded,
+// checked for shape (the referenced table and columns exist and match in
+// number), and not enforced on data.
+//
+// Thread-safety: the caller has exclusive use of the catalog and the tables.
+#pragma once
+
+#include "common/status.h"
+#include "engine/catalog/catalog.h"
+#include "engine/query_result.h"
+#include "engine/sql/ast.h"
+
+namespace paceline::sql {
+
+class DdlExecutor {
+ public:
+  explicit DdlExecutor(catalog::Catalog* catalog) : catalog_(catalog) {}
+
+  Status Execute(const Statement& statement, engine::QueryResult* result);
+
+ private:
+  Status CreateTable(const CreateTableStmt& stmt, engine::QueryResult* result);
+  Status CreateDomain(const CreateDomainStmt& stmt, engine::QueryResult* result);
+  Status CreateIndex(const CreateIndexStmt& stmt, engine::QueryResult* result);
+  Status Drop(const DropStmt& stmt, engine::QueryResult* result);
+  Status Truncate(const TruncateStmt& stmt, engine::QueryResult* result);
+  Status AlterTable(const AlterTableStmt& stmt, engine::QueryResult* result);
+
+  // Resolves column names of `schema` to positions (42703 when absent).
+  Status ColumnPositions(const catalog::TableSchema& schema, const std::vector<std::string>& names,
+                         std::vector<int>* out) const;
+  // Builds a foreign key of `schema` (which may be the table being created).
+  Status MakeForeignKey(const catalog::TableSchema& schema, const ConstraintDef& def, catalog::ForeignKey* out) const;
+  Status MakeIndex(const catalog::TableSchema& schema, const ConstraintDef& def, bool primary,
+                   catalog::IndexSchema* out) const;
+
+  catalog::Catalog* catalog_;
+};
+
+}  // namespace paceline::sql

@@ -1,0 +1,493 @@
+// Executor: nested-loop joins over access paths, aggregation, sorting, and
+// the write paths of INSERT / UPDATE / DELETE (see executor.h).
+#include "engine/sql/executor.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "engine/sql/expression_evaluator.h"
+#include "engine/storage/key_encoder.h"
+
+namespace paceline::sql {
+
+using storage::Row;
+using storage::Tuple;
+
+namespace {
+
+struct ValueHash {
+  size_t operator()(const Value& v) const { return v.Hash(); }
+};
+
+struct ValuesHash {
+  size_t operator()(const std::vector<Value>& vs) const {
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (const auto& v : vs) h = (h ^ v.Hash()) * 0x100000001B3ULL;
+    return h;
+  }
+};
+
+// Compares rows on the sort keys stored after the first `width` values.
+struct SortLess {
+  const std::vector<SortKey>* keys;
+  size_t width;
+  bool operator()(const std::vector<Value>& a, const std::vector<Value>& b) const {
+    for (size_t k = 0; k < keys->size(); ++k) {
+      const Value& x = a[width + k];
+      const Value& y = b[width + k];
+      const SortKey& key = (*keys)[k];
+      if (x.is_null() || y.is_null()) {
+        if (x.is_null() && y.is_null()) continue;
+        return x.is_null() == key.nulls_first;
+      }
+      int c = Value::Compare(x, y);
+      if (c != 0) return key.descending ? c > 0 : c < 0;
+    }
+    return false;
+  }
+};
+
+Status EvaluateCount(const BoundExpr* e, const EvalContext& ctx, const char* what, int64_t* out) {
+  *out = -1;
+  if (e == nullptr) return Status::OK();
+  Value v;
+  PL_RETURN_IF_ERROR(Evaluate(*e, ctx, &v));
+  if (v.is_null()) return Status::OK();
+  if (v.int_value() < 0) {
+    return Status("2201W", std::string(what) + " must not be negative");
+  }
+  *out = v.int_value();
+  return Status::OK();
+}
+
+// Accumulator of one aggregate in one group.
+struct AggregateState {
+  int64_t count = 0;
+  Value acc;  // sum / min / max so far; NULL until the first value
+  std::unique_ptr<std::unordered_set<Value, ValueHash>> seen;  // DISTINCT
+};
+
+Status Accumulate(const AggregateSpec& spec, const Value& v, AggregateState* st) {
+  if (spec.kind == AggregateKind::kCountStar) {
+    ++st->count;
+    return Status::OK();
+  }
+  if (v.is_null()) return Status::OK();
+  if (spec.distinct) {
+    if (!st->seen) st->seen = std::make_unique<std::unordered_set<Value, ValueHash>>();
+    if (!st->seen->insert(v).second) return Status::OK();
+  }
+  ++st->count;
+  switch (spec.kind) {
+    case AggregateKind::kCount: case AggregateKind::kCountStar:
+      return Status::OK();
+    case AggregateKind::kMin: case AggregateKind::kMax:
+      if (st->acc.is_null() || (Value::Compare(v, st->acc) < 0) == (spec.kind == AggregateKind::kMin)) {
+        if (st->acc.is_null() || Value::Compare(v, st->acc) != 0) st->acc = v;
+      }
+      return Status::OK();
+    case AggregateKind::kSum: case AggregateKind::kAvg: {
+      if (st->acc.is_null()) {
+        return CastValue(v, spec.type.id == TypeId::kNumeric ? Type(TypeId::kNumeric) : spec.type, false, &st->acc);
+      }
+      Value sum;
+      PL_RETURN_IF_ERROR(Arithmetic(BinaryOp::kAdd, st->acc, v, spec.type, &sum));
+      st->acc = std::move(sum);
+      return Status::OK();
+    }
+  }
+  return Status::OK();
+}
+
+Status Finish(const AggregateSpec& spec, const AggregateState& st, Value* out) {
+  switch (spec.kind) {
+    case AggregateKind::kCount: case AggregateKind::kCountStar:
+      *out = Value::Int64(st.count);
+      return Status::OK();
+    case AggregateKind::kAvg:
+      if (st.count == 0) {
+        *out = Value::Null(spec.type.id);
+        return Status::OK();
+      }
+      return Arithmetic(BinaryOp::kDiv, st.acc, Value::Int64(st.count), spec.type, out);
+    default:
+      *out = st.acc.is_null() ? Value::Null(spec.type.id) : st.acc;
+      return Status::OK();
+  }
+}
+
+}  // namespace
+
+// Receives each joined row (the tuples are in the executor's context).
+struct Executor::RowSink {
+  virtual ~RowSink() = default;
+  virtual Status Consume() = 0;
+};
+
+Executor::Executor(engine::Transaction* txn, const std::vector<Value>* params, int64_t statement_time)
+    : txn_(txn) {
+  ctx_.params = params;
+  ctx_.statement_time = statement_time;
+}
+
+template <typename Fn>
+Status Executor::Scan(const SourcePlan& source, int level, Fn fn) {
+  const AccessPath& path = source.access;
+  storage::Table* table = source.table.get();
+  (void)level;
+  if (path.kind == AccessKind::kFullScan) {
+    table->ForEachRow([&](Row* row) {
+      const Tuple* t = txn_->Read(row);
+      return t == nullptr || fn(t, row);
+    });
+    return Status::OK();
+  }
+  std::vector<Value> values(path.equal.size());
+  for (size_t i = 0; i < path.equal.size(); ++i) {
+    PL_RETURN_IF_ERROR(Evaluate(*path.equal[i], ctx_, &values[i]));
+    if (values[i].is_null()) return Status::OK();  // col = NULL matches nothing
+  }
+  std::string prefix;
+  PL_RETURN_IF_ERROR(path.index->KeyOfValues(values.data(), static_cast<int>(values.size()), &prefix));
+  if (path.kind == AccessKind::kIndexPoint) {
+    Row* row = path.index->Find(prefix);
+    if (row == nullptr) return Status::OK();
+    const Tuple* t = txn_->Read(row);
+    if (t != nullptr) fn(t, row);
+    return Status::OK();
+  }
+  // Range over the prefix, narrowed by bounds on the next key column.
+  const Type& next_type =
+      path.equal.size() < path.index->schema().columns.size()
+          ? table->layout().type(path.index->schema().columns[path.equal.size()])
+          : Type();
+  std::string lower = prefix, upper = storage::PrefixSuccessor(prefix);
+  if (path.lower) {
+    Value v;
+    PL_RETURN_IF_ERROR(Evaluate(*path.lower, ctx_, &v));
+    if (v.is_null()) return Status::OK();
+    lower = prefix;
+    PL_RETURN_IF_ERROR(storage::AppendKeyColumn(next_type, v, &lower));
+    if (!path.lower_inclusive) lower = storage::PrefixSuccessor(lower);
+  }
+  if (path.upper) {
+    Value v;
+    PL_RETURN_IF_ERROR(Evaluate(*path.upper, ctx_, &v));
+    if (v.is_null()) return Status::OK();
+    upper = prefix;
+    PL_RETURN_IF_ERROR(storage::AppendKeyColumn(next_type, v, &upper));
+    if (path.upper_inclusive) upper = storage::PrefixSuccessor(upper);
+  }
+  Status status;
+  std::string key;
+  path.index->Scan(lower, upper, [&](const std::string& entry, Row* row) {
+    const Tuple* t = txn_->Read(row);
+    if (t == nullptr) return true;
+    // Skip stale entries: the row's current image must still have this key.
+    bool has_null = false;
+    status = path.index->KeyOf(*t, &key, &has_null);
+    if (!status.ok()) return false;
+    if (path.index->EntryKey(key, has_null, row) != entry) return true;
+    return fn(t, row);
+  });
+  return status;
+}
+
+Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink) {
+  if (level == static_cast<int>(plan.sources.size())) {
+    for (const auto& f : plan.post_filters) {
+      bool pass = false;
+      PL_RETURN_IF_ERROR(EvaluatePredicate(*f, ctx_, &pass));
+      if (!pass) return Status::OK();
+    }
+    return sink.Consume();
+  }
+  const SourcePlan& source = plan.sources[level];
+  bool matched = false;
+  Status status;
+  PL_RETURN_IF_ERROR(Scan(source, level, [&](const Tuple* t, Row*) {
+    tuples_[level] = t;
+    for (const auto& f : source.filters) {
+      bool pass = false;
+      status = EvaluatePredicate(*f, ctx_, &pass);
+      if (!status.ok()) return false;
+      if (!pass) return true;
+    }
+    matched = true;
+    status = Join(plan, level + 1, sink);
+    return status.ok() && !stop_;
+  }));
+  PL_RETURN_IF_ERROR(status);
+  if (!matched && source.left_join && !stop_) {
+    tuples_[level] = nullptr;
+    PL_RETURN_IF_ERROR(Join(plan, level + 1, sink));
+  }
+  return Status::OK();
+}
+
+Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
+  const size_t n = plan.sources.size();
+  tuples_.assign(n, nullptr);
+  layouts_.resize(n);
+  for (size_t i = 0; i < n; ++i) layouts_[i] = &plan.sources[i].table->layout();
+  ctx_.tuples = tuples_.data();
+  ctx_.layouts = layouts_.data();
+  stop_ = false;
+
+  int64_t limit = -1, offset = -1;
+  PL_RETURN_IF_ERROR(EvaluateCount(plan.limit.get(), ctx_, "LIMIT", &limit));
+  PL_RETURN_IF_ERROR(EvaluateCount(plan.offset.get(), ctx_, "OFFSET", &offset));
+  if (offset < 0) offset = 0;
+
+  const size_t width = plan.outputs.size();
+  std::vector<std::vector<Value>> rows;
+  const bool streaming = plan.order_by.empty() && !plan.distinct && !plan.aggregate;
+  int64_t skipped = 0;
+
+  // Evaluates outputs and sort keys in the current context into `rows`.
+  auto emit = [&]() -> Status {
+    if (streaming && skipped < offset) {
+      ++skipped;
+      return Status::OK();
+    }
+    std::vector<Value> row(width + plan.order_by.size());
+    for (size_t i = 0; i < width; ++i) PL_RETURN_IF_ERROR(Evaluate(*plan.outputs[i], ctx_, &row[i]));
+    for (size_t k = 0; k < plan.order_by.size(); ++k) {
+      PL_RETURN_IF_ERROR(Evaluate(*plan.order_by[k].expr, ctx_, &row[width + k]));
+    }
+    rows.push_back(std::move(row));
+    if (streaming && limit >= 0 && static_cast<int64_t>(rows.size()) >= limit) stop_ = true;
+    return Status::OK();
+  };
+
+  if (limit == 0 && streaming) {
+    // LIMIT 0: nothing to read.
+  } else if (!plan.aggregate) {
+    struct Direct : RowSink {
+      std::function<Status()> fn;
+      Status Consume() override { return fn(); }
+    } sink;
+    sink.fn = emit;
+    PL_RETURN_IF_ERROR(Join(plan, 0, sink));
+  } else {
+    // Hash aggregation: group key → accumulators.
+    struct Group {
+      std::vector<Value> keys;
+      std::vector<AggregateState> states;
+    };
+    std::unordered_map<std::vector<Value>, size_t, ValuesHash> index;
+    std::vector<Group> groups;
+    struct Aggregating : RowSink {
+      Executor* self;
+      const SelectPlan* plan;
+      std::unordered_map<std::vector<Value>, size_t, ValuesHash>* index;
+      std::vector<Group>* groups;
+      Status Consume() override {
+        std::vector<Value> keys(plan->group_by.size());
+        for (size_t g = 0; g < keys.size(); ++g) PL_RETURN_IF_ERROR(Evaluate(*plan->group_by[g], self->ctx_, &keys[g]));
+        auto [it, inserted] = index->emplace(keys, groups->size());
+        if (inserted) groups->push_back(Group{std::move(keys), std::vector<AggregateState>(plan->aggregates.size())});
+        Group& group = (*groups)[it->second];
+        for (size_t a = 0; a < plan->aggregates.size(); ++a) {
+          const AggregateSpec& spec = plan->aggregates[a];
+          Value v;
+          if (spec.arg) PL_RETURN_IF_ERROR(Evaluate(*spec.arg, self->ctx_, &v));
+          PL_RETURN_IF_ERROR(Accumulate(spec, v, &group.states[a]));
+        }
+        return Status::OK();
+      }
+    } sink;
+    sink.self = this;
+    sink.plan = &plan;
+    sink.index = &index;
+    sink.groups = &groups;
+    PL_RETURN_IF_ERROR(Join(plan, 0, sink));
+    if (groups.empty() && plan.group_by.empty()) {
+      groups.push_back(Group{{}, std::vector<AggregateState>(plan.aggregates.size())});
+    }
+    std::vector<Value> slots;
+    for (const Group& group : groups) {
+      slots = group.keys;
+      for (size_t a = 0; a < plan.aggregates.size(); ++a) {
+        Value v;
+        PL_RETURN_IF_ERROR(Finish(plan.aggregates[a], group.states[a], &v));
+        slots.push_back(std::move(v));
+      }
+      ctx_.slots = slots.data();
+      if (plan.having) {
+        bool pass = false;
+        PL_RETURN_IF_ERROR(EvaluatePredicate(*plan.having, ctx_, &pass));
+        if (!pass) continue;
+      }
+      PL_RETURN_IF_ERROR(emit());
+    }
+    ctx_.slots = nullptr;
+  }
+
+  if (plan.distinct) {
+    std::unordered_set<std::vector<Value>, ValuesHash> seen;
+    std::vector<std::vector<Value>> unique;
+    for (auto& row : rows) {
+      std::vector<Value> visible(row.begin(), row.begin() + width);
+      if (seen.insert(std::move(visible)).second) unique.push_back(std::move(row));
+    }
+    rows = std::move(unique);
+  }
+  if (!plan.order_by.empty()) std::stable_sort(rows.begin(), rows.end(), SortLess{&plan.order_by, width});
+  if (!streaming) {
+    size_t begin = std::min(rows.size(), static_cast<size_t>(offset));
+    size_t end = limit < 0 ? rows.size() : std::min(rows.size(), begin + static_cast<size_t>(limit));
+    rows = std::vector<std::vector<Value>>(std::make_move_iterator(rows.begin() + begin),
+                                           std::make_move_iterator(rows.begin() + end));
+  }
+  for (auto& row : rows) row.resize(width);
+
+  result->columns = plan.columns;
+  result->rows = std::move(rows);
+  result->returns_rows = true;
+  result->rows_affected = result->rows.size();
+  result->command_tag = "SELECT " + std::to_string(result->rows.size());
+  return Status::OK();
+}
+
+Status Executor::CheckNotNull(const storage::Table& table, const std::vector<Value>& values) {
+  const auto& columns = table.schema().columns;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i].not_null && values[i].is_null()) {
+      return Status(sqlstate::kNotNullViolation, "null value in column \"" + columns[i].name + "\" of relation \"" +
+                                                     table.name() + "\" violates not-null constraint");
+    }
+  }
+  return Status::OK();
+}
+
+Status Executor::Returning(const std::vector<BoundExprPtr>& exprs, const storage::TupleLayout& layout,
+                           const Tuple* tuple, engine::QueryResult* result) {
+  if (exprs.empty()) return Status::OK();
+  const Tuple* tuples[1] = {tuple};
+  const storage::TupleLayout* layouts[1] = {&layout};
+  EvalContext ctx = ctx_;
+  ctx.tuples = tuples;
+  ctx.layouts = layouts;
+  std::vector<Value> row(exprs.size());
+  for (size_t i = 0; i < exprs.size(); ++i) PL_RETURN_IF_ERROR(Evaluate(*exprs[i], ctx, &row[i]));
+  result->rows.push_back(std::move(row));
+  return Status::OK();
+}
+
+Status Executor::Insert(const InsertPlan& plan, engine::QueryResult* result) {
+  storage::Table* table = plan.table.get();
+  const size_t ncols = table->schema().columns.size();
+  EvalContext none = ctx_;
+  none.tuples = nullptr;
+  none.layouts = nullptr;
+
+  // The rows to insert, fully evaluated before the first insert (so an
+  // INSERT .. SELECT never reads its own rows).
+  std::vector<std::vector<Value>> supplied;
+  if (plan.query) {
+    engine::QueryResult q;
+    PL_RETURN_IF_ERROR(Select(*plan.query, &q));
+    supplied = std::move(q.rows);
+  } else {
+    for (const auto& row : plan.rows) {
+      std::vector<Value> values(row.size());
+      for (size_t i = 0; i < row.size(); ++i) PL_RETURN_IF_ERROR(Evaluate(*row[i], none, &values[i]));
+      supplied.push_back(std::move(values));
+    }
+  }
+  std::vector<bool> given(ncols, false);
+  for (int c : plan.target_columns) given[c] = true;
+  std::vector<Value> defaults(ncols);
+  for (size_t c = 0; c < ncols; ++c) {
+    if (!given[c]) PL_RETURN_IF_ERROR(Evaluate(*plan.column_defaults[c], none, &defaults[c]));
+  }
+  uint64_t count = 0;
+  for (auto& row : supplied) {
+    std::vector<Value> values = defaults;
+    for (size_t i = 0; i < plan.target_columns.size(); ++i) values[plan.target_columns[i]] = std::move(row[i]);
+    PL_RETURN_IF_ERROR(CheckNotNull(*table, values));
+    storage::TuplePtr tuple = table->layout().Build(values);
+    const Tuple* raw = tuple.get();
+    PL_RETURN_IF_ERROR(txn_->Insert(table, std::move(tuple)));
+    PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), raw, result));
+    ++count;
+  }
+  if (!plan.returning.empty()) {
+    result->columns = plan.returning_columns;
+    result->returns_rows = true;
+  }
+  result->rows_affected = count;
+  result->command_tag = "INSERT 0 " + std::to_string(count);
+  return Status::OK();
+}
+
+Status Executor::CollectTargets(const SourcePlan& target, std::vector<std::pair<Row*, const Tuple*>>* out) {
+  tuples_.assign(1, nullptr);
+  layouts_.assign(1, &target.table->layout());
+  ctx_.tuples = tuples_.data();
+  ctx_.layouts = layouts_.data();
+  Status status;
+  PL_RETURN_IF_ERROR(Scan(target, 0, [&](const Tuple* t, Row* row) {
+    tuples_[0] = t;
+    for (const auto& f : target.filters) {
+      bool pass = false;
+      status = EvaluatePredicate(*f, ctx_, &pass);
+      if (!status.ok()) return false;
+      if (!pass) return true;
+    }
+    out->emplace_back(row, t);
+    return true;
+  }));
+  return status;
+}
+
+Status Executor::Update(const UpdatePlan& plan, engine::QueryResult* result) {
+  storage::Table* table = plan.target.table.get();
+  std::vector<std::pair<Row*, const Tuple*>> targets;
+  PL_RETURN_IF_ERROR(CollectTargets(plan.target, &targets));
+  const auto& columns = table->schema().columns;
+  std::vector<Value> values(plan.set_values.size());
+  for (const auto& [row, old] : targets) {
+    tuples_[0] = old;
+    for (size_t i = 0; i < plan.set_values.size(); ++i) {
+      PL_RETURN_IF_ERROR(Evaluate(*plan.set_values[i], ctx_, &values[i]));
+      if (values[i].is_null() && columns[plan.set_columns[i]].not_null) {
+        return Status(sqlstate::kNotNullViolation, "null value in column \"" + columns[plan.set_columns[i]].name +
+                                                       "\" of relation \"" + table->name() +
+                                                       "\" violates not-null constraint");
+      }
+    }
+    storage::TuplePtr tuple = table->layout().Update(*old, plan.set_columns, values);
+    const Tuple* raw = tuple.get();
+    PL_RETURN_IF_ERROR(txn_->Update(table, row, std::move(tuple)));
+    PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), raw, result));
+  }
+  if (!plan.returning.empty()) {
+    result->columns = plan.returning_columns;
+    result->returns_rows = true;
+  }
+  result->rows_affected = targets.size();
+  result->command_tag = "UPDATE " + std::to_string(targets.size());
+  return Status::OK();
+}
+
+Status Executor::Delete(const DeletePlan& plan, engine::QueryResult* result) {
+  storage::Table* table = plan.target.table.get();
+  std::vector<std::pair<Row*, const Tuple*>> targets;
+  PL_RETURN_IF_ERROR(CollectTargets(plan.target, &targets));
+  for (const auto& [row, old] : targets) {
+    PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), old, result));
+    txn_->Delete(table, row);
+  }
+  if (!plan.returning.empty()) {
+    result->columns = plan.returning_columns;
+    result->returns_rows = true;
+  }
+  result->rows_affected = targets.size();
+  result->command_tag = "DELETE " + std::to_string(targets.size());
+  return Status::OK();
+}
+
+}  // namespace paceline::sql

@@ -1,0 +1,58 @@
+// Executor: runs a bound plan (plan.h) inside a Transaction.
+//
+// SELECT is a nested-loop join over the sources, each read through its
+// access path and filtered, feeding either the projection directly (with
+// early stop for LIMIT without ORDER BY) or a hash aggregation; then HAVING,
+// DISTINCT, ORDER BY, OFFSET/LIMIT. UPDATE and DELETE first collect the rows
+// they change (so a row moved within an index is not visited twice), then
+// write. INSERT .. SELECT materializes the query before inserting. All writes
+// go through the Transaction, so a failing statement leaves nothing behind
+// once the caller rolls back to its mark.
+//
+// Thread-safety: an Executor runs one statement on one thread.
+#pragma once
+
+#include <vector>
+
+#include "common/status.h"
+#include "common/value.h"
+#include "engine/query_result.h"
+#include "engine/sql/expression_evaluator.h"
+#include "engine/sql/plan.h"
+#include "engine/transaction.h"
+
+namespace paceline::sql {
+
+class Executor {
+ public:
+  // `params` must already be cast to the statement's parameter types.
+  Executor(engine::Transaction* txn, const std::vector<Value>* params, int64_t statement_time);
+
+  Status Select(const SelectPlan& plan, engine::QueryResult* result);
+  Status Insert(const InsertPlan& plan, engine::QueryResult* result);
+  Status Update(const UpdatePlan& plan, engine::QueryResult* result);
+  Status Delete(const DeletePlan& plan, engine::QueryResult* result);
+
+ private:
+  struct RowSink;
+
+  // Runs the join from `level` on, calling sink for each joined row.
+  Status Join(const SelectPlan& plan, int level, RowSink& sink);
+  // Calls fn(tuple, row) for each row of `source` its access path yields;
+  // fn returns false to stop.
+  template <typename Fn>
+  Status Scan(const SourcePlan& source, int level, Fn fn);
+  // Rows of the single source of UPDATE/DELETE that pass its filters.
+  Status CollectTargets(const SourcePlan& target, std::vector<std::pair<storage::Row*, const storage::Tuple*>>* out);
+  Status Returning(const std::vector<BoundExprPtr>& exprs, const storage::TupleLayout& layout,
+                   const storage::Tuple* tuple, engine::QueryResult* result);
+  Status CheckNotNull(const storage::Table& table, const std::vector<Value>& values);
+
+  EvalContext ctx_;
+  engine::Transaction* txn_;
+  std::vector<const storage::Tuple*> tuples_;
+  std::vector<const storage::TupleLayout*> layouts_;
+  bool stop_ = false;
+};
+
+}  // namespace paceline::sql

@@ -1,0 +1,41 @@
+// ExpressionEvaluator: computes the Value of a BoundExpr for one input row.
+//
+// Semantics are PostgreSQL's: three-valued logic (NULL propagates through
+// operators; AND/OR are short-circuit with NULL as "unknown"), integer
+// overflow and division by zero are errors (22003, 22012), numeric is exact,
+// comparisons between numbers of different types are numeric.
+//
+// Thread-safety: stateless; EvalContext is per call.
+#pragma once
+
+#include <vector>
+
+#include "common/status.h"
+#include "common/value.h"
+#include "engine/sql/bound_expr.h"
+#include "engine/storage/tuple.h"
+
+namespace paceline::sql {
+
+// The row an expression is evaluated against.
+struct EvalContext {
+  const std::vector<Value>* params = nullptr;       // bound parameter values
+  const storage::Tuple* const* tuples = nullptr;    // per FROM source (nullptr: NULL row)
+  const storage::TupleLayout* const* layouts = nullptr;
+  const Value* slots = nullptr;                     // materialized row (kSlot)
+  int64_t statement_time = 0;                       // now(): the transaction's start time
+};
+
+Status Evaluate(const BoundExpr& expr, const EvalContext& ctx, Value* out);
+
+// Evaluates a predicate: true only when the result is non-NULL true.
+Status EvaluatePredicate(const BoundExpr& expr, const EvalContext& ctx, bool* out);
+
+// SQL arithmetic on two non-NULL values into `result_type` (exposed for
+// aggregates, which add with the same overflow rules).
+Status Arithmetic(BinaryOp op, const Value& a, const Value& b, const Type& result_type, Value* out);
+
+// LIKE pattern matching with % and _ and backslash escapes.
+bool LikeMatch(std::string_view text, std::string_view pattern, bool case_insensitive);
+
+}  // namespace paceline::sql

@@ -1,0 +1,29 @@
+// Parser: SQL text → Paceline's AST (ast.h).
+//
+// The only place that knows libpg_query. It runs PostgreSQL 15's own grammar
+// (pg_query_parse_protobuf), unpacks the protobuf tree with the protobuf-c
+// code built into libpg_query, and translates the supported subset into
+// ast.h structs. Constructs the grammar accepts but Paceline does not support
+// become StatementKind::kUnsupported (whole statements) or a 0A000 Status
+// naming the feature (inside statements), never a crash.
+//
+// Thread-safety: Parse may be called from any number of threads at once
+// (libpg_query keeps its memory context per thread).
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "engine/sql/ast.h"
+
+namespace paceline::sql {
+
+// Parses `text`, which may hold several ';'-separated statements (or none:
+// an empty or comment-only string yields an empty list). On a syntax error
+// returns 42601 with PostgreSQL's message ("syntax error at or near \"FORM\"")
+// and the 1-based position of the error in `text`.
+Status Parse(std::string_view text, std::vector<std::unique_ptr<Statement>>* statements);
+
+}  // namespace paceline::sql

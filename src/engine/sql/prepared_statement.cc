@@ -1,0 +1,69 @@
+// PreparedStatement: parse + bind of one statement (see prepared_statement.h).
+#include "engine/sql/prepared_statement.h"
+
+#include "engine/sql/binder.h"
+#include "engine/sql/parser.h"
+
+namespace paceline::sql {
+
+Status PreparedStatement::Prepare(std::string_view text, const catalog::Catalog& catalog,
+                                  const std::vector<Type>& declared, std::shared_ptr<PreparedStatement>* out) {
+  std::vector<std::unique_ptr<Statement>> statements;
+  PL_RETURN_IF_ERROR(Parse(text, &statements));
+  if (statements.size() > 1) {
+    return SyntaxError("cannot insert multiple commands into a prepared statement");
+  }
+  if (statements.empty()) {
+    auto empty = std::make_unique<Statement>();
+    empty->kind = StatementKind::kUnsupported;
+    empty->unsupported_what = "empty query";
+    statements.push_back(std::move(empty));
+  }
+  PL_RETURN_IF_ERROR(FromStatement(std::move(statements[0]), catalog, declared, out));
+  (*out)->text = std::string(text);
+  return Status::OK();
+}
+
+Status PreparedStatement::FromStatement(std::unique_ptr<Statement> statement, const catalog::Catalog& catalog,
+                                        const std::vector<Type>& declared, std::shared_ptr<PreparedStatement>* out) {
+  auto p = std::make_shared<PreparedStatement>();
+  p->kind = statement->kind;
+  p->text = statement->text;
+  p->catalog_version = catalog.version();
+  Binder binder(&catalog);
+  binder.DeclareParameterTypes(declared);
+  switch (statement->kind) {
+    case StatementKind::kSelect:
+      PL_RETURN_IF_ERROR(binder.BindSelect(*statement->select, &p->select));
+      p->columns = p->select->columns;
+      p->returns_rows = true;
+      break;
+    case StatementKind::kInsert:
+      PL_RETURN_IF_ERROR(binder.BindInsert(*statement->insert, &p->insert));
+      p->columns = p->insert->returning_columns;
+      p->returns_rows = !p->insert->returning.empty();
+      break;
+    case StatementKind::kUpdate:
+      PL_RETURN_IF_ERROR(binder.BindUpdate(*statement->update, &p->update));
+      p->columns = p->update->returning_columns;
+      p->returns_rows = !p->update->returning.empty();
+      break;
+    case StatementKind::kDelete:
+      PL_RETURN_IF_ERROR(binder.BindDelete(*statement->del, &p->del));
+      p->columns = p->del->returning_columns;
+      p->returns_rows = !p->del->returning.empty();
+      break;
+    case StatementKind::kShow:
+      p->columns = {{statement->show->name, Type(TypeId::kText)}};
+      p->returns_rows = true;
+      break;
+    default:
+      break;
+  }
+  p->param_types = binder.ParameterTypes();
+  p->ast = std::move(statement);
+  *out = std::move(p);
+  return Status::OK();
+}
+
+}  // namespace paceline::sql

@@ -1,0 +1,18 @@
+// HashIndex over libcuckoo (see hash_index.h).
+#include "engine/storage/hash_index.h"
+
+namespace paceline::storage {
+
+Row* HashIndex::Find(const std::string& key) const {
+  Row* row = nullptr;
+  map_.find_fn(key, [&](Row* const& r) { row = r; });
+  return row;
+}
+
+void HashIndex::Put(const std::string& key, Row* row) { map_.insert_or_assign(key, row); }
+
+void HashIndex::Erase(const std::string& key, Row* row) {
+  map_.erase_fn(key, [&](Row*& r) { return r == row; });
+}
+
+}  // namespace paceline::storage

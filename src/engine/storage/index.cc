@@ -1,0 +1,65 @@
+// Index: key building and entry bookkeeping over the hash and ordered
+// structures (see index.h).
+#include "engine/storage/index.h"
+
+#include "engine/storage/key_encoder.h"
+
+namespace paceline::storage {
+
+Index::Index(catalog::IndexSchema schema, const TupleLayout* layout)
+    : schema_(std::move(schema)), layout_(layout) {
+  if (schema_.method == catalog::IndexMethod::kOrdered) ordered_ = std::make_unique<OrderedIndex>();
+  if (schema_.unique || schema_.method == catalog::IndexMethod::kHash) hash_ = std::make_unique<HashIndex>();
+}
+
+Status Index::KeyOf(const Tuple& tuple, std::string* key, bool* has_null) const {
+  key->clear();
+  *has_null = false;
+  for (int column : schema_.columns) {
+    if (layout_->IsNull(tuple, column)) *has_null = true;
+    PL_RETURN_IF_ERROR(AppendKeyColumn(layout_->type(column), layout_->Get(tuple, column), key));
+  }
+  return Status::OK();
+}
+
+Status Index::KeyOfValues(const Value* values, int count, std::string* key) const {
+  key->clear();
+  for (int i = 0; i < count; ++i) {
+    PL_RETURN_IF_ERROR(AppendKeyColumn(layout_->type(schema_.columns[i]), values[i], key));
+  }
+  return Status::OK();
+}
+
+std::string Index::EntryKey(const std::string& key, bool has_null, const Row* row) const {
+  if (unique() && !has_null) return key;
+  std::string entry = key;
+  uint64_t id = row->row_id;
+  for (int i = 7; i >= 0; --i) entry.push_back(static_cast<char>((id >> (8 * i)) & 0xFF));
+  return entry;
+}
+
+size_t Index::KeyPart(const std::string& entry_key, bool has_null) const {
+  return (unique() && !has_null) ? entry_key.size() : entry_key.size() - 8;
+}
+
+Row* Index::Find(const std::string& key) const {
+  if (hash_) return hash_->Find(key);
+  return ordered_->Find(key);
+}
+
+void Index::EraseUnsafe(const std::string& key, bool has_null, Row* row) {
+  std::string entry = EntryKey(key, has_null, row);
+  if (hash_) hash_->Erase(entry, row);
+  if (ordered_) {
+    if (ordered_->Find(entry) == row) ordered_->EraseUnsafe(entry);
+  }
+}
+
+void Index::Clear() {
+  if (hash_) hash_->Clear();
+  if (ordered_) ordered_->Clear();
+}
+
+size_t Index::entry_count() const { return ordered_ ? ordered_->size() : hash_->size(); }
+
+}  // namespace paceline::storage

@@ -1,0 +1,31 @@
+// Row: the stable identity of one table row, with its current committed image.
+//
+// A Row never moves and is never freed while its table exists, so indexes and
+// transactions hold plain Row pointers. Its content is an immutable Tuple
+// (tuple.h) published through an atomic pointer: an UPDATE installs a new
+// tuple, a DELETE installs nullptr ("absent"), an INSERT fills an absent row.
+// An index entry that points at an absent row, or at a row whose current key
+// differs from the entry's key, is stale and is ignored by readers.
+//
+// `cc_word` is reserved for concurrency control: a version/TID with a lock
+// bit under OCC, lock state under 2PL. The storage layer never reads it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "engine/storage/tuple.h"
+
+namespace paceline::storage {
+
+struct Row {
+  explicit Row(uint64_t id) : row_id(id) {}
+  Row(const Row&) = delete;
+  Row& operator=(const Row&) = delete;
+
+  std::atomic<uint64_t> cc_word{0};
+  std::atomic<Tuple*> tuple{nullptr};  // owned by the row; see Table
+  const uint64_t row_id;               // unique within the table, never reused
+};
+
+}  // namespace paceline::storage

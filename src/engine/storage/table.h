@@ -1,0 +1,86 @@
+// Table: the rows of one table and its indexes.
+//
+// Rows are allocated here and live as long as the table (their Row objects
+// are stable; see row.h). The first index is the primary key when the table
+// has one. Every committed tuple is owned by its Row and freed by the table
+// when replaced (ReplaceTuple) or when the table is destroyed.
+//
+// Thread-safety: AllocateRow, row iteration and index lookups/inserts may run
+// concurrently. ReplaceTuple frees the old tuple at once, so concurrent
+// readers of that row must be excluded by the caller (the database's
+// execution lock today; epoch-based reclamation when optimistic concurrency
+// control lands). Truncate, AddIndex and DropIndex need exclusive use.
+#pragma once
+
+#include <oneapi/tbb/concurrent_vector.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/catalog/schema.h"
+#include "engine/storage/index.h"
+#include "engine/storage/row.h"
+#include "engine/storage/tuple.h"
+
+namespace paceline::storage {
+
+class Table {
+ public:
+  Table(uint32_t id, catalog::TableSchema schema);
+  ~Table();
+  Table(const Table&) = delete;
+  Table& operator=(const Table&) = delete;
+
+  uint32_t id() const { return id_; }
+  const std::string& name() const { return schema_.name; }
+  const catalog::TableSchema& schema() const { return schema_; }
+  catalog::TableSchema& mutable_schema() { return schema_; }
+  const TupleLayout& layout() const { return layout_; }
+
+  // A new absent row with a fresh row id, appended to the table's row list.
+  Row* AllocateRow();
+  // Installs `tuple` (nullptr: absent) as `row`'s committed image and frees
+  // the previous one.
+  void ReplaceTuple(Row* row, TuplePtr tuple);
+
+  // Calls fn(Row*) for every row allocated so far (absent ones included).
+  template <typename Fn>
+  void ForEachRow(Fn fn) const {
+    size_t n = rows_.size();
+    for (size_t i = 0; i < n; ++i) {
+      if (!fn(rows_[i])) break;
+    }
+  }
+  size_t allocated_rows() const { return rows_.size(); }
+  // Rows whose committed image is present.
+  size_t LiveRowCount() const;
+
+  const std::vector<std::unique_ptr<Index>>& indexes() const { return indexes_; }
+  // The primary key index, or nullptr when the table has none.
+  Index* primary_index() const { return has_primary_ ? indexes_[0].get() : nullptr; }
+  Index* FindIndex(std::string_view name) const;
+  // Adds an index (the primary key goes first) and fills it from the
+  // committed rows; fails with 23505 if a unique index meets a duplicate.
+  Status AddIndex(catalog::IndexSchema schema);
+  void DropIndex(std::string_view name);
+
+  // Removes every row (exclusive use).
+  void Truncate();
+
+ private:
+  const uint32_t id_;
+  catalog::TableSchema schema_;
+  TupleLayout layout_;
+  tbb::concurrent_vector<Row*> rows_;
+  std::atomic<uint64_t> next_row_id_{1};
+  std::vector<std::unique_ptr<Index>> indexes_;
+  bool has_primary_ = false;
+};
+
+// The column types of a schema, in order.
+std::vector<Type> ColumnTypes(const catalog::TableSchema& schema);
+
+}  // namespace paceline::storage

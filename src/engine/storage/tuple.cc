@@ -1,0 +1,200 @@
+// TupleLayout: builds and reads the contiguous row blobs described in tuple.h.
+#include "engine/storage/tuple.h"
+
+#include <tbb/scalable_allocator.h>
+
+#include <cassert>
+
+namespace paceline::storage {
+
+namespace {
+
+template <typename T>
+T Load(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+template <typename T>
+void Store(uint8_t* p, T v) {
+  std::memcpy(p, &v, sizeof(T));
+}
+
+constexpr uint32_t kHeaderBytes = offsetof(Tuple, data);
+
+}  // namespace
+
+void TupleDeleter::operator()(Tuple* t) const { scalable_free(t); }
+
+int TupleLayout::FixedWidth(TypeId id) {
+  switch (id) {
+    case TypeId::kBool: return 1;
+    case TypeId::kInt16: return 2;
+    case TypeId::kInt32: case TypeId::kFloat32: case TypeId::kDate: return 4;
+    case TypeId::kInt64: case TypeId::kFloat64: case TypeId::kTimestamp: case TypeId::kTimestampTz: return 8;
+    case TypeId::kNumeric: return 17;
+    case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: return 8;
+  }
+  return 8;
+}
+
+TupleLayout::TupleLayout(std::vector<Type> types) : types_(std::move(types)) {
+  uint32_t offset = static_cast<uint32_t>((types_.size() + 7) / 8);
+  offsets_.reserve(types_.size());
+  for (const Type& t : types_) {
+    offsets_.push_back(offset);
+    offset += FixedWidth(t.id);
+  }
+  fixed_end_ = offset;
+}
+
+std::string_view TupleLayout::GetString(const Tuple& t, int column) const {
+  const uint8_t* slot = t.data + offsets_[column];
+  uint32_t off = Load<uint32_t>(slot), len = Load<uint32_t>(slot + 4);
+  return std::string_view(reinterpret_cast<const char*>(t.data) + off, len);
+}
+
+int64_t TupleLayout::GetInt(const Tuple& t, int column) const {
+  const uint8_t* slot = t.data + offsets_[column];
+  switch (types_[column].id) {
+    case TypeId::kInt16: return Load<int16_t>(slot);
+    case TypeId::kInt32: case TypeId::kDate: return Load<int32_t>(slot);
+    default: return Load<int64_t>(slot);
+  }
+}
+
+Value TupleLayout::Get(const Tuple& t, int column) const {
+  TypeId id = types_[column].id;
+  if (IsNull(t, column)) return Value::Null(id);
+  const uint8_t* slot = t.data + offsets_[column];
+  switch (id) {
+    case TypeId::kBool: return Value::Bool(slot[0] != 0);
+    case TypeId::kInt16: return Value::Int16(Load<int16_t>(slot));
+    case TypeId::kInt32: return Value::Int32(Load<int32_t>(slot));
+    case TypeId::kInt64: return Value::Int64(Load<int64_t>(slot));
+    case TypeId::kFloat32: return Value::Float32(Load<float>(slot));
+    case TypeId::kFloat64: return Value::Float64(Load<double>(slot));
+    case TypeId::kNumeric: return Value::Numeric(Decimal(Load<__int128>(slot), slot[16]));
+    case TypeId::kDate: return Value::Date(Load<int32_t>(slot));
+    case TypeId::kTimestamp: return Value::Timestamp(Load<int64_t>(slot));
+    case TypeId::kTimestampTz: return Value::TimestampTz(Load<int64_t>(slot));
+    case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown:
+      return Value::String(id, std::string(GetString(t, column)));
+  }
+  return Value::Null(id);
+}
+
+TuplePtr TupleLayout::Build(const Value* values) const {
+  uint32_t var_bytes = 0;
+  for (size_t i = 0; i < types_.size(); ++i) {
+    if (!values[i].is_null() && FixedWidth(types_[i].id) == 8 &&
+        (types_[i].IsString() || types_[i].id == TypeId::kUnknown)) {
+      var_bytes += static_cast<uint32_t>(values[i].string_value().size());
+    }
+  }
+  uint32_t size = kHeaderBytes + fixed_end_ + var_bytes;
+  auto* t = static_cast<Tuple*>(scalable_malloc(size));
+  t->size = size;
+  std::memset(t->data, 0, fixed_end_);
+  uint32_t var = fixed_end_;
+  for (size_t i = 0; i < types_.size(); ++i) {
+    const Value& v = values[i];
+    if (v.is_null()) {
+      t->data[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
+      continue;
+    }
+    uint8_t* slot = t->data + offsets_[i];
+    switch (types_[i].id) {
+      case TypeId::kBool: slot[0] = v.bool_value() ? 1 : 0; break;
+      case TypeId::kInt16: Store<int16_t>(slot, static_cast<int16_t>(v.int_value())); break;
+      case TypeId::kInt32: case TypeId::kDate: Store<int32_t>(slot, static_cast<int32_t>(v.int_value())); break;
+      case TypeId::kInt64: case TypeId::kTimestamp: case TypeId::kTimestampTz: Store<int64_t>(slot, v.int_value()); break;
+      case TypeId::kFloat32: Store<float>(slot, static_cast<float>(v.float_value())); break;
+      case TypeId::kFloat64: Store<double>(slot, v.float_value()); break;
+      case TypeId::kNumeric:
+        Store<__int128>(slot, v.numeric_value().unscaled());
+        slot[16] = static_cast<uint8_t>(v.numeric_value().scale());
+        break;
+      case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: {
+        const std::string& s = v.string_value();
+        Store<uint32_t>(slot, var);
+        Store<uint32_t>(slot + 4, static_cast<uint32_t>(s.size()));
+        std::memcpy(t->data + var, s.data(), s.size());
+        var += static_cast<uint32_t>(s.size());
+        break;
+      }
+    }
+  }
+  assert(var == fixed_end_ + var_bytes);
+  return TuplePtr(t);
+}
+
+TuplePtr TupleLayout::Update(const Tuple& t, const std::vector<int>& columns,
+                             const std::vector<Value>& values) const {
+  // Fixed slots and the null bitmap are copied wholesale, then the replaced
+  // columns are written over them; strings are re-laid in column order,
+  // taking each from the old blob or from the new value.
+  const int n = column_count();
+  std::vector<int> replaced(n, -1);
+  for (size_t k = 0; k < columns.size(); ++k) replaced[columns[k]] = static_cast<int>(k);
+  auto is_string = [&](int i) { return types_[i].IsString() || types_[i].id == TypeId::kUnknown; };
+  uint32_t var_bytes = 0;
+  for (int i = 0; i < n; ++i) {
+    if (!is_string(i)) continue;
+    if (replaced[i] >= 0) {
+      const Value& v = values[replaced[i]];
+      if (!v.is_null()) var_bytes += static_cast<uint32_t>(v.string_value().size());
+    } else if (!IsNull(t, i)) {
+      var_bytes += static_cast<uint32_t>(GetString(t, i).size());
+    }
+  }
+  uint32_t size = kHeaderBytes + fixed_end_ + var_bytes;
+  auto* out = static_cast<Tuple*>(scalable_malloc(size));
+  out->size = size;
+  std::memcpy(out->data, t.data, fixed_end_);
+  uint32_t var = fixed_end_;
+  for (int i = 0; i < n; ++i) {
+    uint8_t* slot = out->data + offsets_[i];
+    const uint8_t bit = static_cast<uint8_t>(1u << (i & 7));
+    if (replaced[i] < 0) {
+      if (is_string(i) && !IsNull(t, i)) {
+        std::string_view s = GetString(t, i);
+        Store<uint32_t>(slot, var);
+        std::memcpy(out->data + var, s.data(), s.size());
+        var += static_cast<uint32_t>(s.size());
+      }
+      continue;
+    }
+    const Value& v = values[replaced[i]];
+    if (v.is_null()) {
+      out->data[i >> 3] |= bit;
+      continue;
+    }
+    out->data[i >> 3] &= static_cast<uint8_t>(~bit);
+    switch (types_[i].id) {
+      case TypeId::kBool: slot[0] = v.bool_value() ? 1 : 0; break;
+      case TypeId::kInt16: Store<int16_t>(slot, static_cast<int16_t>(v.int_value())); break;
+      case TypeId::kInt32: case TypeId::kDate: Store<int32_t>(slot, static_cast<int32_t>(v.int_value())); break;
+      case TypeId::kInt64: case TypeId::kTimestamp: case TypeId::kTimestampTz: Store<int64_t>(slot, v.int_value()); break;
+      case TypeId::kFloat32: Store<float>(slot, static_cast<float>(v.float_value())); break;
+      case TypeId::kFloat64: Store<double>(slot, v.float_value()); break;
+      case TypeId::kNumeric:
+        Store<__int128>(slot, v.numeric_value().unscaled());
+        slot[16] = static_cast<uint8_t>(v.numeric_value().scale());
+        break;
+      case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: {
+        const std::string& s = v.string_value();
+        Store<uint32_t>(slot, var);
+        Store<uint32_t>(slot + 4, static_cast<uint32_t>(s.size()));
+        std::memcpy(out->data + var, s.data(), s.size());
+        var += static_cast<uint32_t>(s.size());
+        break;
+      }
+    }
+  }
+  assert(var == fixed_end_ + var_bytes);
+  return TuplePtr(out);
+}
+
+}  // namespace paceline::storage

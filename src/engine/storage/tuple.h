@@ -1,0 +1,68 @@
+// Tuple: one immutable row image, stored as a single contiguous blob.
+//
+// Layout (TupleLayout computes the offsets once per table):
+//   [uint32 size][null bitmap: ceil(n/8) bytes][fixed slots][variable area]
+// Fixed slots hold each column's value at a fixed offset: bool 1 byte, int2 2,
+// int4 4, int8 8, float4 4, float8 8, numeric 17 (int128 + scale), date 4,
+// timestamp 8, strings 8 (uint32 offset into the blob + uint32 length). The
+// variable area holds string bytes. Copying a tuple is one memcpy; an update
+// builds a new tuple and the row's pointer is swapped, so a tuple that has
+// been published is never modified (readers need no latch on its content).
+//
+// Thread-safety: a Tuple is immutable after Build(); TupleLayout is immutable
+// after construction. Ownership: TuplePtr owns; Row holds a raw pointer to the
+// committed image and the owning Table frees it (see row.h).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "common/types.h"
+#include "common/value.h"
+
+namespace paceline::storage {
+
+struct Tuple {
+  uint32_t size;     // total bytes including this header
+  uint8_t data[1];   // null bitmap, fixed slots, variable area
+};
+
+struct TupleDeleter {
+  void operator()(Tuple* t) const;
+};
+using TuplePtr = std::unique_ptr<Tuple, TupleDeleter>;
+
+class TupleLayout {
+ public:
+  explicit TupleLayout(std::vector<Type> types);
+
+  int column_count() const { return static_cast<int>(types_.size()); }
+  const Type& type(int column) const { return types_[column]; }
+
+  bool IsNull(const Tuple& t, int column) const {
+    return (t.data[column >> 3] >> (column & 7)) & 1;
+  }
+  // The column's value; strings are copied out.
+  Value Get(const Tuple& t, int column) const;
+  // Strings without a copy (valid while `t` lives); column must be a string type.
+  std::string_view GetString(const Tuple& t, int column) const;
+  int64_t GetInt(const Tuple& t, int column) const;  // integer/date/timestamp columns
+
+  // Builds a tuple from one value per column. Each value must already have
+  // the column's type (or be NULL): the binder casts on assignment.
+  TuplePtr Build(const Value* values) const;
+  TuplePtr Build(const std::vector<Value>& values) const { return Build(values.data()); }
+  // Copy of `t` with some columns replaced (`columns[i]` gets `values[i]`).
+  TuplePtr Update(const Tuple& t, const std::vector<int>& columns, const std::vector<Value>& values) const;
+
+ private:
+  static int FixedWidth(TypeId id);
+  std::vector<Type> types_;
+  std::vector<uint32_t> offsets_;  // of each fixed slot within data[]
+  uint32_t fixed_end_ = 0;         // end of the fixed area within data[]
+};
+
+}  // namespace paceline::storage

@@ -1,0 +1,50 @@
+// TransactionRequest: a whole transaction handed to the engine at once — a
+// list of SQL statements with their parameters, or a call of a registered
+// stored procedure with its arguments — and TransactionResult, its outcome.
+//
+// Because the request is complete before it runs, a scheduler can read its
+// footprint (the statements' reference slots bound to these parameter
+// values; for a procedure, the calls its `predict` function lists) without
+// executing it. Plain value types.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "common/value.h"
+#include "engine/query_result.h"
+
+namespace paceline::engine {
+
+struct StatementCall {
+  std::string sql;            // exactly one statement
+  std::vector<Value> params;  // $1..$n
+};
+
+struct TransactionRequest {
+  std::vector<StatementCall> statements;  // run in order, then commit
+  std::string procedure;                  // or: the name of a registered procedure
+  std::vector<Value> args;                // its arguments
+
+  static TransactionRequest Statements(std::vector<StatementCall> calls) {
+    TransactionRequest r;
+    r.statements = std::move(calls);
+    return r;
+  }
+  static TransactionRequest Call(std::string name, std::vector<Value> args) {
+    TransactionRequest r;
+    r.procedure = std::move(name);
+    r.args = std::move(args);
+    return r;
+  }
+};
+
+struct TransactionResult {
+  Status status;                     // OK when committed
+  std::vector<QueryResult> results;  // one per statement executed (statement lists)
+  bool user_abort = false;           // rolled back by the procedure itself (not a conflict)
+  bool committed() const { return status.ok(); }
+};
+
+}  // namespace paceline::engine

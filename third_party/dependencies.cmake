@@ -1,0 +1,37 @@
+# Imported targets for the Debian packages Paceline uses (script/setup
+# installs them). Packages that ship a CMake config are found by it; those
+# that do not (libpg_query, xxhash) get a small imported target here.
+# No third-party source is copied into this repository.
+
+find_package(Threads REQUIRED)
+find_package(TBB REQUIRED)            # libtbb-dev: TBB::tbb, TBB::tbbmalloc
+find_package(libcuckoo REQUIRED)      # libcuckoo-dev: libcuckoo::libcuckoo
+find_package(gflags REQUIRED)         # libgflags-dev
+
+# libpg-query-dev: PostgreSQL's parser as a library. Its protobuf output is
+# unpacked with the protobuf-c runtime compiled into libpg_query itself; only
+# the protobuf-c header comes from libprotobuf-c-dev (we must not link
+# libprotobuf-c as well: the symbols would clash).
+find_path(PG_QUERY_INCLUDE_DIR pg_query.h REQUIRED)
+find_path(PROTOBUF_C_INCLUDE_DIR protobuf-c/protobuf-c.h REQUIRED)
+find_library(PG_QUERY_LIBRARY NAMES libpg_query.a pg_query REQUIRED)
+add_library(pg_query::pg_query UNKNOWN IMPORTED)
+set_target_properties(pg_query::pg_query PROPERTIES
+  IMPORTED_LOCATION "${PG_QUERY_LIBRARY}"
+  INTERFACE_INCLUDE_DIRECTORIES "${PG_QUERY_INCLUDE_DIR};${PG_QUERY_INCLUDE_DIR}/pg_query;${PROTOBUF_C_INCLUDE_DIR}"
+  INTERFACE_LINK_LIBRARIES Threads::Threads)
+
+# libxxhash-dev: fast non-cryptographic hashing (keys, references).
+find_path(XXHASH_INCLUDE_DIR xxhash.h REQUIRED)
+find_library(XXHASH_LIBRARY NAMES xxhash REQUIRED)
+add_library(xxhash::xxhash UNKNOWN IMPORTED)
+set_target_properties(xxhash::xxhash PROPERTIES
+  IMPORTED_LOCATION "${XXHASH_LIBRARY}"
+  INTERFACE_INCLUDE_DIRECTORIES "${XXHASH_INCLUDE_DIR}")
+
+if(PACELINE_BUILD_TESTS)
+  find_package(GTest REQUIRED)        # libgtest-dev, libgmock-dev
+endif()
+if(PACELINE_BUILD_BENCHMARKS)
+  find_package(benchmark REQUIRED)    # libbenchmark-dev
+endif()
