@@ -1503,4 +1503,25 @@ Status Parse(std::string_view text, std::vector<std::unique_ptr<Statement>>* sta
   return Status::OK();
 }
 
+std::vector<std::string> SplitStatements(std::string_view text) {
+  std::vector<std::string> out;
+  std::string input(text);
+  PgQuerySplitResult result = pg_query_split_with_scanner(input.c_str());
+  if (result.error != nullptr) {
+    // An unterminated quote or comment: the rest is one (bad) statement,
+    // which Parse will then report precisely.
+    out.push_back(input);
+  } else {
+    for (int i = 0; i < result.n_stmts; ++i) {
+      const PgQuerySplitStmt* s = result.stmts[i];
+      std::string piece = input.substr(s->stmt_location, s->stmt_len);
+      size_t first = piece.find_first_not_of(" \t\r\n");
+      if (first == std::string::npos) continue;
+      out.push_back(piece.substr(first));
+    }
+  }
+  pg_query_free_split_result(result);
+  return out;
+}
+
 }  // namespace paceline::sql

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -25,5 +26,11 @@ namespace paceline::sql {
 // returns 42601 with PostgreSQL's message ("syntax error at or near \"FORM\"")
 // and the 1-based position of the error in `text`.
 Status Parse(std::string_view text, std::vector<std::unique_ptr<Statement>>* statements);
+
+// Splits `text` into its ';'-separated statements with PostgreSQL's lexer
+// (quotes, dollar quotes and comments respected), without parsing them, so a
+// shell can run statements one by one and report a syntax error in one
+// without losing the others. Whitespace-only pieces are dropped.
+std::vector<std::string> SplitStatements(std::string_view text);
 
 }  // namespace paceline::sql
