@@ -122,8 +122,15 @@ Status Session::Prepare(std::string_view sql, const std::vector<Type>& declared_
 
 Status Session::Execute(std::string_view sql, const std::vector<Value>& params, QueryResult* result) {
   result->Clear();
+  auto it = recent_statements_.find(sql);
+  if (it != recent_statements_.end() && it->second->catalog_version == db_->catalog().version()) {
+    return ExecutePrepared(*it->second, params, result);
+  }
   std::shared_ptr<const sql::PreparedStatement> statement;
   PL_RETURN_IF_ERROR(Prepare(sql, {}, &statement));
+  constexpr size_t kRecentCapacity = 256;
+  if (recent_statements_.size() >= kRecentCapacity) recent_statements_.clear();
+  recent_statements_[std::string(sql)] = statement;
   return ExecutePrepared(*statement, params, result);
 }
 

@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/status.h"
@@ -70,6 +71,15 @@ class Session {
   std::unique_ptr<Transaction> txn_;  // the open block's transaction
   int64_t txn_start_ = 0;
   std::map<std::string, std::string, std::less<>> settings_;
+
+  // This session's recently used statements: found without copying the
+  // text (the shared StatementCache needs a key string).
+  struct TextHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  std::unordered_map<std::string, std::shared_ptr<const sql::PreparedStatement>, TextHash, std::equal_to<>>
+      recent_statements_;
 };
 
 }  // namespace paceline::engine

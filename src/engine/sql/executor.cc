@@ -149,7 +149,9 @@ Status Executor::Scan(const SourcePlan& source, int level, Fn fn) {
     if (values[i].is_null()) return Status::OK();  // col = NULL matches nothing
   }
   std::string prefix;
-  PL_RETURN_IF_ERROR(path.index->KeyOfValues(values.data(), static_cast<int>(values.size()), &prefix));
+  bool exact = true;
+  PL_RETURN_IF_ERROR(path.index->KeyOfValues(values.data(), static_cast<int>(values.size()), &prefix, &exact));
+  if (!exact) return Status::OK();  // e.g. an int4 key probed with 2^40
   if (path.kind == AccessKind::kIndexPoint) {
     Row* row = path.index->Find(prefix);
     if (row == nullptr) return Status::OK();
@@ -157,27 +159,29 @@ Status Executor::Scan(const SourcePlan& source, int level, Fn fn) {
     if (t != nullptr) fn(t, row);
     return Status::OK();
   }
-  // Range over the prefix, narrowed by bounds on the next key column.
-  const Type& next_type =
-      path.equal.size() < path.index->schema().columns.size()
-          ? table->layout().type(path.index->schema().columns[path.equal.size()])
-          : Type();
+  // Range over the prefix, narrowed by bounds on the next key column. A
+  // bound outside the column's range either empties the range or drops.
+  const int next = static_cast<int>(path.equal.size());
   std::string lower = prefix, upper = storage::PrefixSuccessor(prefix);
   if (path.lower) {
     Value v;
     PL_RETURN_IF_ERROR(Evaluate(*path.lower, ctx_, &v));
     if (v.is_null()) return Status::OK();
-    lower = prefix;
-    PL_RETURN_IF_ERROR(storage::AppendKeyColumn(next_type, v, &lower));
-    if (!path.lower_inclusive) lower = storage::PrefixSuccessor(lower);
+    std::string bound = prefix;
+    storage::KeyFit fit;
+    PL_RETURN_IF_ERROR(path.index->AppendColumn(next, v, &bound, &fit));
+    if (fit == storage::KeyFit::kAbove) return Status::OK();
+    if (fit == storage::KeyFit::kExact) lower = path.lower_inclusive ? bound : storage::PrefixSuccessor(bound);
   }
   if (path.upper) {
     Value v;
     PL_RETURN_IF_ERROR(Evaluate(*path.upper, ctx_, &v));
     if (v.is_null()) return Status::OK();
-    upper = prefix;
-    PL_RETURN_IF_ERROR(storage::AppendKeyColumn(next_type, v, &upper));
-    if (path.upper_inclusive) upper = storage::PrefixSuccessor(upper);
+    std::string bound = prefix;
+    storage::KeyFit fit;
+    PL_RETURN_IF_ERROR(path.index->AppendColumn(next, v, &bound, &fit));
+    if (fit == storage::KeyFit::kBelow) return Status::OK();
+    if (fit == storage::KeyFit::kExact) upper = path.upper_inclusive ? storage::PrefixSuccessor(bound) : bound;
   }
   Status status;
   std::string key;
@@ -265,10 +269,10 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
     // LIMIT 0: nothing to read.
   } else if (!plan.aggregate) {
     struct Direct : RowSink {
-      std::function<Status()> fn;
+      explicit Direct(decltype(emit)& f) : fn(f) {}
+      decltype(emit)& fn;
       Status Consume() override { return fn(); }
-    } sink;
-    sink.fn = emit;
+    } sink(emit);
     PL_RETURN_IF_ERROR(Join(plan, 0, sink));
   } else {
     // Hash aggregation: group key → accumulators.
@@ -351,13 +355,24 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
   return Status::OK();
 }
 
+namespace {
+
+// PostgreSQL checks a NOT NULL domain when the value is converted to the
+// column type, before the column's own constraint.
+Status NotNullViolation(const storage::Table& table, const catalog::ColumnSchema& column) {
+  if (column.domain_not_null) {
+    return Status(sqlstate::kNotNullViolation, "domain " + column.domain + " does not allow null values");
+  }
+  return Status(sqlstate::kNotNullViolation, "null value in column \"" + column.name + "\" of relation \"" +
+                                                 table.name() + "\" violates not-null constraint");
+}
+
+}  // namespace
+
 Status Executor::CheckNotNull(const storage::Table& table, const std::vector<Value>& values) {
   const auto& columns = table.schema().columns;
   for (size_t i = 0; i < columns.size(); ++i) {
-    if (columns[i].not_null && values[i].is_null()) {
-      return Status(sqlstate::kNotNullViolation, "null value in column \"" + columns[i].name + "\" of relation \"" +
-                                                     table.name() + "\" violates not-null constraint");
-    }
+    if (columns[i].not_null && values[i].is_null()) return NotNullViolation(table, columns[i]);
   }
   return Status::OK();
 }
@@ -454,9 +469,7 @@ Status Executor::Update(const UpdatePlan& plan, engine::QueryResult* result) {
     for (size_t i = 0; i < plan.set_values.size(); ++i) {
       PL_RETURN_IF_ERROR(Evaluate(*plan.set_values[i], ctx_, &values[i]));
       if (values[i].is_null() && columns[plan.set_columns[i]].not_null) {
-        return Status(sqlstate::kNotNullViolation, "null value in column \"" + columns[plan.set_columns[i]].name +
-                                                       "\" of relation \"" + table->name() +
-                                                       "\" violates not-null constraint");
+        return NotNullViolation(*table, columns[plan.set_columns[i]]);
       }
     }
     storage::TuplePtr tuple = table->layout().Update(*old, plan.set_columns, values);

@@ -6,8 +6,9 @@
 
 namespace paceline::storage {
 
-Index::Index(catalog::IndexSchema schema, const TupleLayout* layout)
+Index::Index(catalog::IndexSchema schema, const catalog::TableSchema& table, const TupleLayout* layout)
     : schema_(std::move(schema)), layout_(layout) {
+  for (int column : schema_.columns) nullable_.push_back(!table.columns[column].not_null);
   if (schema_.method == catalog::IndexMethod::kOrdered) ordered_ = std::make_unique<OrderedIndex>();
   if (schema_.unique || schema_.method == catalog::IndexMethod::kHash) hash_ = std::make_unique<HashIndex>();
 }
@@ -15,17 +16,34 @@ Index::Index(catalog::IndexSchema schema, const TupleLayout* layout)
 Status Index::KeyOf(const Tuple& tuple, std::string* key, bool* has_null) const {
   key->clear();
   *has_null = false;
-  for (int column : schema_.columns) {
-    if (layout_->IsNull(tuple, column)) *has_null = true;
-    PL_RETURN_IF_ERROR(AppendKeyColumn(layout_->type(column), layout_->Get(tuple, column), key));
+  for (size_t i = 0; i < schema_.columns.size(); ++i) {
+    const int column = schema_.columns[i];
+    const Type& type = layout_->type(column);
+    if (layout_->IsNull(tuple, column)) {
+      *has_null = true;
+      key->push_back('\x02');
+    } else if (type.IsInteger() || type.IsTemporal()) {
+      AppendKeyInt(type, nullable_[i], layout_->GetInt(tuple, column), key);
+    } else if (type.IsString()) {
+      AppendKeyString(type, nullable_[i], layout_->GetString(tuple, column), key);
+    } else {
+      PL_RETURN_IF_ERROR(AppendKeyColumn(type, nullable_[i], layout_->Get(tuple, column), key));
+    }
   }
   return Status::OK();
 }
 
-Status Index::KeyOfValues(const Value* values, int count, std::string* key) const {
+Status Index::AppendColumn(int position, const Value& v, std::string* key, KeyFit* fit) const {
+  return AppendKeyColumn(layout_->type(schema_.columns[position]), nullable_[position], v, key, fit);
+}
+
+Status Index::KeyOfValues(const Value* values, int count, std::string* key, bool* exact) const {
   key->clear();
+  *exact = true;
   for (int i = 0; i < count; ++i) {
-    PL_RETURN_IF_ERROR(AppendKeyColumn(layout_->type(schema_.columns[i]), values[i], key));
+    KeyFit fit;
+    PL_RETURN_IF_ERROR(AppendColumn(i, values[i], key, &fit));
+    if (fit != KeyFit::kExact) *exact = false;
   }
   return Status::OK();
 }

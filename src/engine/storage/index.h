@@ -19,6 +19,7 @@
 #include "common/status.h"
 #include "engine/catalog/schema.h"
 #include "engine/storage/hash_index.h"
+#include "engine/storage/key_encoder.h"
 #include "engine/storage/ordered_index.h"
 #include "engine/storage/tuple.h"
 
@@ -26,7 +27,9 @@ namespace paceline::storage {
 
 class Index {
  public:
-  Index(catalog::IndexSchema schema, const TupleLayout* layout);
+  // `table` gives the key columns' types and nullability (fixed for the
+  // index's life: the key format depends on them).
+  Index(catalog::IndexSchema schema, const catalog::TableSchema& table, const TupleLayout* layout);
 
   const catalog::IndexSchema& schema() const { return schema_; }
   bool unique() const { return schema_.unique; }
@@ -36,7 +39,11 @@ class Index {
   // when a key column is NULL.
   Status KeyOf(const Tuple& tuple, std::string* key, bool* has_null) const;
   // The key of explicit values for the leading index columns (a prefix).
-  Status KeyOfValues(const Value* values, int count, std::string* key) const;
+  // `exact` is false when a value lies outside its column's range (then no
+  // key can equal it).
+  Status KeyOfValues(const Value* values, int count, std::string* key, bool* exact) const;
+  // Appends the encoding of `v` as the value of key column `position`.
+  Status AppendColumn(int position, const Value& v, std::string* key, KeyFit* fit) const;
 
   // The entry key stored for (key, row): `key` itself for a unique index
   // without NULLs, key + row id otherwise.
@@ -98,6 +105,7 @@ class Index {
  private:
   catalog::IndexSchema schema_;
   const TupleLayout* layout_;
+  std::vector<bool> nullable_;  // per key column
   std::unique_ptr<HashIndex> hash_;
   std::unique_ptr<OrderedIndex> ordered_;
 };

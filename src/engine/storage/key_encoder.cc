@@ -2,22 +2,27 @@
 #include "engine/storage/key_encoder.h"
 
 #include <cstring>
+#include <limits>
 
 namespace paceline::storage {
 
 namespace {
 
-void AppendBigEndian64(uint64_t v, std::string* out) {
+void AppendBigEndian(uint64_t v, int bytes, std::string* out) {
   char buf[8];
-  for (int i = 7; i >= 0; --i) {
+  for (int i = bytes - 1; i >= 0; --i) {
     buf[i] = static_cast<char>(v & 0xFF);
     v >>= 8;
   }
-  out->append(buf, 8);
+  out->append(buf, bytes);
 }
 
-void AppendSignedInt(int64_t v, std::string* out) {
-  AppendBigEndian64(static_cast<uint64_t>(v) ^ (uint64_t{1} << 63), out);
+int IntWidth(TypeId id) {
+  switch (id) {
+    case TypeId::kInt16: return 2;
+    case TypeId::kInt32: case TypeId::kDate: return 4;
+    default: return 8;
+  }
 }
 
 void AppendDouble(double d, std::string* out) {
@@ -25,10 +30,23 @@ void AppendDouble(double d, std::string* out) {
   uint64_t bits;
   std::memcpy(&bits, &d, sizeof bits);
   bits = (bits & (uint64_t{1} << 63)) ? ~bits : bits | (uint64_t{1} << 63);
-  AppendBigEndian64(bits, out);
+  AppendBigEndian(bits, 8, out);
 }
 
-void AppendString(std::string_view s, std::string* out) {
+}  // namespace
+
+void AppendKeyInt(const Type& type, bool nullable, int64_t v, std::string* out) {
+  if (nullable) out->push_back('\x01');
+  int width = IntWidth(type.id);
+  uint64_t sign = uint64_t{1} << (8 * width - 1);
+  AppendBigEndian(static_cast<uint64_t>(v) ^ sign, width, out);
+}
+
+void AppendKeyString(const Type& type, bool nullable, std::string_view s, std::string* out) {
+  if (nullable) out->push_back('\x01');
+  if (type.id == TypeId::kChar) {
+    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  }
   for (char c : s) {
     out->push_back(c);
     if (c == '\0') out->push_back('\xFF');
@@ -37,44 +55,50 @@ void AppendString(std::string_view s, std::string* out) {
   out->push_back('\0');
 }
 
-}  // namespace
-
-Status AppendKeyColumn(const Type& type, const Value& v, std::string* out) {
+Status AppendKeyColumn(const Type& type, bool nullable, const Value& v, std::string* out, KeyFit* fit) {
+  if (fit) *fit = KeyFit::kExact;
   if (v.is_null()) {
     out->push_back('\x02');
     return Status::OK();
   }
-  out->push_back('\x01');
   switch (type.id) {
     case TypeId::kBool:
+      if (nullable) out->push_back('\x01');
       out->push_back(v.bool_value() ? '\x01' : '\x00');
       return Status::OK();
     case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64:
-    case TypeId::kDate: case TypeId::kTimestamp: case TypeId::kTimestampTz:
-      AppendSignedInt(v.int_value(), out);
+    case TypeId::kDate: case TypeId::kTimestamp: case TypeId::kTimestampTz: {
+      int64_t x = v.int_value();
+      int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
+      if (type.id == TypeId::kInt16) lo = INT16_MIN, hi = INT16_MAX;
+      if (type.id == TypeId::kInt32 || type.id == TypeId::kDate) lo = INT32_MIN, hi = INT32_MAX;
+      if (x > hi || x < lo) {
+        if (fit) *fit = x > hi ? KeyFit::kAbove : KeyFit::kBelow;
+        x = x > hi ? hi : lo;
+      }
+      AppendKeyInt(type, nullable, x, out);
       return Status::OK();
+    }
     case TypeId::kFloat32: case TypeId::kFloat64:
-      AppendDouble(v.type() == TypeId::kFloat32 || v.type() == TypeId::kFloat64
-                       ? v.float_value() : static_cast<double>(v.int_value()), out);
+      if (nullable) out->push_back('\x01');
+      AppendDouble(v.type() == TypeId::kFloat32 || v.type() == TypeId::kFloat64 ? v.float_value()
+                   : v.type() == TypeId::kNumeric ? v.numeric_value().ToDouble()
+                                                  : static_cast<double>(v.int_value()),
+                   out);
       return Status::OK();
     case TypeId::kNumeric: {
+      if (nullable) out->push_back('\x01');
       Decimal d = v.type() == TypeId::kNumeric ? v.numeric_value() : Decimal::FromInt(v.int_value());
       Decimal scaled;
       PL_RETURN_IF_ERROR(d.Rescale(type.scale < 0 ? 0 : type.scale, &scaled));
       unsigned __int128 u = static_cast<unsigned __int128>(scaled.unscaled()) ^
                             (static_cast<unsigned __int128>(1) << 127);
-      AppendBigEndian64(static_cast<uint64_t>(u >> 64), out);
-      AppendBigEndian64(static_cast<uint64_t>(u), out);
+      AppendBigEndian(static_cast<uint64_t>(u >> 64), 8, out);
+      AppendBigEndian(static_cast<uint64_t>(u), 8, out);
       return Status::OK();
     }
-    case TypeId::kChar: {
-      std::string_view s = v.string_value();
-      while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-      AppendString(s, out);
-      return Status::OK();
-    }
-    case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown:
-      AppendString(v.string_value(), out);
+    case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown:
+      AppendKeyString(type, nullable, v.string_value(), out);
       return Status::OK();
   }
   return Status::OK();

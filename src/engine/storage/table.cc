@@ -47,7 +47,7 @@ Index* Table::FindIndex(std::string_view name) const {
 }
 
 Status Table::AddIndex(catalog::IndexSchema schema) {
-  auto index = std::make_unique<Index>(schema, &layout_);
+  auto index = std::make_unique<Index>(schema, schema_, &layout_);
   Status status;
   std::string key;
   ForEachRow([&](Row* row) {
