@@ -48,6 +48,37 @@ class Shell {
     return ok;
   }
 
+  // Runs a script: SQL statements and, at line starts between statements,
+  // backslash meta-commands. false after the first error when `stop_on_error`.
+  bool RunInput(const std::string& text, bool stop_on_error, bool* quit) {
+    std::istringstream in(text);
+    std::string line, pending;
+    bool ok = true;
+    auto between_statements = [&] {
+      size_t end = pending.find_last_not_of(" \t\r\n");
+      return end == std::string::npos || pending[end] == ';';
+    };
+    while (std::getline(in, line)) {
+      size_t first = line.find_first_not_of(" \t");
+      if (first != std::string::npos && line[first] == '\\' && between_statements()) {
+        if (!RunText(pending, stop_on_error)) {
+          ok = false;
+          if (stop_on_error) return false;
+        }
+        pending.clear();
+        if (!RunMeta(line.substr(first), quit)) {
+          ok = false;
+          if (stop_on_error) return false;
+        }
+        if (*quit) return ok;
+        continue;
+      }
+      pending += line + "\n";
+    }
+    if (!RunText(pending, stop_on_error)) ok = false;
+    return ok;
+  }
+
   // A backslash command; false on error.
   bool RunMeta(const std::string& line, bool* quit) {
     std::istringstream in(line);
@@ -113,10 +144,11 @@ class Shell {
     while (true) {
       std::cout << (buffer.empty() ? "paceline=> " : "paceline-> ") << std::flush;
       if (!std::getline(std::cin, line)) break;
-      if (buffer.empty() && !line.empty() && line[0] == '\\') {
+      if (buffer.find_first_not_of(" \t\r\n") == std::string::npos && !line.empty() && line[0] == '\\') {
         bool quit = false;
         RunMeta(line, &quit);
         if (quit) break;
+        buffer.clear();
         continue;
       }
       buffer += line + "\n";
@@ -188,7 +220,8 @@ int Main() {
     return 1;
   }
   Shell shell(db.get());
-  if (!FLAGS_c.empty()) return shell.RunText(FLAGS_c, true) ? 0 : 1;
+  bool quit = false;
+  if (!FLAGS_c.empty()) return shell.RunInput(FLAGS_c, true, &quit) ? 0 : 1;
   if (!FLAGS_f.empty() && FLAGS_f != "-") {
     std::ifstream in(FLAGS_f);
     if (!in) {
@@ -197,7 +230,7 @@ int Main() {
     }
     std::stringstream text;
     text << in.rdbuf();
-    return shell.RunText(text.str(), true) ? 0 : 1;
+    return shell.RunInput(text.str(), true, &quit) ? 0 : 1;
   }
   if (isatty(STDIN_FILENO)) {
     shell.Interactive();
@@ -205,7 +238,7 @@ int Main() {
   }
   std::stringstream text;
   text << std::cin.rdbuf();
-  return shell.RunText(text.str(), true) ? 0 : 1;
+  return shell.RunInput(text.str(), true, &quit) ? 0 : 1;
 }
 
 }  // namespace

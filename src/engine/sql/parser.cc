@@ -555,8 +555,9 @@ Status Translator::TranslateValues(const PgQuery__SelectStmt& s, SelectStmt* out
     std::vector<ExprPtr> values;
     for (size_t j = 0; j < row->list->n_items; ++j) {
       const Node* item = row->list->items[j];
-      if (Is(item, PG_QUERY__NODE__NODE_SET_TO_DEFAULT)) {
-        return Unsupported("DEFAULT in VALUES", item->set_to_default->location);
+      if (Is(item, PG_QUERY__NODE__NODE_SET_TO_DEFAULT)) {  // DEFAULT: a null item
+        values.emplace_back();
+        continue;
       }
       ExprPtr e;
       PL_RETURN_IF_ERROR(TranslateExpr(item, &e));
@@ -1504,23 +1505,40 @@ Status Parse(std::string_view text, std::vector<std::unique_ptr<Statement>>* sta
 }
 
 std::vector<std::string> SplitStatements(std::string_view text) {
+  // Cuts at the ';' tokens of PostgreSQL's lexer (pg_query_split_with_scanner
+  // drops statements that begin with an unknown word, so it cannot be used
+  // on text that may hold a typo).
   std::vector<std::string> out;
   std::string input(text);
-  PgQuerySplitResult result = pg_query_split_with_scanner(input.c_str());
-  if (result.error != nullptr) {
+  auto add = [&](size_t from, size_t to) {
+    std::string piece = input.substr(from, to - from);
+    size_t first = piece.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos) out.push_back(piece.substr(first));
+  };
+  PgQueryScanResult scan = pg_query_scan(input.c_str());
+  PgQuery__ScanResult* tokens =
+      scan.error == nullptr
+          ? pg_query__scan_result__unpack(nullptr, scan.pbuf.len, reinterpret_cast<const uint8_t*>(scan.pbuf.data))
+          : nullptr;
+  if (tokens == nullptr) {
     // An unterminated quote or comment: the rest is one (bad) statement,
     // which Parse will then report precisely.
-    out.push_back(input);
+    add(0, input.size());
   } else {
-    for (int i = 0; i < result.n_stmts; ++i) {
-      const PgQuerySplitStmt* s = result.stmts[i];
-      std::string piece = input.substr(s->stmt_location, s->stmt_len);
-      size_t first = piece.find_first_not_of(" \t\r\n");
-      if (first == std::string::npos) continue;
-      out.push_back(piece.substr(first));
+    size_t start = 0;
+    for (size_t i = 0; i < tokens->n_tokens; ++i) {
+      if (tokens->tokens[i]->token != PG_QUERY__TOKEN__ASCII_59) continue;
+      size_t semicolon = static_cast<size_t>(tokens->tokens[i]->start);
+      add(start, semicolon);
+      start = semicolon + 1;
     }
+    // What follows the last ';' counts only if it holds a token (not just a comment).
+    if (tokens->n_tokens > 0 && static_cast<size_t>(tokens->tokens[tokens->n_tokens - 1]->start) >= start) {
+      add(start, input.size());
+    }
+    pg_query__scan_result__free_unpacked(tokens, nullptr);
   }
-  pg_query_free_split_result(result);
+  pg_query_free_scan_result(scan);
   return out;
 }
 

@@ -1,0 +1,232 @@
+// The embedded API: sessions and transaction blocks, one-shot transaction
+// requests, stored procedures (commit, error, business-rule abort), bulk load
+// atomicity, the statement cache, and serial execution across sessions.
+#include "engine/database.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+namespace paceline::engine {
+namespace {
+
+class DatabaseTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Options options;
+    options.lock_timeout = std::chrono::milliseconds(200);
+    ASSERT_TRUE(Database::Open(options, &db_).ok());
+    session_ = db_->CreateSession();
+    Exec("CREATE TABLE account (id INT PRIMARY KEY, balance NUMERIC(10,2) NOT NULL)");
+    Exec("INSERT INTO account VALUES (1, 100.00), (2, 50.00)");
+  }
+
+  QueryResult Exec(const std::string& sql, std::vector<Value> params = {}, Session* s = nullptr) {
+    QueryResult r;
+    Status st = (s ? s : session_.get())->Execute(sql, params, &r);
+    EXPECT_TRUE(st.ok()) << sql << ": " << st.ToString();
+    return r;
+  }
+
+  std::string Balance(int id) {
+    QueryResult r = Exec("SELECT balance FROM account WHERE id = $1", {Value::Int32(id)});
+    return r.rows.empty() ? "none" : r.rows[0][0].ToString();
+  }
+
+  std::unique_ptr<Database> db_;
+  std::unique_ptr<Session> session_;
+};
+
+TEST_F(DatabaseTest, ResultCarriesColumnsTypesRowsAndTag) {
+  QueryResult r = Exec("SELECT id, balance FROM account ORDER BY id");
+  ASSERT_EQ(r.columns.size(), 2u);
+  EXPECT_EQ(r.columns[0].name, "id");
+  EXPECT_EQ(r.columns[0].type.id, TypeId::kInt32);
+  EXPECT_EQ(r.columns[1].type.ToString(), "numeric(10,2)");
+  EXPECT_EQ(r.command_tag, "SELECT 2");
+  EXPECT_EQ(r.rows[1][1].ToString(), "50.00");
+  EXPECT_EQ(Exec("UPDATE account SET balance = balance + 1").command_tag, "UPDATE 2");
+}
+
+TEST_F(DatabaseTest, RollbackUndoesEveryStatementOfTheBlock) {
+  Exec("BEGIN");
+  Exec("UPDATE account SET balance = 0 WHERE id = 1");
+  Exec("INSERT INTO account VALUES (3, 1)");
+  Exec("DELETE FROM account WHERE id = 2");
+  EXPECT_EQ(Balance(1), "0.00");  // the block sees its own writes
+  Exec("ROLLBACK");
+  EXPECT_EQ(Balance(1), "100.00");
+  EXPECT_EQ(Balance(2), "50.00");
+  EXPECT_EQ(Balance(3), "none");
+}
+
+TEST_F(DatabaseTest, ErrorInBlockFailsItUntilRollbackAndCommitRollsBack) {
+  Exec("BEGIN");
+  Exec("UPDATE account SET balance = 1 WHERE id = 1");
+  QueryResult r;
+  EXPECT_TRUE(session_->Execute("INSERT INTO account VALUES (1, 0)", &r).Is(sqlstate::kUniqueViolation));
+  EXPECT_EQ(session_->state(), TransactionState::kFailed);
+  EXPECT_TRUE(session_->Execute("SELECT 1", &r).Is(sqlstate::kInFailedSqlTransaction));
+  ASSERT_TRUE(session_->Execute("COMMIT", &r).ok());
+  EXPECT_EQ(r.command_tag, "ROLLBACK");
+  EXPECT_EQ(Balance(1), "100.00");
+}
+
+TEST_F(DatabaseTest, FailedStatementLeavesNoPartialEffect) {
+  QueryResult r;
+  // The third row collides: none of the three may stay.
+  EXPECT_FALSE(session_->Execute("INSERT INTO account VALUES (10, 1), (11, 1), (1, 1)", &r).ok());
+  EXPECT_EQ(Exec("SELECT count(*) FROM account").rows[0][0].ToString(), "2");
+  // An UPDATE that fails on the second row leaves the first unchanged too.
+  EXPECT_TRUE(session_->Execute("UPDATE account SET balance = balance * 10000000 WHERE id > 0", &r)
+                  .Is(sqlstate::kNumericValueOutOfRange));
+  EXPECT_EQ(Balance(1), "100.00");
+  EXPECT_EQ(Balance(2), "50.00");
+}
+
+TEST_F(DatabaseTest, ScriptRunsAsOneImplicitTransaction) {
+  std::vector<QueryResult> results;
+  Status s = session_->ExecuteScript("UPDATE account SET balance = 0 WHERE id = 1; SELECT 1/0", &results);
+  EXPECT_TRUE(s.Is(sqlstate::kDivisionByZero));
+  EXPECT_EQ(Balance(1), "100.00") << "the implicit transaction must roll back as a whole";
+  ASSERT_TRUE(session_->ExecuteScript("UPDATE account SET balance = 0 WHERE id = 1; SELECT 1", &results).ok());
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].command_tag, "UPDATE 1");
+  EXPECT_EQ(Balance(1), "0.00");
+}
+
+TEST_F(DatabaseTest, StatementRequestCommitsAllOrNothing) {
+  TransactionResult result;
+  db_->Execute(TransactionRequest::Statements({
+                   {"UPDATE account SET balance = balance - $1 WHERE id = $2", {Value::Int32(10), Value::Int32(1)}},
+                   {"UPDATE account SET balance = balance + $1 WHERE id = $2", {Value::Int32(10), Value::Int32(2)}},
+                   {"SELECT sum(balance) FROM account", {}},
+               }),
+               &result);
+  ASSERT_TRUE(result.committed()) << result.status.ToString();
+  ASSERT_EQ(result.results.size(), 3u);
+  EXPECT_EQ(result.results[2].rows[0][0].ToString(), "150.00");
+  db_->Execute(TransactionRequest::Statements({
+                   {"UPDATE account SET balance = 0 WHERE id = $1", {Value::Int32(1)}},
+                   {"INSERT INTO account VALUES ($1, 0)", {Value::Int32(2)}},  // duplicate
+               }),
+               &result);
+  EXPECT_TRUE(result.status.Is(sqlstate::kUniqueViolation));
+  EXPECT_FALSE(result.user_abort);
+  EXPECT_EQ(Balance(1), "90.00");
+}
+
+TEST_F(DatabaseTest, ProcedureCommitsOrRollsBackAsBusinessAbort) {
+  Procedure withdraw;
+  withdraw.name = "withdraw";
+  withdraw.statements = {"UPDATE account SET balance = balance - $2 WHERE id = $1 RETURNING balance"};
+  withdraw.body = [](ProcedureContext& ctx, const std::vector<Value>& args) -> Status {
+    QueryResult r;
+    PL_RETURN_IF_ERROR(ctx.Execute(0, {args[0], args[1]}, &r));
+    if (r.rows.empty()) return ctx.Rollback("no such account");
+    if (r.rows[0][0].numeric_value().IsNegative()) return ctx.Rollback("insufficient funds");
+    return Status::OK();
+  };
+  ASSERT_TRUE(db_->RegisterProcedure(withdraw).ok());
+  EXPECT_TRUE(db_->RegisterProcedure(withdraw).Is(sqlstate::kDuplicateObject));
+
+  TransactionResult r;
+  db_->Execute(TransactionRequest::Call("withdraw", {Value::Int32(2), Value::Int32(30)}), &r);
+  EXPECT_TRUE(r.committed()) << r.status.ToString();
+  EXPECT_EQ(Balance(2), "20.00");
+  db_->Execute(TransactionRequest::Call("withdraw", {Value::Int32(2), Value::Int32(30)}), &r);
+  EXPECT_FALSE(r.committed());
+  EXPECT_TRUE(r.user_abort);
+  EXPECT_EQ(r.status.message(), "insufficient funds");
+  EXPECT_EQ(Balance(2), "20.00") << "a business abort rolls back the update it made";
+  db_->Execute(TransactionRequest::Call("nope", {}), &r);
+  EXPECT_TRUE(r.status.Is(sqlstate::kUndefinedFunction));
+}
+
+TEST_F(DatabaseTest, ProcedureStatementsSurviveDdl) {
+  Procedure count;
+  count.name = "count";
+  count.statements = {"SELECT count(*) FROM account"};
+  count.body = [](ProcedureContext& ctx, const std::vector<Value>&) {
+    QueryResult r;
+    return ctx.Execute(0, {}, &r);
+  };
+  ASSERT_TRUE(db_->RegisterProcedure(count).ok());
+  Exec("CREATE INDEX account_balance ON account (balance)");  // bumps the catalog version
+  TransactionResult r;
+  db_->Execute(TransactionRequest::Call("count", {}), &r);
+  EXPECT_TRUE(r.committed()) << r.status.ToString();
+}
+
+TEST_F(DatabaseTest, BulkLoadIsAtomicAndChecksConstraints) {
+  std::vector<std::vector<Value>> rows = {{Value::Int32(10), Value::Text("1.5")}, {Value::Int32(11), Value::Int32(2)}};
+  ASSERT_TRUE(db_->BulkLoad("account", rows).ok());
+  EXPECT_EQ(Balance(10), "1.50");
+  EXPECT_EQ(Balance(11), "2.00");
+  std::vector<std::vector<Value>> bad = {{Value::Int32(20), Value::Int32(1)}, {Value::Int32(1), Value::Int32(1)}};
+  EXPECT_TRUE(db_->BulkLoad("account", bad).Is(sqlstate::kUniqueViolation));
+  EXPECT_EQ(Balance(20), "none") << "the row before the duplicate must not stay";
+  std::vector<std::vector<Value>> null_balance = {{Value::Int32(30), Value::Null()}};
+  EXPECT_TRUE(db_->BulkLoad("account", null_balance).Is(sqlstate::kNotNullViolation));
+  EXPECT_TRUE(db_->BulkLoad("missing", rows).Is(sqlstate::kUndefinedTable));
+}
+
+TEST_F(DatabaseTest, StatementCacheParsesEachTextOnce) {
+  uint64_t misses = db_->statement_cache().misses();
+  for (int i = 0; i < 10; ++i) Exec("SELECT balance FROM account WHERE id = $1", {Value::Int32(1)});
+  auto other = db_->CreateSession();
+  for (int i = 0; i < 10; ++i) Exec("SELECT balance FROM account WHERE id = $1", {Value::Int32(2)}, other.get());
+  EXPECT_EQ(db_->statement_cache().misses(), misses + 1) << "one parse for 20 executions by two sessions";
+  // DDL invalidates: the same text is bound again against the new schema.
+  Exec("DROP TABLE account");
+  Exec("CREATE TABLE account (id INT PRIMARY KEY, owner TEXT, balance INT)");
+  Exec("INSERT INTO account VALUES (1, 'ann', 7)");
+  EXPECT_EQ(Balance(1), "7");
+}
+
+TEST_F(DatabaseTest, OpenBlockInOneSessionMakesAnotherWaitThenTimeOut) {
+  // Serial execution: while session A holds a transaction open, session B's
+  // statement waits and, past lock_timeout, fails with 55P03 (never a
+  // silent interleaving).
+  auto b = db_->CreateSession();
+  Exec("BEGIN");
+  Exec("UPDATE account SET balance = 0 WHERE id = 1");
+  QueryResult r;
+  Status s = b->Execute("UPDATE account SET balance = 1 WHERE id = 1", &r);
+  EXPECT_TRUE(s.Is(sqlstate::kLockNotAvailable)) << s.ToString();
+  Exec("COMMIT");
+  ASSERT_TRUE(b->Execute("UPDATE account SET balance = 1 WHERE id = 1", &r).ok());
+  EXPECT_EQ(Balance(1), "1.00");
+}
+
+TEST_F(DatabaseTest, ConcurrentIncrementsLoseNoUpdate) {
+  // T threads × M autocommit increments of one row end at exactly T·M.
+  constexpr int kThreads = 4, kIncrements = 500;
+  Exec("CREATE TABLE counter (id INT PRIMARY KEY, n BIGINT NOT NULL)");
+  Exec("INSERT INTO counter VALUES (1, 0)");
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&] {
+      auto s = db_->CreateSession();
+      for (int i = 0; i < kIncrements; ++i) {
+        QueryResult r;
+        Status st = s->Execute("UPDATE counter SET n = n + 1 WHERE id = 1", &r);
+        EXPECT_TRUE(st.ok()) << st.ToString();
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(Exec("SELECT n FROM counter").rows[0][0].ToString(), std::to_string(kThreads * kIncrements));
+}
+
+TEST_F(DatabaseTest, DestroyingSessionRollsBackItsBlockAndFreesTheGate) {
+  {
+    auto s = db_->CreateSession();
+    Exec("BEGIN", {}, s.get());
+    Exec("UPDATE account SET balance = 0 WHERE id = 1", {}, s.get());
+  }
+  EXPECT_EQ(Balance(1), "100.00");
+}
+
+}  // namespace
+}  // namespace paceline::engine
