@@ -441,6 +441,38 @@ Status Decimal::Mul(const Decimal& a, const Decimal& b, Decimal* out) {
   }
 }
 
+namespace {
+
+// The weight and value of the leading base-10000 digit of |x| / 10^scale, as
+// PostgreSQL's numeric stores it (weight 0: [1, 10000); -1: [0.0001, 1)).
+// Zero has weight 0 and leading digit 0.
+void LeadingBase10000Digit(u128 x, int scale, int* weight, int* digit) {
+  *weight = 0;
+  *digit = 0;
+  if (x == 0) return;
+  const int aligned = (scale + 3) / 4 * 4;  // the point falls between base-10000 digits
+  U256 v, unit, q, r;
+  ScaleUp(x, aligned - scale, &v);  // at most 3 more digits: fits 256 bits
+  const int groups = (DigitsWide(v) + 3) / 4;
+  ScaleUp(1, 4 * (groups - 1), &unit);
+  DivMod(v, unit, &q, &r);
+  *digit = static_cast<int>(q.lo);
+  *weight = (groups - 1) - aligned / 4;
+}
+
+// PostgreSQL's select_div_scale: enough digits for at least 16 significant
+// digits of the quotient, and no fewer than either input's scale.
+int PostgresDivisionScale(u128 x, int x_scale, u128 y, int y_scale) {
+  int w1, d1, w2, d2;
+  LeadingBase10000Digit(x, x_scale, &w1, &d1);
+  LeadingBase10000Digit(y, y_scale, &w2, &d2);
+  int qweight = w1 - w2;
+  if (d1 <= d2) --qweight;
+  return std::max({Decimal::kMinDivisionScale - qweight * 4, x_scale, y_scale, 0});
+}
+
+}  // namespace
+
 Status Decimal::Div(const Decimal& a, const Decimal& b, Decimal* out) {
   if (b.unscaled_ == 0) return DivisionByZero();
   const bool negative = (a.unscaled_ < 0) != (b.unscaled_ < 0);
@@ -453,8 +485,7 @@ Status Decimal::Div(const Decimal& a, const Decimal& b, Decimal* out) {
   DivMod(num, den, &q, &r);
   const int int_digits = DigitsWide(q);
   if (int_digits > kMaxPrecision) return Overflow();
-  int scale = std::min({std::max({kMinDivisionScale, static_cast<int>(a.scale_), static_cast<int>(b.scale_)}),
-                        kMaxScale, kMaxPrecision - int_digits});
+  int scale = std::min({PostgresDivisionScale(x, a.scale_, y, b.scale_), kMaxScale, kMaxPrecision - int_digits});
   for (;;) {
     const int k = scale + shift;  // quotient at `scale` = round(x * 10^k / y)
     if (!ScaleUp(x, std::max(k, 0), &num) || !ScaleUp(y, std::max(-k, 0), &den)) return Overflow();

@@ -56,9 +56,10 @@ class Decimal {
   Status FitTo(int precision, int scale, Decimal* out) const;
 
   // Exact sum/difference/product at the larger scale (product: sum of scales,
-  // rounded back to 38 digits if needed). Quotient at scale
-  // max(kMinDivisionScale, a.scale, b.scale) capped so it fits, rounded half
-  // away from zero; division by zero → 22012. Modulo keeps the larger scale.
+  // rounded back to 38 digits if needed). Quotient at PostgreSQL's scale
+  // (select_div_scale: at least 16 significant digits, at least either
+  // input's scale), capped so it fits 38 digits, rounded half away from
+  // zero; division by zero → 22012. Modulo keeps the larger scale.
   static Status Add(const Decimal& a, const Decimal& b, Decimal* out);
   static Status Sub(const Decimal& a, const Decimal& b, Decimal* out);
   static Status Mul(const Decimal& a, const Decimal& b, Decimal* out);

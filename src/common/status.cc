@@ -23,14 +23,27 @@ std::string_view Status::sqlstate() const {
 
 const std::string& Status::message() const { return state_ ? state_->message : kEmpty; }
 
+const std::string& Status::detail() const { return state_ ? state_->detail : kEmpty; }
+
 std::string Status::ToString() const {
   if (ok()) return "OK";
-  return "ERROR:  " + state_->message + " (SQLSTATE " + std::string(sqlstate()) + ")";
+  std::string out = "ERROR:  " + state_->message + " (SQLSTATE " + std::string(sqlstate()) + ")";
+  if (!state_->detail.empty()) out += " DETAIL:  " + state_->detail;
+  return out;
 }
 
 Status Status::WithPosition(int position) const {
   if (ok() || state_->position != 0 || position <= 0) return *this;
-  return Status(sqlstate(), state_->message, position);
+  return Status(sqlstate(), state_->message, position).WithDetail(state_->detail);
+}
+
+Status Status::WithDetail(std::string detail) const {
+  if (ok()) return *this;
+  auto state = std::make_shared<State>(*state_);
+  state->detail = std::move(detail);
+  Status s;
+  s.state_ = std::move(state);
+  return s;
 }
 
 Status SyntaxError(std::string message, int position) {

@@ -1,7 +1,8 @@
 // Status: the outcome of an operation that can fail in an expected way.
 //
 // A failed Status carries a PostgreSQL SQLSTATE (five characters, e.g.
-// "42P01"), a human-readable message that names the problem, and optionally
+// "42P01"), a human-readable message that names the problem, optionally a
+// detail (PostgreSQL's DETAIL line, e.g. "Key (id)=(1) already exists.") and
 // the 1-based character position in the statement text the error refers to
 // (PostgreSQL's "position" field). Success carries nothing and costs one
 // pointer. Status is a value type: copyable, movable, thread-compatible.
@@ -76,12 +77,16 @@ class Status {
   // "00000" when ok.
   std::string_view sqlstate() const;
   const std::string& message() const;
+  // PostgreSQL's DETAIL field; "" when none.
+  const std::string& detail() const;
   // 1-based character offset into the statement, 0 when none.
   int position() const { return state_ ? state_->position : 0; }
   // "ERROR:  <message> (SQLSTATE 42P01)"-like one-line rendering for logs.
   std::string ToString() const;
   // Same error with a position attached (when it has none yet).
   Status WithPosition(int position) const;
+  // Same error with a DETAIL attached.
+  Status WithDetail(std::string detail) const;
 
   bool Is(std::string_view code) const { return sqlstate() == code; }
 
@@ -90,6 +95,7 @@ class Status {
     char code[6];
     int position;
     std::string message;
+    std::string detail;
   };
   std::shared_ptr<const State> state_;
 };

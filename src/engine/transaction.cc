@@ -68,8 +68,8 @@ Status Transaction::AddIndexEntries(Table* table, Row* row, const Tuple& image, 
     Index::InsertResult result = index->Insert(key, has_null, row, is_live);
     if (result.blocking != nullptr) {
       return Status(sqlstate::kUniqueViolation,
-                    "duplicate key value violates unique constraint \"" + index->schema().name + "\": " +
-                        DescribeKey(*table, *index, image));
+                    "duplicate key value violates unique constraint \"" + index->schema().name + "\"")
+          .WithDetail(DescribeKey(*table, *index, image));
     }
     Undo undo;
     undo.kind = Undo::Kind::kIndexEntry;

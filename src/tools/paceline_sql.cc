@@ -191,6 +191,7 @@ class Shell {
   // pointer when the error has a position.
   static void PrintError(const std::string& statement, const Status& status) {
     std::cerr << "ERROR:  " << status.sqlstate() << ": " << status.message() << "\n";
+    if (!status.detail().empty()) std::cerr << "DETAIL:  " << status.detail() << "\n";
     int pos = status.position();
     if (pos <= 0 || pos > static_cast<int>(statement.size()) + 1) return;
     size_t offset = static_cast<size_t>(pos - 1);

@@ -181,19 +181,23 @@ TEST(DecimalTest, MulIsExactAndRoundsOnlyBeyond38Digits) {
             "ERROR 22003 value overflows numeric format");
 }
 
-TEST(DecimalTest, DivUsesAtLeastSixteenFractionDigits) {
-  // The header's rule: scale max(16, a.scale, b.scale), capped to fit. (PostgreSQL's
-  // select_div_scale also weighs the operands' magnitudes: it prints 1/3 with 20 digits.)
-  EXPECT_EQ(Apply(Decimal::Div, "1", "3"), "0.3333333333333333");
-  EXPECT_EQ(Apply(Decimal::Div, "2", "3"), "0.6666666666666667");
-  EXPECT_EQ(Apply(Decimal::Div, "-2", "3"), "-0.6666666666666667");
-  EXPECT_EQ(Apply(Decimal::Div, "10", "4"), "2.5000000000000000");  // PostgreSQL prints the same
-  EXPECT_EQ(Apply(Decimal::Div, "1", "0.0001"), "10000.0000000000000000");  // PostgreSQL prints the same
-  EXPECT_EQ(Apply(Decimal::Div, "0", "3"), "0.0000000000000000");
+TEST(DecimalTest, DivUsesPostgresQuotientScale) {
+  // PostgreSQL's select_div_scale: at least 16 significant digits, weighing
+  // the operands' leading base-10000 digits. Every value here is what
+  // PostgreSQL 15 prints for the same division.
+  EXPECT_EQ(Apply(Decimal::Div, "1", "3"), "0.33333333333333333333");
+  EXPECT_EQ(Apply(Decimal::Div, "2", "3"), "0.66666666666666666667");
+  EXPECT_EQ(Apply(Decimal::Div, "-2", "3"), "-0.66666666666666666667");
+  EXPECT_EQ(Apply(Decimal::Div, "10", "4"), "2.5000000000000000");
+  EXPECT_EQ(Apply(Decimal::Div, "1", "0.0001"), "10000.0000000000000000");
+  EXPECT_EQ(Apply(Decimal::Div, "0", "3"), "0.00000000000000000000");
   EXPECT_EQ(Apply(Decimal::Div, "1.00000000000000000000", "3"), "0.33333333333333333333");
-  // The quotient's integer digits leave less room for the fraction.
-  EXPECT_EQ(Apply(Decimal::Div, "1234567890123456789012345678901234567", "3"),
-            "411522630041152263004115226300411522.33");
+  EXPECT_EQ(Apply(Decimal::Div, "100000", "3"), "33333.333333333333");
+  EXPECT_EQ(Apply(Decimal::Div, "7", "0.5"), "14.0000000000000000");
+  EXPECT_EQ(Apply(Decimal::Div, "1234567890123456789012345678901234567", "3"), "411522630041152263004115226300411522");
+  // The quotient's integer digits leave less room for the fraction (38 digits in all).
+  EXPECT_EQ(Apply(Decimal::Div, "1234567890123456789012345678901234567.0", "3"),
+            "411522630041152263004115226300411522.3");
   EXPECT_EQ(Apply(Decimal::Div, "99999999999999999999999999999999999999", "1"),
             "99999999999999999999999999999999999999");
   // Rounding that carries into a new integer digit gives up one more fraction digit.
