@@ -196,12 +196,22 @@ Status Database::BulkLoad(std::string_view table_name, const std::vector<std::ve
   auto table = catalog_.FindTable(table_name);
   if (!table) return Status(sqlstate::kUndefinedTable, "relation \"" + std::string(table_name) + "\" does not exist");
   PL_RETURN_IF_ERROR(EnterGate());
-  // Rows go in through a transaction so a duplicate key or bad value undoes
-  // the whole call; committing installs them.
-  Transaction txn;
+  // Rows are installed directly (no write set: nothing else runs while the
+  // gate is held); `loaded` lets an error undo the whole call.
   const auto& columns = table->schema().columns;
+  std::vector<storage::Row*> loaded;
+  loaded.reserve(rows.size());
+  auto erase_entries = [&](storage::Row* row, const storage::Tuple& tuple, size_t index_count) {
+    std::string key;
+    bool has_null = false;
+    for (size_t i = 0; i < index_count; ++i) {
+      storage::Index* index = table->indexes()[i].get();
+      if (index->KeyOf(tuple, &key, &has_null).ok()) index->EraseUnsafe(key, has_null, row);
+    }
+  };
   Status status;
   std::vector<Value> values;
+  std::string key;
   for (const auto& row : rows) {
     if (row.size() != columns.size()) {
       status = Status(sqlstate::kInvalidParameterValue,
@@ -227,11 +237,45 @@ Status Database::BulkLoad(std::string_view table_name, const std::vector<std::ve
       }
     }
     if (!status.ok()) break;
-    status = txn.Insert(table.get(), table->layout().Build(values));
-    if (!status.ok()) break;
+    storage::TuplePtr tuple = table->layout().Build(values);
+    storage::Row* target = table->AllocateRow();
+    size_t indexed = 0;
+    for (; indexed < table->indexes().size(); ++indexed) {
+      storage::Index* index = table->indexes()[indexed].get();
+      bool has_null = false;
+      status = index->KeyOf(*tuple, &key, &has_null);
+      if (!status.ok()) break;
+      auto live = [&](storage::Row* existing, const std::string& k) {
+        const storage::Tuple* t = existing->tuple.load(std::memory_order_acquire);
+        std::string existing_key;
+        bool existing_null = false;
+        return t != nullptr && index->KeyOf(*t, &existing_key, &existing_null).ok() && existing_key == k;
+      };
+      if (index->Insert(key, has_null, target, live).blocking != nullptr) {
+        std::string cols, vals;
+        for (int column : index->schema().columns) {
+          cols += (cols.empty() ? "" : ", ") + columns[column].name;
+          vals += (vals.empty() ? "" : ", ") + values[column].ToString();
+        }
+        status = Status(sqlstate::kUniqueViolation,
+                        "duplicate key value violates unique constraint \"" + index->schema().name + "\"")
+                     .WithDetail("Key (" + cols + ")=(" + vals + ") already exists.");
+        break;
+      }
+    }
+    if (!status.ok()) {
+      erase_entries(target, *tuple, indexed);
+      break;
+    }
+    table->ReplaceTuple(target, std::move(tuple));
+    loaded.push_back(target);
   }
-  if (status.ok()) txn.Commit();
-  else txn.Abort();
+  if (!status.ok()) {
+    for (auto it = loaded.rbegin(); it != loaded.rend(); ++it) {
+      erase_entries(*it, *(*it)->tuple.load(std::memory_order_acquire), table->indexes().size());
+      table->ReplaceTuple(*it, nullptr);
+    }
+  }
   LeaveGate();
   return status;
 }
