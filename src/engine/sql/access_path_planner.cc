@@ -6,11 +6,12 @@ namespace paceline::sql {
 namespace {
 
 // A usable conjunct: `column(source) op value`, normalized so the column is
-// on the left.
+// on the left; or `column IN (values)` (op kEq, `in` set).
 struct KeyCondition {
   int column;
   BinaryOp op;
   const BoundExpr* value;
+  const BoundExpr* in = nullptr;  // the kIn node
 };
 
 BinaryOp Flip(BinaryOp op) {
@@ -41,6 +42,15 @@ void Collect(int source, const BoundExpr& e, const storage::TupleLayout& layout,
     for (const auto& c : e.children) Collect(source, *c, layout, out);
     return;
   }
+  if (e.kind == BoundKind::kIn && !e.negated) {
+    const BoundExpr& col = *e.children[0];
+    if (col.kind != BoundKind::kColumn || col.source != source) return;
+    for (size_t i = 1; i < e.children.size(); ++i) {
+      if (!e.children[i]->OnlyUses(source) || !KeyCompatible(layout.type(col.index), e.children[i]->type)) return;
+    }
+    out->push_back({col.index, BinaryOp::kEq, nullptr, &e});
+    return;
+  }
   if (e.kind != BoundKind::kCompare) return;
   switch (e.op) {
     case BinaryOp::kEq: case BinaryOp::kLt: case BinaryOp::kLe: case BinaryOp::kGt: case BinaryOp::kGe: break;
@@ -63,9 +73,16 @@ void ChooseAccessPath(int source, const std::vector<BoundExprPtr>& conjuncts, So
   for (const auto& c : conjuncts) Collect(source, *c, plan->table->layout(), &conditions);
   if (conditions.empty()) return;
 
+  // A plain condition on `column` with `op` (IN lists excluded).
   auto find = [&](int column, BinaryOp op) -> const KeyCondition* {
     for (const auto& k : conditions) {
-      if (k.column == column && k.op == op) return &k;
+      if (k.column == column && k.op == op && k.in == nullptr) return &k;
+    }
+    return nullptr;
+  };
+  auto find_in = [&](int column) -> const KeyCondition* {
+    for (const auto& k : conditions) {
+      if (k.column == column && k.in != nullptr) return &k;
     }
     return nullptr;
   };
@@ -73,14 +90,22 @@ void ChooseAccessPath(int source, const std::vector<BoundExprPtr>& conjuncts, So
   int best_score = 0;
   storage::Index* best = nullptr;
   int best_prefix = 0;
+  bool best_in = false;
   for (const auto& index_ptr : plan->table->indexes()) {
     storage::Index* index = index_ptr.get();
     const auto& columns = index->schema().columns;
+    const int n = static_cast<int>(columns.size());
     int prefix = 0;
-    while (prefix < static_cast<int>(columns.size()) && find(columns[prefix], BinaryOp::kEq)) ++prefix;
+    while (prefix < n && find(columns[prefix], BinaryOp::kEq)) ++prefix;
+    // An IN list on the next column: point lookups when it completes a
+    // unique key, else one prefix scan per value.
+    const bool in = prefix < n && find_in(columns[prefix]) != nullptr &&
+                    ((prefix + 1 == n && index->unique()) || index->ordered());
     int score = 0;
-    if (prefix == static_cast<int>(columns.size()) && index->unique()) {
+    if (prefix == n && index->unique()) {
       score = 1000;  // a point lookup beats everything
+    } else if (in) {
+      score = (prefix + 1 == n && index->unique()) ? 900 : (prefix + 1) * 4;
     } else if (index->ordered()) {
       bool range = prefix < static_cast<int>(columns.size()) &&
                    (find(columns[prefix], BinaryOp::kLt) || find(columns[prefix], BinaryOp::kLe) ||
@@ -93,6 +118,7 @@ void ChooseAccessPath(int source, const std::vector<BoundExprPtr>& conjuncts, So
       best_score = score;
       best = index;
       best_prefix = prefix;
+      best_in = in && score != 1000;
     }
   }
   if (best == nullptr) return;
@@ -103,6 +129,13 @@ void ChooseAccessPath(int source, const std::vector<BoundExprPtr>& conjuncts, So
   for (int i = 0; i < best_prefix; ++i) path.equal.push_back(find(columns[i], BinaryOp::kEq)->value->Clone());
   if (best_score >= 1000) {
     path.kind = AccessKind::kIndexPoint;
+    return;
+  }
+  if (best_in) {
+    const BoundExpr& in = *find_in(columns[best_prefix])->in;
+    for (size_t i = 1; i < in.children.size(); ++i) path.in_list.push_back(in.children[i]->Clone());
+    const bool completes_unique = best_prefix + 1 == static_cast<int>(columns.size()) && best->unique();
+    path.kind = completes_unique ? AccessKind::kIndexPoint : AccessKind::kIndexRange;
     return;
   }
   path.kind = AccessKind::kIndexRange;

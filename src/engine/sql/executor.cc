@@ -48,14 +48,15 @@ struct SortLess {
   }
 };
 
-Status EvaluateCount(const BoundExpr* e, const EvalContext& ctx, const char* what, int64_t* out) {
+Status EvaluateCount(const BoundExpr* e, const EvalContext& ctx, const char* what, std::string_view code,
+                     int64_t* out) {
   *out = -1;
   if (e == nullptr) return Status::OK();
   Value v;
   PL_RETURN_IF_ERROR(Evaluate(*e, ctx, &v));
   if (v.is_null()) return Status::OK();
   if (v.int_value() < 0) {
-    return Status("2201W", std::string(what) + " must not be negative");
+    return Status(code, std::string(what) + " must not be negative");
   }
   *out = v.int_value();
   return Status::OK();
@@ -152,16 +153,58 @@ Status Executor::Scan(const SourcePlan& source, int level, Fn fn) {
   bool exact = true;
   PL_RETURN_IF_ERROR(path.index->KeyOfValues(values.data(), static_cast<int>(values.size()), &prefix, &exact));
   if (!exact) return Status::OK();  // e.g. an int4 key probed with 2^40
+  const int next = static_cast<int>(path.equal.size());
+
+  // Scans [lower, upper), skipping stale entries (the row's current image
+  // must still have the entry's key); `stopped` when fn asked to stop.
+  Status status;
+  bool stopped = false;
+  std::string key;
+  auto scan_range = [&](const std::string& lower, const std::string& upper) {
+    path.index->Scan(lower, upper, [&](const std::string& entry, Row* row) {
+      const Tuple* t = txn_->Read(row);
+      if (t == nullptr) return true;
+      bool has_null = false;
+      status = path.index->KeyOf(*t, &key, &has_null);
+      if (!status.ok()) return false;
+      if (path.index->EntryKey(key, has_null, row) != entry) return true;
+      if (!fn(t, row)) stopped = true;
+      return !stopped;
+    });
+  };
+  auto point = [&](const std::string& probe) {
+    Row* row = path.index->Find(probe);
+    const Tuple* t = row == nullptr ? nullptr : txn_->Read(row);
+    if (t != nullptr && !fn(t, row)) stopped = true;
+  };
+
+  if (!path.in_list.empty()) {
+    // One probe per distinct IN value, in key order, so each row comes once.
+    std::vector<std::string> probes;
+    for (const auto& e : path.in_list) {
+      Value v;
+      PL_RETURN_IF_ERROR(Evaluate(*e, ctx_, &v));
+      if (v.is_null()) continue;
+      std::string probe = prefix;
+      storage::KeyFit fit;
+      PL_RETURN_IF_ERROR(path.index->AppendColumn(next, v, &probe, &fit));
+      if (fit == storage::KeyFit::kExact) probes.push_back(std::move(probe));
+    }
+    std::sort(probes.begin(), probes.end());
+    probes.erase(std::unique(probes.begin(), probes.end()), probes.end());
+    for (const auto& probe : probes) {
+      if (path.kind == AccessKind::kIndexPoint) point(probe);
+      else scan_range(probe, storage::PrefixSuccessor(probe));
+      if (!status.ok() || stopped) break;
+    }
+    return status;
+  }
   if (path.kind == AccessKind::kIndexPoint) {
-    Row* row = path.index->Find(prefix);
-    if (row == nullptr) return Status::OK();
-    const Tuple* t = txn_->Read(row);
-    if (t != nullptr) fn(t, row);
+    point(prefix);
     return Status::OK();
   }
   // Range over the prefix, narrowed by bounds on the next key column. A
   // bound outside the column's range either empties the range or drops.
-  const int next = static_cast<int>(path.equal.size());
   std::string lower = prefix, upper = storage::PrefixSuccessor(prefix);
   if (path.lower) {
     Value v;
@@ -183,18 +226,7 @@ Status Executor::Scan(const SourcePlan& source, int level, Fn fn) {
     if (fit == storage::KeyFit::kBelow) return Status::OK();
     if (fit == storage::KeyFit::kExact) upper = path.upper_inclusive ? storage::PrefixSuccessor(bound) : bound;
   }
-  Status status;
-  std::string key;
-  path.index->Scan(lower, upper, [&](const std::string& entry, Row* row) {
-    const Tuple* t = txn_->Read(row);
-    if (t == nullptr) return true;
-    // Skip stale entries: the row's current image must still have this key.
-    bool has_null = false;
-    status = path.index->KeyOf(*t, &key, &has_null);
-    if (!status.ok()) return false;
-    if (path.index->EntryKey(key, has_null, row) != entry) return true;
-    return fn(t, row);
-  });
+  scan_range(lower, upper);
   return status;
 }
 
@@ -240,8 +272,8 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
   stop_ = false;
 
   int64_t limit = -1, offset = -1;
-  PL_RETURN_IF_ERROR(EvaluateCount(plan.limit.get(), ctx_, "LIMIT", &limit));
-  PL_RETURN_IF_ERROR(EvaluateCount(plan.offset.get(), ctx_, "OFFSET", &offset));
+  PL_RETURN_IF_ERROR(EvaluateCount(plan.limit.get(), ctx_, "LIMIT", "2201W", &limit));
+  PL_RETURN_IF_ERROR(EvaluateCount(plan.offset.get(), ctx_, "OFFSET", "2201X", &offset));
   if (offset < 0) offset = 0;
 
   const size_t width = plan.outputs.size();

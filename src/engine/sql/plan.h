@@ -26,6 +26,10 @@ struct AccessPath {
   AccessKind kind = AccessKind::kFullScan;
   storage::Index* index = nullptr;
   std::vector<BoundExprPtr> equal;  // values of the leading index columns
+  // `col IN (a, b, ..)` on the column after `equal`: one probe per distinct
+  // value (a point lookup each when that completes a unique key, else a
+  // prefix scan each). Empty when not used.
+  std::vector<BoundExprPtr> in_list;
   BoundExprPtr lower;               // bound on the next column (range; may be null)
   BoundExprPtr upper;
   bool lower_inclusive = true;
