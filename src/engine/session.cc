@@ -56,6 +56,36 @@ bool IsDdl(sql::StatementKind kind) {
   }
 }
 
+// What PostgreSQL calls a statement in "cannot execute X in a read-only
+// transaction", or nullptr when the statement may run in one.
+const char* ReadOnlyViolation(const sql::PreparedStatement& statement) {
+  switch (statement.kind) {
+    case sql::StatementKind::kSelect: return statement.select->for_update ? "SELECT FOR UPDATE" : nullptr;
+    case sql::StatementKind::kInsert: return "INSERT";
+    case sql::StatementKind::kUpdate: return "UPDATE";
+    case sql::StatementKind::kDelete: return "DELETE";
+    case sql::StatementKind::kCreateTable: return "CREATE TABLE";
+    case sql::StatementKind::kCreateDomain: return "CREATE DOMAIN";
+    case sql::StatementKind::kCreateIndex: return "CREATE INDEX";
+    case sql::StatementKind::kTruncate: return "TRUNCATE TABLE";
+    case sql::StatementKind::kAlterTable: return "ALTER TABLE";
+    case sql::StatementKind::kDrop:
+      switch (statement.ast->drop->kind) {
+        case sql::ObjectKind::kTable: return "DROP TABLE";
+        case sql::ObjectKind::kIndex: return "DROP INDEX";
+        case sql::ObjectKind::kDomain: return "DROP DOMAIN";
+        case sql::ObjectKind::kOther: return "DROP";
+      }
+      return "DROP";
+    default:
+      return nullptr;
+  }
+}
+
+bool IsOn(std::string_view value) {
+  return value == "on" || value == "true" || value == "yes" || value == "1" || value == "t";
+}
+
 std::string Lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) {
@@ -73,6 +103,10 @@ Session::~Session() {
 }
 
 Status Session::GetSetting(std::string_view name, std::string* value) const {
+  if (Lower(name) == "transaction_read_only") {
+    *value = read_only_ ? "on" : "off";
+    return Status::OK();
+  }
   auto it = settings_.find(Lower(name));
   if (it == settings_.end()) {
     return Status(sqlstate::kUndefinedObject, "unrecognized configuration parameter \"" + std::string(name) + "\"");
@@ -90,6 +124,13 @@ Status Session::SetSetting(std::string_view name, std::string value) {
       key == "integer_datetimes" || key == "max_identifier_length") {
     return Status("55P02", "parameter \"" + key + "\" cannot be changed");
   }
+  if (key == "transaction_read_only") {  // this transaction's mode, not a stored setting
+    if (state_ != TransactionState::kIdle) read_only_ = IsOn(value);
+    return Status::OK();
+  }
+  // The first change inside a block saves what its end may restore.
+  if (state_ != TransactionState::kIdle && !block_settings_) block_settings_ = settings_;
+  if (key == "default_transaction_read_only" && state_ == TransactionState::kIdle) read_only_ = IsOn(value);
   settings_[key] = std::move(value);
   return Status::OK();
 }
@@ -101,7 +142,32 @@ Status Session::Begin() {
   return Status::OK();
 }
 
+Status Session::BeginBlock() {
+  PL_RETURN_IF_ERROR(Begin());
+  state_ = TransactionState::kInBlock;
+  return Status::OK();
+}
+
+void Session::EndBlockSettings(bool commit) {
+  if (block_settings_) {
+    if (!commit) {
+      settings_ = std::move(*block_settings_);
+    } else {
+      for (const auto& key : local_settings_) {
+        auto saved = block_settings_->find(key);
+        if (saved == block_settings_->end()) settings_.erase(key);
+        else settings_[key] = saved->second;
+      }
+    }
+    block_settings_.reset();
+  }
+  local_settings_.clear();
+  auto it = settings_.find("default_transaction_read_only");
+  read_only_ = it != settings_.end() && IsOn(it->second);
+}
+
 void Session::EndTransaction(bool commit) {
+  if (state_ != TransactionState::kIdle) EndBlockSettings(commit);
   if (commit) txn_->Commit();
   else txn_->Abort();
   txn_.reset();
@@ -141,8 +207,7 @@ Status Session::ExecuteScript(std::string_view sql, std::vector<QueryResult>* re
   // Several statements outside a block form one implicit transaction.
   bool implicit = false;
   if (statements.size() > 1 && state_ == TransactionState::kIdle) {
-    PL_RETURN_IF_ERROR(Begin());
-    state_ = TransactionState::kInBlock;
+    PL_RETURN_IF_ERROR(BeginBlock());
     implicit = true;
   }
   Status status;
@@ -200,8 +265,8 @@ Status Session::RunTransactionControl(const sql::TransactionStmt& stmt, QueryRes
     case sql::TransactionKind::kBegin:
       result->command_tag = "BEGIN";
       if (state_ != TransactionState::kIdle) return Status::OK();  // PostgreSQL only warns
-      PL_RETURN_IF_ERROR(Begin());
-      state_ = TransactionState::kInBlock;
+      PL_RETURN_IF_ERROR(BeginBlock());
+      if (stmt.read_only) read_only_ = true;
       return Status::OK();
     case sql::TransactionKind::kCommit:
       if (state_ == TransactionState::kFailed) {
@@ -238,6 +303,17 @@ Status Session::RunUtility(const sql::PreparedStatement& statement, QueryResult*
         result->command_tag = "SET";  // every transaction is serializable already
         return Status::OK();
       }
+      result->command_tag = set.reset ? "RESET" : "SET";
+      // SET LOCAL and SET TRANSACTION last until the block ends; outside a
+      // block they have no effect (PostgreSQL only warns).
+      const bool block_scoped = set.local || set.name.rfind("transaction_", 0) == 0;
+      if (block_scoped && state_ == TransactionState::kIdle) return Status::OK();
+      if (set.reset && set.name == "all") {  // RESET ALL
+        for (const auto& [key, value] : DefaultSettings()) {
+          if (SetSetting(key, value).ok() && block_scoped) local_settings_.push_back(key);
+        }
+        return Status::OK();
+      }
       std::string value;
       if (set.reset) {
         auto it = DefaultSettings().find(set.name);
@@ -246,7 +322,7 @@ Status Session::RunUtility(const sql::PreparedStatement& statement, QueryResult*
         for (size_t i = 0; i < set.values.size(); ++i) value += (i ? ", " : "") + set.values[i];
       }
       PL_RETURN_IF_ERROR(SetSetting(set.name, std::move(value)));
-      result->command_tag = set.reset ? "RESET" : "SET";
+      if (block_scoped) local_settings_.push_back(set.name);
       return Status::OK();
     }
     case sql::StatementKind::kShow: {
@@ -283,6 +359,11 @@ Status Session::RunUtility(const sql::PreparedStatement& statement, QueryResult*
 
 Status Session::Run(const sql::PreparedStatement& statement, const std::vector<Value>& params, QueryResult* result) {
   const sql::StatementKind kind = statement.kind;
+  if (read_only_) {
+    if (const char* what = ReadOnlyViolation(statement)) {
+      return Status("25006", std::string("cannot execute ") + what + " in a read-only transaction");
+    }
+  }
   if (IsDml(kind)) {
     if (txn_) return db_->RunDml(statement, params, txn_.get(), txn_start_, result);
     PL_RETURN_IF_ERROR(Begin());

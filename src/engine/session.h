@@ -7,7 +7,10 @@
 // which then rolls back, with command tag ROLLBACK), as in PostgreSQL.
 // ExecuteScript runs several ';'-separated statements as PostgreSQL runs a
 // simple-query message: as one implicit transaction unless the text has its
-// own BEGIN/COMMIT.
+// own BEGIN/COMMIT. Settings behave as in PostgreSQL: ROLLBACK undoes a
+// block's SETs, SET LOCAL lasts until the block ends, and a READ ONLY
+// transaction (BEGIN READ ONLY, default_transaction_read_only) refuses
+// writes with 25006.
 //
 // Thread-safety: a Session is used by one thread at a time (it may move
 // between threads). Ownership: created by Database::CreateSession; must not
@@ -16,6 +19,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -64,13 +68,25 @@ class Session {
   Status RunTransactionControl(const sql::TransactionStmt& stmt, QueryResult* result);
   Status RunUtility(const sql::PreparedStatement& statement, QueryResult* result);
   Status Begin();
+  // Begin() for a transaction block (BEGIN, or a multi-statement script).
+  Status BeginBlock();
   void EndTransaction(bool commit);
+  // At a block's end: ROLLBACK undoes its SETs, the end of any block undoes
+  // its SET LOCALs; the next transaction's READ ONLY mode is the default's.
+  void EndBlockSettings(bool commit);
 
   Database* db_;
   TransactionState state_ = TransactionState::kIdle;
   std::unique_ptr<Transaction> txn_;  // the open block's transaction
   int64_t txn_start_ = 0;
   std::map<std::string, std::string, std::less<>> settings_;
+  // The settings before the open block's first SET (none: unchanged), and
+  // the names set with SET LOCAL in it.
+  std::optional<std::map<std::string, std::string, std::less<>>> block_settings_;
+  std::vector<std::string> local_settings_;
+  // Whether the current transaction (when idle: each next one) is READ ONLY
+  // (SHOW transaction_read_only); writes then fail with 25006.
+  bool read_only_ = false;
 
   // This session's recently used statements: found without copying the
   // text (the shared StatementCache needs a key string).

@@ -93,8 +93,9 @@ Status Catalog::DropDomain(std::string_view name, bool cascade) {
       for (const auto& column : table->schema().columns) {
         if (column.domain == name) {
           return Status(sqlstate::kDependentObjectsStillExist,
-                        "cannot drop type " + std::string(name) + " because column " + table_name + "." +
-                            column.name + " depends on it");
+                        "cannot drop type " + std::string(name) + " because other objects depend on it")
+              .WithDetail("column " + column.name + " of table " + table_name + " depends on type " +
+                          std::string(name));
         }
       }
     }

@@ -27,6 +27,7 @@ struct ColumnSchema {
   std::optional<Value> default_value;
   bool default_is_now = false;
   std::string domain;  // the CREATE DOMAIN name the column was declared with, "" otherwise
+  bool domain_not_null = false;  // the domain itself is NOT NULL (its error is reported first)
 };
 
 struct ForeignKey {

@@ -161,7 +161,8 @@ struct SelectStmt {
   ExprPtr offset;
   bool for_update = false;  // FOR UPDATE / FOR NO KEY UPDATE / FOR SHARE
   // VALUES (..), (..) used as a query (the source of an INSERT): each row a
-  // list of expressions; when non-empty every other field is empty.
+  // list of expressions, null where DEFAULT is written; when non-empty every
+  // other field is empty.
   std::vector<std::vector<ExprPtr>> values;
 };
 
@@ -262,6 +263,7 @@ struct AlterTableCmd {
 
 struct AlterTableStmt {
   std::string table;
+  bool if_exists = false;  // ALTER TABLE IF EXISTS
   std::vector<AlterTableCmd> commands;
 };
 

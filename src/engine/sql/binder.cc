@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <tuple>
 
 #include "common/datetime.h"
 #include "engine/sql/access_path_planner.h"
@@ -29,6 +30,12 @@ struct Binder::Context {
 namespace {
 
 bool IsUnknown(const BoundExpr& e) { return e.type.id == TypeId::kUnknown; }
+
+// The type without its modifiers (varchar(3) → varchar, numeric(12,2) →
+// numeric): what PostgreSQL resolves an untyped literal or parameter to when
+// it meets a column in an operator, since operators take unmodified types.
+// Only assignment to a column applies the column's length or scale.
+Type OperandType(const Type& t) { return Type(t.id); }
 
 std::string TypeText(const Type& t) { return t.id == TypeId::kUnknown ? "unknown" : Type(t.id).ToString(); }
 
@@ -98,6 +105,17 @@ std::string OperatorText(BinaryOp op) {
 
 int Pos(int location) { return location >= 0 ? location + 1 : 0; }
 
+// PostgreSQL's exprLocation: where a whole expression starts, i.e. the
+// leftmost of an operator's own position and its first operand's.
+int LeftmostLocation(const Expr& e) {
+  int location = e.location;
+  if (e.left) {
+    int left = LeftmostLocation(*e.left);
+    if (left >= 0 && (location < 0 || left < location)) location = left;
+  }
+  return location;
+}
+
 BoundExprPtr MakeNode(BoundKind kind, Type type, int location) {
   auto e = std::make_unique<BoundExpr>();
   e->kind = kind;
@@ -119,15 +137,16 @@ std::string DefaultName(const Expr& e) {
   }
 }
 
-// Splits an AND tree into its conjuncts.
-void SplitConjuncts(const Expr* e, std::vector<const Expr*>* out) {
+// Splits the AND tree of a `clause` condition into its conjuncts.
+template <typename Conjunct>
+void SplitConjuncts(const Expr* e, const char* clause, std::vector<Conjunct>* out, bool and_operand = false) {
   if (e == nullptr) return;
   if (e->kind == ExprKind::kBinary && e->binary_op == BinaryOp::kAnd) {
-    SplitConjuncts(e->left.get(), out);
-    SplitConjuncts(e->right.get(), out);
+    SplitConjuncts(e->left.get(), clause, out, true);
+    SplitConjuncts(e->right.get(), clause, out, true);
     return;
   }
-  out->push_back(e);
+  out->push_back({e, clause, and_operand});
 }
 
 // Highest source a bound expression reads (-1 when none).
@@ -248,8 +267,9 @@ Status Binder::Coerce(BoundExprPtr* e, const Type& target, bool explicit_cast, i
   if (x.type == target) return Status::OK();
   if (x.kind == BoundKind::kConstant) {
     Value v;
-    Status s = CastValue(x.constant, target, explicit_cast || x.type.id == TypeId::kUnknown, &v);
-    if (!s.ok()) return s.WithPosition(Pos(location >= 0 ? location : x.location));
+    Status s = CastValue(x.constant, target, explicit_cast, &v);
+    // A literal that does not convert is reported where it is written.
+    if (!s.ok()) return s.WithPosition(Pos(x.location >= 0 ? x.location : location));
     x.constant = std::move(v);
     x.type = target;
     return Status::OK();
@@ -269,7 +289,7 @@ Status Binder::CoerceForAssignment(BoundExprPtr* e, const catalog::ColumnSchema&
   const Type& from = (*e)->type;
   if (from.id != TypeId::kUnknown && !CanAssign(from.id, column.type.id)) {
     return Status(sqlstate::kDatatypeMismatch,
-                  "column \"" + column.name + "\" is of type " + column.type.ToString() +
+                  "column \"" + column.name + "\" is of type " + TypeText(column.type) +
                       " but expression is of type " + TypeText(from),
                   Pos(location >= 0 ? location : (*e)->location));
   }
@@ -277,8 +297,8 @@ Status Binder::CoerceForAssignment(BoundExprPtr* e, const catalog::ColumnSchema&
 }
 
 Status Binder::UnifyUnknown(BoundExprPtr* a, BoundExprPtr* b, int location) {
-  if (IsUnknown(**a) && !IsUnknown(**b)) return Coerce(a, (*b)->type, false, location);
-  if (IsUnknown(**b) && !IsUnknown(**a)) return Coerce(b, (*a)->type, false, location);
+  if (IsUnknown(**a) && !IsUnknown(**b)) return Coerce(a, OperandType((*b)->type), false, location);
+  if (IsUnknown(**b) && !IsUnknown(**a)) return Coerce(b, OperandType((*a)->type), false, location);
   if (IsUnknown(**a) && IsUnknown(**b)) {
     PL_RETURN_IF_ERROR(Coerce(a, Type(TypeId::kText), false, location));
     return Coerce(b, Type(TypeId::kText), false, location);
@@ -286,7 +306,7 @@ Status Binder::UnifyUnknown(BoundExprPtr* a, BoundExprPtr* b, int location) {
   return Status::OK();
 }
 
-Status Binder::CommonType(const std::vector<const BoundExpr*>& exprs, int location, Type* out) {
+Status Binder::CommonType(const std::vector<const BoundExpr*>& exprs, const char* context, int location, Type* out) {
   Type result;
   for (const BoundExpr* e : exprs) {
     const Type& t = e->type;
@@ -301,7 +321,8 @@ Status Binder::CommonType(const std::vector<const BoundExpr*>& exprs, int locati
       if (result.id == TypeId::kDate) result = t;
     } else if (result.id != t.id) {
       return Status(sqlstate::kDatatypeMismatch,
-                    "types " + TypeText(result) + " and " + TypeText(t) + " cannot be matched", Pos(location));
+                    std::string(context) + " types " + TypeText(result) + " and " + TypeText(t) + " cannot be matched",
+                    Pos(e->location >= 0 ? e->location : location));
     }
   }
   if (result.id == TypeId::kUnknown) result = Type(TypeId::kText);
@@ -464,11 +485,11 @@ Status Binder::BindExpr(const Expr& e, Context& ctx, BoundExprPtr* out) {
         std::vector<const BoundExpr*> all;
         for (const auto& i : items) all.push_back(i.get());
         Type t;
-        PL_RETURN_IF_ERROR(CommonType(all, e.location, &t));
-        PL_RETURN_IF_ERROR(Coerce(&left, t, false, e.location));
+        PL_RETURN_IF_ERROR(CommonType(all, "IN", e.location, &t));
+        PL_RETURN_IF_ERROR(Coerce(&left, OperandType(t), false, e.location));
       }
       for (auto& item : items) {
-        if (IsUnknown(*item)) PL_RETURN_IF_ERROR(Coerce(&item, left->type, false, item->location));
+        if (IsUnknown(*item)) PL_RETURN_IF_ERROR(Coerce(&item, OperandType(left->type), false, item->location));
         if (!Comparable(left->type, item->type)) {
           return Status(sqlstate::kUndefinedFunction,
                         "operator does not exist: " + TypeText(left->type) + " = " + TypeText(item->type),
@@ -507,6 +528,17 @@ Status Binder::BindExpr(const Expr& e, Context& ctx, BoundExprPtr* out) {
   return InternalError("unknown expression kind");
 }
 
+Status Binder::MissingFromEntry(const Context& ctx, const std::string& qualifier, int location) const {
+  for (const auto& entry : ctx.scope) {
+    if (entry.table->name() == qualifier) {  // the table is there, under an alias
+      return Status(sqlstate::kUndefinedTable,
+                    "invalid reference to FROM-clause entry for table \"" + qualifier + "\"", Pos(location));
+    }
+  }
+  return Status(sqlstate::kUndefinedTable, "missing FROM-clause entry for table \"" + qualifier + "\"",
+                Pos(location));
+}
+
 Status Binder::BindColumnRef(const Expr& e, Context& ctx, BoundExprPtr* out) {
   const ScopeEntry* found = nullptr;
   int column = -1;
@@ -517,10 +549,7 @@ Status Binder::BindColumnRef(const Expr& e, Context& ctx, BoundExprPtr* out) {
         break;
       }
     }
-    if (found == nullptr) {
-      return Status(sqlstate::kUndefinedTable, "missing FROM-clause entry for table \"" + e.qualifier + "\"",
-                    Pos(e.location));
-    }
+    if (found == nullptr) return MissingFromEntry(ctx, e.qualifier, e.location);
     column = found->table->schema().FindColumn(e.column);
     if (column < 0) {
       return Status(sqlstate::kUndefinedColumn, "column " + e.qualifier + "." + e.column + " does not exist",
@@ -569,13 +598,13 @@ Status Binder::BindBinary(const Expr& e, Context& ctx, BoundExprPtr* out) {
   switch (op) {
     case BinaryOp::kAnd: case BinaryOp::kOr: {
       const char* name = op == BinaryOp::kAnd ? "AND" : "OR";
-      for (BoundExprPtr* side : {&left, &right}) {
+      for (auto [side, ast] : {std::pair{&left, e.left.get()}, std::pair{&right, e.right.get()}}) {
         if (IsUnknown(**side)) PL_RETURN_IF_ERROR(Coerce(side, Type(TypeId::kBool), false, e.location));
         if ((*side)->type.id != TypeId::kBool) {
           return Status(sqlstate::kDatatypeMismatch,
                         std::string("argument of ") + name + " must be type boolean, not type " +
                             TypeText((*side)->type),
-                        Pos((*side)->location >= 0 ? (*side)->location : e.location));
+                        Pos(LeftmostLocation(*ast)));
         }
       }
       BoundKind kind = op == BinaryOp::kAnd ? BoundKind::kAnd : BoundKind::kOr;
@@ -601,14 +630,14 @@ Status Binder::BindBinary(const Expr& e, Context& ctx, BoundExprPtr* out) {
       return Status::OK();
     }
     case BinaryOp::kLike: case BinaryOp::kNotLike: case BinaryOp::kILike: case BinaryOp::kNotILike: {
-      if (IsUnknown(*left)) PL_RETURN_IF_ERROR(Coerce(&left, Type(TypeId::kText), false, e.location));
-      if (IsUnknown(*right)) PL_RETURN_IF_ERROR(Coerce(&right, Type(TypeId::kText), false, e.location));
-      if (!left->type.IsString() || !right->type.IsString()) {
+      if ((!IsUnknown(*left) && !left->type.IsString()) || (!IsUnknown(*right) && !right->type.IsString())) {
         return Status(sqlstate::kUndefinedFunction,
                       "operator does not exist: " + TypeText(left->type) + " " + OperatorText(op) + " " +
                           TypeText(right->type),
                       Pos(e.location));
       }
+      if (IsUnknown(*left)) PL_RETURN_IF_ERROR(Coerce(&left, Type(TypeId::kText), false, e.location));
+      if (IsUnknown(*right)) PL_RETURN_IF_ERROR(Coerce(&right, Type(TypeId::kText), false, e.location));
       *out = MakeNode(BoundKind::kLike, Type(TypeId::kBool), e.location);
       (*out)->op = op;
       (*out)->children.push_back(std::move(left));
@@ -623,11 +652,11 @@ Status Binder::BindBinary(const Expr& e, Context& ctx, BoundExprPtr* out) {
     PL_RETURN_IF_ERROR(Coerce(&left, Type(TypeId::kNumeric), false, e.location));
     PL_RETURN_IF_ERROR(Coerce(&right, Type(TypeId::kNumeric), false, e.location));
   } else if (IsUnknown(*left)) {
-    Type t = right->type.id == TypeId::kDate ? Type(TypeId::kInt32) : right->type;
+    Type t = right->type.id == TypeId::kDate ? Type(TypeId::kInt32) : OperandType(right->type);
     if (right->type.id == TypeId::kDate && op == BinaryOp::kSub) t = Type(TypeId::kDate);
     PL_RETURN_IF_ERROR(Coerce(&left, t, false, e.location));
   } else if (IsUnknown(*right)) {
-    Type t = left->type.id == TypeId::kDate ? Type(TypeId::kInt32) : left->type;
+    Type t = left->type.id == TypeId::kDate ? Type(TypeId::kInt32) : OperandType(left->type);
     PL_RETURN_IF_ERROR(Coerce(&right, t, false, e.location));
   }
   const Type& a = left->type;
@@ -685,11 +714,11 @@ Status Binder::BindCase(const Expr& e, Context& ctx, BoundExprPtr* out) {
                       Pos(w.condition->location));
       }
     } else {
-      PL_RETURN_IF_ERROR(Coerce(&c, Type(TypeId::kBool), false, w.condition->location));
+      if (IsUnknown(*c)) PL_RETURN_IF_ERROR(Coerce(&c, Type(TypeId::kBool), false, w.condition->location));
       if (c->type.id != TypeId::kBool) {
         return Status(sqlstate::kDatatypeMismatch,
                       "argument of CASE/WHEN must be type boolean, not type " + TypeText(c->type),
-                      Pos(w.condition->location));
+                      Pos(LeftmostLocation(*w.condition)));
       }
     }
     conditions.push_back(std::move(c));
@@ -697,11 +726,13 @@ Status Binder::BindCase(const Expr& e, Context& ctx, BoundExprPtr* out) {
   }
   BoundExprPtr else_result;
   if (e.else_result) PL_RETURN_IF_ERROR(BindExpr(*e.else_result, ctx, &else_result));
+  // The ELSE result comes first, as PostgreSQL considers it (and names it
+  // first when the types do not match).
   std::vector<const BoundExpr*> all;
-  for (const auto& r : results) all.push_back(r.get());
   if (else_result) all.push_back(else_result.get());
+  for (const auto& r : results) all.push_back(r.get());
   Type type;
-  PL_RETURN_IF_ERROR(CommonType(all, e.location, &type));
+  PL_RETURN_IF_ERROR(CommonType(all, "CASE", e.location, &type));
   for (auto& r : results) PL_RETURN_IF_ERROR(Coerce(&r, type, false, r->location));
   if (else_result) PL_RETURN_IF_ERROR(Coerce(&else_result, type, false, else_result->location));
   node->type = type;
@@ -751,6 +782,9 @@ Status Binder::BindAggregate(const Expr& e, Context& ctx, BoundExprPtr* out) {
     } else if (name == "min" || name == "max") {
       spec.kind = name == "min" ? AggregateKind::kMin : AggregateKind::kMax;
       if (IsUnknown(*spec.arg)) PL_RETURN_IF_ERROR(Coerce(&spec.arg, Type(TypeId::kText), false, e.location));
+      if (spec.arg->type.id == TypeId::kBool) {  // PostgreSQL has bool_and/bool_or instead
+        return Status(sqlstate::kUndefinedFunction, "function " + name + "(boolean) does not exist", Pos(e.location));
+      }
       spec.type = spec.arg->type;
     } else {
       spec.kind = name == "sum" ? AggregateKind::kSum : AggregateKind::kAvg;
@@ -822,7 +856,12 @@ Status Binder::BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
     return Status::OK();
   };
   auto require_text = [&](BoundExprPtr& a) -> Status {
-    if (!a->type.IsString()) return Coerce(&a, Type(TypeId::kText), false, e.location);
+    if (IsUnknown(*a)) return Coerce(&a, Type(TypeId::kText), false, e.location);
+    if (!a->type.IsString()) {
+      std::string sig;
+      for (const auto& x : args) sig += (sig.empty() ? "" : ", ") + TypeText(x->type);
+      return Status(sqlstate::kUndefinedFunction, "function " + name + "(" + sig + ") does not exist", Pos(e.location));
+    }
     return Status::OK();
   };
   switch (info->function) {
@@ -840,7 +879,11 @@ Status Binder::BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
       std::vector<const BoundExpr*> all;
       for (const auto& a : args) all.push_back(a.get());
       if (info->function == ScalarFunction::kNullIf) all.resize(1);
-      PL_RETURN_IF_ERROR(CommonType(all, e.location, &node->type));
+      const char* context = info->function == ScalarFunction::kCoalesce ? "COALESCE"
+                            : info->function == ScalarFunction::kGreatest ? "GREATEST"
+                            : info->function == ScalarFunction::kLeast    ? "LEAST"
+                                                                          : "NULLIF";
+      PL_RETURN_IF_ERROR(CommonType(all, context, e.location, &node->type));
       for (auto& a : args) PL_RETURN_IF_ERROR(Coerce(&a, node->type, false, e.location));
       break;
     }
@@ -884,7 +927,7 @@ Status Binder::BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
   return Status::OK();
 }
 
-Status Binder::BindPredicate(const Expr& e, Context& ctx, const char* clause, BoundExprPtr* out) {
+Status Binder::BindPredicate(const Expr& e, Context& ctx, const char* clause, BoundExprPtr* out, bool and_operand) {
   const char* saved = ctx.clause;
   ctx.clause = clause;
   Status s = BindExpr(e, ctx, out);
@@ -893,8 +936,9 @@ Status Binder::BindPredicate(const Expr& e, Context& ctx, const char* clause, Bo
   if (IsUnknown(**out)) PL_RETURN_IF_ERROR(Coerce(out, Type(TypeId::kBool), false, e.location));
   if ((*out)->type.id != TypeId::kBool) {
     return Status(sqlstate::kDatatypeMismatch,
-                  std::string("argument of ") + clause + " must be type boolean, not type " + TypeText((*out)->type),
-                  Pos(e.location));
+                  std::string("argument of ") + (and_operand ? "AND" : clause) + " must be type boolean, not type " +
+                      TypeText((*out)->type),
+                  Pos(LeftmostLocation(e)));
   }
   return Status::OK();
 }
@@ -925,8 +969,8 @@ Status Binder::BindDefault(const Expr& expr, const Type& type, std::optional<Val
 // ---------------------------------------------------------------- SELECT
 
 Status Binder::BindFrom(const SelectStmt& stmt, Context& ctx, SelectPlan* plan, std::vector<ExprPtr>*,
-                        std::vector<const Expr*>* where_conjuncts,
-                        std::vector<std::pair<int, const Expr*>>* on_conjuncts) {
+                        std::vector<Conjunct>* where_conjuncts,
+                        std::vector<std::pair<int, Conjunct>>* on_conjuncts) {
   // Flattens FROM items (comma lists, inner/cross/left joins) into sources
   // in order; ON conditions of inner joins join the WHERE conjuncts, those of
   // left joins stay with their source.
@@ -960,16 +1004,16 @@ Status Binder::BindFrom(const SelectStmt& stmt, Context& ctx, SelectPlan* plan, 
       if (plan->sources.size() != first_right + 1) return NotSupported("LEFT JOIN of a nested join");
       plan->sources.back().left_join = true;
       ctx.scope.back().left_joined = true;
-      std::vector<const Expr*> on;
-      SplitConjuncts(item.on.get(), &on);
-      for (const Expr* c : on) on_conjuncts->push_back({static_cast<int>(first_right), c});
+      std::vector<Conjunct> on;
+      SplitConjuncts(item.on.get(), "JOIN/ON", &on);
+      for (const Conjunct& c : on) on_conjuncts->push_back({static_cast<int>(first_right), c});
     } else {
-      SplitConjuncts(item.on.get(), where_conjuncts);
+      SplitConjuncts(item.on.get(), "JOIN/ON", where_conjuncts);
     }
     return Status::OK();
   };
   for (const auto& item : stmt.from) PL_RETURN_IF_ERROR(add(*item));
-  SplitConjuncts(stmt.where.get(), where_conjuncts);
+  SplitConjuncts(stmt.where.get(), "WHERE", where_conjuncts);
   return Status::OK();
 }
 
@@ -991,14 +1035,15 @@ Status Binder::BindSelectList(const std::vector<SelectItem>& items, Context& ctx
         if (item.expr->qualifier.empty()) {
           return SyntaxError("SELECT * with no tables specified is not valid", Pos(item.expr->location));
         }
-        return Status(sqlstate::kUndefinedTable,
-                      "missing FROM-clause entry for table \"" + item.expr->qualifier + "\"", Pos(item.expr->location));
+        return MissingFromEntry(ctx, item.expr->qualifier, item.expr->location);
       }
       continue;
     }
     BoundExprPtr e;
     PL_RETURN_IF_ERROR(BindExpr(*item.expr, ctx, &e));
-    if (IsUnknown(*e)) PL_RETURN_IF_ERROR(Coerce(&e, Type(TypeId::kText), false, item.expr->location));
+    if (IsUnknown(*e) && !insert_source_) {
+      PL_RETURN_IF_ERROR(Coerce(&e, Type(TypeId::kText), false, item.expr->location));
+    }
     columns->push_back({item.alias.empty() ? DefaultName(*item.expr) : item.alias, e->type});
     exprs->push_back(std::move(e));
   }
@@ -1029,8 +1074,8 @@ Status Binder::BindSelect(const SelectStmt& stmt, std::unique_ptr<SelectPlan>* o
   if (!stmt.values.empty()) return NotSupported("VALUES as a query outside INSERT");
 
   std::vector<ExprPtr> owned;
-  std::vector<const Expr*> where_conjuncts;
-  std::vector<std::pair<int, const Expr*>> on_conjuncts;
+  std::vector<Conjunct> where_conjuncts;
+  std::vector<std::pair<int, Conjunct>> on_conjuncts;
   PL_RETURN_IF_ERROR(BindFrom(stmt, ctx, plan.get(), &owned, &where_conjuncts, &on_conjuncts));
 
   // WHERE / ON conjuncts, each placed at the level of the last source it reads.
@@ -1038,9 +1083,9 @@ Status Binder::BindSelect(const SelectStmt& stmt, std::unique_ptr<SelectPlan>* o
   std::vector<bool> left_joined(n, false);
   for (int i = 0; i < n; ++i) left_joined[i] = plan->sources[i].left_join;
   std::vector<std::vector<BoundExprPtr>> level(std::max(n, 1));
-  for (const Expr* c : where_conjuncts) {
+  for (const Conjunct& c : where_conjuncts) {
     BoundExprPtr b;
-    PL_RETURN_IF_ERROR(BindPredicate(*c, ctx, "WHERE", &b));
+    PL_RETURN_IF_ERROR(BindPredicate(*c.expr, ctx, c.clause, &b, c.and_operand));
     if (UsesSource(*b, left_joined)) {
       plan->post_filters.push_back(std::move(b));
     } else {
@@ -1049,7 +1094,7 @@ Status Binder::BindSelect(const SelectStmt& stmt, std::unique_ptr<SelectPlan>* o
   }
   for (const auto& [source, c] : on_conjuncts) {
     BoundExprPtr b;
-    PL_RETURN_IF_ERROR(BindPredicate(*c, ctx, "JOIN/ON", &b));
+    PL_RETURN_IF_ERROR(BindPredicate(*c.expr, ctx, c.clause, &b, c.and_operand));
     if (MaxSource(*b) > source) return NotSupported("a LEFT JOIN condition that reads a later table");
     level[source].push_back(std::move(b));
   }
@@ -1137,6 +1182,19 @@ Status Binder::BindSelect(const SelectStmt& stmt, std::unique_ptr<SelectPlan>* o
   for (auto& key : plan->order_by) {
     if (key.expr->kind == BoundKind::kSlot && key.expr->index < 0) key.expr = plan->outputs[-key.expr->index - 1]->Clone();
   }
+  // DISTINCT rows are sorted by what they show only.
+  if (stmt.distinct) {
+    for (size_t k = 0; k < plan->order_by.size(); ++k) {
+      const BoundExpr& key = *plan->order_by[k].expr;
+      bool shown = std::any_of(plan->outputs.begin(), plan->outputs.end(),
+                               [&](const BoundExprPtr& output) { return output->Equals(key); });
+      if (!shown) {
+        return Status(sqlstate::kInvalidColumnReference,
+                      "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
+                      Pos(LeftmostLocation(*stmt.order_by[k].expr)));
+      }
+    }
+  }
 
   if (plan->aggregate) {
     for (auto& e : plan->outputs) PL_RETURN_IF_ERROR(ApplyGrouping(&e, *plan, -1));
@@ -1149,23 +1207,32 @@ Status Binder::BindSelect(const SelectStmt& stmt, std::unique_ptr<SelectPlan>* o
 
   plan->distinct = stmt.distinct;
   plan->for_update = stmt.for_update;
-  if (plan->for_update && plan->aggregate) {
-    return NotSupported("FOR UPDATE with GROUP BY or aggregate functions");
+  if (plan->for_update) {
+    // PostgreSQL locks base-table rows only; it names the first obstacle.
+    const char* obstacle = plan->distinct              ? "DISTINCT clause"
+                           : !plan->group_by.empty()   ? "GROUP BY clause"
+                           : plan->having              ? "HAVING clause"
+                           : plan->aggregate           ? "aggregate functions"
+                                                       : nullptr;
+    if (obstacle != nullptr) {
+      return Status(sqlstate::kFeatureNotSupported, std::string("FOR UPDATE is not allowed with ") + obstacle);
+    }
   }
-  Context none;
-  none.clause = "LIMIT";
-  if (stmt.limit) {
-    PL_RETURN_IF_ERROR(BindExpr(*stmt.limit, none, &plan->limit));
-    PL_RETURN_IF_ERROR(Coerce(&plan->limit, Type(TypeId::kInt64), false, stmt.limit->location));
-    if (ContainsColumn(*plan->limit)) return SyntaxError("argument of LIMIT must not contain variables");
+  // LIMIT and OFFSET see the FROM names only to reject them, as PostgreSQL does.
+  Context counts;
+  counts.scope = ctx.scope;
+  for (auto [expr, bound, clause] : {std::tuple{stmt.limit.get(), &plan->limit, "LIMIT"},
+                                     std::tuple{stmt.offset.get(), &plan->offset, "OFFSET"}}) {
+    if (expr == nullptr) continue;
+    counts.clause = clause;
+    PL_RETURN_IF_ERROR(BindExpr(*expr, counts, bound));
+    if (ContainsColumn(**bound)) {
+      return Status(sqlstate::kInvalidColumnReference,
+                    std::string("argument of ") + clause + " must not contain variables", Pos(expr->location));
+    }
+    PL_RETURN_IF_ERROR(Coerce(bound, Type(TypeId::kInt64), false, expr->location));
   }
-  if (stmt.offset) {
-    none.clause = "OFFSET";
-    PL_RETURN_IF_ERROR(BindExpr(*stmt.offset, none, &plan->offset));
-    PL_RETURN_IF_ERROR(Coerce(&plan->offset, Type(TypeId::kInt64), false, stmt.offset->location));
-    if (ContainsColumn(*plan->offset)) return SyntaxError("argument of OFFSET must not contain variables");
-  }
-  FinalizeParameters(plan.get());
+  if (!insert_source_) FinalizeParameters(plan.get());  // else the INSERT types them first
   *out = std::move(plan);
   return Status::OK();
 }
@@ -1221,25 +1288,37 @@ Status Binder::BindInsert(const InsertStmt& stmt, std::unique_ptr<InsertPlan>* o
   } else if (!stmt.source->values.empty()) {
     Context ctx;
     ctx.clause = "VALUES";
+    auto location = [](const ExprPtr& item) { return item ? item->location : -1; };
     for (const auto& row : stmt.source->values) {
       if (row.size() > plan->target_columns.size()) {
-        return SyntaxError("INSERT has more expressions than target columns", Pos(row[plan->target_columns.size()]->location));
+        return SyntaxError("INSERT has more expressions than target columns",
+                           Pos(location(row[plan->target_columns.size()])));
       }
       if (row.size() < plan->target_columns.size()) {
-        return SyntaxError("INSERT has more target columns than expressions", Pos(row.empty() ? -1 : row.back()->location));
+        return SyntaxError("INSERT has more target columns than expressions", Pos(row.empty() ? -1 : location(row.back())));
       }
       std::vector<BoundExprPtr> bound;
       for (size_t i = 0; i < row.size(); ++i) {
+        const catalog::ColumnSchema& column = schema.columns[plan->target_columns[i]];
         BoundExprPtr e;
-        PL_RETURN_IF_ERROR(BindExpr(*row[i], ctx, &e));
-        PL_RETURN_IF_ERROR(CoerceForAssignment(&e, schema.columns[plan->target_columns[i]], row[i]->location));
-        FinalizeParameters(e.get());
+        if (row[i] == nullptr) {  // DEFAULT
+          e = DefaultValue(column);
+        } else {
+          PL_RETURN_IF_ERROR(BindExpr(*row[i], ctx, &e));
+          PL_RETURN_IF_ERROR(CoerceForAssignment(&e, column, row[i]->location));
+          FinalizeParameters(e.get());
+        }
         bound.push_back(std::move(e));
       }
       plan->rows.push_back(std::move(bound));
     }
   } else {
-    PL_RETURN_IF_ERROR(BindSelect(*stmt.source, &plan->query));
+    // Untyped literals and parameters in the select list take the types of
+    // the target columns, as in PostgreSQL (INSERT INTO t SELECT '5', $1).
+    insert_source_ = true;
+    Status s = BindSelect(*stmt.source, &plan->query);
+    insert_source_ = false;
+    PL_RETURN_IF_ERROR(s);
     if (plan->query->outputs.size() > plan->target_columns.size()) {
       return SyntaxError("INSERT has more expressions than target columns");
     }
@@ -1262,12 +1341,12 @@ Status Binder::BindTargetScan(const TableRef& ref, const Expr* where, SourcePlan
   PL_RETURN_IF_ERROR(LookupTable(ref, &target->table));
   target->alias = ref.alias.empty() ? ref.name : ref.alias;
   ctx.scope.push_back({target->alias, target->table.get(), 0, false});
-  std::vector<const Expr*> conjuncts;
-  SplitConjuncts(where, &conjuncts);
+  std::vector<Conjunct> conjuncts;
+  SplitConjuncts(where, "WHERE", &conjuncts);
   std::vector<BoundExprPtr> filters;
-  for (const Expr* c : conjuncts) {
+  for (const Conjunct& c : conjuncts) {
     BoundExprPtr b;
-    PL_RETURN_IF_ERROR(BindPredicate(*c, ctx, "WHERE", &b));
+    PL_RETURN_IF_ERROR(BindPredicate(*c.expr, ctx, c.clause, &b, c.and_operand));
     filters.push_back(std::move(b));
   }
   ChooseAccessPath(0, filters, target);
@@ -1289,8 +1368,7 @@ Status Binder::BindUpdate(const UpdateStmt& stmt, std::unique_ptr<UpdatePlan>* o
                     Pos(set.location));
     }
     if (std::find(plan->set_columns.begin(), plan->set_columns.end(), c) != plan->set_columns.end()) {
-      return Status(sqlstate::kDuplicateColumn, "multiple assignments to same column \"" + set.column + "\"",
-                    Pos(set.location));
+      return SyntaxError("multiple assignments to same column \"" + set.column + "\"", Pos(set.location));
     }
     BoundExprPtr e;
     if (set.value == nullptr) {
@@ -1335,6 +1413,7 @@ void Binder::FinalizeParameters(BoundExpr* e) const {
 void Binder::FinalizeParameters(SourcePlan* plan) const {
   for (auto& f : plan->filters) FinalizeParameters(f.get());
   for (auto& k : plan->access.equal) FinalizeParameters(k.get());
+  for (auto& k : plan->access.in_list) FinalizeParameters(k.get());
   FinalizeParameters(plan->access.lower.get());
   FinalizeParameters(plan->access.upper.get());
 }

@@ -52,12 +52,16 @@ class Binder {
 
   Status BindExpr(const Expr& e, Context& ctx, BoundExprPtr* out);
   Status BindColumnRef(const Expr& e, Context& ctx, BoundExprPtr* out);
+  // 42P01 for `qualifier`.column when no FROM item is named `qualifier`.
+  Status MissingFromEntry(const Context& ctx, const std::string& qualifier, int location) const;
   Status BindBinary(const Expr& e, Context& ctx, BoundExprPtr* out);
   Status BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out);
   Status BindAggregate(const Expr& e, Context& ctx, BoundExprPtr* out);
   Status BindCase(const Expr& e, Context& ctx, BoundExprPtr* out);
   Status BindCompare(BinaryOp op, BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out);
-  Status BindPredicate(const Expr& e, Context& ctx, const char* clause, BoundExprPtr* out);
+  // Binds a boolean condition of `clause`; a non-boolean one is 42804
+  // "argument of <clause> must be type boolean" (of AND when `and_operand`).
+  Status BindPredicate(const Expr& e, Context& ctx, const char* clause, BoundExprPtr* out, bool and_operand = false);
 
   // Converts `e` to `target`: a parameter of unknown type adopts it, a
   // constant is cast now, anything else gets a cast node. `assignment`
@@ -67,11 +71,19 @@ class Binder {
   Status CoerceForAssignment(BoundExprPtr* e, const catalog::ColumnSchema& column, int location);
   // Resolves an unknown-typed side against the other side's type.
   Status UnifyUnknown(BoundExprPtr* a, BoundExprPtr* b, int location);
-  // The type that values of `types` are converted to (CASE, COALESCE, ...).
-  Status CommonType(const std::vector<const BoundExpr*>& exprs, int location, Type* out);
+  // The type that values of `exprs` are converted to in `context` ("CASE",
+  // "COALESCE", ...): 42804 "<context> types x and y cannot be matched".
+  Status CommonType(const std::vector<const BoundExpr*>& exprs, const char* context, int location, Type* out);
 
+  // One conjunct of a WHERE or ON condition ("WHERE" / "JOIN/ON"); when it
+  // was an operand of AND, a non-boolean conjunct is reported as AND's.
+  struct Conjunct {
+    const Expr* expr;
+    const char* clause;
+    bool and_operand;
+  };
   Status BindFrom(const SelectStmt& stmt, Context& ctx, SelectPlan* plan, std::vector<ExprPtr>* owned,
-                  std::vector<const Expr*>* where_conjuncts, std::vector<std::pair<int, const Expr*>>* on_conjuncts);
+                  std::vector<Conjunct>* where_conjuncts, std::vector<std::pair<int, Conjunct>>* on_conjuncts);
   Status BindSelectList(const std::vector<SelectItem>& items, Context& ctx, std::vector<BoundExprPtr>* exprs,
                         std::vector<engine::ResultColumn>* columns);
   Status BindReturning(const std::vector<SelectItem>& items, storage::Table* table,
@@ -90,6 +102,7 @@ class Binder {
 
   const catalog::Catalog* catalog_;
   std::vector<Type> param_types_;  // index 0 = $1; kUnknown until inferred
+  bool insert_source_ = false;     // binding the SELECT of INSERT .. SELECT
 };
 
 }  // namespace paceline::sql

@@ -61,29 +61,26 @@ Status DdlExecutor::MakeIndex(const catalog::TableSchema& schema, const Constrai
 }
 
 Status DdlExecutor::MakeForeignKey(const catalog::TableSchema& schema, const ConstraintDef& def,
-                                   catalog::ForeignKey* out) const {
+                                   const catalog::IndexSchema* new_primary, catalog::ForeignKey* out) const {
   PL_RETURN_IF_ERROR(ColumnPositions(schema, def.columns, &out->columns));
   out->name = def.name;
   out->ref_table = def.ref_table;
   out->ref_columns = def.ref_columns;
-  const catalog::TableSchema* ref = nullptr;
-  std::shared_ptr<storage::Table> ref_table;
-  if (def.ref_table == schema.name) {
-    ref = &schema;
-  } else {
-    ref_table = catalog_->FindTable(def.ref_table);
-    if (!ref_table) {
-      return Status(sqlstate::kUndefinedTable, "relation \"" + def.ref_table + "\" does not exist", Pos(def.location));
-    }
-    ref = &ref_table->schema();
+  // A table may reference itself, also while it is being created.
+  const bool self = def.ref_table == schema.name;
+  std::shared_ptr<storage::Table> ref_table = catalog_->FindTable(def.ref_table);
+  if (!ref_table && !self) {
+    return Status(sqlstate::kUndefinedTable, "relation \"" + def.ref_table + "\" does not exist", Pos(def.location));
   }
+  const catalog::TableSchema* ref = self ? &schema : &ref_table->schema();
   if (out->ref_columns.empty()) {
     // The referenced table's primary key.
-    storage::Index* pk = ref_table ? ref_table->primary_index() : nullptr;
+    const catalog::IndexSchema* pk = self && new_primary != nullptr ? new_primary : nullptr;
+    if (pk == nullptr && ref_table && ref_table->primary_index() != nullptr) pk = &ref_table->primary_index()->schema();
     if (pk == nullptr) {
       return Status("42830", "there is no primary key for referenced table \"" + def.ref_table + "\"");
     }
-    for (int c : pk->schema().columns) out->ref_columns.push_back(ref->columns[c].name);
+    for (int c : pk->columns) out->ref_columns.push_back(ref->columns[c].name);
   }
   for (const auto& name : out->ref_columns) {
     if (ref->FindColumn(name) < 0) {
@@ -117,7 +114,10 @@ Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult
     catalog::ColumnSchema column;
     column.name = col.name;
     PL_RETURN_IF_ERROR(binder.ResolveType(col.type, &column.type, &column.domain));
-    if (!column.domain.empty()) column.not_null = catalog_->FindDomain(column.domain)->not_null;
+    if (!column.domain.empty()) {
+      column.domain_not_null = catalog_->FindDomain(column.domain)->not_null;
+      column.not_null = column.domain_not_null;
+    }
     for (const auto& c : col.constraints) {
       switch (c.kind) {
         case ConstraintKind::kNotNull: column.not_null = true; break;
@@ -182,9 +182,10 @@ Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult
       indexes.push_back(std::move(index));
     }
   }
+  const catalog::IndexSchema* primary = has_primary ? &indexes.front() : nullptr;
   for (const auto& def : fks) {
     catalog::ForeignKey fk;
-    PL_RETURN_IF_ERROR(MakeForeignKey(schema, def, &fk));
+    PL_RETURN_IF_ERROR(MakeForeignKey(schema, def, primary, &fk));
     schema.foreign_keys.push_back(std::move(fk));
   }
   PL_RETURN_IF_ERROR(catalog_->CreateTable(std::move(schema), std::move(indexes), nullptr));
@@ -223,6 +224,11 @@ Status DdlExecutor::CreateIndex(const CreateIndexStmt& stmt, engine::QueryResult
     }
     return Status(sqlstate::kDuplicateTable, "relation \"" + stmt.name + "\" already exists");
   }
+  for (const auto& name : stmt.columns) {
+    if (table->schema().FindColumn(name) < 0) {
+      return Status(sqlstate::kUndefinedColumn, "column \"" + name + "\" does not exist");
+    }
+  }
   catalog::IndexSchema index;
   ConstraintDef def;
   def.columns = stmt.columns;
@@ -240,18 +246,43 @@ Status DdlExecutor::CreateIndex(const CreateIndexStmt& stmt, engine::QueryResult
 
 Status DdlExecutor::Drop(const DropStmt& stmt, engine::QueryResult* result) {
   switch (stmt.kind) {
-    case ObjectKind::kTable:
+    case ObjectKind::kTable: {
+      std::vector<std::string> present;
       for (const auto& name : stmt.names) {
         if (!catalog_->FindTable(name)) {
           if (stmt.if_exists) continue;
           return Status(sqlstate::kUndefinedTable, "table \"" + name + "\" does not exist");
         }
+        present.push_back(name);
       }
-      for (const auto& name : stmt.names) {
-        if (catalog_->FindTable(name)) PL_RETURN_IF_ERROR(catalog_->DropTable(name, stmt.cascade));
+      // The tables go together: a foreign key between two of them does not
+      // hold the drop back; one from a table that stays does (unless
+      // CASCADE). Checked first, so that a failing DROP drops nothing.
+      auto dropped = [&](const std::string& name) {
+        return std::find(present.begin(), present.end(), name) != present.end();
+      };
+      if (!stmt.cascade) {
+        for (const auto& other : catalog_->TableNames()) {
+          if (dropped(other)) continue;
+          for (const auto& fk : catalog_->FindTable(other)->schema().foreign_keys) {
+            if (!dropped(fk.ref_table)) continue;
+            // PostgreSQL's wording differs for one object and for several.
+            return Status(sqlstate::kDependentObjectsStillExist,
+                          (present.size() == 1 ? "cannot drop table " + fk.ref_table +
+                                                     " because other objects depend on it"
+                                               : std::string("cannot drop desired object(s) because other "
+                                                             "objects depend on them")) +
+                              ": a foreign key of table " + other + " references table " + fk.ref_table +
+                              " (use DROP ... CASCADE)");
+          }
+        }
+      }
+      for (const auto& name : present) {
+        if (catalog_->FindTable(name)) PL_RETURN_IF_ERROR(catalog_->DropTable(name, /*cascade=*/true));
       }
       Tag(result, "DROP TABLE");
       return Status::OK();
+    }
     case ObjectKind::kIndex:
       for (const auto& name : stmt.names) {
         auto table = catalog_->FindIndexTable(name);
@@ -299,6 +330,10 @@ Status DdlExecutor::Truncate(const TruncateStmt& stmt, engine::QueryResult* resu
 
 Status DdlExecutor::AlterTable(const AlterTableStmt& stmt, engine::QueryResult* result) {
   auto table = catalog_->FindTable(stmt.table);
+  if (!table && stmt.if_exists) {  // PostgreSQL only notices
+    Tag(result, "ALTER TABLE");
+    return Status::OK();
+  }
   if (!table) return Status(sqlstate::kUndefinedTable, "relation \"" + stmt.table + "\" does not exist");
   for (const auto& cmd : stmt.commands) {
     if (cmd.kind != AlterKind::kAddConstraint) {
@@ -335,7 +370,7 @@ Status DdlExecutor::AlterTable(const AlterTableStmt& stmt, engine::QueryResult* 
       }
       case ConstraintKind::kForeignKey: {
         catalog::ForeignKey fk;
-        PL_RETURN_IF_ERROR(MakeForeignKey(table->schema(), def, &fk));
+        PL_RETURN_IF_ERROR(MakeForeignKey(table->schema(), def, nullptr, &fk));
         PL_RETURN_IF_ERROR(catalog_->AddForeignKey(table.get(), std::move(fk)));
         break;
       }

@@ -33,8 +33,10 @@ class DdlExecutor {
   // Resolves column names of `schema` to positions (42703 when absent).
   Status ColumnPositions(const catalog::TableSchema& schema, const std::vector<std::string>& names,
                          std::vector<int>* out) const;
-  // Builds a foreign key of `schema` (which may be the table being created).
-  Status MakeForeignKey(const catalog::TableSchema& schema, const ConstraintDef& def, catalog::ForeignKey* out) const;
+  // Builds a foreign key of `schema` (which may be the table being created;
+  // `new_primary` is then its primary key, if any, for a self-reference).
+  Status MakeForeignKey(const catalog::TableSchema& schema, const ConstraintDef& def,
+                        const catalog::IndexSchema* new_primary, catalog::ForeignKey* out) const;
   Status MakeIndex(const catalog::TableSchema& schema, const ConstraintDef& def, bool primary,
                    catalog::IndexSchema* out) const;
 

@@ -112,6 +112,16 @@ Status CompareValues(BinaryOp op, const Value& a, const Value& b, Value* out) {
   return Status::OK();
 }
 
+// A value as text for string functions and ||, as PostgreSQL's cast to text
+// gives it: CHAR(n) loses its blank padding, booleans are "true"/"false".
+std::string TextOf(const Value& v) {
+  if (v.type() == TypeId::kBool) return v.bool_value() ? "true" : "false";
+  if (v.type() != TypeId::kChar) return v.ToString();
+  std::string_view s = v.string_value();
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return std::string(s);
+}
+
 // Lower/upper-casing of ASCII letters (UTF-8 bytes above 0x7F pass through).
 std::string AsciiCase(std::string s, bool upper) {
   for (char& c : s) {
@@ -300,8 +310,9 @@ Status Evaluate(const BoundExpr& e, const EvalContext& ctx, Value* out) {
         *out = Value::Null(TypeId::kText);
         return Status::OK();
       }
-      std::string s = a.ToString();
-      b.AppendTo(&s);
+      std::string s = TextOf(a);
+      if (b.type() == TypeId::kChar || b.type() == TypeId::kBool) s += TextOf(b);
+      else b.AppendTo(&s);
       *out = Value::Text(std::move(s));
       return Status::OK();
     }
@@ -501,13 +512,14 @@ Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) 
       return Status::OK();
     }
     case ScalarFunction::kLower: case ScalarFunction::kUpper:
-      *out = Value::Text(AsciiCase(args[0].ToString(), e.function == ScalarFunction::kUpper));
+      *out = Value::Text(AsciiCase(TextOf(args[0]), e.function == ScalarFunction::kUpper));
       return Status::OK();
     case ScalarFunction::kLength:
-      *out = Value::Int32(static_cast<int32_t>(Utf8Length(args[0].string_value())));
+      *out = Value::Int32(static_cast<int32_t>(Utf8Length(TextOf(args[0]))));
       return Status::OK();
     case ScalarFunction::kSubstr: {
-      std::string_view s = args[0].string_value();
+      const std::string text = TextOf(args[0]);
+      std::string_view s = text;
       int64_t start = args[1].int_value();  // 1-based, may be < 1
       int64_t len = args.size() > 2 ? args[2].int_value() : std::numeric_limits<int32_t>::max();
       if (len < 0) return Status(sqlstate::kInvalidParameterValue, "negative substring length not allowed");
@@ -523,8 +535,10 @@ Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) 
       return Status::OK();
     }
     case ScalarFunction::kTrim: case ScalarFunction::kLtrim: case ScalarFunction::kRtrim: {
-      std::string_view s = args[0].string_value();
-      std::string_view chars = args.size() > 1 ? std::string_view(args[1].string_value()) : std::string_view(" ");
+      const std::string text = TextOf(args[0]);
+      const std::string trim_chars = args.size() > 1 ? TextOf(args[1]) : std::string(" ");
+      std::string_view s = text;
+      std::string_view chars = trim_chars;
       if (e.function != ScalarFunction::kRtrim) {
         while (!s.empty() && chars.find(s.front()) != std::string_view::npos) s.remove_prefix(1);
       }

@@ -863,6 +863,7 @@ Status Translator::TranslateAlterTable(const PgQuery__AlterTableStmt& s,
   if (s.relation == nullptr) return InternalError("ALTER TABLE without a table");
   auto alter = std::make_unique<AlterTableStmt>();
   alter->table = Str(s.relation->relname);
+  alter->if_exists = s.missing_ok;
   for (size_t i = 0; i < s.n_cmds; ++i) {
     const Node* n = s.cmds[i];
     if (!Is(n, PG_QUERY__NODE__NODE_ALTER_TABLE_CMD)) {

@@ -616,6 +616,9 @@ TEST(ParserTest, InsertVariants) {
   PARSE_ONE(defaults, "INSERT INTO t DEFAULT VALUES");
   EXPECT_EQ(defaults->insert->source, nullptr);
 
+  PARSE_ONE(default_item, "INSERT INTO t (a, b) VALUES (1, DEFAULT)");
+  EXPECT_EQ(ShowList(default_item->insert->source->values[0]), "1, <null>");  // DEFAULT
+
   PARSE_ONE(select, "INSERT INTO public.t (a) SELECT b FROM u WHERE c = 1 RETURNING a, b AS bb, *");
   const InsertStmt& insert = *select->insert;
   EXPECT_EQ(insert.table.name, "t");
@@ -1180,7 +1183,6 @@ TEST(ParserTest, UnsupportedConstructsInsideStatementsAreErrors) {
       {"SELECT a FROM t FOR UPDATE SKIP LOCKED", "SKIP LOCKED is not supported"},
       {"SELECT a FROM t FOR UPDATE NOWAIT", "NOWAIT is not supported"},
       {"INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING", "ON CONFLICT is not supported"},
-      {"INSERT INTO t (a, b) VALUES (1, DEFAULT)", "DEFAULT in VALUES is not supported"},
       {"UPDATE t SET (a, b) = (1, 2)", "multi-column SET (a, b) = (...) is not supported"},
       {"UPDATE t SET a = u.a FROM u WHERE t.k = u.k", "UPDATE ... FROM is not supported"},
       {"DELETE FROM t USING u WHERE t.k = u.k", "DELETE ... USING is not supported"},

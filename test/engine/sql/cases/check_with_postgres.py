@@ -9,7 +9,8 @@ are Paceline's intentional differences and are skipped. `skip` directives are
 for the Paceline driver only: the record they guard still runs here, since it
 states what PostgreSQL does and Paceline should.
 
-Each file runs in a database of its own (created and dropped here), one
+Each file runs in a database of its own (created and dropped here, with the
+"C" collation, since Paceline compares text byte-wise), one
 connection per `session N`, in autocommit mode, so BEGIN/COMMIT in the file
 behave as they do in Paceline. Statements go through the extended query
 protocol (libpq PQexecParams), with `params` values sent as untyped text
@@ -216,8 +217,11 @@ def check_file(path, dsn, show):
     records = parse_file(path)
     dbname = f"paceline_check_{os.getpid()}"
     admin = psycopg.connect(dsn, dbname="postgres", autocommit=True)
+    if admin.info.server_version // 10000 != 15:
+        print(f"warning: the expectations are PostgreSQL 15's; this server is {admin.info.server_version}")
     admin.execute(f"DROP DATABASE IF EXISTS {dbname}")
-    admin.execute(f"CREATE DATABASE {dbname}")
+    # Paceline compares text byte-wise: PostgreSQL's "C" collation.
+    admin.execute(f"CREATE DATABASE {dbname} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'")
     sessions = {}
     disagreements = checked = 0
     try:
