@@ -23,6 +23,31 @@ void Store(uint8_t* p, T v) {
 
 constexpr uint32_t kHeaderBytes = offsetof(Tuple, data);
 
+// Writes non-NULL `v` of column type `type` into its fixed slot; string bytes
+// go to `t->data + *var`, which advances.
+void StoreValue(TypeId type, const Value& v, uint8_t* slot, Tuple* t, uint32_t* var) {
+  switch (type) {
+    case TypeId::kBool: slot[0] = v.bool_value() ? 1 : 0; break;
+    case TypeId::kInt16: Store<int16_t>(slot, static_cast<int16_t>(v.int_value())); break;
+    case TypeId::kInt32: case TypeId::kDate: Store<int32_t>(slot, static_cast<int32_t>(v.int_value())); break;
+    case TypeId::kInt64: case TypeId::kTimestamp: case TypeId::kTimestampTz: Store<int64_t>(slot, v.int_value()); break;
+    case TypeId::kFloat32: Store<float>(slot, static_cast<float>(v.float_value())); break;
+    case TypeId::kFloat64: Store<double>(slot, v.float_value()); break;
+    case TypeId::kNumeric:
+      Store<__int128>(slot, v.numeric_value().unscaled());
+      slot[16] = static_cast<uint8_t>(v.numeric_value().scale());
+      break;
+    case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: {
+      const std::string& s = v.string_value();
+      Store<uint32_t>(slot, *var);
+      Store<uint32_t>(slot + 4, static_cast<uint32_t>(s.size()));
+      std::memcpy(t->data + *var, s.data(), s.size());
+      *var += static_cast<uint32_t>(s.size());
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 void TupleDeleter::operator()(Tuple* t) const { scalable_free(t); }
@@ -88,8 +113,7 @@ Value TupleLayout::Get(const Tuple& t, int column) const {
 TuplePtr TupleLayout::Build(const Value* values) const {
   uint32_t var_bytes = 0;
   for (size_t i = 0; i < types_.size(); ++i) {
-    if (!values[i].is_null() && FixedWidth(types_[i].id) == 8 &&
-        (types_[i].IsString() || types_[i].id == TypeId::kUnknown)) {
+    if (!values[i].is_null() && (types_[i].IsString() || types_[i].id == TypeId::kUnknown)) {
       var_bytes += static_cast<uint32_t>(values[i].string_value().size());
     }
   }
@@ -104,27 +128,7 @@ TuplePtr TupleLayout::Build(const Value* values) const {
       t->data[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
       continue;
     }
-    uint8_t* slot = t->data + offsets_[i];
-    switch (types_[i].id) {
-      case TypeId::kBool: slot[0] = v.bool_value() ? 1 : 0; break;
-      case TypeId::kInt16: Store<int16_t>(slot, static_cast<int16_t>(v.int_value())); break;
-      case TypeId::kInt32: case TypeId::kDate: Store<int32_t>(slot, static_cast<int32_t>(v.int_value())); break;
-      case TypeId::kInt64: case TypeId::kTimestamp: case TypeId::kTimestampTz: Store<int64_t>(slot, v.int_value()); break;
-      case TypeId::kFloat32: Store<float>(slot, static_cast<float>(v.float_value())); break;
-      case TypeId::kFloat64: Store<double>(slot, v.float_value()); break;
-      case TypeId::kNumeric:
-        Store<__int128>(slot, v.numeric_value().unscaled());
-        slot[16] = static_cast<uint8_t>(v.numeric_value().scale());
-        break;
-      case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: {
-        const std::string& s = v.string_value();
-        Store<uint32_t>(slot, var);
-        Store<uint32_t>(slot + 4, static_cast<uint32_t>(s.size()));
-        std::memcpy(t->data + var, s.data(), s.size());
-        var += static_cast<uint32_t>(s.size());
-        break;
-      }
-    }
+    StoreValue(types_[i].id, v, t->data + offsets_[i], t, &var);
   }
   assert(var == fixed_end_ + var_bytes);
   return TuplePtr(t);
@@ -172,26 +176,7 @@ TuplePtr TupleLayout::Update(const Tuple& t, const std::vector<int>& columns,
       continue;
     }
     out->data[i >> 3] &= static_cast<uint8_t>(~bit);
-    switch (types_[i].id) {
-      case TypeId::kBool: slot[0] = v.bool_value() ? 1 : 0; break;
-      case TypeId::kInt16: Store<int16_t>(slot, static_cast<int16_t>(v.int_value())); break;
-      case TypeId::kInt32: case TypeId::kDate: Store<int32_t>(slot, static_cast<int32_t>(v.int_value())); break;
-      case TypeId::kInt64: case TypeId::kTimestamp: case TypeId::kTimestampTz: Store<int64_t>(slot, v.int_value()); break;
-      case TypeId::kFloat32: Store<float>(slot, static_cast<float>(v.float_value())); break;
-      case TypeId::kFloat64: Store<double>(slot, v.float_value()); break;
-      case TypeId::kNumeric:
-        Store<__int128>(slot, v.numeric_value().unscaled());
-        slot[16] = static_cast<uint8_t>(v.numeric_value().scale());
-        break;
-      case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: {
-        const std::string& s = v.string_value();
-        Store<uint32_t>(slot, var);
-        Store<uint32_t>(slot + 4, static_cast<uint32_t>(s.size()));
-        std::memcpy(out->data + var, s.data(), s.size());
-        var += static_cast<uint32_t>(s.size());
-        break;
-      }
-    }
+    StoreValue(types_[i].id, v, slot, out, &var);
   }
   assert(var == fixed_end_ + var_bytes);
   return TuplePtr(out);
