@@ -192,19 +192,24 @@ class Shell {
   static void PrintError(const std::string& statement, const Status& status) {
     std::cerr << "ERROR:  " << status.sqlstate() << ": " << status.message() << "\n";
     if (!status.detail().empty()) std::cerr << "DETAIL:  " << status.detail() << "\n";
-    int pos = status.position();
-    if (pos <= 0 || pos > static_cast<int>(statement.size()) + 1) return;
-    size_t offset = static_cast<size_t>(pos - 1);
-    size_t line_start = statement.rfind('\n', offset == 0 ? 0 : offset - 1);
+    int pos = status.position();  // 1-based, in characters
+    if (pos <= 0) return;
+    // Byte offset of character pos - 1.
+    size_t offset = 0;
+    for (int chars = 1; offset < statement.size() && chars < pos; ++chars) {
+      ++offset;
+      while (offset < statement.size() && (static_cast<unsigned char>(statement[offset]) & 0xC0) == 0x80) ++offset;
+    }
+    size_t line_start = offset == 0 ? std::string::npos : statement.rfind('\n', offset - 1);
     line_start = line_start == std::string::npos ? 0 : line_start + 1;
-    if (offset < line_start) line_start = 0;
     size_t line_end = statement.find('\n', offset);
     int line_no = 1 + static_cast<int>(std::count(statement.begin(), statement.begin() + line_start, '\n'));
     std::string prefix = "LINE " + std::to_string(line_no) + ": ";
-    std::cerr << prefix << statement.substr(line_start, line_end == std::string::npos ? std::string::npos
-                                                                                      : line_end - line_start)
-              << "\n"
-              << std::string(prefix.size() + offset - line_start, ' ') << "^\n";
+    std::string line = statement.substr(line_start, line_end == std::string::npos ? std::string::npos
+                                                                                  : line_end - line_start);
+    size_t column = 0;  // characters before the error on its line
+    for (size_t i = line_start; i < offset; ++i) column += (static_cast<unsigned char>(statement[i]) & 0xC0) != 0x80;
+    std::cerr << prefix << line << "\n" << std::string(prefix.size() + column, ' ') << "^\n";
   }
 
   engine::Database* db_;

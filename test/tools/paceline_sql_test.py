@@ -70,6 +70,11 @@ class PacelineSqlTest(unittest.TestCase):
         self.assertEqual(code, 1)
         self.assertIn('ERROR:  42601: syntax error at or near "SELEC"', err)
 
+    def test_caret_counts_characters_on_the_right_line(self):
+        code, _, err = run(stdin="SELECT 'café',\n  'naïve', nope;\n")
+        self.assertEqual(code, 1)
+        self.assertIn("LINE 2:   'naïve', nope\n                   ^", err)
+
     def test_transactions_across_statements(self):
         code, out, err = run("-c", "CREATE TABLE t (a INT); BEGIN; INSERT INTO t VALUES (1); ROLLBACK;"
                                    "SELECT count(*) FROM t")

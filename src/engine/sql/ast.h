@@ -303,6 +303,10 @@ struct Statement {
   StatementKind kind;
   std::string text;     // this statement's own text (trimmed, without ';')
   int location = 0;     // offset of `text` within the string given to Parse
+  // The whole string given to Parse, shared by its statements: every
+  // `location` in the tree is a byte offset into it (error positions are
+  // reported in characters of it, as PostgreSQL does).
+  std::shared_ptr<const std::string> source;
   // Exactly one of these is set, matching `kind` (none for kVacuum/kAnalyze).
   std::unique_ptr<SelectStmt> select;
   std::unique_ptr<InsertStmt> insert;

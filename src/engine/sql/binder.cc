@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "common/datetime.h"
+#include "common/utf8.h"
 #include "engine/sql/access_path_planner.h"
 #include "engine/sql/expression_evaluator.h"
 
@@ -103,7 +104,6 @@ std::string OperatorText(BinaryOp op) {
   return "?";
 }
 
-int Pos(int location) { return location >= 0 ? location + 1 : 0; }
 
 // PostgreSQL's exprLocation: where a whole expression starts, i.e. the
 // leftmost of an operator's own position and its first operand's.
@@ -215,6 +215,11 @@ constexpr FunctionInfo kFunctions[] = {
 }  // namespace
 
 Binder::Binder(const catalog::Catalog* catalog) : catalog_(catalog) {}
+
+int Binder::Pos(int location) const {
+  if (location < 0) return 0;
+  return source_ ? Utf8CharPosition(*source_, location) : location + 1;
+}
 
 void Binder::DeclareParameterTypes(std::vector<Type> types) { param_types_ = std::move(types); }
 

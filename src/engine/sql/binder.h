@@ -30,6 +30,9 @@ class Binder {
   // Types the caller declares for $1..$n (wire-protocol Parse); an entry of
   // TypeId::kUnknown leaves that parameter to inference.
   void DeclareParameterTypes(std::vector<Type> types);
+  // The text the AST's locations point into (Statement::source), so error
+  // positions count characters, not bytes. Without it, bytes are reported.
+  void SetSource(std::shared_ptr<const std::string> source) { source_ = std::move(source); }
 
   Status BindSelect(const SelectStmt& stmt, std::unique_ptr<SelectPlan>* out);
   Status BindInsert(const InsertStmt& stmt, std::unique_ptr<InsertPlan>* out);
@@ -100,7 +103,11 @@ class Binder {
   void FinalizeParameters(SelectPlan* plan) const;
   void FinalizeParameters(SourcePlan* plan) const;
 
+  // 1-based character position of a byte location (0: none).
+  int Pos(int location) const;
+
   const catalog::Catalog* catalog_;
+  std::shared_ptr<const std::string> source_;
   std::vector<Type> param_types_;  // index 0 = $1; kUnknown until inferred
   bool insert_source_ = false;     // binding the SELECT of INSERT .. SELECT
 };

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "common/utf8.h"
 #include "engine/sql/binder.h"
 
 namespace paceline::sql {
@@ -11,11 +12,16 @@ namespace {
 
 void Tag(engine::QueryResult* result, std::string tag) { result->command_tag = std::move(tag); }
 
-int Pos(int location) { return location >= 0 ? location + 1 : 0; }
 
 }  // namespace
 
+int DdlExecutor::Pos(int location) const {
+  if (location < 0) return 0;
+  return source_ ? Utf8CharPosition(*source_, location) : location + 1;
+}
+
 Status DdlExecutor::Execute(const Statement& s, engine::QueryResult* result) {
+  source_ = s.source;
   switch (s.kind) {
     case StatementKind::kCreateTable: return CreateTable(*s.create_table, result);
     case StatementKind::kCreateDomain: return CreateDomain(*s.create_domain, result);
@@ -103,6 +109,7 @@ Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult
     return Status(sqlstate::kDuplicateTable, "relation \"" + stmt.name + "\" already exists");
   }
   Binder binder(catalog_);
+  binder.SetSource(source_);
   catalog::TableSchema schema;
   schema.name = stmt.name;
   std::vector<ConstraintDef> table_constraints;
@@ -196,6 +203,7 @@ Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult
 Status DdlExecutor::CreateDomain(const CreateDomainStmt& stmt, engine::QueryResult* result) {
   if (stmt.has_check) return NotSupported("CHECK constraint on a domain");
   Binder binder(catalog_);
+  binder.SetSource(source_);
   catalog::DomainSchema domain;
   domain.name = stmt.name;
   std::string base_domain;

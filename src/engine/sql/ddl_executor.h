@@ -9,6 +9,9 @@
 // Thread-safety: the caller has exclusive use of the catalog and the tables.
 #pragma once
 
+#include <memory>
+#include <string>
+
 #include "common/status.h"
 #include "engine/catalog/catalog.h"
 #include "engine/query_result.h"
@@ -40,7 +43,11 @@ class DdlExecutor {
   Status MakeIndex(const catalog::TableSchema& schema, const ConstraintDef& def, bool primary,
                    catalog::IndexSchema* out) const;
 
+  // 1-based character position of a byte location in source_ (0: none).
+  int Pos(int location) const;
+
   catalog::Catalog* catalog_;
+  std::shared_ptr<const std::string> source_;  // of the statement being executed
 };
 
 }  // namespace paceline::sql

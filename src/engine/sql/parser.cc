@@ -16,6 +16,8 @@
 // This is the only file that includes libpg_query's headers.
 #include "engine/sql/parser.h"
 
+#include "common/utf8.h"
+
 #include <pg_query.h>
 #include <pg_query/pg_query.pb-c.h>
 
@@ -374,15 +376,7 @@ class Translator {
 
 // ---------------------------------------------------------------- errors
 
-int Translator::CharPosition(int byte_offset) const {
-  if (byte_offset < 0) return 0;
-  size_t end = std::min(static_cast<size_t>(byte_offset), text_.size());
-  int chars = 0;
-  for (size_t i = 0; i < end; ++i) {
-    if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) ++chars;  // not a UTF-8 continuation byte
-  }
-  return chars + 1;
-}
+int Translator::CharPosition(int byte_offset) const { return Utf8CharPosition(text_, byte_offset); }
 
 Status Translator::Unsupported(std::string what, int location) const {
   return NotSupported(std::move(what)).WithPosition(CharPosition(location));
@@ -1494,11 +1488,13 @@ Status Parse(std::string_view text, std::vector<std::unique_ptr<Statement>>* sta
   if (tree == nullptr) return InternalError("cannot unpack libpg_query's parse tree");
 
   Translator translator(text);
+  auto source = std::make_shared<const std::string>(std::move(query));
   std::vector<std::unique_ptr<Statement>> parsed;
   for (size_t i = 0; i < tree->n_stmts; ++i) {
     if (tree->stmts[i] == nullptr) continue;
     std::unique_ptr<Statement> stmt;
     PL_RETURN_IF_ERROR(translator.TranslateRawStmt(*tree->stmts[i], &stmt));
+    stmt->source = source;
     parsed.push_back(std::move(stmt));
   }
   *statements = std::move(parsed);

@@ -32,6 +32,7 @@ Status PreparedStatement::FromStatement(std::unique_ptr<Statement> statement, co
   p->catalog_version = catalog.version();
   Binder binder(&catalog);
   binder.DeclareParameterTypes(declared);
+  binder.SetSource(statement->source);
   switch (statement->kind) {
     case StatementKind::kSelect:
       PL_RETURN_IF_ERROR(binder.BindSelect(*statement->select, &p->select));
