@@ -357,6 +357,42 @@ Status Session::RunUtility(const sql::PreparedStatement& statement, QueryResult*
   }
 }
 
+Status Session::CheckDdlAfterWrites(const sql::Statement& ast) const {
+  // DDL is not transactional, so it must not touch a table this block has
+  // uncommitted writes to: a new index would miss them, and DROP, TRUNCATE or
+  // ALTER would pull the table from under them. Other DDL (CREATE TABLE,
+  // CREATE DOMAIN, DDL on other tables) runs at once, as it would outside.
+  std::vector<std::shared_ptr<storage::Table>> touched;
+  const catalog::Catalog& catalog = db_->catalog();
+  switch (ast.kind) {
+    case sql::StatementKind::kCreateIndex:
+      touched.push_back(catalog.FindTable(ast.create_index->table.name));
+      break;
+    case sql::StatementKind::kDrop:
+      for (const auto& name : ast.drop->names) {
+        if (ast.drop->kind == sql::ObjectKind::kTable) touched.push_back(catalog.FindTable(name));
+        if (ast.drop->kind == sql::ObjectKind::kIndex) touched.push_back(catalog.FindIndexTable(name));
+      }
+      break;
+    case sql::StatementKind::kTruncate:
+      for (const auto& name : ast.truncate->tables) touched.push_back(catalog.FindTable(name));
+      break;
+    case sql::StatementKind::kAlterTable:
+      touched.push_back(catalog.FindTable(ast.alter_table->table));
+      break;
+    default:
+      break;
+  }
+  for (const auto& table : touched) {
+    if (table && txn_->HasWritesTo(table.get())) {
+      return Status(sqlstate::kActiveSqlTransaction,
+                    "Paceline runs DDL outside transactions: this transaction block has uncommitted writes to \"" +
+                        table->name() + "\" (COMMIT or ROLLBACK first)");
+    }
+  }
+  return Status::OK();
+}
+
 Status Session::Run(const sql::PreparedStatement& statement, const std::vector<Value>& params, QueryResult* result) {
   const sql::StatementKind kind = statement.kind;
   if (read_only_) {
@@ -372,11 +408,7 @@ Status Session::Run(const sql::PreparedStatement& statement, const std::vector<V
     return status;
   }
   if (IsDdl(kind)) {
-    if (txn_ && txn_->has_writes()) {
-      return Status(sqlstate::kActiveSqlTransaction,
-                    "Paceline runs DDL outside transactions: this transaction block has uncommitted writes "
-                    "(COMMIT or ROLLBACK first)");
-    }
+    if (txn_ && txn_->has_writes()) PL_RETURN_IF_ERROR(CheckDdlAfterWrites(*statement.ast));
     if (txn_) return db_->RunDdl(statement, result);
     PL_RETURN_IF_ERROR(db_->EnterGate());
     Status status = db_->RunDdl(statement, result);

@@ -67,6 +67,8 @@ class Session {
   Status Run(const sql::PreparedStatement& statement, const std::vector<Value>& params, QueryResult* result);
   Status RunTransactionControl(const sql::TransactionStmt& stmt, QueryResult* result);
   Status RunUtility(const sql::PreparedStatement& statement, QueryResult* result);
+  // 25001 when DDL in an open block would touch a table the block wrote.
+  Status CheckDdlAfterWrites(const sql::Statement& ast) const;
   Status Begin();
   // Begin() for a transaction block (BEGIN, or a multi-statement script).
   Status BeginBlock();

@@ -107,6 +107,13 @@ Status Transaction::Update(Table* table, Row* row, TuplePtr tuple) {
   return Status::OK();
 }
 
+bool Transaction::HasWritesTo(const Table* table) const {
+  for (const auto& [row, write] : writes_) {
+    if (write.table == table) return true;
+  }
+  return false;
+}
+
 void Transaction::Delete(Table* table, Row* row) { RecordWrite(table, row, nullptr, /*inserted=*/false); }
 
 void Transaction::RollbackTo(size_t mark) {

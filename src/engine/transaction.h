@@ -51,6 +51,8 @@ class Transaction {
   void Delete(storage::Table* table, storage::Row* row);
 
   bool has_writes() const { return !writes_.empty(); }
+  // Whether this transaction has a pending write (insert, update, delete) to `table`.
+  bool HasWritesTo(const storage::Table* table) const;
   size_t write_count() const { return writes_.size(); }
 
   // Savepoint for statement-level rollback.
