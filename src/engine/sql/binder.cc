@@ -212,6 +212,28 @@ constexpr FunctionInfo kFunctions[] = {
     {"random", ScalarFunction::kRandom, 0, 0},
 };
 
+// Whether a one-table SELECT's access path returns rows already in ORDER BY
+// order: ascending keys (NULLS LAST, as the index stores them) that follow
+// the index columns after the equality-bound prefix (prefix columns are
+// constant and may appear anywhere), or a point lookup (at most one row).
+bool OrderedByIndex(const SelectPlan& plan) {
+  if (plan.order_by.empty() || plan.sources.size() != 1 || plan.aggregate || plan.distinct) return false;
+  const AccessPath& path = plan.sources[0].access;
+  if (path.kind == AccessKind::kIndexPoint && path.in_list.empty()) return true;
+  if (path.kind != AccessKind::kIndexRange || !path.in_list.empty() || !path.index->ordered()) return false;
+  const std::vector<int>& columns = path.index->schema().columns;
+  const size_t bound = path.equal.size();
+  size_t next = bound;
+  for (const SortKey& key : plan.order_by) {
+    const BoundExpr& e = *key.expr;
+    if (e.kind != BoundKind::kColumn || e.source != 0 || key.descending || key.nulls_first) return false;
+    if (std::find(columns.begin(), columns.begin() + bound, e.index) != columns.begin() + bound) continue;
+    if (next >= columns.size() || columns[next] != e.index) return false;
+    ++next;
+  }
+  return true;
+}
+
 }  // namespace
 
 Binder::Binder(const catalog::Catalog* catalog) : catalog_(catalog) {}
@@ -1211,6 +1233,7 @@ Status Binder::BindSelect(const SelectStmt& stmt, std::unique_ptr<SelectPlan>* o
   }
 
   plan->distinct = stmt.distinct;
+  plan->ordered_by_index = OrderedByIndex(*plan);
   plan->for_update = stmt.for_update;
   if (plan->for_update) {
     // PostgreSQL locks base-table rows only; it names the first obstacle.

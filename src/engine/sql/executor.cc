@@ -278,7 +278,9 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
 
   const size_t width = plan.outputs.size();
   std::vector<std::vector<Value>> rows;
-  const bool streaming = plan.order_by.empty() && !plan.distinct && !plan.aggregate;
+  // Rows go straight out (OFFSET skipped, LIMIT stopping the scan) unless
+  // they must be grouped, deduplicated or sorted first.
+  const bool streaming = (plan.order_by.empty() || plan.ordered_by_index) && !plan.distinct && !plan.aggregate;
   int64_t skipped = 0;
 
   // Evaluates outputs and sort keys in the current context into `rows`.
@@ -370,7 +372,9 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
     }
     rows = std::move(unique);
   }
-  if (!plan.order_by.empty()) std::stable_sort(rows.begin(), rows.end(), SortLess{&plan.order_by, width});
+  if (!plan.order_by.empty() && !plan.ordered_by_index) {
+    std::stable_sort(rows.begin(), rows.end(), SortLess{&plan.order_by, width});
+  }
   if (!streaming) {
     size_t begin = std::min(rows.size(), static_cast<size_t>(offset));
     size_t end = limit < 0 ? rows.size() : std::min(rows.size(), begin + static_cast<size_t>(limit));

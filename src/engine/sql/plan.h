@@ -71,6 +71,9 @@ struct SelectPlan {
   std::vector<BoundExprPtr> outputs;
   std::vector<engine::ResultColumn> columns;
   std::vector<SortKey> order_by;
+  // The single source's access path already yields rows in ORDER BY order
+  // (index order): no sort, and LIMIT stops the scan early.
+  bool ordered_by_index = false;
   bool distinct = false;
   BoundExprPtr limit;
   BoundExprPtr offset;

@@ -103,6 +103,24 @@ TEST_F(AccessPathPlannerTest, JoinProbesInnerTableWithOuterColumns) {
   EXPECT_EQ(IndexName(inner), "stock_pkey");
 }
 
+TEST_F(AccessPathPlannerTest, OrderByFollowingTheIndexNeedsNoSort) {
+  auto ordered = [&](const std::string& sql) {
+    Path(sql);
+    return prepared_->select->ordered_by_index;
+  };
+  // TPC-C Delivery: the oldest new order of a district is the first entry.
+  EXPECT_TRUE(ordered("SELECT ol_o_id FROM order_line WHERE ol_w_id = $1 AND ol_d_id = $2 ORDER BY ol_o_id LIMIT 1"));
+  EXPECT_TRUE(ordered("SELECT 1 FROM order_line WHERE ol_w_id = 1 AND ol_d_id = 2 ORDER BY ol_d_id, ol_o_id, ol_number"));
+  EXPECT_TRUE(ordered("SELECT c_id FROM customer WHERE c_w_id = 1 AND c_last = 'x' ORDER BY c_w_id"));
+  EXPECT_TRUE(ordered("SELECT 1 FROM stock WHERE s_w_id = 1 AND s_i_id = 2 ORDER BY s_quantity")) << "one row at most";
+  EXPECT_FALSE(ordered("SELECT 1 FROM order_line WHERE ol_w_id = 1 AND ol_d_id = 2 ORDER BY ol_o_id DESC"));
+  EXPECT_FALSE(ordered("SELECT 1 FROM order_line WHERE ol_w_id = 1 AND ol_d_id = 2 ORDER BY ol_number"));
+  EXPECT_FALSE(ordered("SELECT 1 FROM order_line WHERE ol_w_id = 1 ORDER BY ol_o_id")) << "ol_d_id comes first";
+  EXPECT_FALSE(ordered("SELECT 1 FROM order_line WHERE ol_i_id IN (1, 2) ORDER BY ol_i_id")) << "IN probes";
+  EXPECT_FALSE(ordered("SELECT 1 FROM stock WHERE s_quantity < 5 ORDER BY s_w_id")) << "full scan";
+  EXPECT_FALSE(ordered("SELECT DISTINCT ol_o_id FROM order_line WHERE ol_w_id = 1 AND ol_d_id = 2 ORDER BY ol_o_id"));
+}
+
 TEST_F(AccessPathPlannerTest, NoUsablePredicateMeansFullScan) {
   EXPECT_EQ(Path("SELECT 1 FROM stock WHERE s_quantity < 10").kind, AccessKind::kFullScan);
   EXPECT_EQ(Path("SELECT 1 FROM stock WHERE s_i_id = 5").kind, AccessKind::kFullScan) << "not a key prefix";
