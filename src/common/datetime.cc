@@ -333,6 +333,12 @@ char* PutDate(char* p, int32_t days, bool* bc) {
 
 }  // namespace
 
+bool IsValidDate(int64_t days) {
+  constexpr int32_t kFirst = -2440588;  // 4714-11-24 BC, Julian day 0
+  constexpr int32_t kLast = DaysFromCivil(32767, 12, 31);
+  return days >= kFirst && days <= kLast;
+}
+
 Status ParseDate(std::string_view text, int32_t* days) {
   Fields f;
   const ParseResult r = ParseFields(text, &f);
@@ -377,7 +383,8 @@ Status ParseTimestamp(std::string_view text, bool with_time_zone, int64_t* micro
 
 std::string FormatTimestamp(int64_t micros, bool with_time_zone) {
   const int64_t days = FloorDiv(micros, kMicrosPerDay);
-  int64_t rest = micros - days * kMicrosPerDay;
+  int64_t rest = micros % kMicrosPerDay;  // not micros - days * kMicrosPerDay: that overflows at the extremes
+  if (rest < 0) rest += kMicrosPerDay;
   const int64_t fraction = rest % kMicrosPerSecond;
   rest /= kMicrosPerSecond;
   char buf[64];

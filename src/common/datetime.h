@@ -18,6 +18,11 @@ namespace paceline {
 inline constexpr int64_t kPostgresEpochOffsetMicros = 946684800LL * 1000000LL;
 inline constexpr int32_t kPostgresEpochOffsetDays = 10957;
 
+// Whether `days` is a date Paceline computes with and prints: from
+// PostgreSQL's first date, 4714-11-24 BC, to 32767-12-31, where std::chrono's
+// calendar ends (PostgreSQL's goes on to 5874897 AD).
+bool IsValidDate(int64_t days);
+
 // Accepts "YYYY-MM-DD" (surrounding spaces allowed). A bad format → 22007
 // `invalid input syntax for type date: "x"`; an impossible date (2024-02-30)
 // → 22008 `date/time field value out of range: "x"`.

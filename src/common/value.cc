@@ -239,8 +239,18 @@ Decimal NumberAsDecimal(const Value& v) {
   return v.type() == TypeId::kNumeric ? v.numeric_value() : Decimal::FromInt(v.int_value());
 }
 
+// A date as its midnight; saturated at the ends of the timestamp range (a
+// date outside it is later or earlier than every timestamp).
+int64_t DateMicros(int64_t days) {
+  int64_t micros = 0;
+  if (__builtin_mul_overflow(days, kMicrosPerDay, &micros)) {
+    return days < 0 ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
+  }
+  return micros;
+}
+
 int64_t TemporalMicros(const Value& v) {
-  return v.type() == TypeId::kDate ? v.int_value() * kMicrosPerDay : v.int_value();
+  return v.type() == TypeId::kDate ? DateMicros(v.int_value()) : v.int_value();
 }
 
 // ---------------------------------------------------------------------------
@@ -577,14 +587,24 @@ Status CastToTemporal(const Value& v, TypeId to, Value* out) {
       return Status::OK();
     }
     PL_RETURN_IF_ERROR(ParseTimestamp(v.string_value(), to == TypeId::kTimestampTz, &micros));
+  } else if (from == TypeId::kDate) {
+    if (to == TypeId::kDate) {
+      *out = v;
+      return Status::OK();
+    }
+    micros = DateMicros(v.int_value());
+    if (micros == std::numeric_limits<int64_t>::min() || micros == std::numeric_limits<int64_t>::max()) {
+      return Status(sqlstate::kDatetimeFieldOverflow, "date out of range for timestamp");
+    }
   } else if (IsTemporalType(from)) {
-    micros = TemporalMicros(v);
+    micros = v.int_value();
   } else {
     return CannotCast(from, to);
   }
   switch (to) {
     case TypeId::kDate: {
       const int64_t days = micros / kMicrosPerDay - (micros % kMicrosPerDay < 0 ? 1 : 0);
+      if (!IsValidDate(days)) return Status(sqlstate::kDatetimeFieldOverflow, "date out of range");
       *out = Value::Date(static_cast<int32_t>(days));
       break;
     }
@@ -742,7 +762,7 @@ uint64_t Value::Hash() const {
     case TypeId::kTimestampTz:
       return HashInt(u_.i);
     case TypeId::kDate:
-      return HashInt(u_.i * kMicrosPerDay);  // a date equals its midnight
+      return HashInt(DateMicros(u_.i));  // a date equals its midnight
     case TypeId::kFloat32:
     case TypeId::kFloat64:
       return HashDouble(u_.d);

@@ -123,7 +123,8 @@ Status Database::RegisterProcedure(Procedure procedure) {
     return Status(sqlstate::kInvalidParameterValue, "a procedure needs a name and a body");
   }
   auto registered = std::make_shared<RegisteredProcedure>();
-  PL_RETURN_IF_ERROR(EnterGate());
+  ScopedGate gate(this);  // preparing reads the catalog
+  PL_RETURN_IF_ERROR(gate.Enter());
   Status status;
   for (const auto& text : procedure.statements) {
     std::shared_ptr<const sql::PreparedStatement> p;
@@ -137,7 +138,6 @@ Status Database::RegisterProcedure(Procedure procedure) {
     }
     registered->prepared.push_back(std::move(p));
   }
-  LeaveGate();
   PL_RETURN_IF_ERROR(status);
   std::lock_guard lock(procedures_mu_);
   if (procedures_.count(procedure.name)) {
@@ -162,9 +162,10 @@ void Database::Execute(const TransactionRequest& request, TransactionResult* res
     }
     proc = it->second;
   }
-  result->status = EnterGate();
+  ScopedGate gate(this);
+  result->status = gate.Enter();
   if (!result->status.ok()) return;
-  Transaction txn;
+  Transaction txn;  // aborts in its destructor if never committed
   const int64_t start = CurrentTimestampMicros();
   Status status;
   if (proc) {
@@ -188,14 +189,14 @@ void Database::Execute(const TransactionRequest& request, TransactionResult* res
   }
   if (status.ok()) txn.Commit();
   else txn.Abort();
-  LeaveGate();
   result->status = status;
 }
 
 Status Database::BulkLoad(std::string_view table_name, const std::vector<std::vector<Value>>& rows) {
+  ScopedGate gate(this);
+  PL_RETURN_IF_ERROR(gate.Enter());  // before the lookup: DDL holds the gate too
   auto table = catalog_.FindTable(table_name);
   if (!table) return Status(sqlstate::kUndefinedTable, "relation \"" + std::string(table_name) + "\" does not exist");
-  PL_RETURN_IF_ERROR(EnterGate());
   // Rows are installed directly (no write set: nothing else runs while the
   // gate is held); `loaded` lets an error undo the whole call.
   const auto& columns = table->schema().columns;
@@ -265,6 +266,7 @@ Status Database::BulkLoad(std::string_view table_name, const std::vector<std::ve
     }
     if (!status.ok()) {
       erase_entries(target, *tuple, indexed);
+      table->ReleaseRow(target);
       break;
     }
     table->ReplaceTuple(target, std::move(tuple));
@@ -274,9 +276,9 @@ Status Database::BulkLoad(std::string_view table_name, const std::vector<std::ve
     for (auto it = loaded.rbegin(); it != loaded.rend(); ++it) {
       erase_entries(*it, *(*it)->tuple.load(std::memory_order_acquire), table->indexes().size());
       table->ReplaceTuple(*it, nullptr);
+      table->ReleaseRow(*it);
     }
   }
-  LeaveGate();
   return status;
 }
 

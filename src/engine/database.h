@@ -74,6 +74,27 @@ class Database {
   Status EnterGate();
   void LeaveGate() { gate_.Leave(); }
 
+  // Holds the gate for one scope: Enter() it, and it is left when the scope
+  // ends, however it ends (a procedure body that throws included).
+  class ScopedGate {
+   public:
+    explicit ScopedGate(Database* db) : db_(db) {}
+    ~ScopedGate() {
+      if (held_) db_->LeaveGate();
+    }
+    ScopedGate(const ScopedGate&) = delete;
+    ScopedGate& operator=(const ScopedGate&) = delete;
+    Status Enter() {
+      PL_RETURN_IF_ERROR(db_->EnterGate());
+      held_ = true;
+      return Status::OK();
+    }
+
+   private:
+    Database* db_;
+    bool held_ = false;
+  };
+
   struct RegisteredProcedure {
     Procedure procedure;
     // Its statements, prepared; rebuilt (under the gate) after DDL.

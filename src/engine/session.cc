@@ -86,6 +86,14 @@ bool IsOn(std::string_view value) {
   return value == "on" || value == "true" || value == "yes" || value == "1" || value == "t";
 }
 
+bool SameResultShape(const sql::PreparedStatement& a, const sql::PreparedStatement& b) {
+  if (a.returns_rows != b.returns_rows || a.columns.size() != b.columns.size()) return false;
+  for (size_t i = 0; i < a.columns.size(); ++i) {
+    if (!(a.columns[i].type == b.columns[i].type)) return false;
+  }
+  return true;
+}
+
 std::string Lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) {
@@ -180,10 +188,9 @@ Status Session::Prepare(std::string_view sql, const std::vector<Type>& declared_
   // Binding reads the catalog, which DDL changes only while holding the
   // gate; a session inside a block already holds it.
   if (txn_) return db_->Prepare(sql, declared_types, out);
-  PL_RETURN_IF_ERROR(db_->EnterGate());
-  Status s = db_->Prepare(sql, declared_types, out);
-  db_->LeaveGate();
-  return s;
+  Database::ScopedGate gate(db_);
+  PL_RETURN_IF_ERROR(gate.Enter());
+  return db_->Prepare(sql, declared_types, out);
 }
 
 Status Session::Execute(std::string_view sql, const std::vector<Value>& params, QueryResult* result) {
@@ -223,14 +230,10 @@ Status Session::ExecuteScript(std::string_view sql, std::vector<QueryResult>* re
     }
     std::shared_ptr<sql::PreparedStatement> prepared;
     // Bound just before it runs, so it sees what earlier statements created.
-    if (txn_) {
-      status = sql::PreparedStatement::FromStatement(std::move(ast), db_->catalog(), {}, &prepared);
-    } else {
-      status = db_->EnterGate();
-      if (status.ok()) {
-        status = sql::PreparedStatement::FromStatement(std::move(ast), db_->catalog(), {}, &prepared);
-        db_->LeaveGate();
-      }
+    {
+      Database::ScopedGate gate(db_);  // binding reads the catalog: hold the gate unless a block does
+      status = txn_ ? Status::OK() : gate.Enter();
+      if (status.ok()) status = sql::PreparedStatement::FromStatement(std::move(ast), db_->catalog(), {}, &prepared);
     }
     if (status.ok()) {
       results->emplace_back();
@@ -401,19 +404,32 @@ Status Session::Run(const sql::PreparedStatement& statement, const std::vector<V
     }
   }
   if (IsDml(kind)) {
-    if (txn_) return db_->RunDml(statement, params, txn_.get(), txn_start_, result);
-    PL_RETURN_IF_ERROR(Begin());
-    Status status = db_->RunDml(statement, params, txn_.get(), txn_start_, result);
-    EndTransaction(status.ok());
+    const bool autocommit = !txn_;
+    if (autocommit) PL_RETURN_IF_ERROR(Begin());
+    // Now that this session holds the gate, no DDL can run; a plan bound
+    // before some other session's DDL is bound again (it may name an index
+    // or table that no longer exists).
+    const sql::PreparedStatement* current = &statement;
+    std::shared_ptr<const sql::PreparedStatement> rebound;
+    Status status;
+    if (statement.catalog_version != db_->catalog().version()) {
+      status = db_->Prepare(statement.text, statement.param_types, &rebound);
+      if (status.ok()) current = rebound.get();
+      // A client may have described the old result already (as PostgreSQL).
+      if (status.ok() && !SameResultShape(statement, *rebound)) {
+        status = Status(sqlstate::kFeatureNotSupported, "cached plan must not change result type");
+      }
+    }
+    if (status.ok()) status = db_->RunDml(*current, params, txn_.get(), txn_start_, result);
+    if (autocommit) EndTransaction(status.ok());
     return status;
   }
   if (IsDdl(kind)) {
     if (txn_ && txn_->has_writes()) PL_RETURN_IF_ERROR(CheckDdlAfterWrites(*statement.ast));
     if (txn_) return db_->RunDdl(statement, result);
-    PL_RETURN_IF_ERROR(db_->EnterGate());
-    Status status = db_->RunDdl(statement, result);
-    db_->LeaveGate();
-    return status;
+    Database::ScopedGate gate(db_);
+    PL_RETURN_IF_ERROR(gate.Enter());
+    return db_->RunDdl(statement, result);
   }
   return RunUtility(statement, result);
 }

@@ -71,6 +71,7 @@ Status Transaction::AddIndexEntries(Table* table, Row* row, const Tuple& image, 
                     "duplicate key value violates unique constraint \"" + index->schema().name + "\"")
           .WithDetail(DescribeKey(*table, *index, image));
     }
+    if (!result.added) continue;  // the entry was there already: nothing to undo
     Undo undo;
     undo.kind = Undo::Kind::kIndexEntry;
     undo.row = row;
@@ -89,6 +90,7 @@ Status Transaction::Insert(Table* table, TuplePtr tuple) {
   Status status = AddIndexEntries(table, row, *tuple, nullptr);
   if (!status.ok()) {
     RollbackTo(mark);
+    table->ReleaseRow(row);  // never recorded, no entries left
     return status;
   }
   RecordWrite(table, row, std::move(tuple), /*inserted=*/true);
@@ -117,11 +119,19 @@ bool Transaction::HasWritesTo(const Table* table) const {
 void Transaction::Delete(Table* table, Row* row) { RecordWrite(table, row, nullptr, /*inserted=*/false); }
 
 void Transaction::RollbackTo(size_t mark) {
+  // Rows this transaction inserted and now forgets go back to their table
+  // once their index entries are gone too (after the loop).
+  std::vector<std::pair<Table*, Row*>> created;
   while (undo_.size() > mark) {
     Undo& undo = undo_.back();
     if (undo.kind == Undo::Kind::kWrite) {
-      if (undo.had_write) writes_[undo.row] = std::move(undo.previous);
-      else writes_.erase(undo.row);
+      if (undo.had_write) {
+        writes_[undo.row] = std::move(undo.previous);
+      } else {
+        auto it = writes_.find(undo.row);
+        if (it != writes_.end() && it->second.inserted) created.emplace_back(it->second.table, undo.row);
+        writes_.erase(undo.row);
+      }
     } else if (undo.replaced != nullptr) {
       undo.index->Restore(undo.key, undo.replaced);
     } else {
@@ -129,6 +139,7 @@ void Transaction::RollbackTo(size_t mark) {
     }
     undo_.pop_back();
   }
+  for (auto [table, row] : created) table->ReleaseRow(row);
 }
 
 void Transaction::Commit() {

@@ -203,6 +203,29 @@ TEST(DatetimeTest, FormatsTimestamps) {
             "2000-01-01 03:04:05");
 }
 
+// Every int64 prints without overflow (a typed parameter need not be a
+// valid timestamp); the time of day is exact even where the year is not.
+TEST(DatetimeTest, FormatsTimestampsAtTheEndsOfInt64) {
+  EXPECT_TRUE(FormatTimestamp(INT64_MAX).ends_with(" 04:00:54.775807")) << FormatTimestamp(INT64_MAX);
+  EXPECT_NE(FormatTimestamp(INT64_MIN, true).find(" 19:59:05.224192+00"), std::string::npos)
+      << FormatTimestamp(INT64_MIN, true);
+}
+
+TEST(DatetimeTest, ValidDatesRunFromJulianDayZeroToYear32767) {
+  int32_t first = 0, last = 0;
+  ASSERT_TRUE(ParseDate("0001-01-01", &first).ok());
+  EXPECT_TRUE(IsValidDate(first));
+  EXPECT_TRUE(IsValidDate(-2440588));  // 4714-11-24 BC, PostgreSQL's first date
+  EXPECT_EQ(FormatDate(-2440588), "4714-11-24 BC");
+  EXPECT_FALSE(IsValidDate(-2440589));
+  ASSERT_TRUE(ParseDate("9999-12-31", &last).ok());
+  EXPECT_TRUE(IsValidDate(last + int64_t{8400} * 366));
+  EXPECT_EQ(FormatDate(11248737), "32767-12-31");
+  EXPECT_TRUE(IsValidDate(11248737));
+  EXPECT_FALSE(IsValidDate(11248738));
+  EXPECT_FALSE(IsValidDate(INT32_MAX));
+}
+
 TEST(DatetimeTest, RelativeSpecialValues) {
   const int64_t before = CurrentTimestampMicros();
   int64_t now = 0, today = 0, tomorrow = 0, yesterday = 0;

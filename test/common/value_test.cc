@@ -406,6 +406,21 @@ TEST(ValueTest, CastBetweenDatesAndTimestamps) {
   EXPECT_EQ(Cast(Value::Timestamp(ts), Type(TypeId::kTimestampTz)), "1969-12-31 23:59:59.999999+00");
 }
 
+// Dates and timestamps at the ends of their integer ranges (typed parameter
+// values need not be valid): comparing, hashing and casting them neither
+// overflows nor wraps.
+TEST(ValueTest, DatesAndTimestampsAtTheEnds) {
+  const Value far_date = Value::Date(INT32_MAX), first_date = Value::Date(INT32_MIN);
+  EXPECT_GT(Value::Compare(far_date, Value::Timestamp(INT64_MAX - 1)), 0);
+  EXPECT_LT(Value::Compare(first_date, Value::Timestamp(INT64_MIN + 1)), 0);
+  EXPECT_EQ(far_date.Hash(), Value::Date(INT32_MAX).Hash());
+  EXPECT_EQ(Cast(far_date, Type(TypeId::kTimestamp)), "ERROR 22008 date out of range for timestamp");
+  EXPECT_EQ(Cast(first_date, Type(TypeId::kTimestampTz)), "ERROR 22008 date out of range for timestamp");
+  EXPECT_EQ(Cast(Value::Timestamp(INT64_MAX), Type(TypeId::kDate)), "ERROR 22008 date out of range");
+  EXPECT_EQ(Cast(Value::TimestampTz(INT64_MIN), Type(TypeId::kDate)), "ERROR 22008 date out of range");
+  EXPECT_EQ(Cast(Value::Date(INT32_MAX), Type(TypeId::kDate)), Value::Date(INT32_MAX).ToString());
+}
+
 TEST(ValueTest, CastRejectsOtherPairs) {
   EXPECT_EQ(Cast(Value::Bool(true), Type(TypeId::kDate)), "ERROR 42846 cannot cast type boolean to date");
   EXPECT_EQ(Cast(Value::Int32(1), Type(TypeId::kDate)), "ERROR 42846 cannot cast type integer to date");

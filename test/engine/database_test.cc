@@ -219,6 +219,34 @@ TEST_F(DatabaseTest, ConcurrentIncrementsLoseNoUpdate) {
   EXPECT_EQ(Exec("SELECT n FROM counter").rows[0][0].ToString(), std::to_string(kThreads * kIncrements));
 }
 
+TEST_F(DatabaseTest, PreparedStatementIsReboundAfterAnotherSessionsDdl) {
+  // Session A prepares a lookup that the planner serves through an index;
+  // session B drops that index. A's execution must not use the dropped index
+  // (it is bound again) and must still find the row.
+  Exec("CREATE UNIQUE INDEX account_balance ON account (balance)");
+  std::shared_ptr<const sql::PreparedStatement> lookup;
+  ASSERT_TRUE(session_->Prepare("SELECT id FROM account WHERE balance = $1", {}, &lookup).ok());
+  auto b = db_->CreateSession();
+  Exec("DROP INDEX account_balance", {}, b.get());
+  QueryResult r;
+  ASSERT_TRUE(session_->ExecutePrepared(*lookup, {Value::Text("50.00")}, &r).ok());
+  ASSERT_EQ(r.rows.size(), 1u);
+  EXPECT_EQ(r.rows[0][0].ToString(), "2");
+  // A write prepared before the table was replaced goes into the new table.
+  std::shared_ptr<const sql::PreparedStatement> insert;
+  ASSERT_TRUE(session_->Prepare("INSERT INTO account VALUES ($1, $2)", {}, &insert).ok());
+  Exec("DROP TABLE account", {}, b.get());
+  Exec("CREATE TABLE account (id INT PRIMARY KEY, balance NUMERIC(10,2) NOT NULL)", {}, b.get());
+  ASSERT_TRUE(session_->ExecutePrepared(*insert, {Value::Int32(7), Value::Int32(1)}, &r).ok());
+  EXPECT_EQ(Balance(7), "1.00");
+  // A changed result shape is refused, as in PostgreSQL.
+  std::shared_ptr<const sql::PreparedStatement> star;
+  ASSERT_TRUE(session_->Prepare("SELECT * FROM account", {}, &star).ok());
+  Exec("DROP TABLE account", {}, b.get());
+  Exec("CREATE TABLE account (id INT PRIMARY KEY)", {}, b.get());
+  EXPECT_TRUE(session_->ExecutePrepared(*star, {}, &r).Is(sqlstate::kFeatureNotSupported));
+}
+
 TEST_F(DatabaseTest, DestroyingSessionRollsBackItsBlockAndFreesTheGate) {
   {
     auto s = db_->CreateSession();

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "common/datetime.h"
+#include "common/stack_depth.h"
 #include "common/utf8.h"
 #include "engine/sql/access_path_planner.h"
 #include "engine/sql/expression_evaluator.h"
@@ -163,6 +164,19 @@ bool UsesSource(const BoundExpr& e, const std::vector<bool>& which) {
   }
   return false;
 }
+
+// The number of nodes of `e`, counted up to `limit`.
+size_t CountNodes(const BoundExpr& e, size_t limit) {
+  size_t n = 1;
+  for (const auto& c : e.children) {
+    if (n >= limit) break;
+    n += CountNodes(*c, limit - n);
+  }
+  return n;
+}
+
+// The largest left operand of BETWEEN (which is evaluated twice).
+constexpr size_t kMaxBetweenOperandNodes = 1000;
 
 bool ContainsColumn(const BoundExpr& e) {
   if (e.kind == BoundKind::kColumn) return true;
@@ -362,6 +376,7 @@ Status Binder::CommonType(const std::vector<const BoundExpr*>& exprs, const char
 // ---------------------------------------------------------------- expressions
 
 Status Binder::BindExpr(const Expr& e, Context& ctx, BoundExprPtr* out) {
+  PL_RETURN_IF_ERROR(CheckStackDepth());
   switch (e.kind) {
     case ExprKind::kLiteral: {
       switch (e.literal_kind) {
@@ -427,7 +442,23 @@ Status Binder::BindExpr(const Expr& e, Context& ctx, BoundExprPtr* out) {
         *out = std::move(child);
         return Status::OK();
       }
-      if (child->kind == BoundKind::kConstant && !child->constant.is_null()) {
+      // The one integer of each type whose negation leaves the type: as a
+      // literal it widens, -(-2147483648) being PostgreSQL's bigint literal
+      // 2147483648 and -(-9223372036854775808) a numeric one; otherwise (a
+      // cast constant) it is left to fail when it runs, like int2um/int4um.
+      const bool at_edge =
+          child->kind == BoundKind::kConstant && !child->constant.is_null() && child->type.IsInteger() &&
+          child->constant.int_value() == (child->type.id == TypeId::kInt16   ? INT16_MIN
+                                          : child->type.id == TypeId::kInt32 ? INT32_MIN
+                                                                             : INT64_MIN);
+      if (at_edge && e.left->kind == ExprKind::kLiteral) {
+        const int64_t v = child->constant.int_value();
+        *out = v == INT64_MIN ? BoundExpr::Constant(Value::Numeric(Decimal::FromInt(v).Negate()), Type(TypeId::kNumeric))
+                              : BoundExpr::Constant(Value::Int64(-v), Type(TypeId::kInt64));
+        (*out)->location = e.location;
+        return Status::OK();
+      }
+      if (child->kind == BoundKind::kConstant && !child->constant.is_null() && !at_edge) {
         // Fold -literal, widening at the edge (-(2147483648) is an int8 literal).
         const Value& v = child->constant;
         if (child->type.IsInteger()) {
@@ -484,7 +515,11 @@ Status Binder::BindExpr(const Expr& e, Context& ctx, BoundExprPtr* out) {
     case ExprKind::kIsNull: {
       BoundExprPtr child;
       PL_RETURN_IF_ERROR(BindExpr(*e.left, ctx, &child));
-      if (IsUnknown(*child)) PL_RETURN_IF_ERROR(Coerce(&child, Type(TypeId::kText), false, e.location));
+      // `$1 IS NULL` says nothing about $1's type: another use may decide it
+      // (`$1 IS NULL OR k = $1`); otherwise it ends up text.
+      if (IsUnknown(*child) && child->kind != BoundKind::kParameter) {
+        PL_RETURN_IF_ERROR(Coerce(&child, Type(TypeId::kText), false, e.location));
+      }
       *out = MakeNode(BoundKind::kIsNull, Type(TypeId::kBool), e.location);
       (*out)->negated = e.negated;
       (*out)->children.push_back(std::move(child));
@@ -530,10 +565,15 @@ Status Binder::BindExpr(const Expr& e, Context& ctx, BoundExprPtr* out) {
       return Status::OK();
     }
     case ExprKind::kBetween: {
-      // x BETWEEN a AND b  ≡  x >= a AND x <= b
+      // x BETWEEN a AND b  ≡  x >= a AND x <= b. x is bound once and copied;
+      // since a BETWEEN inside x doubles with each level of nesting, a large
+      // x is refused rather than copied.
       BoundExprPtr x1, x2, lo, hi, ge, le;
       PL_RETURN_IF_ERROR(BindExpr(*e.left, ctx, &x1));
-      PL_RETURN_IF_ERROR(BindExpr(*e.left, ctx, &x2));
+      if (CountNodes(*x1, kMaxBetweenOperandNodes + 1) > kMaxBetweenOperandNodes) {
+        return Status(sqlstate::kProgramLimitExceeded, "BETWEEN operand is too complex", Pos(e.location));
+      }
+      x2 = x1->Clone();
       PL_RETURN_IF_ERROR(BindExpr(*e.list[0], ctx, &lo));
       PL_RETURN_IF_ERROR(BindExpr(*e.list[1], ctx, &hi));
       PL_RETURN_IF_ERROR(BindCompare(BinaryOp::kGe, std::move(x1), std::move(lo), e.location, &ge));
@@ -619,32 +659,35 @@ Status Binder::BindCompare(BinaryOp op, BoundExprPtr left, BoundExprPtr right, i
 
 Status Binder::BindBinary(const Expr& e, Context& ctx, BoundExprPtr* out) {
   BoundExprPtr left, right;
+  const BinaryOp op = e.binary_op;
+  if (op == BinaryOp::kAnd || op == BinaryOp::kOr) {
+    // Each operand is bound and checked before the next, as PostgreSQL does
+    // (the parser folds a long chain into a balanced tree).
+    const char* name = op == BinaryOp::kAnd ? "AND" : "OR";
+    for (auto [side, ast] : {std::pair{&left, e.left.get()}, std::pair{&right, e.right.get()}}) {
+      PL_RETURN_IF_ERROR(BindExpr(*ast, ctx, side));
+      if (IsUnknown(**side)) PL_RETURN_IF_ERROR(Coerce(side, Type(TypeId::kBool), false, e.location));
+      if ((*side)->type.id != TypeId::kBool) {
+        return Status(sqlstate::kDatatypeMismatch,
+                      std::string("argument of ") + name + " must be type boolean, not type " +
+                          TypeText((*side)->type),
+                      Pos(LeftmostLocation(*ast)));
+      }
+    }
+    BoundKind kind = op == BinaryOp::kAnd ? BoundKind::kAnd : BoundKind::kOr;
+    *out = MakeNode(kind, Type(TypeId::kBool), e.location);
+    for (BoundExprPtr* side : {&left, &right}) {
+      if ((*side)->kind == kind) {
+        for (auto& c : (*side)->children) (*out)->children.push_back(std::move(c));
+      } else {
+        (*out)->children.push_back(std::move(*side));
+      }
+    }
+    return Status::OK();
+  }
   PL_RETURN_IF_ERROR(BindExpr(*e.left, ctx, &left));
   PL_RETURN_IF_ERROR(BindExpr(*e.right, ctx, &right));
-  const BinaryOp op = e.binary_op;
   switch (op) {
-    case BinaryOp::kAnd: case BinaryOp::kOr: {
-      const char* name = op == BinaryOp::kAnd ? "AND" : "OR";
-      for (auto [side, ast] : {std::pair{&left, e.left.get()}, std::pair{&right, e.right.get()}}) {
-        if (IsUnknown(**side)) PL_RETURN_IF_ERROR(Coerce(side, Type(TypeId::kBool), false, e.location));
-        if ((*side)->type.id != TypeId::kBool) {
-          return Status(sqlstate::kDatatypeMismatch,
-                        std::string("argument of ") + name + " must be type boolean, not type " +
-                            TypeText((*side)->type),
-                        Pos(LeftmostLocation(*ast)));
-        }
-      }
-      BoundKind kind = op == BinaryOp::kAnd ? BoundKind::kAnd : BoundKind::kOr;
-      *out = MakeNode(kind, Type(TypeId::kBool), e.location);
-      for (BoundExprPtr* side : {&left, &right}) {
-        if ((*side)->kind == kind) {
-          for (auto& c : (*side)->children) (*out)->children.push_back(std::move(c));
-        } else {
-          (*out)->children.push_back(std::move(*side));
-        }
-      }
-      return Status::OK();
-    }
     case BinaryOp::kEq: case BinaryOp::kNe: case BinaryOp::kLt: case BinaryOp::kLe: case BinaryOp::kGt:
     case BinaryOp::kGe: case BinaryOp::kIsDistinctFrom: case BinaryOp::kIsNotDistinctFrom:
       return BindCompare(op, std::move(left), std::move(right), e.location, out);
@@ -1002,6 +1045,7 @@ Status Binder::BindFrom(const SelectStmt& stmt, Context& ctx, SelectPlan* plan, 
   // in order; ON conditions of inner joins join the WHERE conjuncts, those of
   // left joins stay with their source.
   std::function<Status(const FromItem&)> add = [&](const FromItem& item) -> Status {
+    PL_RETURN_IF_ERROR(CheckStackDepth());
     if (!item.is_join) {
       std::shared_ptr<storage::Table> table;
       PL_RETURN_IF_ERROR(LookupTable(item.table, &table));

@@ -357,6 +357,8 @@ Status DdlExecutor::AlterTable(const AlterTableStmt& stmt, engine::QueryResult* 
         }
         catalog::IndexSchema index;
         PL_RETURN_IF_ERROR(MakeIndex(table->schema(), def, primary, &index));
+        std::vector<bool> was_not_null;
+        for (const auto& column : table->schema().columns) was_not_null.push_back(column.not_null);
         if (primary) {
           // Key columns become NOT NULL; existing NULLs make that fail.
           for (int c : index.columns) {
@@ -373,7 +375,13 @@ Status DdlExecutor::AlterTable(const AlterTableStmt& stmt, engine::QueryResult* 
           }
           for (int c : index.columns) table->mutable_schema().columns[c].not_null = true;
         }
-        PL_RETURN_IF_ERROR(catalog_->CreateIndex(table.get(), std::move(index)));
+        std::vector<int> key_columns = index.columns;
+        Status created = catalog_->CreateIndex(table.get(), std::move(index));
+        if (!created.ok() && primary) {
+          // The key stays nullable when the primary key could not be made.
+          for (int c : key_columns) table->mutable_schema().columns[c].not_null = was_not_null[c];
+        }
+        PL_RETURN_IF_ERROR(created);
         break;
       }
       case ConstraintKind::kForeignKey: {

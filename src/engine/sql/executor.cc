@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/stack_depth.h"
 #include "engine/sql/expression_evaluator.h"
 #include "engine/storage/key_encoder.h"
 
@@ -175,7 +176,16 @@ Status Executor::Scan(const SourcePlan& source, int level, Fn fn) {
   auto point = [&](const std::string& probe) {
     Row* row = path.index->Find(probe);
     const Tuple* t = row == nullptr ? nullptr : txn_->Read(row);
-    if (t != nullptr && !fn(t, row)) stopped = true;
+    if (t == nullptr) return;
+    // A stale entry (this transaction moved the row to another key) is skipped.
+    bool has_null = false;
+    status = path.index->KeyOf(*t, &key, &has_null);
+    if (!status.ok()) {
+      stopped = true;
+      return;
+    }
+    if (has_null || key != probe) return;
+    if (!fn(t, row)) stopped = true;
   };
 
   if (!path.in_list.empty()) {
@@ -201,7 +211,7 @@ Status Executor::Scan(const SourcePlan& source, int level, Fn fn) {
   }
   if (path.kind == AccessKind::kIndexPoint) {
     point(prefix);
-    return Status::OK();
+    return status;
   }
   // Range over the prefix, narrowed by bounds on the next key column. A
   // bound outside the column's range either empties the range or drops.
@@ -231,6 +241,7 @@ Status Executor::Scan(const SourcePlan& source, int level, Fn fn) {
 }
 
 Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink) {
+  PL_RETURN_IF_ERROR(CheckStackDepth());  // one level per joined table
   if (level == static_cast<int>(plan.sources.size())) {
     for (const auto& f : plan.post_filters) {
       bool pass = false;

@@ -1,11 +1,13 @@
 // ExpressionEvaluator: PostgreSQL semantics for every BoundKind.
 #include "engine/sql/expression_evaluator.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
 
 #include "common/datetime.h"
+#include "common/stack_depth.h"
 
 namespace paceline::sql {
 
@@ -32,7 +34,8 @@ Value MakeInt(TypeId id, int64_t v) {
 bool FitsType(TypeId id, int64_t v) {
   switch (id) {
     case TypeId::kInt16: return v >= INT16_MIN && v <= INT16_MAX;
-    case TypeId::kInt32: case TypeId::kDate: return v >= INT32_MIN && v <= INT32_MAX;
+    case TypeId::kInt32: return v >= INT32_MIN && v <= INT32_MAX;
+    case TypeId::kDate: return IsValidDate(v);
     default: return true;
   }
 }
@@ -221,6 +224,7 @@ Status Arithmetic(BinaryOp op, const Value& a, const Value& b, const Type& resul
 }
 
 Status Evaluate(const BoundExpr& e, const EvalContext& ctx, Value* out) {
+  PL_RETURN_IF_ERROR(CheckStackDepth());
   switch (e.kind) {
     case BoundKind::kConstant:
       *out = e.constant;
@@ -473,7 +477,8 @@ Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) 
         if (v == std::numeric_limits<int64_t>::min() || !FitsType(e.type.id, v < 0 ? -v : v)) return OutOfRange(e.type.id);
         *out = MakeInt(e.type.id, v < 0 ? -v : v);
       } else if (e.type.IsFloat()) {
-        *out = Value::Float64(std::fabs(args[0].float_value()));
+        double a = std::fabs(args[0].float_value());
+        *out = e.type.id == TypeId::kFloat32 ? Value::Float32(static_cast<float>(a)) : Value::Float64(a);
       } else {
         const Decimal& d = args[0].numeric_value();
         *out = Value::Numeric(d.IsNegative() ? d.Negate() : d);
@@ -488,25 +493,34 @@ Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) 
         *out = Value::Float64(r);
         return Status::OK();
       }
+      // Keep `digits` digits after the point (negative: round to tens,
+      // hundreds, ...), as PostgreSQL: round half away from zero; trunc
+      // toward zero; floor/ceil toward -inf/+inf. The result's scale is
+      // max(digits, 0).
       Decimal d = ToDecimal(args[0]);
       int64_t digits = args.size() > 1 ? args[1].int_value() : 0;
-      if (digits < 0 || digits > Decimal::kMaxScale) digits = 0;
-      int target = static_cast<int>(digits);
+      digits = std::clamp<int64_t>(digits, -Decimal::kMaxPrecision, Decimal::kMaxScale);
+      const int target = static_cast<int>(digits);
+      const int result_scale = std::max(target, 0);
+      const int drop = d.scale() - target;  // digits of the unscaled value to remove
       Decimal r;
-      if (e.function == ScalarFunction::kRound) {
-        PL_RETURN_IF_ERROR(d.Rescale(target, &r));
+      if (drop <= 0) {
+        PL_RETURN_IF_ERROR(d.Rescale(result_scale, &r));
       } else {
-        // Truncate toward zero, then step toward -inf/+inf for floor/ceil.
-        __int128 u = d.unscaled();
-        int drop = d.scale() - target;
-        __int128 p = 1;
-        for (int i = 0; i < drop; ++i) p *= 10;
-        __int128 q = drop > 0 ? u / p : u;
-        __int128 rem = drop > 0 ? u % p : 0;
+        const __int128 u = d.unscaled();
+        __int128 q = 0, rem = u;
+        if (drop <= Decimal::kMaxPrecision) {
+          __int128 p = 1;
+          for (int i = 0; i < drop; ++i) p *= 10;
+          q = u / p;
+          rem = u % p;
+          const __int128 rem_abs = rem < 0 ? -rem : rem;  // rem_abs * 2 >= p, without overflow at p = 10^38
+          if (e.function == ScalarFunction::kRound && rem_abs >= p - rem_abs) q += u < 0 ? -1 : 1;
+        }
         if (e.function == ScalarFunction::kFloor && rem < 0) --q;
         if (e.function == ScalarFunction::kCeil && rem > 0) ++q;
-        if (drop > 0) r = Decimal(q, target);
-        else PL_RETURN_IF_ERROR(d.Rescale(target, &r));
+        for (int i = 0; i < result_scale - target; ++i) q *= 10;  // back to units when digits < 0
+        r = Decimal(q, result_scale);
       }
       *out = Value::Numeric(r);
       return Status::OK();

@@ -16,6 +16,7 @@
 // This is the only file that includes libpg_query's headers.
 #include "engine/sql/parser.h"
 
+#include "common/stack_depth.h"
 #include "common/utf8.h"
 
 #include <pg_query.h>
@@ -28,6 +29,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace paceline::sql {
 namespace {
@@ -1049,6 +1051,7 @@ Status Translator::TranslateTargetList(Node* const* items, size_t n, std::vector
 }
 
 Status Translator::TranslateFromItem(const Node& node, std::unique_ptr<FromItem>* out) {
+  PL_RETURN_IF_ERROR(CheckStackDepth());  // a JOIN b JOIN c ... nests to the left
   switch (node.node_case) {
     case PG_QUERY__NODE__NODE_RANGE_VAR: {
       auto item = std::make_unique<FromItem>();
@@ -1145,6 +1148,7 @@ Status Translator::TranslateTypeName(const PgQuery__TypeName& t, TypeName* out) 
 Status Translator::TranslateExpr(const Node* node, ExprPtr* out) {
   out->reset();
   if (node == nullptr) return Status::OK();  // an absent clause
+  PL_RETURN_IF_ERROR(CheckStackDepth());
   switch (node->node_case) {
     case PG_QUERY__NODE__NODE_A_CONST: return TranslateAConst(*node->a_const, out);
     case PG_QUERY__NODE__NODE_COLUMN_REF: return TranslateColumnRef(*node->column_ref, out);
@@ -1335,13 +1339,20 @@ Status Translator::TranslateBoolExpr(const PgQuery__BoolExpr& b, ExprPtr* out) {
     *out = std::move(e);
     return Status::OK();
   }
-  // a AND b AND c arrives as one n-ary node: fold left into ((a AND b) AND c).
+  // a AND b AND c ... arrives as one n-ary node (PostgreSQL flattens chains of
+  // any length): fold it into a balanced tree, (a AND b) AND (c AND d), whose
+  // depth grows with the log of the length. Evaluated left to right, it
+  // stops at the same operand as the flat chain.
   BinaryOp op = b.boolop == PG_QUERY__BOOL_EXPR_TYPE__OR_EXPR ? BinaryOp::kOr : BinaryOp::kAnd;
-  ExprPtr result = std::move(args[0]);
-  for (size_t i = 1; i < args.size(); ++i) {
-    result = MakeBinary(op, std::move(result), std::move(args[i]), b.location);
+  while (args.size() > 1) {
+    std::vector<ExprPtr> pairs;
+    for (size_t i = 0; i + 1 < args.size(); i += 2) {
+      pairs.push_back(MakeBinary(op, std::move(args[i]), std::move(args[i + 1]), b.location));
+    }
+    if (args.size() % 2 == 1) pairs.push_back(std::move(args.back()));
+    args = std::move(pairs);
   }
-  *out = std::move(result);
+  *out = std::move(args[0]);
   return Status::OK();
 }
 
@@ -1472,6 +1483,99 @@ class ParseResultHolder {
   PgQuery__ParseResult* tree_ = nullptr;
 };
 
+// Stack bytes that libpg_query's tree writer and protobuf-c's reader use per
+// level of the parse tree (measured: ~1.9 KB per level in the reader, which
+// overflows an 8 MB stack at ~4,500 levels). Neither has a limit of its own.
+constexpr size_t kParserStackPerLevel = 2048;
+// Parse-tree levels that no token accounts for: per parenthesis (the List of
+// an IN, a subquery's SubLink and SelectStmt, AND under OR), per statement.
+constexpr size_t kLevelsPerParenthesis = 4;
+constexpr size_t kLevelsPerStatement = 8;
+
+// An upper bound on the depth of the parse tree of `query`, from its tokens:
+// every node on a path from the root has a token of its own (an operator, a
+// keyword, a function name) except a few per parenthesis. So the bound is the
+// largest count of tokens in a run between separators — commas, semicolons,
+// and the AND/OR that the grammar flattens into one list (not BETWEEN's AND)
+// — plus the bound of the parenthesized run it contains. Parentheses around
+// a lone parenthesized run add nothing, as they add no node. 0 when the text
+// does not scan (the parser then reports why).
+size_t NestingBound(const std::string& query) {
+  PgQueryScanResult scan = pg_query_scan(query.c_str());
+  PgQuery__ScanResult* tokens =
+      scan.error == nullptr
+          ? pg_query__scan_result__unpack(nullptr, scan.pbuf.len, reinterpret_cast<const uint8_t*>(scan.pbuf.data))
+          : nullptr;
+  struct Run {
+    size_t tokens = 0;       // of the current run
+    size_t inner = 0;        // largest bound of a parenthesized run in it
+    size_t best = 0;         // of the finished runs
+    bool separated = false;  // a separator was seen (a list, not redundant parentheses)
+    bool between = false;    // the next AND is BETWEEN's
+    size_t Bound() const {
+      size_t own = std::max(best, tokens + inner);
+      return own + (tokens > 0 || separated ? kLevelsPerParenthesis : 0);
+    }
+  };
+  std::vector<Run> runs(1);
+  for (size_t i = 0; tokens != nullptr && i < tokens->n_tokens; ++i) {
+    Run& run = runs.back();
+    switch (tokens->tokens[i]->token) {
+      case PG_QUERY__TOKEN__ASCII_40:  // (
+      case PG_QUERY__TOKEN__ASCII_91:  // [
+        runs.emplace_back();
+        break;
+      case PG_QUERY__TOKEN__ASCII_41:  // )
+      case PG_QUERY__TOKEN__ASCII_93:  // ]
+        if (runs.size() > 1) {
+          size_t bound = run.Bound();
+          runs.pop_back();
+          runs.back().inner = std::max(runs.back().inner, bound);
+        }
+        break;
+      case PG_QUERY__TOKEN__AND:
+        if (run.between) {
+          run.between = false;
+          ++run.tokens;
+          break;
+        }
+        [[fallthrough]];
+      case PG_QUERY__TOKEN__OR:
+      case PG_QUERY__TOKEN__ASCII_44:  // ,
+      case PG_QUERY__TOKEN__ASCII_59:  // ;
+        run.best = std::max(run.best, run.tokens + run.inner);
+        run.tokens = run.inner = 0;
+        run.separated = true;
+        break;
+      case PG_QUERY__TOKEN__BETWEEN:
+        run.between = true;
+        ++run.tokens;
+        break;
+      default:
+        ++run.tokens;
+        break;
+    }
+  }
+  while (runs.size() > 1) {  // unbalanced: the parser will complain
+    size_t bound = runs.back().Bound();
+    runs.pop_back();
+    runs.back().inner = std::max(runs.back().inner, bound);
+  }
+  size_t bound = tokens != nullptr ? runs.back().Bound() + kLevelsPerStatement : 0;
+  if (tokens != nullptr) pg_query__scan_result__free_unpacked(tokens, nullptr);
+  pg_query_free_scan_result(scan);
+  return bound;
+}
+
+// 54001 when the parse tree of `query` may be too deep for libpg_query to
+// write and protobuf-c to read on what is left of this thread's stack.
+Status CheckNestingDepth(const std::string& query) {
+  const size_t levels = StackDepthBudget() / kParserStackPerLevel;
+  // Each token is at least one byte: short text needs no scan.
+  if (query.size() * (1 + kLevelsPerParenthesis) + kLevelsPerStatement <= levels) return Status::OK();
+  return NestingBound(query) <= levels ? Status::OK() : StackDepthExceeded();
+}
+
 }  // namespace
 
 Status Parse(std::string_view text, std::vector<std::unique_ptr<Statement>>* statements) {
@@ -1480,6 +1584,7 @@ Status Parse(std::string_view text, std::vector<std::unique_ptr<Statement>>* sta
   if (size_t nul = text.find('\0'); nul != std::string_view::npos) {
     return SyntaxError("query text contains a NUL byte", static_cast<int>(nul) + 1);
   }
+  PL_RETURN_IF_ERROR(CheckNestingDepth(query));
   ParseResultHolder result(query.c_str());
   if (const PgQueryError* error = result.error()) {
     return SyntaxError(Str(error->message), error->cursorpos);

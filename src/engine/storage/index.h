@@ -57,17 +57,20 @@ class Index {
   // row `is_live(row, key)` says still holds the key blocks the insert:
   // `blocking` names that row and nothing changes. A stale entry for the key
   // is overwritten and its row returned as `replaced` (so an undo can put it
-  // back).
+  // back). `added` is false when the very entry already existed (the row
+  // returns to a key it still has an entry for): then there is nothing to undo.
   struct InsertResult {
     Row* blocking = nullptr;
     Row* replaced = nullptr;
+    bool added = false;
   };
   template <typename LiveFn>
   InsertResult Insert(const std::string& key, bool has_null, Row* row, LiveFn is_live) {
     InsertResult result;
     if (unique() && !has_null) {
       Row* existing = Find(key);
-      if (existing != nullptr && existing != row) {
+      if (existing == row) return result;
+      if (existing != nullptr) {
         if (is_live(existing, key)) {
           result.blocking = existing;
           return result;
@@ -76,11 +79,18 @@ class Index {
       }
       if (hash_) hash_->Put(key, row);
       if (ordered_) ordered_->Put(key, row);
+      result.added = true;
       return result;
     }
     std::string entry = EntryKey(key, has_null, row);
-    if (ordered_) ordered_->Put(entry, row);
-    else hash_->Put(entry, row);
+    if (ordered_) {
+      if (ordered_->Find(entry) == row) return result;
+      ordered_->Put(entry, row);
+    } else {
+      if (hash_->Find(entry) == row) return result;
+      hash_->Put(entry, row);
+    }
+    result.added = true;
     return result;
   }
   // Points the entry for a unique key back at `row` (undo of a replacement).

@@ -1,6 +1,7 @@
 // Order-preserving encoding of index keys (see key_encoder.h).
 #include "engine/storage/key_encoder.h"
 
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -27,6 +28,7 @@ int IntWidth(TypeId id) {
 
 void AppendDouble(double d, std::string* out) {
   if (d == 0) d = 0;  // -0 and +0 are equal in SQL
+  if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();  // every NaN is one value, above +inf
   uint64_t bits;
   std::memcpy(&bits, &d, sizeof bits);
   bits = (bits & (uint64_t{1} << 63)) ? ~bits : bits | (uint64_t{1} << 63);
@@ -90,7 +92,13 @@ Status AppendKeyColumn(const Type& type, bool nullable, const Value& v, std::str
       if (nullable) out->push_back('\x01');
       Decimal d = v.type() == TypeId::kNumeric ? v.numeric_value() : Decimal::FromInt(v.int_value());
       Decimal scaled;
-      PL_RETURN_IF_ERROR(d.Rescale(type.scale < 0 ? 0 : type.scale, &scaled));
+      if (!d.Rescale(type.scale < 0 ? 0 : type.scale, &scaled).ok()) {
+        // Too large for the column's scale: above or below every key of it.
+        if (fit == nullptr) return Status(sqlstate::kNumericValueOutOfRange, "numeric key out of range");
+        *fit = d.IsNegative() ? KeyFit::kBelow : KeyFit::kAbove;
+        constexpr __int128 kMax = static_cast<__int128>((static_cast<unsigned __int128>(1) << 127) - 1);
+        scaled = Decimal(d.IsNegative() ? -kMax - 1 : kMax, type.scale < 0 ? 0 : type.scale);
+      }
       unsigned __int128 u = static_cast<unsigned __int128>(scaled.unscaled()) ^
                             (static_cast<unsigned __int128>(1) << 127);
       AppendBigEndian(static_cast<uint64_t>(u >> 64), 8, out);

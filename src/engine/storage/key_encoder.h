@@ -29,9 +29,10 @@ enum class KeyFit { kExact, kAbove, kBelow };
 
 // Appends the encoding of `v` (of the column's type `type`, or of a
 // comparable type: integers for integer columns, any number for numeric
-// columns). `fit` (optional) reports a value outside the column's range, in
-// which case the column's extreme is appended. Fails only when a numeric
-// value cannot be represented at the column's scale (22003).
+// columns). `fit` (optional) reports a value outside the column's range
+// (an int8 beyond an int4 column, a numeric too large for the column's
+// scale), in which case the column's extreme is appended. Without `fit`, such
+// a numeric is an error (22003).
 Status AppendKeyColumn(const Type& type, bool nullable, const Value& v, std::string* out, KeyFit* fit = nullptr);
 
 // Non-NULL values read straight from a tuple, without a Value.

@@ -20,7 +20,9 @@ Table::~Table() {
 }
 
 Row* Table::AllocateRow() {
-  Row* row = new Row(next_row_id_.fetch_add(1, std::memory_order_relaxed));
+  Row* row = nullptr;
+  if (free_rows_.try_pop(row)) return row;
+  row = new Row(next_row_id_.fetch_add(1, std::memory_order_relaxed));
   rows_.push_back(row);
   return row;
 }
@@ -89,6 +91,7 @@ void Table::Truncate() {
     delete row;
   }
   rows_.clear();
+  free_rows_.clear();
   for (auto& index : indexes_) index->Clear();
 }
 

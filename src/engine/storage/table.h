@@ -12,6 +12,7 @@
 // control lands). Truncate, AddIndex and DropIndex need exclusive use.
 #pragma once
 
+#include <oneapi/tbb/concurrent_queue.h>
 #include <oneapi/tbb/concurrent_vector.h>
 
 #include <atomic>
@@ -40,8 +41,13 @@ class Table {
   catalog::TableSchema& mutable_schema() { return schema_; }
   const TupleLayout& layout() const { return layout_; }
 
-  // A new absent row with a fresh row id, appended to the table's row list.
+  // An absent row for an insert: a released one if any, else a new one with
+  // a fresh row id, appended to the table's row list.
   Row* AllocateRow();
+  // Gives back a row whose insert was undone before it was ever committed:
+  // it is absent, no index entry points at it, and no reader holds it (the
+  // execution gate guarantees that today). AllocateRow hands it out again.
+  void ReleaseRow(Row* row) { free_rows_.push(row); }
   // Installs `tuple` (nullptr: absent) as `row`'s committed image and frees
   // the previous one.
   void ReplaceTuple(Row* row, TuplePtr tuple);
@@ -75,6 +81,7 @@ class Table {
   catalog::TableSchema schema_;
   TupleLayout layout_;
   tbb::concurrent_vector<Row*> rows_;
+  tbb::concurrent_queue<Row*> free_rows_;  // released rows, still in rows_
   std::atomic<uint64_t> next_row_id_{1};
   std::vector<std::unique_ptr<Index>> indexes_;
   bool has_primary_ = false;

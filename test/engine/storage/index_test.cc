@@ -128,6 +128,26 @@ TEST_F(IndexTest, DuplicateUniqueKeyIsRefusedAndNothingIsLeft) {
   EXPECT_EQ(table_->primary_index()->entry_count(), 100u);
 }
 
+TEST_F(IndexTest, UndoneInsertsGiveTheirRowsBack) {
+  const size_t allocated = table_->allocated_rows();
+  for (int i = 0; i < 100; ++i) {
+    engine::Transaction txn;
+    EXPECT_FALSE(txn.Insert(table_.get(), Build(1, 1, 1, 5)).ok());  // duplicate key
+    ASSERT_TRUE(txn.Insert(table_.get(), Build(9, 9, i, 5)).ok());
+    txn.Abort();
+  }
+  EXPECT_LE(table_->allocated_rows(), allocated + 2) << "failed and aborted inserts must not pile up rows";
+  EXPECT_EQ(table_->LiveRowCount(), 100u);
+  EXPECT_EQ(table_->primary_index()->entry_count(), 100u);
+  // A reused row is a normal row once committed.
+  engine::Transaction txn;
+  ASSERT_TRUE(txn.Insert(table_.get(), Build(9, 9, 9, 5)).ok());
+  txn.Commit();
+  Row* row = table_->primary_index()->Find(Prefix({9, 9, 9}));
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(table_->layout().GetInt(*row->tuple.load(), 3), 5);
+}
+
 TEST_F(IndexTest, UpdatedKeyMovesEntryAndStaleEntryIsRemovedAtCommit) {
   Row* row = table_->primary_index()->Find(Prefix({1, 1, 1}));
   ASSERT_NE(row, nullptr);
