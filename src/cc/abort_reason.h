@@ -1,0 +1,42 @@
+// AbortReason: why concurrency control ended a transaction attempt.
+//
+// An abort is an outcome with a reason (Silo style), not an exception. Every
+// reason except kNone is a *conflict*: the attempt is retried by its worker
+// and counted as an abort in the scheduler's History. A user's ROLLBACK or a
+// stored procedure's business-rule abort is not an AbortReason (see
+// TransactionResult::user_abort).
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace paceline::cc {
+
+enum class AbortReason {
+  kNone = 0,
+  kReadValidation,  // OCC: a row read changed before commit
+  kPhantom,         // OCC: a scanned range or missed key gained a row
+  kLockConflict,    // 2PL NO_WAIT: a lock was held by another transaction
+  kDie,             // 2PL WAIT_DIE: a younger requester met an older holder
+  kWounded,         // 2PL WOUND_WAIT: an older transaction took our lock
+  kUniqueConflict,  // another transaction's uncommitted row holds the key
+  kLockTimeout,     // waited longer than lock_timeout (never retried)
+};
+inline constexpr size_t kAbortReasonCount = 8;
+
+// "read-validation", "phantom", ... (for statistics and logs).
+constexpr std::string_view AbortReasonName(AbortReason reason) {
+  switch (reason) {
+    case AbortReason::kNone: return "none";
+    case AbortReason::kReadValidation: return "read-validation";
+    case AbortReason::kPhantom: return "phantom";
+    case AbortReason::kLockConflict: return "lock-conflict";
+    case AbortReason::kDie: return "die";
+    case AbortReason::kWounded: return "wounded";
+    case AbortReason::kUniqueConflict: return "unique-conflict";
+    case AbortReason::kLockTimeout: return "lock-timeout";
+  }
+  return "unknown";
+}
+
+}  // namespace paceline::cc

@@ -1,0 +1,28 @@
+// Job: one submitted transaction waiting in, or taken from, a run queue — the
+// request, the footprint the scheduler was given, the queue it picked, the
+// callback that receives the result, and when it was submitted.
+//
+// A plain value type, moved (never copied) through the pool.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
+#include "engine/transaction_request.h"
+#include "scheduler/footprint.h"
+
+namespace paceline::engine {
+
+// Receives a transaction's result; called exactly once.
+using ResultCallback = std::function<void(TransactionResult&&)>;
+
+struct Job {
+  TransactionRequest request;
+  scheduler::Footprint footprint;
+  size_t queue = 0;          // the run queue the scheduler picked (also when stolen)
+  ResultCallback done;
+  uint64_t enqueue_ns = 0;   // steady clock, at Submit
+};
+
+}  // namespace paceline::engine

@@ -1,0 +1,289 @@
+// WorkerPool: the worker loop, stealing, the sleep/wake protocol, retries.
+//
+// Wake-up protocol (no lost wake-ups). A worker W that found nothing to run
+// takes idle_mu_, sets W.idle, increments idle_count_, then re-checks the
+// queue lengths (HasWork) before it waits; a submitter S pushes (the queue's
+// seq_cst length store), then loads idle_count_, and only if it is non-zero
+// takes idle_mu_ to clear a sleeper's flag and notify it. All four accesses
+// are seq_cst, so in their single total order either W's re-check comes after
+// S's push (W sees the job and does not sleep) or S's load comes after W's
+// increment (S sees a sleeper and takes idle_mu_). In the second case S gets
+// idle_mu_ only once W waits (W holds it from its announcement until the
+// wait releases it), so the notify cannot fall between W's check and its
+// wait. Whom S wakes: the queue's owner if it sleeps, else (with stealing)
+// any one sleeper; if every flagged sleeper was already woken, nobody. That
+// suffices because an awake worker sleeps again only after re-checking every
+// queue it may take from (with stealing: all of them), so the job is taken by
+// the owner, by the woken worker, or by whichever worker runs out of work
+// first. Shutdown sets stopping_ and wakes every sleeper under idle_mu_.
+#include "engine/execution/worker_pool.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <string>
+#include <system_error>
+#include <thread>
+
+#include "common/split_mix64.h"
+#include "engine/execution/run_queue.h"
+#include "engine/execution/worker_stats.h"
+
+namespace paceline::engine {
+
+namespace {
+
+uint64_t SteadyNowNs() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+
+uint64_t Elapsed(uint64_t from, uint64_t to) { return to > from ? to - from : 0; }
+
+Status ShutdownStatus(std::string detail) {
+  return Status(sqlstate::kAdminShutdown, "terminating: the database is shutting down").WithDetail(std::move(detail));
+}
+
+Status RetryLimitStatus(int attempts, int max_retries, cc::AbortReason reason, const Status& last) {
+  std::string detail = "Last conflict (" + std::string(cc::AbortReasonName(reason)) + ")";
+  if (!last.ok()) detail += ": " + last.message();
+  return Status(sqlstate::kSerializationFailure,
+                "could not serialize access: transaction aborted " + std::to_string(attempts) +
+                    (attempts == 1 ? " time" : " times") + " by conflicts (retry limit " +
+                    std::to_string(max_retries) + ")")
+      .WithDetail(std::move(detail));
+}
+
+}  // namespace
+
+struct WorkerPool::Worker {
+  Worker(size_t index, uint64_t seed) : index(index), victims(seed ^ SplitMix64::Mix(index + 1)) {}
+
+  const size_t index;
+  RunQueue queue;
+  WorkerStats stats;
+  SplitMix64 victims;              // used by this worker's thread only
+  std::condition_variable wake;    // waited on with idle_mu_
+  bool idle = false;               // guarded by idle_mu_: asleep (or about to be), not yet woken
+  std::thread thread;
+};
+
+WorkerPool::WorkerPool(WorkerPoolOptions options, TransactionRunner* runner, scheduler::Scheduler* scheduler)
+    : options_(options), runner_(runner), scheduler_(scheduler) {
+  workers_.reserve(options_.workers);
+  for (size_t i = 0; i < options_.workers; ++i) workers_.push_back(std::make_unique<Worker>(i, options_.seed));
+}
+
+WorkerPool::~WorkerPool() { Shutdown(true); }
+
+Status WorkerPool::Start() {
+  std::lock_guard lifecycle(lifecycle_mu_);
+  if (shut_down_) return Status(sqlstate::kObjectNotInPrerequisiteState, "the worker pool has been shut down");
+  if (started_) return Status(sqlstate::kObjectNotInPrerequisiteState, "the worker pool is already started");
+  if (workers_.empty()) return Status(sqlstate::kInvalidParameterValue, "a worker pool needs at least 1 worker");
+  started_ = true;  // from here on, Shutdown joins whatever threads exist
+  for (const std::unique_ptr<Worker>& worker : workers_) {
+    try {
+      worker->thread = std::thread([this, w = worker.get()] { WorkerLoop(*w); });
+    } catch (const std::system_error& e) {
+      return InternalError("could not start worker thread " + std::to_string(worker->index) + ": " + e.what());
+    }
+  }
+  return Status::OK();
+}
+
+void WorkerPool::Submit(size_t queue, TransactionRequest request, scheduler::Footprint footprint,
+                        ResultCallback done) {
+  Job job{std::move(request), std::move(footprint), queue, std::move(done), SteadyNowNs()};
+  if (queue >= workers_.size()) {
+    TransactionResult result;
+    result.status = Status(sqlstate::kInvalidParameterValue, "run queue " + std::to_string(queue) +
+                                                                 " does not exist (the pool has " +
+                                                                 std::to_string(workers_.size()) + ")");
+    job.done(std::move(result));
+    return;
+  }
+  if (!workers_[queue]->queue.Push(std::move(job))) {  // closed: `job` is intact
+    TransactionResult result;
+    result.status = ShutdownStatus("The transaction was submitted after shutdown began.");
+    Finish(job, std::move(result));
+    return;
+  }
+  WakeFor(queue);
+}
+
+std::future<TransactionResult> WorkerPool::Submit(size_t queue, TransactionRequest request,
+                                                  scheduler::Footprint footprint) {
+  auto promise = std::make_shared<std::promise<TransactionResult>>();
+  std::future<TransactionResult> future = promise->get_future();
+  Submit(queue, std::move(request), std::move(footprint),
+         [promise](TransactionResult&& result) { promise->set_value(std::move(result)); });
+  return future;
+}
+
+void WorkerPool::WakeFor(size_t queue) {
+  if (idle_count_.load(std::memory_order_seq_cst) == 0) return;  // see the protocol above
+  std::lock_guard lock(idle_mu_);
+  Worker* target = nullptr;
+  if (workers_[queue]->idle) {
+    target = workers_[queue].get();
+  } else if (options_.steal) {
+    for (size_t k = 1; k < workers_.size() && target == nullptr; ++k) {
+      Worker& candidate = *workers_[(queue + k) % workers_.size()];
+      if (candidate.idle) target = &candidate;
+    }
+  }
+  if (target == nullptr) return;
+  target->idle = false;
+  idle_count_.fetch_sub(1, std::memory_order_seq_cst);
+  target->wake.notify_one();
+}
+
+bool WorkerPool::HasWork(const Worker& worker) const {
+  if (worker.queue.size() != 0) return true;
+  if (!options_.steal) return false;
+  for (const std::unique_ptr<Worker>& other : workers_) {
+    if (other->queue.size() != 0) return true;
+  }
+  return false;
+}
+
+bool WorkerPool::TrySteal(Worker& thief, Job* job) {
+  const size_t n = workers_.size();
+  if (n < 2) return false;
+  const size_t start = thief.victims.Below(n - 1);
+  for (size_t k = 0; k < n - 1; ++k) {
+    Worker& victim = *workers_[(thief.index + 1 + (start + k) % (n - 1)) % n];
+    if (victim.queue.size() != 0 && victim.queue.PopFront(job)) return true;
+  }
+  return false;
+}
+
+void WorkerPool::WorkerLoop(Worker& worker) {
+  for (;;) {
+    Job job;
+    if (worker.queue.PopFront(&job)) {
+      Run(worker, job, /*stolen=*/false);
+      continue;
+    }
+    if (options_.steal && TrySteal(worker, &job)) {
+      Run(worker, job, /*stolen=*/true);
+      continue;
+    }
+    std::unique_lock lock(idle_mu_);
+    if (HasWork(worker)) continue;  // arrived since the attempts above (or left to drain)
+    if (stopping_) return;
+    worker.idle = true;
+    idle_count_.fetch_add(1, std::memory_order_seq_cst);
+    if (HasWork(worker)) {  // the re-check of the protocol
+      worker.idle = false;
+      idle_count_.fetch_sub(1, std::memory_order_seq_cst);
+      continue;
+    }
+    worker.wake.wait(lock, [&] { return !worker.idle; });
+  }
+}
+
+void WorkerPool::Run(Worker& worker, Job& job, bool stolen) {
+  const uint64_t start_ns = SteadyNowNs();
+  const int max_retries = options_.max_retries > 0 ? options_.max_retries : 0;
+  AttemptContext ctx;
+  ctx.worker = worker.index;
+  ctx.first_start_ns = start_ns;
+  TransactionResult result;
+  for (;;) {
+    result = TransactionResult();
+    ctx.abort_reason = cc::AbortReason::kNone;
+    const AttemptOutcome outcome = runner_->RunAttempt(job.request, ctx, &result);
+    if (outcome == AttemptOutcome::kCommitted) {
+      worker.stats.CountCommit();
+      if (scheduler_ != nullptr) scheduler_->OnCommit(job.footprint, job.queue);
+      break;
+    }
+    if (outcome == AttemptOutcome::kUserAbort) {
+      worker.stats.CountUserAbort();
+      result.user_abort = true;
+      break;
+    }
+    if (outcome == AttemptOutcome::kFailed) {
+      worker.stats.CountError();
+      if (result.status.ok()) result.status = InternalError("a transaction attempt failed without an error");
+      break;
+    }
+    // kConflict.
+    worker.stats.CountAbort(ctx.abort_reason);
+    if (scheduler_ != nullptr) scheduler_->OnAbort(job.footprint, job.queue);
+    if (ctx.attempt >= max_retries) {
+      worker.stats.CountRetryLimitFailure();
+      result.status = RetryLimitStatus(ctx.attempt + 1, max_retries, ctx.abort_reason, result.status);
+      break;
+    }
+    if (abandon_.load(std::memory_order_relaxed)) {
+      worker.stats.CountError();
+      result.status = ShutdownStatus("The transaction was not retried after a conflict: " +
+                                     (result.status.ok() ? std::string("(no message)") : result.status.message()));
+      break;
+    }
+    worker.stats.CountRetry();
+    ++ctx.attempt;
+  }
+  if (stolen) worker.stats.CountSteal();
+  worker.stats.RecordTimes(Elapsed(job.enqueue_ns, start_ns), Elapsed(start_ns, SteadyNowNs()));
+  Finish(job, std::move(result));
+}
+
+void WorkerPool::Finish(Job& job, TransactionResult&& result) {
+  // The scheduler hears of the departure before the client does, so a
+  // client's next transaction is picked against the updated state.
+  if (scheduler_ != nullptr) scheduler_->OnFinish(job.footprint, job.queue);
+  job.done(std::move(result));
+}
+
+void WorkerPool::FailQueued() {
+  for (const std::unique_ptr<Worker>& worker : workers_) {
+    for (Job& job : worker->queue.TakeAll()) {
+      TransactionResult result;
+      result.status = ShutdownStatus("The transaction was queued but not run.");
+      Finish(job, std::move(result));
+    }
+  }
+}
+
+void WorkerPool::Shutdown(bool drain) {
+  std::lock_guard lifecycle(lifecycle_mu_);
+  if (shut_down_) return;
+  shut_down_ = true;
+  if (!drain) abandon_.store(true, std::memory_order_relaxed);
+  for (const std::unique_ptr<Worker>& worker : workers_) worker->queue.Close();  // no new jobs from here on
+  if (!drain || !started_) FailQueued();
+  {
+    std::lock_guard lock(idle_mu_);
+    stopping_ = true;
+    for (const std::unique_ptr<Worker>& worker : workers_) {
+      if (!worker->idle) continue;
+      worker->idle = false;
+      idle_count_.fetch_sub(1, std::memory_order_seq_cst);
+      worker->wake.notify_one();
+    }
+  }
+  for (const std::unique_ptr<Worker>& worker : workers_) {
+    if (worker->thread.joinable()) worker->thread.join();
+  }
+  FailQueued();  // what no thread could run (a worker thread that failed to start)
+}
+
+ExecutionStats WorkerPool::Stats() const {
+  ExecutionStats stats;
+  for (const std::unique_ptr<Worker>& worker : workers_) worker->stats.AddTo(&stats);
+  return stats;
+}
+
+void WorkerPool::ResetStats() {
+  for (const std::unique_ptr<Worker>& worker : workers_) worker->stats.Reset();
+}
+
+size_t WorkerPool::QueueLength(size_t queue) const {
+  return queue < workers_.size() ? workers_[queue]->queue.size() : 0;
+}
+
+}  // namespace paceline::engine

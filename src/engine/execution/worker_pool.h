@@ -1,0 +1,123 @@
+// WorkerPool: N worker threads, each owning run queue i, that run submitted
+// transactions through a TransactionRunner, retry conflicts, and report every
+// outcome to the scheduler.
+//
+//   Submit(q, request, footprint, done)     q is what Scheduler::Pick chose
+//     → run queue q (FIFO) → worker q pops from its front
+//                            (or, when steal is on and its own queue is
+//                            empty, an idle worker takes the oldest job of a
+//                            random other non-empty queue and runs it to the end)
+//     → attempt: kConflict → OnAbort(footprint, q), retry at once on the same
+//                            worker, up to max_retries retries, then 40001
+//                kCommitted → OnCommit(footprint, q)
+//                kUserAbort, kFailed → no retry, no scheduler event
+//     → OnFinish(footprint, q), exactly once, then done(result), exactly once.
+//
+// Idle workers sleep on condition variables (no spinning, no timed polling):
+// work on queue q wakes worker q if it sleeps, otherwise (steal on) one
+// sleeping worker. More workers than cores is the normal case.
+//
+// Thread-safety: Submit, Stats, ResetStats, QueueLength and workers() may be
+// called concurrently from any thread; Start and Shutdown from any thread but
+// a worker (not from a runner or a callback: Shutdown joins the workers).
+// Ownership: the runner and the scheduler (which may be null: no events) are
+// borrowed and must outlive the pool.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "common/status.h"
+#include "engine/execution/execution_stats.h"
+#include "engine/execution/job.h"
+#include "engine/execution/transaction_runner.h"
+#include "engine/transaction_request.h"
+#include "scheduler/footprint.h"
+#include "scheduler/scheduler.h"
+
+namespace paceline::engine {
+
+struct WorkerPoolOptions {
+  size_t workers = 4;     // threads, and run queues (must be >= 1)
+  bool steal = true;      // an idle worker takes the oldest job of a random other non-empty queue
+  int max_retries = 100;  // retries after conflicts per transaction; <= 0: none
+  uint64_t seed = 42;     // for the choice of steal victims
+};
+
+class WorkerPool {
+ public:
+  WorkerPool(WorkerPoolOptions options, TransactionRunner* runner, scheduler::Scheduler* scheduler);
+  // Shutdown(true).
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  // Starts the workers; jobs submitted before run from now on. 22023 for
+  // 0 workers; 55000 when already started or shut down.
+  Status Start();
+
+  // Queues `request` on run queue `queue`; the pool reports the scheduler
+  // events for `footprint` with this queue index. `done` is called exactly
+  // once: on a worker thread; or, if the pool is shut down, on the calling
+  // thread with 57P01 ("terminating: the database is shutting down"); or
+  // with 22023 if `queue` >= workers() (then without scheduler events).
+  void Submit(size_t queue, TransactionRequest request, scheduler::Footprint footprint, ResultCallback done);
+  // The same, with the result delivered through a future.
+  std::future<TransactionResult> Submit(size_t queue, TransactionRequest request, scheduler::Footprint footprint);
+
+  // Stops the pool and returns when every worker has exited. drain = true:
+  // the jobs already queued run first; drain = false: they fail with 57P01
+  // (their callbacks run on this thread), running transactions finish their
+  // current attempt and are not retried. A pool never started fails its
+  // queued jobs either way. Later Submits fail with 57P01. Idempotent.
+  void Shutdown(bool drain);
+
+  // A snapshot summed over workers (see WorkerStats for its precision).
+  ExecutionStats Stats() const;
+  // Zeroes the statistics, e.g. after a warm-up; exact between runs, see
+  // WorkerStats::Reset for a reset while transactions run.
+  void ResetStats();
+
+  size_t workers() const { return workers_.size(); }
+  // Jobs waiting on run queue `queue` (not the one running); 0 if out of range.
+  size_t QueueLength(size_t queue) const;
+
+ private:
+  struct Worker;
+
+  void WorkerLoop(Worker& worker);
+  // Takes the oldest job of a random other non-empty queue.
+  bool TrySteal(Worker& thief, Job* job);
+  // Whether `worker` has something to run: its queue, or with stealing any.
+  bool HasWork(const Worker& worker) const;
+  // After a push on `queue`: wakes its owner if asleep, else one sleeper.
+  void WakeFor(size_t queue);
+  void Run(Worker& worker, Job& job, bool stolen);
+  // Reports OnFinish, then hands `result` to the job's callback.
+  void Finish(Job& job, TransactionResult&& result);
+  // Fails every queued job with 57P01 on the calling thread.
+  void FailQueued();
+
+  const WorkerPoolOptions options_;
+  TransactionRunner* const runner_;
+  scheduler::Scheduler* const scheduler_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+
+  // Sleeping workers. A worker announces itself (Worker::idle, idle_count_)
+  // under idle_mu_ before it sleeps; a waker clears its flag under idle_mu_.
+  std::mutex idle_mu_;
+  std::atomic<size_t> idle_count_{0};  // workers whose idle flag is set (seq_cst)
+  bool stopping_ = false;              // guarded by idle_mu_
+  std::atomic<bool> abandon_{false};   // Shutdown(false): no more retries
+
+  std::mutex lifecycle_mu_;  // serialises Start and Shutdown
+  bool started_ = false;     // guarded by lifecycle_mu_
+  bool shut_down_ = false;   // guarded by lifecycle_mu_
+};
+
+}  // namespace paceline::engine

@@ -1,0 +1,607 @@
+// WorkerPool with a fake TransactionRunner and a recording Scheduler: every
+// callback runs exactly once; FIFO order; stealing only when enabled and
+// only from busy queues; retries and the retry limit; user aborts and
+// failures; shutdown with and without draining; statistics.
+//
+// Nothing here sleeps to wait for work: tests wait on futures, latches and
+// condition variables. A lost wake-up or a stuck worker shows as a hang,
+// which Await turns into a failure after a minute.
+#include "engine/execution/worker_pool.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <latch>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+namespace paceline::engine {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+// A job is a procedure call whose one argument is its id; its footprint is {id}.
+TransactionRequest Request(int id) { return TransactionRequest::Call("job", {Value::Int64(id)}); }
+int JobId(const TransactionRequest& request) { return static_cast<int>(request.args[0].int_value()); }
+scheduler::Footprint FootprintOf(int id) { return scheduler::Footprint{{static_cast<uint64_t>(id)}}; }
+
+TransactionResult Await(std::future<TransactionResult>& future) {
+  if (future.wait_for(std::chrono::minutes(1)) != std::future_status::ready) {
+    ADD_FAILURE() << "a transaction never finished (lost wake-up or stuck worker)";
+    std::abort();
+  }
+  return future.get();
+}
+
+void Await(std::latch& latch) {
+  // std::latch has no timed wait; the ctest timeout covers a hang here.
+  latch.wait();
+}
+
+// Runs each attempt through `behaviour` (commit when none) and records it.
+class FakeRunner : public TransactionRunner {
+ public:
+  struct Attempt {
+    int job;
+    size_t worker;
+    int attempt;
+    uint64_t first_start_ns;
+  };
+  using Behaviour = std::function<AttemptOutcome(int job, AttemptContext& ctx, TransactionResult* result)>;
+
+  explicit FakeRunner(Behaviour behaviour = nullptr) : behaviour_(std::move(behaviour)) {}
+
+  AttemptOutcome RunAttempt(const TransactionRequest& request, AttemptContext& ctx,
+                            TransactionResult* result) override {
+    const int job = JobId(request);
+    {
+      std::lock_guard lock(mu_);
+      attempts_.push_back({job, ctx.worker, ctx.attempt, ctx.first_start_ns});
+    }
+    return behaviour_ ? behaviour_(job, ctx, result) : AttemptOutcome::kCommitted;
+  }
+
+  std::vector<Attempt> attempts() const {
+    std::lock_guard lock(mu_);
+    return attempts_;
+  }
+  std::vector<int> JobOrder() const {
+    std::vector<int> order;
+    for (const Attempt& a : attempts()) order.push_back(a.job);
+    return order;
+  }
+
+ private:
+  Behaviour behaviour_;
+  mutable std::mutex mu_;
+  std::vector<Attempt> attempts_;
+};
+
+// Records the events the pool reports; Pick is not used by the pool.
+class RecordingScheduler : public scheduler::Scheduler {
+ public:
+  enum class Kind { kAbort, kCommit, kFinish };
+  struct Event {
+    Kind kind;
+    int job;
+    size_t queue;
+  };
+
+  std::string_view Name() const override { return "recording"; }
+  size_t Pick(const scheduler::Footprint&) override { return 0; }
+  void OnAbort(const scheduler::Footprint& f, size_t queue) override { Add(Kind::kAbort, f, queue); }
+  void OnCommit(const scheduler::Footprint& f, size_t queue) override { Add(Kind::kCommit, f, queue); }
+  void OnFinish(const scheduler::Footprint& f, size_t queue) override { Add(Kind::kFinish, f, queue); }
+
+  // The kinds of `job`'s events, in order.
+  std::vector<Kind> KindsOf(int job) const {
+    std::lock_guard lock(mu_);
+    std::vector<Kind> kinds;
+    for (const Event& e : events_) {
+      if (e.job == job) kinds.push_back(e.kind);
+    }
+    return kinds;
+  }
+  std::vector<Event> events() const {
+    std::lock_guard lock(mu_);
+    return events_;
+  }
+  size_t Count(Kind kind) const {
+    std::lock_guard lock(mu_);
+    size_t n = 0;
+    for (const Event& e : events_) n += e.kind == kind;
+    return n;
+  }
+
+ private:
+  void Add(Kind kind, const scheduler::Footprint& f, size_t queue) {
+    std::lock_guard lock(mu_);
+    events_.push_back({kind, static_cast<int>(f.references.at(0)), queue});
+  }
+
+  mutable std::mutex mu_;
+  std::vector<Event> events_;
+};
+
+using Kind = RecordingScheduler::Kind;
+
+// A one-shot gate: Wait blocks until Open.
+class Gate {
+ public:
+  void Open() {
+    std::lock_guard lock(mu_);
+    open_ = true;
+    cv_.notify_all();
+  }
+  void Wait() {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return open_; });
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool open_ = false;
+};
+
+AttemptOutcome Conflict(AttemptContext& ctx, TransactionResult* result, cc::AbortReason reason,
+                        std::string message) {
+  ctx.abort_reason = reason;
+  result->status = Status(sqlstate::kSerializationFailure, std::move(message));
+  return AttemptOutcome::kConflict;
+}
+
+WorkerPoolOptions Options(size_t workers, bool steal, int max_retries = 100) {
+  WorkerPoolOptions options;
+  options.workers = workers;
+  options.steal = steal;
+  options.max_retries = max_retries;
+  return options;
+}
+
+// Runs job `id` alone on queue `queue` of a fresh pool; its result and the
+// pool's statistics afterwards.
+struct AloneOutcome {
+  TransactionResult result;
+  ExecutionStats stats;
+};
+AloneOutcome RunAlone(const WorkerPoolOptions& options, FakeRunner* runner, RecordingScheduler* scheduler,
+                      size_t queue, int id) {
+  WorkerPool pool(options, runner, scheduler);
+  EXPECT_TRUE(pool.Start().ok());
+  std::future<TransactionResult> future = pool.Submit(queue, Request(id), FootprintOf(id));
+  AloneOutcome outcome;
+  outcome.result = Await(future);
+  outcome.stats = pool.Stats();
+  return outcome;
+}
+
+TEST(WorkerPoolTest, EveryCallbackRunsExactlyOnceWithManyWorkersAndSubmitters) {
+  constexpr int kSubmitters = 4;
+  constexpr int kPerSubmitter = 500;
+  constexpr int kJobs = kSubmitters * kPerSubmitter;
+  FakeRunner runner;
+  RecordingScheduler scheduler;
+  WorkerPool pool(Options(16, /*steal=*/true), &runner, &scheduler);
+  ASSERT_TRUE(pool.Start().ok());
+
+  std::vector<std::atomic<int>> calls(kJobs);
+  std::latch all_done(kJobs);
+  std::vector<std::thread> submitters;
+  for (int s = 0; s < kSubmitters; ++s) {
+    submitters.emplace_back([&, s] {
+      for (int i = 0; i < kPerSubmitter; ++i) {
+        const int id = s * kPerSubmitter + i;
+        pool.Submit(static_cast<size_t>(id * 7 % 16), Request(id), FootprintOf(id), [&, id](TransactionResult&& r) {
+          EXPECT_TRUE(r.committed()) << r.status.ToString();
+          calls[id].fetch_add(1);
+          all_done.count_down();
+        });
+      }
+    });
+  }
+  for (std::thread& t : submitters) t.join();
+  Await(all_done);
+
+  for (int id = 0; id < kJobs; ++id) EXPECT_EQ(calls[id].load(), 1) << "job " << id;
+  ExecutionStats stats = pool.Stats();
+  EXPECT_EQ(stats.commits, static_cast<uint64_t>(kJobs));
+  EXPECT_EQ(stats.finished(), static_cast<uint64_t>(kJobs));
+  EXPECT_EQ(stats.latency.Count(), static_cast<uint64_t>(kJobs));
+  EXPECT_EQ(scheduler.Count(Kind::kCommit), static_cast<size_t>(kJobs));
+  EXPECT_EQ(scheduler.Count(Kind::kFinish), static_cast<size_t>(kJobs));
+  for (const RecordingScheduler::Event& e : scheduler.events()) {
+    EXPECT_EQ(e.queue, static_cast<size_t>(e.job * 7 % 16)) << "events carry the picked queue, even when stolen";
+  }
+}
+
+TEST(WorkerPoolTest, OneWorkerRunsItsQueueInFifoOrder) {
+  FakeRunner runner;
+  WorkerPool pool(Options(1, /*steal=*/false), &runner, nullptr);
+  std::vector<std::future<TransactionResult>> futures;
+  for (int id = 0; id < 50; ++id) futures.push_back(pool.Submit(0, Request(id), FootprintOf(id)));
+  EXPECT_EQ(pool.QueueLength(0), 50u);
+  ASSERT_TRUE(pool.Start().ok());
+  for (int id = 50; id < 100; ++id) futures.push_back(pool.Submit(0, Request(id), FootprintOf(id)));
+  for (auto& f : futures) EXPECT_TRUE(Await(f).committed());
+
+  std::vector<int> expected(100);
+  for (int id = 0; id < 100; ++id) expected[id] = id;
+  EXPECT_EQ(runner.JobOrder(), expected);
+}
+
+// Worker 1 is idle all along, but without stealing it never touches queue 0.
+TEST(WorkerPoolTest, WithoutStealingJobsRunOnlyOnTheirQueuesWorker) {
+  FakeRunner runner;
+  WorkerPool pool(Options(2, /*steal=*/false), &runner, nullptr);
+  std::vector<std::future<TransactionResult>> futures;
+  for (int id = 0; id < 50; ++id) futures.push_back(pool.Submit(0, Request(id), FootprintOf(id)));
+  ASSERT_TRUE(pool.Start().ok());
+  for (auto& f : futures) EXPECT_TRUE(Await(f).committed());
+  std::future<TransactionResult> on_queue_1 = pool.Submit(1, Request(50), FootprintOf(50));
+  EXPECT_TRUE(Await(on_queue_1).committed());
+
+  std::vector<FakeRunner::Attempt> attempts = runner.attempts();
+  ASSERT_EQ(attempts.size(), 51u);
+  for (int id = 0; id < 50; ++id) {
+    EXPECT_EQ(attempts[id].job, id);  // FIFO
+    EXPECT_EQ(attempts[id].worker, 0u);
+  }
+  EXPECT_EQ(attempts[50].worker, 1u);
+  EXPECT_EQ(pool.Stats().steals, 0u);
+}
+
+// All jobs are on queue 0. The first job to start holds its worker until
+// another job has started on the other worker: that can only happen by a
+// steal (of the first job by worker 1, or of a later one while worker 0 is
+// held).
+TEST(WorkerPoolTest, AnIdleWorkerStealsFromABusyQueue) {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::set<size_t> workers_seen;
+  bool first_started = false;
+  FakeRunner runner([&](int, AttemptContext& ctx, TransactionResult*) {
+    std::unique_lock lock(mu);
+    workers_seen.insert(ctx.worker);
+    cv.notify_all();
+    if (!first_started) {
+      first_started = true;
+      cv.wait(lock, [&] { return workers_seen.size() >= 2; });
+    }
+    return AttemptOutcome::kCommitted;
+  });
+  RecordingScheduler scheduler;
+  WorkerPool pool(Options(2, /*steal=*/true), &runner, &scheduler);
+  std::vector<std::future<TransactionResult>> futures;
+  for (int id = 0; id < 10; ++id) futures.push_back(pool.Submit(0, Request(id), FootprintOf(id)));
+  ASSERT_TRUE(pool.Start().ok());
+  for (auto& f : futures) EXPECT_TRUE(Await(f).committed());
+
+  EXPECT_GE(pool.Stats().steals, 1u);
+  EXPECT_EQ(pool.Stats().commits, 10u);
+  for (const RecordingScheduler::Event& e : scheduler.events()) EXPECT_EQ(e.queue, 0u);
+}
+
+// Both workers are started (and may be asleep) before the work arrives; the
+// second job must wake a worker other than the one the first job holds.
+TEST(WorkerPoolTest, ASleepingWorkerIsWokenForWorkOnABusyQueue) {
+  Gate release;
+  std::promise<size_t> first_worker;
+  FakeRunner runner([&](int job, AttemptContext& ctx, TransactionResult*) {
+    if (job == 0) {
+      first_worker.set_value(ctx.worker);
+      release.Wait();
+    }
+    return AttemptOutcome::kCommitted;
+  });
+  WorkerPool pool(Options(2, /*steal=*/true), &runner, nullptr);
+  ASSERT_TRUE(pool.Start().ok());
+  std::future<TransactionResult> first = pool.Submit(0, Request(0), FootprintOf(0));
+  const size_t held = first_worker.get_future().get();
+  std::future<TransactionResult> second = pool.Submit(0, Request(1), FootprintOf(1));
+  EXPECT_TRUE(Await(second).committed());  // while job 0 still holds its worker
+  release.Open();
+  EXPECT_TRUE(Await(first).committed());
+  EXPECT_NE(runner.attempts()[1].worker, held);
+}
+
+TEST(WorkerPoolTest, ConflictsAreRetriedAtOnceOnTheSameWorker) {
+  FakeRunner runner([](int, AttemptContext& ctx, TransactionResult* result) {
+    if (ctx.attempt < 3) return Conflict(ctx, result, cc::AbortReason::kReadValidation, "row changed");
+    return AttemptOutcome::kCommitted;
+  });
+  RecordingScheduler scheduler;
+  auto [result, stats] = RunAlone(Options(2, /*steal=*/true), &runner, &scheduler, /*queue=*/1, /*id=*/7);
+  EXPECT_TRUE(result.committed()) << result.status.ToString();
+
+  std::vector<FakeRunner::Attempt> attempts = runner.attempts();
+  ASSERT_EQ(attempts.size(), 4u);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(attempts[i].attempt, i);
+    EXPECT_EQ(attempts[i].worker, attempts[0].worker);
+    EXPECT_EQ(attempts[i].first_start_ns, attempts[0].first_start_ns);
+  }
+  EXPECT_THAT(scheduler.KindsOf(7), ElementsAre(Kind::kAbort, Kind::kAbort, Kind::kAbort, Kind::kCommit, Kind::kFinish));
+  for (const RecordingScheduler::Event& e : scheduler.events()) EXPECT_EQ(e.queue, 1u);
+  EXPECT_EQ(stats.aborts(cc::AbortReason::kReadValidation), 3u);
+  EXPECT_EQ(stats.aborts(), 3u);
+  EXPECT_EQ(stats.retries, 3u);
+  EXPECT_EQ(stats.commits, 1u);
+  EXPECT_DOUBLE_EQ(stats.abort_rate(), 0.75);
+}
+
+TEST(WorkerPoolTest, RetryLimitFailsWithSerializationFailure) {
+  FakeRunner runner([](int, AttemptContext& ctx, TransactionResult* result) {
+    return Conflict(ctx, result, cc::AbortReason::kLockConflict, "row is locked by another transaction");
+  });
+  RecordingScheduler scheduler;
+  auto [result, stats] = RunAlone(Options(1, /*steal=*/false, /*max_retries=*/5), &runner, &scheduler, 0, 3);
+
+  EXPECT_TRUE(result.status.Is(sqlstate::kSerializationFailure)) << result.status.ToString();
+  EXPECT_THAT(result.status.message(), HasSubstr("aborted 6 times by conflicts (retry limit 5)"));
+  EXPECT_THAT(result.status.detail(), HasSubstr("lock-conflict"));
+  EXPECT_THAT(result.status.detail(), HasSubstr("row is locked by another transaction"));
+  EXPECT_FALSE(result.user_abort);
+  EXPECT_EQ(runner.attempts().size(), 6u);
+  std::vector<Kind> expected(6, Kind::kAbort);
+  expected.push_back(Kind::kFinish);
+  EXPECT_EQ(scheduler.KindsOf(3), expected);
+  EXPECT_EQ(stats.aborts(cc::AbortReason::kLockConflict), 6u);
+  EXPECT_EQ(stats.retries, 5u);
+  EXPECT_EQ(stats.retry_limit_failures, 1u);
+  EXPECT_EQ(stats.commits, 0u);
+  EXPECT_EQ(stats.finished(), 1u);
+  EXPECT_DOUBLE_EQ(stats.abort_rate(), 1.0);
+}
+
+TEST(WorkerPoolTest, ZeroRetriesFailsAtTheFirstConflict) {
+  FakeRunner runner([](int, AttemptContext& ctx, TransactionResult* result) {
+    return Conflict(ctx, result, cc::AbortReason::kDie, "younger transaction died");
+  });
+  auto [result, stats] = RunAlone(Options(1, /*steal=*/false, /*max_retries=*/0), &runner, nullptr, 0, 0);
+  EXPECT_TRUE(result.status.Is(sqlstate::kSerializationFailure));
+  EXPECT_THAT(result.status.message(), HasSubstr("aborted 1 time by conflicts (retry limit 0)"));
+  EXPECT_EQ(runner.attempts().size(), 1u);
+  EXPECT_EQ(stats.retries, 0u);
+}
+
+TEST(WorkerPoolTest, UserAbortIsNeitherRetriedNorAConflict) {
+  FakeRunner runner([](int, AttemptContext&, TransactionResult* result) {
+    result->status = Status(sqlstate::kRaiseException, "invalid item number");
+    return AttemptOutcome::kUserAbort;
+  });
+  RecordingScheduler scheduler;
+  auto [result, stats] = RunAlone(Options(1, /*steal=*/false), &runner, &scheduler, 0, 4);
+  EXPECT_TRUE(result.user_abort);
+  EXPECT_TRUE(result.status.Is(sqlstate::kRaiseException));
+  EXPECT_EQ(runner.attempts().size(), 1u);
+  EXPECT_THAT(scheduler.KindsOf(4), ElementsAre(Kind::kFinish));
+  EXPECT_EQ(stats.user_aborts, 1u);
+  EXPECT_EQ(stats.aborts(), 0u);
+  EXPECT_EQ(stats.commits, 0u);
+  EXPECT_EQ(stats.abort_rate(), 0.0);
+}
+
+TEST(WorkerPoolTest, FailureIsNotRetriedAndKeepsItsStatus) {
+  FakeRunner runner([](int job, AttemptContext&, TransactionResult* result) {
+    if (job == 0) result->status = Status(sqlstate::kLockNotAvailable, "lock timeout");
+    return AttemptOutcome::kFailed;  // job 1: without a status
+  });
+  RecordingScheduler scheduler;
+  WorkerPool pool(Options(1, /*steal=*/false), &runner, &scheduler);
+  ASSERT_TRUE(pool.Start().ok());
+  std::future<TransactionResult> with_status = pool.Submit(0, Request(0), FootprintOf(0));
+  std::future<TransactionResult> without_status = pool.Submit(0, Request(1), FootprintOf(1));
+  EXPECT_TRUE(Await(with_status).status.Is(sqlstate::kLockNotAvailable));
+  EXPECT_TRUE(Await(without_status).status.Is(sqlstate::kInternalError));
+  EXPECT_EQ(runner.attempts().size(), 2u);
+  EXPECT_THAT(scheduler.KindsOf(0), ElementsAre(Kind::kFinish));
+  EXPECT_EQ(pool.Stats().errors, 2u);
+}
+
+// Job 0 holds the only worker while jobs 1..5 wait; Shutdown(false) fails
+// those at once and waits for job 0, which then commits.
+TEST(WorkerPoolTest, ShutdownWithoutDrainFailsQueuedJobs) {
+  Gate release;
+  std::promise<void> started;
+  FakeRunner runner([&](int job, AttemptContext&, TransactionResult*) {
+    if (job == 0) {
+      started.set_value();
+      release.Wait();
+    }
+    return AttemptOutcome::kCommitted;
+  });
+  RecordingScheduler scheduler;
+  WorkerPool pool(Options(1, /*steal=*/true), &runner, &scheduler);
+  ASSERT_TRUE(pool.Start().ok());
+  std::vector<std::future<TransactionResult>> futures;
+  for (int id = 0; id < 6; ++id) futures.push_back(pool.Submit(0, Request(id), FootprintOf(id)));
+  started.get_future().wait();
+  std::thread stopper([&] { pool.Shutdown(/*drain=*/false); });
+
+  for (int id = 1; id < 6; ++id) {
+    TransactionResult result = Await(futures[id]);
+    EXPECT_TRUE(result.status.Is(sqlstate::kAdminShutdown)) << result.status.ToString();
+    EXPECT_THAT(result.status.message(), HasSubstr("shutting down"));
+    EXPECT_THAT(scheduler.KindsOf(id), ElementsAre(Kind::kFinish));
+  }
+  // The queues are closed by now: a new job fails at once, on this thread.
+  std::thread::id callback_thread;
+  int calls = 0;
+  pool.Submit(0, Request(6), FootprintOf(6), [&](TransactionResult&& result) {
+    EXPECT_TRUE(result.status.Is(sqlstate::kAdminShutdown));
+    callback_thread = std::this_thread::get_id();
+    ++calls;
+  });
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(callback_thread, std::this_thread::get_id());
+  EXPECT_THAT(scheduler.KindsOf(6), ElementsAre(Kind::kFinish));
+
+  release.Open();
+  stopper.join();
+  EXPECT_TRUE(Await(futures[0]).committed());
+  EXPECT_THAT(scheduler.KindsOf(0), ElementsAre(Kind::kCommit, Kind::kFinish));
+  EXPECT_EQ(runner.attempts().size(), 1u);
+  EXPECT_EQ(pool.Stats().commits, 1u);
+  pool.Shutdown(/*drain=*/true);  // idempotent
+}
+
+// A transaction that conflicts after Shutdown(false) began is not retried.
+TEST(WorkerPoolTest, ShutdownWithoutDrainStopsRetrying) {
+  Gate release;
+  std::promise<void> started;
+  FakeRunner runner([&](int job, AttemptContext& ctx, TransactionResult* result) {
+    if (job == 0 && ctx.attempt == 0) {
+      started.set_value();
+      release.Wait();
+      return Conflict(ctx, result, cc::AbortReason::kWounded, "wounded by an older transaction");
+    }
+    return AttemptOutcome::kCommitted;
+  });
+  RecordingScheduler scheduler;
+  WorkerPool pool(Options(1, /*steal=*/false), &runner, &scheduler);
+  ASSERT_TRUE(pool.Start().ok());
+  std::future<TransactionResult> running = pool.Submit(0, Request(0), FootprintOf(0));
+  std::future<TransactionResult> queued = pool.Submit(0, Request(1), FootprintOf(1));
+  started.get_future().wait();
+  std::thread stopper([&] { pool.Shutdown(/*drain=*/false); });
+  EXPECT_TRUE(Await(queued).status.Is(sqlstate::kAdminShutdown));  // so shutdown has begun
+  release.Open();
+  TransactionResult result = Await(running);
+  stopper.join();
+  EXPECT_TRUE(result.status.Is(sqlstate::kAdminShutdown)) << result.status.ToString();
+  EXPECT_THAT(result.status.detail(), HasSubstr("wounded by an older transaction"));
+  EXPECT_THAT(scheduler.KindsOf(0), ElementsAre(Kind::kAbort, Kind::kFinish));
+  EXPECT_EQ(runner.attempts().size(), 1u);
+  ExecutionStats stats = pool.Stats();
+  EXPECT_EQ(stats.aborts(cc::AbortReason::kWounded), 1u);
+  EXPECT_EQ(stats.errors, 1u);
+}
+
+TEST(WorkerPoolTest, ShutdownWithDrainRunsQueuedJobs) {
+  FakeRunner runner;
+  RecordingScheduler scheduler;
+  WorkerPool pool(Options(2, /*steal=*/false), &runner, &scheduler);
+  std::vector<std::future<TransactionResult>> futures;
+  for (int id = 0; id < 20; ++id) futures.push_back(pool.Submit(id % 2, Request(id), FootprintOf(id)));
+  ASSERT_TRUE(pool.Start().ok());
+  pool.Shutdown(/*drain=*/true);
+  for (auto& f : futures) {
+    ASSERT_EQ(f.wait_for(std::chrono::seconds(0)), std::future_status::ready);  // before Shutdown returned
+    EXPECT_TRUE(f.get().committed());
+  }
+  EXPECT_EQ(pool.Stats().commits, 20u);
+  EXPECT_EQ(scheduler.Count(Kind::kFinish), 20u);
+  std::future<TransactionResult> late = pool.Submit(0, Request(20), FootprintOf(20));
+  EXPECT_TRUE(Await(late).status.Is(sqlstate::kAdminShutdown));
+  EXPECT_TRUE(pool.Start().Is(sqlstate::kObjectNotInPrerequisiteState));
+}
+
+TEST(WorkerPoolTest, APoolNeverStartedFailsItsQueuedJobsAtShutdown) {
+  FakeRunner runner;
+  RecordingScheduler scheduler;
+  WorkerPool pool(Options(2, /*steal=*/true), &runner, &scheduler);
+  std::future<TransactionResult> future = pool.Submit(1, Request(0), FootprintOf(0));
+  pool.Shutdown(/*drain=*/true);
+  EXPECT_TRUE(Await(future).status.Is(sqlstate::kAdminShutdown));
+  EXPECT_THAT(scheduler.KindsOf(0), ElementsAre(Kind::kFinish));
+  EXPECT_TRUE(runner.attempts().empty());
+}
+
+TEST(WorkerPoolTest, DestructorDrains) {
+  FakeRunner runner;
+  std::atomic<int> committed{0};
+  {
+    WorkerPool pool(Options(3, /*steal=*/true), &runner, nullptr);
+    ASSERT_TRUE(pool.Start().ok());
+    for (int id = 0; id < 30; ++id) {
+      pool.Submit(id % 3, Request(id), FootprintOf(id), [&](TransactionResult&& r) { committed += r.committed(); });
+    }
+  }
+  EXPECT_EQ(committed.load(), 30);
+}
+
+TEST(WorkerPoolTest, MisuseIsReportedAsErrors) {
+  FakeRunner runner;
+  RecordingScheduler scheduler;
+  WorkerPool none(Options(0, /*steal=*/true), &runner, &scheduler);
+  EXPECT_TRUE(none.Start().Is(sqlstate::kInvalidParameterValue));
+
+  WorkerPool pool(Options(2, /*steal=*/true), &runner, &scheduler);
+  ASSERT_TRUE(pool.Start().ok());
+  EXPECT_TRUE(pool.Start().Is(sqlstate::kObjectNotInPrerequisiteState));
+  std::future<TransactionResult> future = pool.Submit(2, Request(0), FootprintOf(0));
+  TransactionResult result = Await(future);
+  EXPECT_TRUE(result.status.Is(sqlstate::kInvalidParameterValue)) << result.status.ToString();
+  EXPECT_THAT(result.status.message(), HasSubstr("run queue 2 does not exist"));
+  EXPECT_TRUE(scheduler.events().empty());
+  EXPECT_EQ(pool.QueueLength(2), 0u);
+}
+
+// Outcomes by job id mod 4: commit; conflict once then commit; user abort;
+// failure. A reader takes snapshots throughout (race-free under TSan).
+TEST(WorkerPoolTest, StatsSumOverWorkersAndReset) {
+  constexpr int kJobs = 400;
+  FakeRunner runner([](int job, AttemptContext& ctx, TransactionResult* result) {
+    switch (job % 4) {
+      case 1:
+        if (ctx.attempt == 0) return Conflict(ctx, result, cc::AbortReason::kPhantom, "phantom");
+        return AttemptOutcome::kCommitted;
+      case 2:
+        result->status = Status(sqlstate::kRaiseException, "rolled back");
+        return AttemptOutcome::kUserAbort;
+      case 3:
+        result->status = Status(sqlstate::kLockNotAvailable, "lock timeout");
+        return AttemptOutcome::kFailed;
+      default:
+        return AttemptOutcome::kCommitted;
+    }
+  });
+  WorkerPool pool(Options(4, /*steal=*/true), &runner, nullptr);
+  ASSERT_TRUE(pool.Start().ok());
+  std::atomic<bool> finished{false};
+  std::thread reader([&] {
+    uint64_t last = 0;
+    while (!finished.load()) {
+      ExecutionStats snapshot = pool.Stats();
+      EXPECT_GE(snapshot.finished(), last);
+      last = snapshot.finished();
+    }
+  });
+  std::vector<std::future<TransactionResult>> futures;
+  for (int id = 0; id < kJobs; ++id) futures.push_back(pool.Submit(id % 4, Request(id), FootprintOf(id)));
+  for (auto& f : futures) Await(f);
+  finished.store(true);
+  reader.join();
+
+  ExecutionStats stats = pool.Stats();
+  EXPECT_EQ(stats.commits, 200u);
+  EXPECT_EQ(stats.aborts(cc::AbortReason::kPhantom), 100u);
+  EXPECT_EQ(stats.aborts(), 100u);
+  EXPECT_EQ(stats.retries, 100u);
+  EXPECT_EQ(stats.user_aborts, 100u);
+  EXPECT_EQ(stats.errors, 100u);
+  EXPECT_EQ(stats.retry_limit_failures, 0u);
+  EXPECT_EQ(stats.finished(), static_cast<uint64_t>(kJobs));
+  EXPECT_DOUBLE_EQ(stats.abort_rate(), 100.0 / 300.0);
+  EXPECT_EQ(stats.latency.Count(), static_cast<uint64_t>(kJobs));
+  EXPECT_EQ(stats.queue_wait.Count(), static_cast<uint64_t>(kJobs));
+  EXPECT_GE(stats.latency.Max(), stats.queue_wait.Max());
+  EXPECT_DOUBLE_EQ(stats.latency.Mean(), static_cast<double>(stats.queued_ns + stats.executing_ns) / kJobs);
+
+  pool.ResetStats();
+  ExecutionStats reset = pool.Stats();
+  EXPECT_EQ(reset.finished(), 0u);
+  EXPECT_EQ(reset.aborts(), 0u);
+  EXPECT_EQ(reset.retries + reset.steals + reset.queued_ns + reset.executing_ns, 0u);
+  EXPECT_EQ(reset.latency.Count(), 0u);
+}
+
+}  // namespace
+}  // namespace paceline::engine
