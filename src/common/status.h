@@ -58,6 +58,7 @@ inline constexpr std::string_view kInvalidColumnReference = "42P10";
 inline constexpr std::string_view kDependentObjectsStillExist = "2BP01";
 inline constexpr std::string_view kProgramLimitExceeded = "54000";
 inline constexpr std::string_view kStatementTooComplex = "54001";
+inline constexpr std::string_view kTooManyConnections = "53300";
 inline constexpr std::string_view kLockNotAvailable = "55P03";
 inline constexpr std::string_view kObjectNotInPrerequisiteState = "55000";
 inline constexpr std::string_view kQueryCanceled = "57014";

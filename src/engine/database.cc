@@ -5,6 +5,7 @@
 #include "common/datetime.h"
 #include "engine/sql/ddl_executor.h"
 #include "engine/sql/executor.h"
+#include "scheduler/scheduler_registry.h"
 
 namespace paceline::engine {
 
@@ -64,25 +65,141 @@ class DatabaseProcedureContext : public ProcedureContext {
   bool user_abort_ = false;
 };
 
+// The workers' view of the database: one attempt of a request.
+class Database::Runner : public TransactionRunner {
+ public:
+  explicit Runner(Database* db) : db_(db) {}
+  AttemptOutcome RunAttempt(const TransactionRequest& request, AttemptContext& ctx,
+                            TransactionResult* result) override {
+    if (ctx.timestamp == 0) ctx.timestamp = db_->NextTimestamp();  // kept across retries
+    return db_->RunAttempt(request, ctx.timestamp, result, &ctx.abort_reason);
+  }
+
+ private:
+  Database* db_;
+};
+
 Database::Database(const Options& options) : options_(options), cache_(options.statement_cache_capacity) {}
 
-Database::~Database() = default;
+Database::~Database() { Shutdown(true); }
+
+std::vector<std::string> Database::ConcurrencyControlNames() {
+  cc::CcRegistry registry;
+  cc::RegisterBuiltinConcurrencyControls(&registry);
+  return registry.Names();
+}
+
+std::vector<std::string> Database::SchedulerNames() {
+  scheduler::SchedulerRegistry registry;
+  scheduler::RegisterBuiltinSchedulers(&registry);
+  return registry.Names();
+}
 
 Status Database::Open(const Options& options, std::unique_ptr<Database>* out) {
   if (options.statement_cache_capacity == 0) {
     return Status(sqlstate::kInvalidParameterValue, "statement_cache_capacity must be at least 1");
   }
-  out->reset(new Database(options));
+  if (options.max_retries < 0) return Status(sqlstate::kInvalidParameterValue, "max_retries must not be negative");
+  std::unique_ptr<Database> db(new Database(options));
+  cc::CcRegistry ccs;
+  cc::RegisterBuiltinConcurrencyControls(&ccs);
+  cc::CcOptions cc_options;
+  cc_options.lock_timeout = options.lock_timeout;
+  PL_RETURN_IF_ERROR(ccs.Create(options.cc, cc_options, &db->cc_));
+  scheduler::SchedulerRegistry schedulers;
+  scheduler::RegisterBuiltinSchedulers(&schedulers);
+  scheduler::SchedulerOptions scheduler_options;
+  scheduler_options.queues = options.workers == 0 ? 1 : options.workers;
+  scheduler_options.seed = options.seed;
+  PL_RETURN_IF_ERROR(schedulers.Create(options.scheduler, scheduler_options, &db->scheduler_));
+  if (options.workers > 0) {
+    db->runner_ = std::make_unique<Runner>(db.get());
+    WorkerPoolOptions pool_options;
+    pool_options.workers = options.workers;
+    pool_options.steal = options.steal;
+    pool_options.max_retries = options.max_retries;
+    pool_options.seed = options.seed;
+    db->pool_ = std::make_unique<WorkerPool>(pool_options, db->runner_.get(), db->scheduler_.get());
+    PL_RETURN_IF_ERROR(db->pool_->Start());
+  }
+  *out = std::move(db);
+  return Status::OK();
+}
+
+void Database::Submit(TransactionRequest request, ResultCallback done) {
+  if (!pool_) {
+    TransactionResult result;
+    result.status = Status(sqlstate::kObjectNotInPrerequisiteState,
+                           "this database runs no workers (Options::workers is 0): use Execute or a session");
+    done(std::move(result));
+    return;
+  }
+  scheduler::Footprint footprint;  // references come with the scheduler policies
+  size_t queue = scheduler_->Pick(footprint);
+  pool_->Submit(queue, std::move(request), std::move(footprint), std::move(done));
+}
+
+std::future<TransactionResult> Database::Submit(TransactionRequest request) {
+  auto promise = std::make_shared<std::promise<TransactionResult>>();
+  auto future = promise->get_future();
+  Submit(std::move(request), [promise](TransactionResult&& r) { promise->set_value(std::move(r)); });
+  return future;
+}
+
+void Database::SubmitTo(size_t queue, TransactionRequest request, ResultCallback done) {
+  if (!pool_ || queue >= pool_->workers()) {
+    TransactionResult result;
+    result.status = Status(sqlstate::kInvalidParameterValue,
+                           "run queue " + std::to_string(queue) + " does not exist (workers: " +
+                               std::to_string(workers()) + ")");
+    done(std::move(result));
+    return;
+  }
+  pool_->Submit(queue, std::move(request), scheduler::Footprint{}, std::move(done));
+}
+
+ExecutionStats Database::Stats() const { return pool_ ? pool_->Stats() : ExecutionStats{}; }
+
+void Database::ResetStats() {
+  if (pool_) pool_->ResetStats();
+}
+
+void Database::Shutdown(bool drain) {
+  if (pool_) pool_->Shutdown(drain);
+}
+
+Status Database::NewTransaction(uint64_t timestamp, std::unique_ptr<Transaction>* out) {
+  auto txn = std::make_unique<Transaction>(cc_.get(), &epoch_, timestamp);
+  PL_RETURN_IF_ERROR(txn->Start());
+  *out = std::move(txn);
   return Status::OK();
 }
 
 std::unique_ptr<Session> Database::CreateSession() { return std::unique_ptr<Session>(new Session(this)); }
 
 Status Database::EnterGate() {
-  if (!gate_.Enter(options_.lock_timeout)) {
+  if (!gate_.EnterShared(options_.lock_timeout)) {
     return Status(sqlstate::kLockNotAvailable,
-                  "could not start a transaction: another session's transaction stayed open longer than "
+                  "could not start a transaction: a schema change waited for running transactions longer than "
                   "lock_timeout (" + std::to_string(options_.lock_timeout.count()) + " ms)");
+  }
+  return Status::OK();
+}
+
+Status Database::EnterGateExclusive() {
+  if (!gate_.EnterExclusive(options_.lock_timeout)) {
+    return Status(sqlstate::kLockNotAvailable,
+                  "could not change the schema: transactions stayed open longer than lock_timeout (" +
+                      std::to_string(options_.lock_timeout.count()) + " ms)");
+  }
+  return Status::OK();
+}
+
+Status Database::UpgradeGate() {
+  if (!gate_.Upgrade(options_.lock_timeout)) {
+    return Status(sqlstate::kLockNotAvailable,
+                  "could not change the schema: other transactions stayed open longer than lock_timeout (" +
+                      std::to_string(options_.lock_timeout.count()) + " ms)");
   }
   return Status::OK();
 }
@@ -114,8 +231,25 @@ Status Database::RunDml(const sql::PreparedStatement& statement, const std::vect
 }
 
 Status Database::RunDdl(const sql::PreparedStatement& statement, QueryResult* result) {
+  // The caller holds the gate exclusively: no other transaction runs. The
+  // caller's own open transaction (DDL inside a block) may still hold rows
+  // of a table this drops or truncates, so those stay allocated until every
+  // transaction pinned now has ended.
+  struct Survivors {
+    std::vector<std::shared_ptr<storage::Table>> tables;
+  };
+  auto survivors = new Survivors;
+  for (const auto& name : catalog_.TableNames()) survivors->tables.push_back(catalog_.FindTable(name));
   sql::DdlExecutor ddl(&catalog_);
-  return ddl.Execute(*statement.ast, result);
+  Status status = ddl.Execute(*statement.ast, result);
+  epoch_.Retire(
+      [](void* p, void*) {
+        auto* s = static_cast<Survivors*>(p);
+        for (auto& t : s->tables) t->FreeGraveyard();
+        delete s;
+      },
+      survivors, nullptr);
+  return status;
 }
 
 Status Database::RegisterProcedure(Procedure procedure) {
@@ -149,27 +283,31 @@ Status Database::RegisterProcedure(Procedure procedure) {
   return Status::OK();
 }
 
-void Database::Execute(const TransactionRequest& request, TransactionResult* result) {
+AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t timestamp,
+                                    TransactionResult* result, cc::AbortReason* reason) {
   result->results.clear();
   result->user_abort = false;
+  *reason = cc::AbortReason::kNone;
   std::shared_ptr<RegisteredProcedure> proc;
   if (!request.procedure.empty()) {
     std::lock_guard lock(procedures_mu_);
     auto it = procedures_.find(request.procedure);
     if (it == procedures_.end()) {
       result->status = Status(sqlstate::kUndefinedFunction, "procedure \"" + request.procedure + "\" does not exist");
-      return;
+      return AttemptOutcome::kFailed;
     }
     proc = it->second;
   }
   ScopedGate gate(this);
   result->status = gate.Enter();
-  if (!result->status.ok()) return;
-  Transaction txn;  // aborts in its destructor if never committed
+  if (!result->status.ok()) return AttemptOutcome::kFailed;
+  std::unique_ptr<Transaction> txn;  // aborts in its destructor if never committed
+  result->status = NewTransaction(timestamp, &txn);
+  if (!result->status.ok()) return AttemptOutcome::kFailed;
   const int64_t start = CurrentTimestampMicros();
   Status status;
   if (proc) {
-    DatabaseProcedureContext ctx(this, proc.get(), &txn, start);
+    DatabaseProcedureContext ctx(this, proc.get(), txn.get(), start);
     status = proc->procedure.body(ctx, request.args);
     result->user_abort = ctx.user_abort();
   } else {
@@ -183,18 +321,43 @@ void Database::Execute(const TransactionRequest& request, TransactionResult* res
       }
       if (!status.ok()) break;
       result->results.emplace_back();
-      status = RunDml(*p, call.params, &txn, start, &result->results.back());
+      status = RunDml(*p, call.params, txn.get(), start, &result->results.back());
       if (!status.ok()) break;
     }
   }
-  if (status.ok()) txn.Commit();
-  else txn.Abort();
+  if (status.ok()) status = txn->Commit();
+  else txn->Abort();
   result->status = status;
+  if (status.ok()) return AttemptOutcome::kCommitted;
+  cc::AbortReason conflict = txn->abort_reason();
+  if (conflict != cc::AbortReason::kNone && conflict != cc::AbortReason::kLockTimeout) {
+    // A conflict is not a business decision, even if the body then chose
+    // to roll back.
+    result->user_abort = false;
+    *reason = conflict;
+    return AttemptOutcome::kConflict;
+  }
+  return result->user_abort ? AttemptOutcome::kUserAbort : AttemptOutcome::kFailed;
+}
+
+void Database::Execute(const TransactionRequest& request, TransactionResult* result) {
+  const uint64_t timestamp = NextTimestamp();
+  for (int attempt = 0;; ++attempt) {
+    cc::AbortReason reason;
+    if (RunAttempt(request, timestamp, result, &reason) != AttemptOutcome::kConflict) return;
+    if (attempt == options_.max_retries) {
+      result->status = Status(sqlstate::kSerializationFailure,
+                              "could not serialize access: transaction aborted " + std::to_string(attempt + 1) +
+                                  " times by conflicts (retry limit " + std::to_string(options_.max_retries) + ")")
+                           .WithDetail(result->status.message());
+      return;
+    }
+  }
 }
 
 Status Database::BulkLoad(std::string_view table_name, const std::vector<std::vector<Value>>& rows) {
   ScopedGate gate(this);
-  PL_RETURN_IF_ERROR(gate.Enter());  // before the lookup: DDL holds the gate too
+  PL_RETURN_IF_ERROR(gate.EnterExclusive());  // no transaction runs meanwhile
   auto table = catalog_.FindTable(table_name);
   if (!table) return Status(sqlstate::kUndefinedTable, "relation \"" + std::string(table_name) + "\" does not exist");
   // Rows are installed directly (no write set: nothing else runs while the
@@ -207,7 +370,7 @@ Status Database::BulkLoad(std::string_view table_name, const std::vector<std::ve
     bool has_null = false;
     for (size_t i = 0; i < index_count; ++i) {
       storage::Index* index = table->indexes()[i].get();
-      if (index->KeyOf(tuple, &key, &has_null).ok()) index->EraseUnsafe(key, has_null, row);
+      if (index->KeyOf(tuple, &key, &has_null).ok()) index->Erase(key, has_null, row);
     }
   };
   Status status;
@@ -246,13 +409,17 @@ Status Database::BulkLoad(std::string_view table_name, const std::vector<std::ve
       bool has_null = false;
       status = index->KeyOf(*tuple, &key, &has_null);
       if (!status.ok()) break;
-      auto live = [&](storage::Row* existing, const std::string& k) {
+      auto live = [&](storage::Row* existing, const std::string& k, bool* is_live) {
         const storage::Tuple* t = existing->tuple.load(std::memory_order_acquire);
         std::string existing_key;
         bool existing_null = false;
-        return t != nullptr && index->KeyOf(*t, &existing_key, &existing_null).ok() && existing_key == k;
+        *is_live = t != nullptr && index->KeyOf(*t, &existing_key, &existing_null).ok() && existing_key == k;
+        return Status::OK();
       };
-      if (index->Insert(key, has_null, target, live).blocking != nullptr) {
+      storage::Index::InsertResult inserted;
+      status = index->Insert(key, has_null, target, live, &inserted);
+      if (!status.ok()) break;
+      if (inserted.blocking != nullptr) {
         std::string cols, vals;
         for (int column : index->schema().columns) {
           cols += (cols.empty() ? "" : ", ") + columns[column].name;
@@ -269,13 +436,13 @@ Status Database::BulkLoad(std::string_view table_name, const std::vector<std::ve
       table->ReleaseRow(target);
       break;
     }
-    table->ReplaceTuple(target, std::move(tuple));
+    table->ExchangeTuple(target, std::move(tuple));  // nobody reads meanwhile: freed at once
     loaded.push_back(target);
   }
   if (!status.ok()) {
     for (auto it = loaded.rbegin(); it != loaded.rend(); ++it) {
       erase_entries(*it, *(*it)->tuple.load(std::memory_order_acquire), table->indexes().size());
-      table->ReplaceTuple(*it, nullptr);
+      table->ExchangeTuple(*it, nullptr);
       table->ReleaseRow(*it);
     }
   }

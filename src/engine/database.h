@@ -6,32 +6,42 @@
 //   QueryResult r;
 //   s = session->Execute("SELECT c_balance FROM customer WHERE c_id = $1", {Value::Int32(7)}, &r);
 //
-// A Database owns the catalog, the tables, the statement cache and the
-// registered stored procedures. Sessions run SQL interactively; Execute runs
-// a whole TransactionRequest (statements or a procedure call) in one
-// transaction on the calling thread; BulkLoad appends rows without SQL.
+// A Database owns the catalog, the tables, the statement cache, the
+// registered stored procedures, the concurrency control (Options::cc), and
+// the execution layer: worker threads with one run queue each and the
+// scheduler that picks a queue for each transaction. Sessions run SQL
+// interactively; Submit queues a whole TransactionRequest (statements or a
+// procedure call) for the workers; Execute runs one on the calling thread;
+// BulkLoad appends rows without SQL.
 //
-// Transactions currently run one at a time (ExecutionGate); each is atomic,
-// and a failed statement never leaves partial effects.
+// Transactions run concurrently and are serializable; each is atomic, and a
+// failed statement never leaves partial effects. A transaction aborted by a
+// conflict is retried (Options::max_retries) before the client sees 40001.
 //
 // Thread-safety: every public method may be called from any thread.
 // Ownership: sessions must not outlive the Database.
 #pragma once
 
+#include <atomic>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "cc/cc_registry.h"
 #include "common/status.h"
 #include "engine/catalog/catalog.h"
+#include "engine/execution/worker_pool.h"
 #include "engine/execution_gate.h"
 #include "engine/options.h"
 #include "engine/procedure.h"
 #include "engine/session.h"
 #include "engine/sql/statement_cache.h"
+#include "engine/storage/epoch_manager.h"
 #include "engine/transaction_request.h"
+#include "scheduler/scheduler.h"
 
 namespace paceline::engine {
 
@@ -48,8 +58,32 @@ class Database {
   // must be valid against the current schema). 42710 if the name is taken.
   Status RegisterProcedure(Procedure procedure);
   // Runs a whole transaction on the calling thread and commits it, or rolls
-  // it back on the first error (result->status).
+  // it back on the first error (result->status). Conflicts are retried as
+  // on a worker.
   void Execute(const TransactionRequest& request, TransactionResult* result);
+
+  // Queues a whole transaction on the run queue the scheduler picks; `done`
+  // is called once with the result, on a worker thread (57P01 when the
+  // database shuts down first; 55000 when Options::workers is 0).
+  void Submit(TransactionRequest request, ResultCallback done);
+  std::future<TransactionResult> Submit(TransactionRequest request);
+  // Queues it on run queue `queue` (< workers()), bypassing the scheduler's
+  // choice (its events are still reported).
+  void SubmitTo(size_t queue, TransactionRequest request, ResultCallback done);
+  // Statistics of the workers since start or the last ResetStats.
+  ExecutionStats Stats() const;
+  void ResetStats();
+  size_t workers() const { return pool_ ? pool_->workers() : 0; }
+  // Stops the workers: drain runs what is queued first, otherwise queued
+  // transactions fail with 57P01. Idempotent; the destructor drains.
+  void Shutdown(bool drain);
+
+  std::string_view cc_name() const { return cc_->Name(); }
+  const cc::ConcurrencyControl& concurrency_control() const { return *cc_; }
+  std::string_view scheduler_name() const { return scheduler_->Name(); }
+  // The names Options::cc and Options::scheduler accept.
+  static std::vector<std::string> ConcurrencyControlNames();
+  static std::vector<std::string> SchedulerNames();
 
   // Appends rows to `table` without SQL: each row has one value per column
   // (converted to the column type when needed). Checks NOT NULL and unique
@@ -65,22 +99,37 @@ class Database {
   friend class DatabaseProcedureContext;
   explicit Database(const Options& options);
 
+  class Runner;
+  // One attempt of `request` in a new transaction with `timestamp`.
+  AttemptOutcome RunAttempt(const TransactionRequest& request, uint64_t timestamp, TransactionResult* result,
+                            cc::AbortReason* reason);
+  // A started transaction (epoch pinned, cc context begun).
+  Status NewTransaction(uint64_t timestamp, std::unique_ptr<Transaction>* out);
+  uint64_t NextTimestamp() { return next_timestamp_.fetch_add(1, std::memory_order_relaxed); }
+
   // Statement execution shared by sessions, requests and procedures.
   Status RunDml(const sql::PreparedStatement& statement, const std::vector<Value>& params, Transaction* txn,
                 int64_t start_time, QueryResult* result);
   Status RunDdl(const sql::PreparedStatement& statement, QueryResult* result);
   Status Prepare(std::string_view sql, const std::vector<Type>& declared,
                  std::shared_ptr<const sql::PreparedStatement>* out);
+  // The gate (execution_gate.h): shared for transactions and binding,
+  // exclusive for DDL and bulk loads; 55P03 after lock_timeout.
   Status EnterGate();
-  void LeaveGate() { gate_.Leave(); }
+  void LeaveGate() { gate_.LeaveShared(); }
+  Status EnterGateExclusive();
+  void LeaveGateExclusive() { gate_.LeaveExclusive(); }
+  Status UpgradeGate();
+  void DowngradeGate() { gate_.Downgrade(); }
 
-  // Holds the gate for one scope: Enter() it, and it is left when the scope
-  // ends, however it ends (a procedure body that throws included).
+  // Holds the gate for one scope: Enter() it (shared or exclusive), and it
+  // is left when the scope ends, however it ends (a procedure body that
+  // throws included).
   class ScopedGate {
    public:
     explicit ScopedGate(Database* db) : db_(db) {}
     ~ScopedGate() {
-      if (held_) db_->LeaveGate();
+      if (held_) exclusive_ ? db_->LeaveGateExclusive() : db_->LeaveGate();
     }
     ScopedGate(const ScopedGate&) = delete;
     ScopedGate& operator=(const ScopedGate&) = delete;
@@ -89,10 +138,16 @@ class Database {
       held_ = true;
       return Status::OK();
     }
+    Status EnterExclusive() {
+      PL_RETURN_IF_ERROR(db_->EnterGateExclusive());
+      held_ = exclusive_ = true;
+      return Status::OK();
+    }
 
    private:
     Database* db_;
     bool held_ = false;
+    bool exclusive_ = false;
   };
 
   struct RegisteredProcedure {
@@ -107,6 +162,14 @@ class Database {
   ExecutionGate gate_;
   std::mutex procedures_mu_;
   std::map<std::string, std::shared_ptr<RegisteredProcedure>, std::less<>> procedures_;
+  std::unique_ptr<cc::ConcurrencyControl> cc_;
+  std::atomic<uint64_t> next_timestamp_{1};
+  // Declared after the catalog: destroyed first, it reclaims retired rows
+  // into tables that still exist.
+  storage::EpochManager epoch_;
+  std::unique_ptr<scheduler::Scheduler> scheduler_;
+  std::unique_ptr<Runner> runner_;
+  std::unique_ptr<WorkerPool> pool_;  // last: its workers stop first
 };
 
 }  // namespace paceline::engine

@@ -1,13 +1,16 @@
-// ExecutionGate: admits one transaction at a time into the engine.
+// ExecutionGate: keeps schema changes apart from running transactions.
 //
-// Until the concurrency-control layer lands, transactions are serial: a
-// transaction (a one-shot request, an autocommit statement, or an explicit
-// BEGIN .. COMMIT block) holds the gate from its first statement to its end.
+// Transactions run concurrently (concurrency control orders their data
+// accesses); each holds the gate *shared* from its start to its end, and
+// binding a statement holds it shared too. DDL and bulk loads hold it
+// *exclusive*: they wait until no transaction runs, and new transactions
+// wait while one is pending (so DDL is not starved). A session inside a
+// transaction block upgrades its shared hold to run DDL.
+//
 // The holder may leave from another thread than the one that entered
-// (sessions may move between threads), so this is a flag, not a mutex.
-// Entering and leaving an uncontended gate are single atomic operations;
-// waiters sleep on a condition variable (no spinning, no syscall when nobody
-// waits).
+// (sessions may move between threads), so this is a counter, not a mutex.
+// Entering and leaving shared without a pending exclusive holder is one
+// atomic operation; waiters sleep on a condition variable (no spinning).
 //
 // Thread-safety: all methods may be called concurrently.
 #pragma once
@@ -15,40 +18,76 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <mutex>
 
 namespace paceline::engine {
 
 class ExecutionGate {
  public:
-  // Waits at most `timeout`; false when it could not enter.
-  bool Enter(std::chrono::milliseconds timeout) {
-    bool expected = false;
-    if (held_.compare_exchange_strong(expected, true, std::memory_order_acquire)) return true;
+  // Each waits at most `timeout`; false when it could not enter.
+  bool EnterShared(std::chrono::milliseconds timeout) {
+    uint64_t s = state_.load(std::memory_order_relaxed);
+    while (!(s & kExclusive)) {
+      if (state_.compare_exchange_weak(s, s + 1, std::memory_order_acquire)) return true;
+    }
     std::unique_lock lock(mu_);
-    waiters_.fetch_add(1, std::memory_order_seq_cst);
-    bool entered = cv_.wait_for(lock, timeout, [&] {
-      bool free = false;
-      return held_.compare_exchange_strong(free, true, std::memory_order_seq_cst);
+    return cv_.wait_for(lock, timeout, [&] {
+      uint64_t cur = state_.load(std::memory_order_relaxed);
+      while (!(cur & kExclusive)) {
+        if (state_.compare_exchange_weak(cur, cur + 1, std::memory_order_acquire)) return true;
+      }
+      return false;
     });
-    waiters_.fetch_sub(1, std::memory_order_seq_cst);
-    return entered;
   }
 
-  void Leave() {
-    // A waiter counts itself before it tests the flag (all seq_cst): if its
-    // test saw the gate held, this load sees its count and wakes it; taking
-    // mu_ makes the notify wait until it actually sleeps.
-    held_.store(false, std::memory_order_seq_cst);
-    if (waiters_.load(std::memory_order_seq_cst) > 0) {
+  void LeaveShared() {
+    uint64_t s = state_.fetch_sub(1, std::memory_order_acq_rel) - 1;
+    if ((s & kExclusive) && (s & kCountMask) <= 1) {
+      // An exclusive claimant may be waiting for the count to drop (to 0,
+      // or to 1 when it upgrades its own hold).
       std::lock_guard lock(mu_);
-      cv_.notify_one();
+      cv_.notify_all();
     }
   }
 
+  bool EnterExclusive(std::chrono::milliseconds timeout) { return Claim(timeout, 0); }
+  void LeaveExclusive() { Release(); }
+  // For a holder of one shared hold: becomes exclusive (still counted as
+  // one shared hold), waiting for every other holder to leave.
+  bool Upgrade(std::chrono::milliseconds timeout) { return Claim(timeout, 1); }
+  void Downgrade() { Release(); }
+
  private:
-  std::atomic<bool> held_{false};
-  std::atomic<int> waiters_{0};
+  static constexpr uint64_t kExclusive = uint64_t{1} << 63;
+  static constexpr uint64_t kCountMask = kExclusive - 1;
+
+  // Claims the exclusive bit (new shared entries then wait), then waits
+  // until only `own` shared holds remain.
+  bool Claim(std::chrono::milliseconds timeout, uint64_t own) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    std::unique_lock lock(mu_);
+    bool claimed = cv_.wait_until(lock, deadline, [&] {
+      uint64_t cur = state_.load(std::memory_order_relaxed);
+      return !(cur & kExclusive) && state_.compare_exchange_strong(cur, cur | kExclusive, std::memory_order_acquire);
+    });
+    if (!claimed) return false;
+    bool drained = cv_.wait_until(lock, deadline, [&] {
+      return (state_.load(std::memory_order_acquire) & kCountMask) == own;
+    });
+    if (drained) return true;
+    state_.fetch_and(~kExclusive, std::memory_order_release);
+    cv_.notify_all();
+    return false;
+  }
+
+  void Release() {
+    state_.fetch_and(~kExclusive, std::memory_order_release);
+    std::lock_guard lock(mu_);
+    cv_.notify_all();
+  }
+
+  std::atomic<uint64_t> state_{0};  // exclusive bit | shared count
   std::mutex mu_;
   std::condition_variable cv_;
 };

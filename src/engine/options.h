@@ -4,16 +4,34 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
+#include <string>
 
 namespace paceline::engine {
 
 struct Options {
   // Distinct SQL texts kept parsed and planned (see StatementCache).
   size_t statement_cache_capacity = 10000;
-  // Transactions run one at a time (serial execution; concurrency control
-  // comes with the execution layer). A transaction waits at most this long
-  // for another session's open transaction before failing with 55P03.
+  // Concurrency control by name: "occ", "2pl" (NO_WAIT), "2pl-wait-die",
+  // "2pl-wound-wait" (see src/cc).
+  std::string cc = "occ";
+  // How long a transaction waits for a lock (2PL waiting variants), or for
+  // running transactions to finish before DDL, before failing with 55P03.
   std::chrono::milliseconds lock_timeout{10000};
+
+  // Execution (Database::Submit): worker threads, each with its own run
+  // queue; 0 runs no workers (Submit then fails, sessions and Execute work).
+  size_t workers = 4;
+  // The scheduler that picks each transaction's run queue, by name:
+  // "random", "round-robin" (see src/scheduler).
+  std::string scheduler = "random";
+  // Idle workers take queued transactions from other workers' queues.
+  bool steal = true;
+  // A transaction aborted by a conflict is retried at once by its worker, at
+  // most this many times; then it fails with 40001.
+  int max_retries = 100;
+  // Seed of randomised choices (scheduler, stealing).
+  uint64_t seed = 42;
 };
 
 }  // namespace paceline::engine

@@ -143,9 +143,13 @@ Status Session::SetSetting(std::string_view name, std::string value) {
   return Status::OK();
 }
 
-Status Session::Begin() {
+Status Session::Begin(uint64_t timestamp) {
   PL_RETURN_IF_ERROR(db_->EnterGate());
-  txn_ = std::make_unique<Transaction>();
+  Status status = db_->NewTransaction(timestamp != 0 ? timestamp : db_->NextTimestamp(), &txn_);
+  if (!status.ok()) {
+    db_->LeaveGate();
+    return status;
+  }
   txn_start_ = CurrentTimestampMicros();
   return Status::OK();
 }
@@ -174,13 +178,16 @@ void Session::EndBlockSettings(bool commit) {
   read_only_ = it != settings_.end() && IsOn(it->second);
 }
 
-void Session::EndTransaction(bool commit) {
-  if (state_ != TransactionState::kIdle) EndBlockSettings(commit);
-  if (commit) txn_->Commit();
+Status Session::EndTransaction(bool commit) {
+  Status status;
+  if (commit) status = txn_->Commit();  // a conflict aborts it
   else txn_->Abort();
+  last_abort_reason_ = txn_->abort_reason();
+  if (state_ != TransactionState::kIdle) EndBlockSettings(commit && status.ok());
   txn_.reset();
   db_->LeaveGate();
   state_ = TransactionState::kIdle;
+  return status;
 }
 
 Status Session::Prepare(std::string_view sql, const std::vector<Type>& declared_types,
@@ -244,7 +251,10 @@ Status Session::ExecuteScript(std::string_view sql, std::vector<QueryResult>* re
     }
     if (!status.ok()) break;
   }
-  if (implicit && txn_) EndTransaction(status.ok());
+  if (implicit && txn_) {
+    Status end = EndTransaction(status.ok());
+    if (status.ok()) status = end;
+  }
   return status;
 }
 
@@ -274,11 +284,11 @@ Status Session::RunTransactionControl(const sql::TransactionStmt& stmt, QueryRes
     case sql::TransactionKind::kCommit:
       if (state_ == TransactionState::kFailed) {
         result->command_tag = "ROLLBACK";
-        EndTransaction(false);
+        EndTransaction(false);  // a rollback cannot fail
         return Status::OK();
       }
       result->command_tag = "COMMIT";
-      if (state_ == TransactionState::kInBlock) EndTransaction(true);
+      if (state_ == TransactionState::kInBlock) return EndTransaction(true);
       return Status::OK();
     case sql::TransactionKind::kRollback:
       result->command_tag = "ROLLBACK";
@@ -396,6 +406,24 @@ Status Session::CheckDdlAfterWrites(const sql::Statement& ast) const {
   return Status::OK();
 }
 
+Status Session::RunDmlInTransaction(const sql::PreparedStatement& statement, const std::vector<Value>& params,
+                                    QueryResult* result) {
+  // This session holds the gate, so no DDL can run; a plan bound before
+  // some other session's DDL is bound again (it may name an index or table
+  // that no longer exists).
+  const sql::PreparedStatement* current = &statement;
+  std::shared_ptr<const sql::PreparedStatement> rebound;
+  if (statement.catalog_version != db_->catalog().version()) {
+    PL_RETURN_IF_ERROR(db_->Prepare(statement.text, statement.param_types, &rebound));
+    current = rebound.get();
+    // A client may have described the old result already (as PostgreSQL).
+    if (!SameResultShape(statement, *rebound)) {
+      return Status(sqlstate::kFeatureNotSupported, "cached plan must not change result type");
+    }
+  }
+  return db_->RunDml(*current, params, txn_.get(), txn_start_, result);
+}
+
 Status Session::Run(const sql::PreparedStatement& statement, const std::vector<Value>& params, QueryResult* result) {
   const sql::StatementKind kind = statement.kind;
   if (read_only_) {
@@ -404,31 +432,37 @@ Status Session::Run(const sql::PreparedStatement& statement, const std::vector<V
     }
   }
   if (IsDml(kind)) {
-    const bool autocommit = !txn_;
-    if (autocommit) PL_RETURN_IF_ERROR(Begin());
-    // Now that this session holds the gate, no DDL can run; a plan bound
-    // before some other session's DDL is bound again (it may name an index
-    // or table that no longer exists).
-    const sql::PreparedStatement* current = &statement;
-    std::shared_ptr<const sql::PreparedStatement> rebound;
-    Status status;
-    if (statement.catalog_version != db_->catalog().version()) {
-      status = db_->Prepare(statement.text, statement.param_types, &rebound);
-      if (status.ok()) current = rebound.get();
-      // A client may have described the old result already (as PostgreSQL).
-      if (status.ok() && !SameResultShape(statement, *rebound)) {
-        status = Status(sqlstate::kFeatureNotSupported, "cached plan must not change result type");
+    if (txn_) return RunDmlInTransaction(statement, params, result);
+    // An autocommit statement is its own transaction: a conflict is retried
+    // here, as a worker retries a submitted transaction (nothing of the
+    // failed attempt reached the client), keeping its age for 2PL's rules.
+    const uint64_t timestamp = db_->NextTimestamp();
+    for (int attempt = 0;; ++attempt) {
+      PL_RETURN_IF_ERROR(Begin(timestamp));
+      Status status = RunDmlInTransaction(statement, params, result);
+      cc::AbortReason reason = txn_->abort_reason();
+      Status end = EndTransaction(status.ok());
+      if (status.ok() && !end.ok()) {
+        result->Clear();
+        status = end;
+        reason = last_abort_reason_;
       }
+      const bool conflict = reason != cc::AbortReason::kNone && reason != cc::AbortReason::kLockTimeout;
+      if (!conflict || attempt >= db_->options().max_retries) return status;
+      result->Clear();
     }
-    if (status.ok()) status = db_->RunDml(*current, params, txn_.get(), txn_start_, result);
-    if (autocommit) EndTransaction(status.ok());
-    return status;
   }
   if (IsDdl(kind)) {
     if (txn_ && txn_->has_writes()) PL_RETURN_IF_ERROR(CheckDdlAfterWrites(*statement.ast));
-    if (txn_) return db_->RunDdl(statement, result);
+    if (txn_) {
+      // This block holds the gate shared: other transactions must end first.
+      PL_RETURN_IF_ERROR(db_->UpgradeGate());
+      Status status = db_->RunDdl(statement, result);
+      db_->DowngradeGate();
+      return status;
+    }
     Database::ScopedGate gate(db_);
-    PL_RETURN_IF_ERROR(gate.Enter());
+    PL_RETURN_IF_ERROR(gate.EnterExclusive());
     return db_->RunDdl(statement, result);
   }
   return RunUtility(statement, result);

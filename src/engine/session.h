@@ -2,7 +2,8 @@
 // its settings, and statement execution.
 //
 // Statements outside BEGIN .. COMMIT run in their own transaction
-// (autocommit). Inside a block, a failing statement is undone and the block
+// (autocommit; one that meets a conflict is retried, up to
+// Options::max_retries, before 40001 reaches the caller). Inside a block, a failing statement is undone and the block
 // is marked failed: later statements get 25P02 until ROLLBACK (or COMMIT,
 // which then rolls back, with command tag ROLLBACK), as in PostgreSQL.
 // ExecuteScript runs several ';'-separated statements as PostgreSQL runs a
@@ -69,10 +70,15 @@ class Session {
   Status RunUtility(const sql::PreparedStatement& statement, QueryResult* result);
   // 25001 when DDL in an open block would touch a table the block wrote.
   Status CheckDdlAfterWrites(const sql::Statement& ast) const;
-  Status Begin();
+  // Starts a transaction (timestamp 0: a new age).
+  Status Begin(uint64_t timestamp = 0);
+  Status RunDmlInTransaction(const sql::PreparedStatement& statement, const std::vector<Value>& params,
+                             QueryResult* result);
   // Begin() for a transaction block (BEGIN, or a multi-statement script).
   Status BeginBlock();
-  void EndTransaction(bool commit);
+  // Commits (a conflict is returned, the transaction then rolled back) or
+  // rolls back the open transaction, and leaves the gate.
+  Status EndTransaction(bool commit);
   // At a block's end: ROLLBACK undoes its SETs, the end of any block undoes
   // its SET LOCALs; the next transaction's READ ONLY mode is the default's.
   void EndBlockSettings(bool commit);
@@ -80,6 +86,7 @@ class Session {
   Database* db_;
   TransactionState state_ = TransactionState::kIdle;
   std::unique_ptr<Transaction> txn_;  // the open block's transaction
+  cc::AbortReason last_abort_reason_ = cc::AbortReason::kNone;  // of the last ended transaction
   int64_t txn_start_ = 0;
   std::map<std::string, std::string, std::less<>> settings_;
   // The settings before the open block's first SET (none: unchanged), and

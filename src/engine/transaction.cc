@@ -1,5 +1,5 @@
-// Transaction: buffered writes, undo to a statement mark, commit and abort
-// with index maintenance (see transaction.h).
+// Transaction: buffered writes, reads through concurrency control, undo to a
+// statement mark, commit and abort with index maintenance (transaction.h).
 #include "engine/transaction.h"
 
 namespace paceline::engine {
@@ -26,10 +26,49 @@ std::string DescribeKey(const Table& table, const Index& index, const Tuple& tup
   return "Key (" + cols + ")=(" + vals + ") already exists.";
 }
 
+void FreeTuple(void* tuple, void*) { storage::TupleDeleter()(static_cast<Tuple*>(tuple)); }
+void ReleaseRow(void* table, void* row) { static_cast<Table*>(table)->ReleaseRow(static_cast<Row*>(row)); }
+
 }  // namespace
+
+Transaction::Transaction(cc::ConcurrencyControl* cc, storage::EpochManager* epoch, uint64_t timestamp)
+    : cc_(cc), epoch_(epoch), timestamp_(timestamp) {}
 
 Transaction::~Transaction() {
   if (!finished_) Abort();
+}
+
+Status Transaction::Start() {
+  pin_ = epoch_->Pin();
+  if (pin_ == storage::EpochManager::kNoSlot) {
+    finished_ = true;
+    return Status(sqlstate::kTooManyConnections, "too many concurrent transactions");
+  }
+  ctx_ = cc_->Begin(timestamp_);
+  return Status::OK();
+}
+
+void Transaction::Finish() {
+  if (pin_ != storage::EpochManager::kNoSlot) epoch_->Unpin(pin_);
+  pin_ = storage::EpochManager::kNoSlot;
+  finished_ = true;
+}
+
+void Transaction::RetireRow(Table* table, Row* row) { epoch_->Retire(&ReleaseRow, table, row); }
+
+void Transaction::RetireTuple(TuplePtr tuple) {
+  if (tuple != nullptr) epoch_->Retire(&FreeTuple, tuple.release(), nullptr);
+}
+
+Status Transaction::Read(Row* row, bool for_update, const Tuple** image) {
+  if (!writes_.empty()) {
+    auto it = writes_.find(row);
+    if (it != writes_.end()) {
+      *image = it->second.image.get();
+      return Status::OK();
+    }
+  }
+  return cc_->Read(ctx_.get(), row, for_update, image);
 }
 
 void Transaction::RecordWrite(Table* table, Row* row, TuplePtr image, bool inserted) {
@@ -58,47 +97,66 @@ Status Transaction::AddIndexEntries(Table* table, Row* row, const Tuple& image, 
       PL_RETURN_IF_ERROR(index->KeyOf(*old_image, &old_key, &old_has_null));
       if (old_key == key && old_has_null == has_null) continue;
     }
-    auto is_live = [&](Row* existing, const std::string& k) {
-      const Tuple* t = Read(existing);
-      if (t == nullptr) return false;
+    // Whether another row's entry for this unique key is live: the image
+    // this transaction sees of it still has the key.
+    auto classify = [&](Row* existing, const std::string& k, bool* live) -> Status {
+      const Tuple* t = nullptr;
+      auto own = writes_.find(existing);
+      if (own != writes_.end()) {
+        t = own->second.image.get();
+      } else {
+        PL_RETURN_IF_ERROR(cc_->ReadForUniqueCheck(ctx_.get(), existing, &t));
+      }
       std::string existing_key;
       bool existing_null = false;
-      return index->KeyOf(*t, &existing_key, &existing_null).ok() && existing_key == k;
+      *live = t != nullptr && index->KeyOf(*t, &existing_key, &existing_null).ok() && !existing_null &&
+              existing_key == k;
+      return Status::OK();
     };
-    Index::InsertResult result = index->Insert(key, has_null, row, is_live);
+    Index::InsertResult result;
+    PL_RETURN_IF_ERROR(index->Insert(key, has_null, row, classify, &result));
     if (result.blocking != nullptr) {
       return Status(sqlstate::kUniqueViolation,
                     "duplicate key value violates unique constraint \"" + index->schema().name + "\"")
           .WithDetail(DescribeKey(*table, *index, image));
     }
-    if (!result.added) continue;  // the entry was there already: nothing to undo
-    Undo undo;
-    undo.kind = Undo::Kind::kIndexEntry;
-    undo.row = row;
-    undo.index = index;
-    undo.key = key;
-    undo.has_null = has_null;
-    undo.replaced = result.replaced;
-    undo_.push_back(std::move(undo));
+    if (result.added) {
+      Undo undo;
+      undo.kind = Undo::Kind::kIndexEntry;
+      undo.row = row;
+      undo.index = index;
+      undo.key = key;
+      undo.has_null = has_null;
+      undo.replaced = result.replaced;
+      undo_.push_back(std::move(undo));
+    }
+    PL_RETURN_IF_ERROR(cc_->InsertedKey(ctx_.get(), table, index, index->EntryKey(key, has_null, row)));
   }
   return Status::OK();
 }
 
 Status Transaction::Insert(Table* table, TuplePtr tuple) {
   Row* row = table->AllocateRow();
-  size_t mark = Mark();
-  Status status = AddIndexEntries(table, row, *tuple, nullptr);
+  Status status = cc_->PrepareInsert(ctx_.get(), row);
   if (!status.ok()) {
-    RollbackTo(mark);
-    table->ReleaseRow(row);  // never recorded, no entries left
+    RetireRow(table, row);
     return status;
   }
+  size_t mark = Mark();
+  // The row joins the write set first (absent to others until commit), so
+  // that an undo of this statement finds and releases it.
   RecordWrite(table, row, std::move(tuple), /*inserted=*/true);
-  return Status::OK();
+  const Tuple& image = *writes_[row].image;
+  status = AddIndexEntries(table, row, image, nullptr);
+  if (status.ok()) status = cc_->InsertedKey(ctx_.get(), table, nullptr, std::string());
+  if (!status.ok()) RollbackTo(mark);
+  return status;
 }
 
 Status Transaction::Update(Table* table, Row* row, TuplePtr tuple) {
-  const Tuple* old_image = Read(row);
+  PL_RETURN_IF_ERROR(cc_->PrepareWrite(ctx_.get(), row));
+  const Tuple* old_image = nullptr;
+  PL_RETURN_IF_ERROR(Read(row, true, &old_image));
   size_t mark = Mark();
   Status status = AddIndexEntries(table, row, *tuple, old_image);
   if (!status.ok()) {
@@ -109,6 +167,12 @@ Status Transaction::Update(Table* table, Row* row, TuplePtr tuple) {
   return Status::OK();
 }
 
+Status Transaction::Delete(Table* table, Row* row) {
+  PL_RETURN_IF_ERROR(cc_->PrepareWrite(ctx_.get(), row));
+  RecordWrite(table, row, nullptr, /*inserted=*/false);
+  return Status::OK();
+}
+
 bool Transaction::HasWritesTo(const Table* table) const {
   for (const auto& [row, write] : writes_) {
     if (write.table == table) return true;
@@ -116,11 +180,9 @@ bool Transaction::HasWritesTo(const Table* table) const {
   return false;
 }
 
-void Transaction::Delete(Table* table, Row* row) { RecordWrite(table, row, nullptr, /*inserted=*/false); }
-
 void Transaction::RollbackTo(size_t mark) {
   // Rows this transaction inserted and now forgets go back to their table
-  // once their index entries are gone too (after the loop).
+  // (after the epoch) once their index entries are gone too.
   std::vector<std::pair<Table*, Row*>> created;
   while (undo_.size() > mark) {
     Undo& undo = undo_.back();
@@ -132,28 +194,47 @@ void Transaction::RollbackTo(size_t mark) {
         if (it != writes_.end() && it->second.inserted) created.emplace_back(it->second.table, undo.row);
         writes_.erase(undo.row);
       }
-    } else if (undo.replaced != nullptr) {
-      undo.index->Restore(undo.key, undo.replaced);
     } else {
-      undo.index->EraseUnsafe(undo.key, undo.has_null, undo.row);
+      undo.index->Restore(undo.key, undo.has_null, undo.row, undo.replaced);
     }
     undo_.pop_back();
   }
-  for (auto [table, row] : created) table->ReleaseRow(row);
+  for (auto [table, row] : created) RetireRow(table, row);
 }
 
-void Transaction::Commit() {
+const std::vector<Row*>& Transaction::WriteRows() {
+  write_rows_.clear();
+  for (const auto& [row, write] : writes_) write_rows_.push_back(const_cast<Row*>(row));
+  return write_rows_;
+}
+
+bool Transaction::StillOwnsKeys() {
+  std::string key;
+  for (const Undo& undo : undo_) {
+    if (undo.kind != Undo::Kind::kIndexEntry || !undo.index->unique() || undo.has_null) continue;
+    auto it = writes_.find(undo.row);
+    if (it == writes_.end() || it->second.image == nullptr) continue;
+    bool has_null = false;
+    if (!undo.index->KeyOf(*it->second.image, &key, &has_null).ok() || key != undo.key) continue;
+    if (undo.index->Find(undo.key) != undo.row) return false;
+  }
+  return true;
+}
+
+void Transaction::Install() {
   // Index entries this transaction added that its final images no longer
   // match (a key updated twice, a row inserted then deleted) are removed; so
   // are the entries of committed images whose key changed or that were
-  // deleted. Then the images are installed.
+  // deleted. Then the images are installed; replaced images and deleted
+  // rows are retired.
   std::string key;
   for (const Undo& undo : undo_) {
     if (undo.kind != Undo::Kind::kIndexEntry) continue;
-    const Tuple* final_image = writes_.count(undo.row) ? writes_[undo.row].image.get() : nullptr;
+    auto it = writes_.find(undo.row);
+    const Tuple* final_image = it != writes_.end() ? it->second.image.get() : nullptr;
     bool has_null = false;
     if (final_image == nullptr || !undo.index->KeyOf(*final_image, &key, &has_null).ok() || key != undo.key) {
-      undo.index->EraseUnsafe(undo.key, undo.has_null, undo.row);
+      undo.index->Erase(undo.key, undo.has_null, undo.row);
     }
   }
   std::string new_key;
@@ -168,20 +249,41 @@ void Transaction::Commit() {
             new_key == key && new_has_null == has_null) {
           continue;
         }
-        index->EraseUnsafe(key, has_null, row);
+        index->Erase(key, has_null, row);
       }
     }
-    write.table->ReplaceTuple(row, std::move(write.image));
+    const bool gone = write.image == nullptr;
+    RetireTuple(write.table->ExchangeTuple(row, std::move(write.image)));
+    if (gone) RetireRow(write.table, row);
+  }
+}
+
+Status Transaction::Commit() {
+  if (ctx_->abort_reason() != cc::AbortReason::kNone) {
+    // A statement met a conflict and the caller went on anyway: the
+    // transaction cannot commit.
+    Abort();
+    return Status(sqlstate::kSerializationFailure,
+                  "could not serialize access: the transaction met a conflict (" +
+                      std::string(cc::AbortReasonName(ctx_->abort_reason())) + ") and cannot commit");
+  }
+  Status status = cc_->Commit(ctx_.get(), this);
+  if (!status.ok()) {
+    Abort();
+    return status;
   }
   writes_.clear();
   undo_.clear();
-  finished_ = true;
+  Finish();
+  return Status::OK();
 }
 
 void Transaction::Abort() {
+  if (finished_) return;
   RollbackTo(0);
   writes_.clear();
-  finished_ = true;
+  if (ctx_) cc_->Abort(ctx_.get());
+  Finish();
 }
 
 }  // namespace paceline::engine

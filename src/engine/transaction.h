@@ -1,45 +1,64 @@
-// Transaction: the private write set of one transaction and its commit/abort.
+// Transaction: one transaction's private write set, its reads through
+// concurrency control, and its commit/abort.
 //
 // Writes are buffered: INSERT, UPDATE and DELETE build new tuple images that
 // only this transaction sees (Read returns them) until Commit installs them.
 // So a failed statement or a ROLLBACK leaves nothing behind, and the same
-// structure serves optimistic concurrency control, which validates before
-// installing. Inserts enter the indexes at once (pointing at a row that stays
-// absent for everybody else until commit) so the transaction finds its own
-// rows and a duplicate unique key is caught at the statement that makes it.
+// structure serves every algorithm of src/cc: the ConcurrencyControl is
+// told of every read, write and scanned predicate, and decides at Commit
+// (calling back Install with the write set locked or validated). Inserts
+// enter the indexes at once, pointing at a row that stays absent for
+// everybody else until commit, so the transaction finds its own rows and a
+// duplicate unique key is caught at the statement that makes it.
 //
 // Mark()/RollbackTo() give statement-level atomicity: a statement that fails
 // half-way is undone to the mark taken before it.
 //
-// Thread-safety: a Transaction is used by one thread at a time. Commit and
-// Abort mutate shared tables and indexes; today the Database runs them under
-// its exclusive execution lock (the concurrency-control layer replaces that).
+// Memory: a transaction pins the database's epoch from Start to its end, so
+// tuples and rows replaced or released meanwhile by others stay readable;
+// what it replaces itself is retired to the EpochManager.
+//
+// Thread-safety: a Transaction is used by one thread at a time (it may move
+// between threads). Ownership: borrows the ConcurrencyControl and the
+// EpochManager, which outlive it.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "cc/concurrency_control.h"
 #include "common/status.h"
+#include "engine/storage/epoch_manager.h"
 #include "engine/storage/table.h"
 
 namespace paceline::engine {
 
-class Transaction {
+class Transaction : private cc::CommitHooks {
  public:
-  Transaction() = default;
-  ~Transaction();  // aborts if neither committed nor aborted
+  // `timestamp` orders transactions by age for the 2PL waiting rules
+  // (smaller is older; a retried transaction keeps its first timestamp).
+  Transaction(cc::ConcurrencyControl* cc, storage::EpochManager* epoch, uint64_t timestamp);
+  ~Transaction() override;  // aborts if neither committed nor aborted
   Transaction(const Transaction&) = delete;
   Transaction& operator=(const Transaction&) = delete;
 
+  // Pins the epoch and begins the concurrency-control context; 53300 when
+  // too many transactions are open.
+  Status Start();
+
   // The image of `row` this transaction sees: its own pending write if any
-  // (nullptr for its own delete), else the committed tuple (nullptr: absent).
-  const storage::Tuple* Read(const storage::Row* row) const {
-    if (writes_.empty()) return row->tuple.load(std::memory_order_acquire);
-    auto it = writes_.find(row);
-    return it != writes_.end() ? it->second.image.get() : row->tuple.load(std::memory_order_acquire);
+  // (nullptr for its own delete), else the committed tuple (nullptr:
+  // absent). `for_update`: the statement will write the row. A conflict is
+  // an error status (see ConcurrencyControl).
+  Status Read(storage::Row* row, bool for_update, const storage::Tuple** image);
+  // Declares a predicate read (before scanning it); see ConcurrencyControl.
+  Status LockPredicate(cc::Predicate predicate, size_t* handle) {
+    return cc_->LockPredicate(ctx_.get(), std::move(predicate), handle);
   }
+  void NarrowPredicate(size_t handle, const std::string& last) { cc_->NarrowPredicate(ctx_.get(), handle, last); }
 
   // Inserts a new row with image `tuple` into `table`. 23505 (naming the
   // constraint and key) when a unique index already holds the key.
@@ -48,7 +67,7 @@ class Transaction {
   // when an updated unique key collides.
   Status Update(storage::Table* table, storage::Row* row, storage::TuplePtr tuple);
   // Deletes a row this transaction can see.
-  void Delete(storage::Table* table, storage::Row* row);
+  Status Delete(storage::Table* table, storage::Row* row);
 
   bool has_writes() const { return !writes_.empty(); }
   // Whether this transaction has a pending write (insert, update, delete) to `table`.
@@ -59,11 +78,14 @@ class Transaction {
   size_t Mark() const { return undo_.size(); }
   void RollbackTo(size_t mark);
 
-  // Installs every write and cleans index entries that no longer match.
-  void Commit();
+  // Validates and installs every write. On a conflict the transaction is
+  // aborted and the conflict returned (abort_reason() names it).
+  Status Commit();
   // Discards every write and removes the index entries it added.
   void Abort();
   bool finished() const { return finished_; }
+  cc::AbortReason abort_reason() const { return ctx_ ? ctx_->abort_reason() : cc::AbortReason::kNone; }
+  uint64_t timestamp() const { return timestamp_; }
 
  private:
   struct Write {
@@ -91,9 +113,24 @@ class Transaction {
   Status AddIndexEntries(storage::Table* table, storage::Row* row, const storage::Tuple& image,
                          const storage::Tuple* old_image);
   void RecordWrite(storage::Table* table, storage::Row* row, storage::TuplePtr image, bool inserted);
+  // Hands a row nobody may reach any more back to its table, after the epoch.
+  void RetireRow(storage::Table* table, storage::Row* row);
+  void RetireTuple(storage::TuplePtr tuple);
+  void Finish();
 
+  // cc::CommitHooks
+  const std::vector<storage::Row*>& WriteRows() override;
+  bool StillOwnsKeys() override;
+  void Install() override;
+
+  cc::ConcurrencyControl* const cc_;
+  storage::EpochManager* const epoch_;
+  const uint64_t timestamp_;
+  std::unique_ptr<cc::TransactionContext> ctx_;
+  size_t pin_ = storage::EpochManager::kNoSlot;
   std::unordered_map<const storage::Row*, Write> writes_;
   std::vector<Undo> undo_;
+  std::vector<storage::Row*> write_rows_;
   bool finished_ = false;
 };
 

@@ -139,11 +139,20 @@ Status Executor::Scan(const SourcePlan& source, int level, Fn fn) {
   storage::Table* table = source.table.get();
   (void)level;
   if (path.kind == AccessKind::kFullScan) {
+    // The whole table is the predicate: a concurrent insert anywhere in it
+    // is a phantom for this scan.
+    cc::Predicate predicate;
+    predicate.table = table;
+    size_t handle = 0;
+    PL_RETURN_IF_ERROR(txn_->LockPredicate(std::move(predicate), &handle));
+    Status status;
     table->ForEachRow([&](Row* row) {
-      const Tuple* t = txn_->Read(row);
+      const Tuple* t = nullptr;
+      status = txn_->Read(row, for_update_, &t);
+      if (!status.ok()) return false;
       return t == nullptr || fn(t, row);
     });
-    return Status::OK();
+    return status;
   }
   std::vector<Value> values(path.equal.size());
   for (size_t i = 0; i < path.equal.size(); ++i) {
@@ -161,31 +170,71 @@ Status Executor::Scan(const SourcePlan& source, int level, Fn fn) {
   Status status;
   bool stopped = false;
   std::string key;
+  // The range is declared to concurrency control before it is read (2PL
+  // locks it; OCC rescans it at commit), and narrowed to what was read when
+  // the consumer stops early (LIMIT).
+  auto declare = [&](const std::string& lower, const std::string& upper, bool point, size_t* handle) {
+    cc::Predicate predicate;
+    predicate.table = table;
+    predicate.index = path.index;
+    predicate.lower = lower;
+    predicate.upper = upper;
+    predicate.point = point;
+    return txn_->LockPredicate(std::move(predicate), handle);
+  };
   auto scan_range = [&](const std::string& lower, const std::string& upper) {
+    size_t handle = 0;
+    status = declare(lower, upper, /*point=*/false, &handle);
+    if (!status.ok()) {
+      stopped = true;
+      return;
+    }
     path.index->Scan(lower, upper, [&](const std::string& entry, Row* row) {
-      const Tuple* t = txn_->Read(row);
+      const Tuple* t = nullptr;
+      status = txn_->Read(row, for_update_, &t);
+      if (!status.ok()) return false;
       if (t == nullptr) return true;
       bool has_null = false;
       status = path.index->KeyOf(*t, &key, &has_null);
       if (!status.ok()) return false;
       if (path.index->EntryKey(key, has_null, row) != entry) return true;
-      if (!fn(t, row)) stopped = true;
+      if (!fn(t, row)) {
+        stopped = true;
+        txn_->NarrowPredicate(handle, entry);
+      }
       return !stopped;
     });
+    if (!status.ok()) stopped = true;
   };
+  // A unique lookup. When no live row holds the key, the missing key is a
+  // predicate (an insert of it would be a phantom): declared, then looked
+  // up again, so that an insert racing with the first lookup is seen either
+  // by the lookup or by the insert's check of the declared predicates.
   auto point = [&](const std::string& probe) {
-    Row* row = path.index->Find(probe);
-    const Tuple* t = row == nullptr ? nullptr : txn_->Read(row);
-    if (t == nullptr) return;
-    // A stale entry (this transaction moved the row to another key) is skipped.
-    bool has_null = false;
-    status = path.index->KeyOf(*t, &key, &has_null);
-    if (!status.ok()) {
-      stopped = true;
+    auto lookup = [&](bool* found) {
+      *found = false;
+      Row* row = path.index->Find(probe);
+      if (row == nullptr) return;
+      const Tuple* t = nullptr;
+      status = txn_->Read(row, for_update_, &t);
+      if (!status.ok() || t == nullptr) return;
+      // A stale entry (the row moved to another key) is skipped.
+      bool has_null = false;
+      status = path.index->KeyOf(*t, &key, &has_null);
+      if (!status.ok() || has_null || key != probe) return;
+      *found = true;
+      if (!fn(t, row)) stopped = true;
+    };
+    bool found = false;
+    lookup(&found);
+    if (found || !status.ok()) {
+      if (!status.ok()) stopped = true;
       return;
     }
-    if (has_null || key != probe) return;
-    if (!fn(t, row)) stopped = true;
+    size_t handle = 0;
+    status = declare(probe, std::string(), /*point=*/true, &handle);
+    if (status.ok()) lookup(&found);
+    if (!status.ok()) stopped = true;
   };
 
   if (!path.in_list.empty()) {
@@ -274,6 +323,7 @@ Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink) {
 }
 
 Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
+  for_update_ = plan.for_update;
   const size_t n = plan.sources.size();
   tuples_.assign(n, nullptr);
   layouts_.resize(n);
@@ -508,6 +558,7 @@ Status Executor::CollectTargets(const SourcePlan& target, std::vector<std::pair<
 Status Executor::Update(const UpdatePlan& plan, engine::QueryResult* result) {
   storage::Table* table = plan.target.table.get();
   std::vector<std::pair<Row*, const Tuple*>> targets;
+  for_update_ = true;
   PL_RETURN_IF_ERROR(CollectTargets(plan.target, &targets));
   const auto& columns = table->schema().columns;
   std::vector<Value> values(plan.set_values.size());
@@ -536,10 +587,11 @@ Status Executor::Update(const UpdatePlan& plan, engine::QueryResult* result) {
 Status Executor::Delete(const DeletePlan& plan, engine::QueryResult* result) {
   storage::Table* table = plan.target.table.get();
   std::vector<std::pair<Row*, const Tuple*>> targets;
+  for_update_ = true;
   PL_RETURN_IF_ERROR(CollectTargets(plan.target, &targets));
   for (const auto& [row, old] : targets) {
     PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), old, result));
-    txn_->Delete(table, row);
+    PL_RETURN_IF_ERROR(txn_->Delete(table, row));
   }
   if (!plan.returning.empty()) {
     result->columns = plan.returning_columns;

@@ -53,6 +53,9 @@ class Executor {
   std::vector<const storage::Tuple*> tuples_;
   std::vector<const storage::TupleLayout*> layouts_;
   bool stop_ = false;
+  // Rows read will be written (UPDATE, DELETE, SELECT FOR UPDATE): 2PL
+  // locks them exclusively at once instead of upgrading later.
+  bool for_update_ = false;
 };
 
 }  // namespace paceline::sql

@@ -11,6 +11,18 @@ Row* HashIndex::Find(const std::string& key) const {
 
 void HashIndex::Put(const std::string& key, Row* row) { map_.insert_or_assign(key, row); }
 
+bool HashIndex::CompareAndSet(const std::string& key, Row* expected, Row* desired) {
+  if (expected == nullptr) return map_.insert(key, desired);
+  bool done = false;
+  map_.update_fn(key, [&](Row*& r) {
+    if (r == expected) {
+      r = desired;
+      done = true;
+    }
+  });
+  return done;
+}
+
 void HashIndex::Erase(const std::string& key, Row* row) {
   map_.erase_fn(key, [&](Row*& r) { return r == row; });
 }

@@ -18,6 +18,9 @@ class HashIndex {
   Row* Find(const std::string& key) const;
   // Stores key → row, replacing any previous entry.
   void Put(const std::string& key, Row* row);
+  // Sets key → desired when the entry currently maps to `expected` (nullptr:
+  // absent). Returns whether it did.
+  bool CompareAndSet(const std::string& key, Row* expected, Row* desired);
   // Removes the entry for `key` if it maps to `row`.
   void Erase(const std::string& key, Row* row);
   void Clear() { map_.clear(); }

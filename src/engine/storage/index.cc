@@ -65,12 +65,40 @@ Row* Index::Find(const std::string& key) const {
   return ordered_->Find(key);
 }
 
-void Index::EraseUnsafe(const std::string& key, bool has_null, Row* row) {
+bool Index::SetUnique(const std::string& key, Row* expected, Row* desired) {
+  if (!ordered_) {
+    if (desired != nullptr) return hash_->CompareAndSet(key, expected, desired);
+    hash_->Erase(key, expected);
+    return true;
+  }
+  std::lock_guard lock(unique_latch_);
+  if (hash_->Find(key) != expected) return false;
+  if (desired == nullptr) {
+    hash_->Erase(key, expected);
+    ordered_->Erase(key, expected);
+  } else {
+    hash_->Put(key, desired);
+    ordered_->Put(key, desired);
+  }
+  return true;
+}
+
+void Index::Restore(const std::string& key, bool has_null, Row* row, Row* replaced) {
+  if (unique() && !has_null) {
+    SetUnique(key, row, replaced);
+    return;
+  }
+  Erase(key, has_null, row);
+}
+
+void Index::Erase(const std::string& key, bool has_null, Row* row) {
+  if (unique() && !has_null) {
+    SetUnique(key, row, nullptr);
+    return;
+  }
   std::string entry = EntryKey(key, has_null, row);
   if (hash_) hash_->Erase(entry, row);
-  if (ordered_) {
-    if (ordered_->Find(entry) == row) ordered_->EraseUnsafe(entry);
-  }
+  if (ordered_) ordered_->Erase(entry, row);
 }
 
 void Index::Clear() {

@@ -9,11 +9,13 @@
 // distinct. Entries may be stale (see row.h): readers check that the row's
 // current tuple still has the entry's key.
 //
-// Thread-safety: as the underlying structures (lookups and inserts
-// concurrent; EraseUnsafe/Clear need exclusive use of the table).
+// Thread-safety: lookups, scans, Insert, Restore and Erase may run
+// concurrently; changes of one unique key's entry are atomic across the hash
+// and ordered structures. Clear needs exclusive use of the table.
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "common/status.h"
@@ -53,54 +55,59 @@ class Index {
 
   // Unique lookup of a full key (no NULLs); nullptr when absent.
   Row* Find(const std::string& key) const;
-  // Adds the entry. For a unique key without NULLs, an existing entry whose
-  // row `is_live(row, key)` says still holds the key blocks the insert:
-  // `blocking` names that row and nothing changes. A stale entry for the key
-  // is overwritten and its row returned as `replaced` (so an undo can put it
-  // back). `added` is false when the very entry already existed (the row
-  // returns to a key it still has an entry for): then there is nothing to undo.
+  // Adds the entry for (key, row). For a unique key without NULLs the index
+  // holds one entry per key, and an existing entry for another row is
+  // handed to `classify(existing_row, key, &live)`: live (the row still
+  // holds the key: a duplicate) leaves everything unchanged and names the
+  // row in `blocking`; stale (it does not) lets the entry be repointed at
+  // `row`, and the previous row is returned as `replaced` so an undo can put
+  // it back. A non-OK status from classify (a concurrency-control conflict)
+  // is returned as is. The repointing is a compare-and-set: a concurrent
+  // change of the entry makes Insert look again. `added` is false when the
+  // very entry already existed: then there is nothing to undo.
   struct InsertResult {
     Row* blocking = nullptr;
     Row* replaced = nullptr;
     bool added = false;
   };
-  template <typename LiveFn>
-  InsertResult Insert(const std::string& key, bool has_null, Row* row, LiveFn is_live) {
-    InsertResult result;
+  template <typename ClassifyFn>
+  Status Insert(const std::string& key, bool has_null, Row* row, ClassifyFn classify, InsertResult* result) {
+    *result = InsertResult();
     if (unique() && !has_null) {
-      Row* existing = Find(key);
-      if (existing == row) return result;
-      if (existing != nullptr) {
-        if (is_live(existing, key)) {
-          result.blocking = existing;
-          return result;
+      for (;;) {
+        Row* existing = Find(key);
+        if (existing == row) return Status::OK();
+        if (existing != nullptr) {
+          bool live = false;
+          PL_RETURN_IF_ERROR(classify(existing, key, &live));
+          if (live) {
+            result->blocking = existing;
+            return Status::OK();
+          }
         }
-        result.replaced = existing;
+        if (SetUnique(key, existing, row)) {
+          result->replaced = existing;
+          result->added = true;
+          return Status::OK();
+        }
       }
-      if (hash_) hash_->Put(key, row);
-      if (ordered_) ordered_->Put(key, row);
-      result.added = true;
-      return result;
     }
     std::string entry = EntryKey(key, has_null, row);
     if (ordered_) {
-      if (ordered_->Find(entry) == row) return result;
+      if (ordered_->Find(entry) == row) return Status::OK();
       ordered_->Put(entry, row);
     } else {
-      if (hash_->Find(entry) == row) return result;
+      if (hash_->Find(entry) == row) return Status::OK();
       hash_->Put(entry, row);
     }
-    result.added = true;
-    return result;
+    result->added = true;
+    return Status::OK();
   }
-  // Points the entry for a unique key back at `row` (undo of a replacement).
-  void Restore(const std::string& key, Row* row) {
-    if (hash_) hash_->Put(key, row);
-    if (ordered_) ordered_->Put(key, row);
-  }
-  // Removes the entry for (key, row) if present. Needs exclusive use of the
-  // table when the index is ordered.
-  void EraseUnsafe(const std::string& key, bool has_null, Row* row);
+  // Undoes an Insert that added (key, row): the entry goes back to
+  // `replaced` (nullptr: it is removed), if it still maps to `row`.
+  void Restore(const std::string& key, bool has_null, Row* row, Row* replaced);
+  // Removes the entry for (key, row) if present.
+  void Erase(const std::string& key, bool has_null, Row* row);
 
   // Range scan over entry keys in [lower, upper) ("" upper: unbounded);
   // fn(entry_key, row) returns false to stop. Ordered indexes only.
@@ -118,6 +125,11 @@ class Index {
   std::vector<bool> nullable_;  // per key column
   std::unique_ptr<HashIndex> hash_;
   std::unique_ptr<OrderedIndex> ordered_;
+  // Serialises changes of unique entries when both structures hold them.
+  std::mutex unique_latch_;
+
+  // Compare-and-set of a unique key's entry in every structure.
+  bool SetUnique(const std::string& key, Row* expected, Row* desired);
 };
 
 }  // namespace paceline::storage

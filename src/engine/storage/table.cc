@@ -13,6 +13,7 @@ Table::Table(uint32_t id, catalog::TableSchema schema)
     : id_(id), schema_(std::move(schema)), layout_(ColumnTypes(schema_)) {}
 
 Table::~Table() {
+  FreeGraveyard();
   for (Row* row : rows_) {
     TupleDeleter()(row->tuple.load(std::memory_order_relaxed));
     delete row;
@@ -27,9 +28,8 @@ Row* Table::AllocateRow() {
   return row;
 }
 
-void Table::ReplaceTuple(Row* row, TuplePtr tuple) {
-  Tuple* old = row->tuple.exchange(tuple.release(), std::memory_order_acq_rel);
-  if (old != nullptr) TupleDeleter()(old);
+TuplePtr Table::ExchangeTuple(Row* row, TuplePtr tuple) {
+  return TuplePtr(row->tuple.exchange(tuple.release(), std::memory_order_acq_rel));
 }
 
 size_t Table::LiveRowCount() const {
@@ -58,7 +58,14 @@ Status Table::AddIndex(catalog::IndexSchema schema) {
     bool has_null = false;
     status = index->KeyOf(*t, &key, &has_null);
     if (!status.ok()) return false;
-    if (index->Insert(key, has_null, row, [](Row*, const std::string&) { return true; }).blocking) {
+    Index::InsertResult result;
+    auto all_live = [](Row*, const std::string&, bool* live) {
+      *live = true;
+      return Status::OK();
+    };
+    status = index->Insert(key, has_null, row, all_live, &result);
+    if (!status.ok()) return false;
+    if (result.blocking != nullptr) {
       status = Status(sqlstate::kUniqueViolation,
                       "could not create unique index \"" + schema.name + "\": key is duplicated");
       return false;
@@ -86,13 +93,18 @@ void Table::DropIndex(std::string_view name) {
 }
 
 void Table::Truncate() {
-  for (Row* row : rows_) {
-    TupleDeleter()(row->tuple.load(std::memory_order_relaxed));
-    delete row;
-  }
+  for (Row* row : rows_) graveyard_.push_back(row);
   rows_.clear();
   free_rows_.clear();
   for (auto& index : indexes_) index->Clear();
+}
+
+void Table::FreeGraveyard() {
+  for (Row* row : graveyard_) {
+    TupleDeleter()(row->tuple.load(std::memory_order_relaxed));
+    delete row;
+  }
+  graveyard_.clear();
 }
 
 }  // namespace paceline::storage

@@ -5,11 +5,11 @@
 // has one. Every committed tuple is owned by its Row and freed by the table
 // when replaced (ReplaceTuple) or when the table is destroyed.
 //
-// Thread-safety: AllocateRow, row iteration and index lookups/inserts may run
-// concurrently. ReplaceTuple frees the old tuple at once, so concurrent
-// readers of that row must be excluded by the caller (the database's
-// execution lock today; epoch-based reclamation when optimistic concurrency
-// control lands). Truncate, AddIndex and DropIndex need exclusive use.
+// Thread-safety: AllocateRow, ReleaseRow, ExchangeTuple, row iteration and
+// index operations may run concurrently. A tuple or row that concurrent
+// readers may still hold is not freed or released directly: it goes through
+// the EpochManager (epoch_manager.h). Truncate, AddIndex and DropIndex need
+// exclusive use (no transaction running).
 #pragma once
 
 #include <oneapi/tbb/concurrent_queue.h>
@@ -44,13 +44,14 @@ class Table {
   // An absent row for an insert: a released one if any, else a new one with
   // a fresh row id, appended to the table's row list.
   Row* AllocateRow();
-  // Gives back a row whose insert was undone before it was ever committed:
-  // it is absent, no index entry points at it, and no reader holds it (the
-  // execution gate guarantees that today). AllocateRow hands it out again.
+  // Gives back an absent row that no index entry points at and no reader
+  // holds any more (an undone insert or a deleted row, after its epoch):
+  // AllocateRow hands it out again. Its cc_word is kept, so versions keep
+  // increasing across reuse.
   void ReleaseRow(Row* row) { free_rows_.push(row); }
-  // Installs `tuple` (nullptr: absent) as `row`'s committed image and frees
-  // the previous one.
-  void ReplaceTuple(Row* row, TuplePtr tuple);
+  // Installs `tuple` (nullptr: absent) as `row`'s committed image and
+  // returns the previous one (the caller retires or frees it).
+  TuplePtr ExchangeTuple(Row* row, TuplePtr tuple);
 
   // Calls fn(Row*) for every row allocated so far (absent ones included).
   template <typename Fn>
@@ -73,8 +74,11 @@ class Table {
   Status AddIndex(catalog::IndexSchema schema);
   void DropIndex(std::string_view name);
 
-  // Removes every row (exclusive use).
+  // Removes every row (exclusive use). The Row objects move to a graveyard
+  // (a transaction still open may hold them) until FreeGraveyard.
   void Truncate();
+  // Frees the rows of earlier Truncates (when no transaction can reach them).
+  void FreeGraveyard();
 
  private:
   const uint32_t id_;
@@ -83,6 +87,7 @@ class Table {
   tbb::concurrent_vector<Row*> rows_;
   tbb::concurrent_queue<Row*> free_rows_;  // released rows, still in rows_
   std::atomic<uint64_t> next_row_id_{1};
+  std::vector<Row*> graveyard_;  // truncated rows, freed by FreeGraveyard
   std::vector<std::unique_ptr<Index>> indexes_;
   bool has_primary_ = false;
 };

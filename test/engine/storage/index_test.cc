@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "engine/storage/table.h"
+#include "cc/occ.h"
+#include "engine/storage/epoch_manager.h"
 #include "engine/transaction.h"
 
 namespace paceline::storage {
@@ -34,7 +36,8 @@ class IndexTest : public ::testing::Test {
     by_item.name = "order_line_item_idx";
     by_item.columns = {3};
     ASSERT_TRUE(table_->AddIndex(by_item).ok());
-    engine::Transaction txn;
+    auto txn_ptr = NewTxn();
+    engine::Transaction& txn = *txn_ptr;
     for (int w = 1; w <= 2; ++w) {
       for (int o = 1; o <= 10; ++o) {
         for (int n = 1; n <= 5; ++n) {
@@ -43,6 +46,14 @@ class IndexTest : public ::testing::Test {
       }
     }
     txn.Commit();
+  }
+
+  // A started transaction under OCC (no concurrency here: the tests are
+  // about index maintenance).
+  std::unique_ptr<engine::Transaction> NewTxn() {
+    auto txn = std::make_unique<engine::Transaction>(&cc_, &epoch_, ++timestamp_);
+    EXPECT_TRUE(txn->Start().ok());
+    return txn;
   }
 
   TuplePtr Build(int w, int o, int n, std::optional<int> item) {
@@ -72,6 +83,9 @@ class IndexTest : public ::testing::Test {
   }
 
   std::unique_ptr<Table> table_;
+  cc::Occ cc_{cc::CcOptions{}};
+  EpochManager epoch_;  // after table_: destroyed first, it gives rows back to the table
+  uint64_t timestamp_ = 0;
 };
 
 TEST_F(IndexTest, PointLookupFindsExactlyTheKey) {
@@ -120,7 +134,8 @@ TEST_F(IndexTest, NonUniqueIndexHoldsEveryRowOfAKey) {
 }
 
 TEST_F(IndexTest, DuplicateUniqueKeyIsRefusedAndNothingIsLeft) {
-  engine::Transaction txn;
+  auto txn_ptr = NewTxn();
+  engine::Transaction& txn = *txn_ptr;
   Status s = txn.Insert(table_.get(), Build(1, 1, 1, 99));
   EXPECT_TRUE(s.Is(sqlstate::kUniqueViolation)) << s.ToString();
   txn.Abort();
@@ -131,16 +146,19 @@ TEST_F(IndexTest, DuplicateUniqueKeyIsRefusedAndNothingIsLeft) {
 TEST_F(IndexTest, UndoneInsertsGiveTheirRowsBack) {
   const size_t allocated = table_->allocated_rows();
   for (int i = 0; i < 100; ++i) {
-    engine::Transaction txn;
+    auto txn_ptr = NewTxn();
+    engine::Transaction& txn = *txn_ptr;
     EXPECT_FALSE(txn.Insert(table_.get(), Build(1, 1, 1, 5)).ok());  // duplicate key
     ASSERT_TRUE(txn.Insert(table_.get(), Build(9, 9, i, 5)).ok());
     txn.Abort();
+    epoch_.ReclaimAll();  // nothing is pinned now: released rows return to the table
   }
   EXPECT_LE(table_->allocated_rows(), allocated + 2) << "failed and aborted inserts must not pile up rows";
   EXPECT_EQ(table_->LiveRowCount(), 100u);
   EXPECT_EQ(table_->primary_index()->entry_count(), 100u);
   // A reused row is a normal row once committed.
-  engine::Transaction txn;
+  auto txn_ptr = NewTxn();
+  engine::Transaction& txn = *txn_ptr;
   ASSERT_TRUE(txn.Insert(table_.get(), Build(9, 9, 9, 5)).ok());
   txn.Commit();
   Row* row = table_->primary_index()->Find(Prefix({9, 9, 9}));
@@ -151,7 +169,8 @@ TEST_F(IndexTest, UndoneInsertsGiveTheirRowsBack) {
 TEST_F(IndexTest, UpdatedKeyMovesEntryAndStaleEntryIsRemovedAtCommit) {
   Row* row = table_->primary_index()->Find(Prefix({1, 1, 1}));
   ASSERT_NE(row, nullptr);
-  engine::Transaction txn;
+  auto txn_ptr = NewTxn();
+  engine::Transaction& txn = *txn_ptr;
   ASSERT_TRUE(txn.Update(table_.get(), row, Build(1, 1, 9, 10)).ok());
   // Inside the transaction the new key already leads to the row.
   EXPECT_EQ(table_->primary_index()->Find(Prefix({1, 1, 9})), row);
@@ -163,7 +182,8 @@ TEST_F(IndexTest, UpdatedKeyMovesEntryAndStaleEntryIsRemovedAtCommit) {
 
 TEST_F(IndexTest, AbortedUpdateRestoresIndex) {
   Row* row = table_->primary_index()->Find(Prefix({1, 1, 1}));
-  engine::Transaction txn;
+  auto txn_ptr = NewTxn();
+  engine::Transaction& txn = *txn_ptr;
   ASSERT_TRUE(txn.Update(table_.get(), row, Build(1, 1, 9, 10)).ok());
   txn.Abort();
   EXPECT_EQ(table_->primary_index()->Find(Prefix({1, 1, 1})), row);
@@ -173,8 +193,9 @@ TEST_F(IndexTest, AbortedUpdateRestoresIndex) {
 
 TEST_F(IndexTest, DeleteThenReinsertSameKeyInOneTransaction) {
   Row* row = table_->primary_index()->Find(Prefix({2, 2, 2}));
-  engine::Transaction txn;
-  txn.Delete(table_.get(), row);
+  auto txn_ptr = NewTxn();
+  engine::Transaction& txn = *txn_ptr;
+  ASSERT_TRUE(txn.Delete(table_.get(), row).ok());
   ASSERT_TRUE(txn.Insert(table_.get(), Build(2, 2, 2, 777)).ok());
   txn.Commit();
   Row* now = table_->primary_index()->Find(Prefix({2, 2, 2}));
@@ -186,8 +207,9 @@ TEST_F(IndexTest, DeleteThenReinsertSameKeyInOneTransaction) {
 
 TEST_F(IndexTest, DeleteThenReinsertRolledBackRestoresOriginal) {
   Row* row = table_->primary_index()->Find(Prefix({2, 2, 2}));
-  engine::Transaction txn;
-  txn.Delete(table_.get(), row);
+  auto txn_ptr = NewTxn();
+  engine::Transaction& txn = *txn_ptr;
+  ASSERT_TRUE(txn.Delete(table_.get(), row).ok());
   ASSERT_TRUE(txn.Insert(table_.get(), Build(2, 2, 2, 777)).ok());
   txn.Abort();
   EXPECT_EQ(table_->primary_index()->Find(Prefix({2, 2, 2})), row);

@@ -1,0 +1,99 @@
+// LockManager: bucketed row lock table (lock_manager.h).
+#include "cc/lock_manager.h"
+
+#include <algorithm>
+
+namespace paceline::cc {
+
+LockManager::LockManager(DeadlockRule rule, std::chrono::milliseconds lock_timeout, std::atomic<size_t>* waiting)
+    : rule_(rule), lock_timeout_(lock_timeout), waiting_(waiting), buckets_(new Bucket[kBuckets]) {}
+
+LockManager::Bucket& LockManager::BucketOf(const storage::Row* row) {
+  uint64_t h = reinterpret_cast<uintptr_t>(row);
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  return buckets_[h % kBuckets];
+}
+
+Status LockManager::Lock(LockingContext* ctx, storage::Row* row, LockMode mode) {
+  auto held = ctx->held.find(row);
+  if (held != ctx->held.end() && (held->second == LockMode::kExclusive || mode == LockMode::kShared)) {
+    return Status::OK();
+  }
+  if (ctx->wounded()) {
+    return ctx->Conflict(AbortReason::kWounded,
+                         "could not serialize access: an older transaction needed a lock this one held (2PL WOUND_WAIT)");
+  }
+  Bucket& b = BucketOf(row);
+  const auto deadline = std::chrono::steady_clock::now() + lock_timeout_;
+  std::unique_lock lock(b.mu);
+  std::vector<LockingContext*> holders;
+  for (;;) {
+    Entry& e = b.entries[row];
+    holders.clear();
+    bool mine = false;
+    for (const auto& [owner, owner_mode] : e.owners) {
+      if (owner == ctx) {
+        mine = true;
+      } else if (mode == LockMode::kExclusive || owner_mode == LockMode::kExclusive) {
+        holders.push_back(owner);
+      }
+    }
+    if (holders.empty()) {
+      if (mine) {
+        for (auto& o : e.owners) {
+          if (o.first == ctx) o.second = mode;
+        }
+      } else {
+        e.owners.emplace_back(ctx, mode);
+      }
+      ctx->held[row] = mode;
+      return Status::OK();
+    }
+    Status status = Arbitrate(rule_, ctx, holders, "a row");
+    if (!status.ok()) {
+      if (e.owners.empty()) b.entries.erase(row);
+      return status;
+    }
+    ctx->ArmSignal();
+    b.waiters.push_back(ctx);
+    lock.unlock();
+    waiting_->fetch_add(1, std::memory_order_acq_rel);
+    bool signaled = ctx->WaitSignal(deadline);
+    waiting_->fetch_sub(1, std::memory_order_acq_rel);
+    lock.lock();
+    b.waiters.erase(std::find(b.waiters.begin(), b.waiters.end(), ctx));
+    if (ctx->wounded()) {
+      Entry& again = b.entries[row];
+      if (again.owners.empty()) b.entries.erase(row);
+      return ctx->Conflict(AbortReason::kWounded,
+                           "could not serialize access: an older transaction needed a lock this one held (2PL WOUND_WAIT)");
+    }
+    if (!signaled) {
+      Entry& again = b.entries[row];
+      if (again.owners.empty()) b.entries.erase(row);
+      return ctx->Conflict(AbortReason::kLockTimeout,
+                           "canceling statement due to lock timeout (waited " + std::to_string(lock_timeout_.count()) +
+                               " ms for a row lock)");
+    }
+  }
+}
+
+void LockManager::ReleaseAll(LockingContext* ctx) {
+  for (const auto& [row, mode] : ctx->held) {
+    Bucket& b = BucketOf(row);
+    std::lock_guard lock(b.mu);
+    auto it = b.entries.find(row);
+    if (it != b.entries.end()) {
+      auto& owners = it->second.owners;
+      owners.erase(std::remove_if(owners.begin(), owners.end(), [&](const auto& o) { return o.first == ctx; }),
+                   owners.end());
+      if (owners.empty()) b.entries.erase(it);
+    }
+    for (LockingContext* waiter : b.waiters) waiter->Signal();
+  }
+  ctx->held.clear();
+}
+
+}  // namespace paceline::cc

@@ -1,0 +1,51 @@
+// LockingContext signalling and the deadlock rules (locking_context.h).
+#include "cc/locking_context.h"
+
+namespace paceline::cc {
+
+void LockingContext::ArmSignal() {
+  std::lock_guard lock(signal_mu_);
+  signaled_ = false;
+}
+
+void LockingContext::Signal() {
+  std::lock_guard lock(signal_mu_);
+  signaled_ = true;
+  signal_cv_.notify_one();
+}
+
+void LockingContext::Wound() {
+  int expected = kActive;
+  if (phase.compare_exchange_strong(expected, kWounded, std::memory_order_acq_rel)) Signal();
+}
+
+bool LockingContext::WaitSignal(std::chrono::steady_clock::time_point deadline) {
+  std::unique_lock lock(signal_mu_);
+  return signal_cv_.wait_until(lock, deadline, [&] { return signaled_ || wounded(); });
+}
+
+Status Arbitrate(DeadlockRule rule, LockingContext* me, const std::vector<LockingContext*>& holders,
+                 const char* what) {
+  switch (rule) {
+    case DeadlockRule::kNoWait:
+      return me->Conflict(AbortReason::kLockConflict,
+                          std::string("could not serialize access: ") + what +
+                              " is locked by another transaction (2PL NO_WAIT aborts the requester)");
+    case DeadlockRule::kWaitDie:
+      for (const LockingContext* h : holders) {
+        if (h->timestamp() < me->timestamp()) {
+          return me->Conflict(AbortReason::kDie, std::string("could not serialize access: ") + what +
+                                                     " is locked by an older transaction (2PL WAIT_DIE)");
+        }
+      }
+      return Status::OK();
+    case DeadlockRule::kWoundWait:
+      for (LockingContext* h : holders) {
+        if (h->timestamp() > me->timestamp()) h->Wound();
+      }
+      return Status::OK();
+  }
+  return Status::OK();
+}
+
+}  // namespace paceline::cc

@@ -1,0 +1,75 @@
+// LockingContext: the per-transaction state of two-phase locking — its
+// phase (active, wounded, committing), the locks it holds, and the signal it
+// sleeps on while it waits for a lock — plus DeadlockRule, the policy that
+// decides what a requester does when a lock it wants is held:
+//
+//   kNoWait    ("2pl"):            abort the requester at once.
+//   kWaitDie   ("2pl-wait-die"):   an older requester waits for younger
+//                                  holders; a younger one dies (aborts).
+//   kWoundWait ("2pl-wound-wait"): an older requester wounds (aborts) the
+//                                  younger holders and waits for them to
+//                                  let go; a younger requester waits.
+// Age is the transaction's timestamp, kept across retries, so a transaction
+// that keeps dying eventually becomes the oldest and gets through. Waits go
+// only from older to younger (wait-die) or younger to older (wound-wait), so
+// neither can deadlock. A waiter sleeps on a condition variable; it never
+// spins (workers outnumber cores, and a spinning waiter would starve the
+// descheduled holder it waits for).
+//
+// Thread-safety: `phase`, `Signal`, `Wound` may be used by any thread; the
+// rest by the transaction's own thread. Lock order: a lock table's mutex may
+// be held while taking a context's signal mutex, never the reverse.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "cc/concurrency_control.h"
+
+namespace paceline::cc {
+
+enum class DeadlockRule { kNoWait, kWaitDie, kWoundWait };
+enum class LockMode { kShared, kExclusive };
+
+class PredicateLockTable;
+
+class LockingContext : public TransactionContext {
+ public:
+  using TransactionContext::Conflict;
+  using TransactionContext::TransactionContext;
+
+  enum Phase : int { kActive = 0, kWounded = 1, kCommitting = 2 };
+  std::atomic<int> phase{kActive};
+
+  // Row locks held, and predicate locks held (table, lock id).
+  std::unordered_map<storage::Row*, LockMode> held;
+  std::vector<std::pair<PredicateLockTable*, uint64_t>> predicate_locks;
+
+  // Wakes the transaction if it waits (a lock it waits for was released).
+  void Signal();
+  // Wounds it unless it is already committing; wakes it if it waits.
+  void Wound();
+  // Sleeps until Signal, a wound, or `deadline`; false on timeout. The
+  // caller armed the signal (ArmSignal) while holding the lock table mutex
+  // it then released, so a Signal in between is not lost.
+  bool WaitSignal(std::chrono::steady_clock::time_point deadline);
+  void ArmSignal();
+  bool wounded() const { return phase.load(std::memory_order_acquire) == kWounded; }
+
+ private:
+  std::mutex signal_mu_;
+  std::condition_variable signal_cv_;
+  bool signaled_ = false;
+};
+
+// What `me` does about `holders` (other transactions holding incompatible
+// locks) under `rule`: OK means wait (after wounding, for wound-wait); an
+// error is the abort. Called with the lock table's mutex held.
+Status Arbitrate(DeadlockRule rule, LockingContext* me, const std::vector<LockingContext*>& holders,
+                 const char* what);
+
+}  // namespace paceline::cc

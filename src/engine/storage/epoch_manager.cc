@@ -1,0 +1,94 @@
+// EpochManager: pins, retirement and batched reclamation (epoch_manager.h).
+//
+// Why a pinned reader never sees reclaimed memory: a reader stores its pin
+// (seq_cst) before it loads any pointer; a retirer unlinks the object before
+// it tags it (seq_cst fetch_add of the global epoch); the collector reads the
+// pins (seq_cst) after the tagging. If the collector missed a pin, that pin's
+// store came after the collector's read, hence after the unlink, so the
+// reader can only find the new pointer. If it saw the pin, the pinned epoch
+// is ≤ the tag (the reader read the global before the retirer advanced it)
+// and the garbage is kept.
+#include "engine/storage/epoch_manager.h"
+
+#include <functional>
+#include <thread>
+
+namespace paceline::storage {
+
+EpochManager::EpochManager(size_t max_pins) : slots_(new Slot[max_pins]), max_pins_(max_pins) {}
+
+EpochManager::~EpochManager() { ReclaimAll(); }
+
+size_t EpochManager::Pin() {
+  // Start probing at a per-thread place so threads rarely meet on a slot.
+  size_t start = std::hash<std::thread::id>()(std::this_thread::get_id()) % max_pins_;
+  for (size_t i = 0; i < max_pins_; ++i) {
+    size_t s = (start + i) % max_pins_;
+    uint64_t expected = 0;
+    uint64_t epoch = global_.load(std::memory_order_seq_cst);
+    if (slots_[s].epoch.load(std::memory_order_relaxed) == 0 &&
+        slots_[s].epoch.compare_exchange_strong(expected, epoch, std::memory_order_seq_cst)) {
+      size_t used = slots_in_use_.load(std::memory_order_relaxed);
+      while (used < s + 1 && !slots_in_use_.compare_exchange_weak(used, s + 1, std::memory_order_seq_cst)) {
+      }
+      // Re-read the epoch after publishing the pin: it may only grow, and
+      // the pin must not be older than what the collector can have seen.
+      return s;
+    }
+  }
+  return kNoSlot;
+}
+
+void EpochManager::Unpin(size_t slot) { slots_[slot].epoch.store(0, std::memory_order_release); }
+
+uint64_t EpochManager::MinPinned() const {
+  uint64_t min = UINT64_MAX;
+  size_t used = slots_in_use_.load(std::memory_order_seq_cst);
+  for (size_t i = 0; i < used; ++i) {
+    uint64_t e = slots_[i].epoch.load(std::memory_order_seq_cst);
+    if (e != 0 && e < min) min = e;
+  }
+  return min;
+}
+
+void EpochManager::Retire(ReclaimFn fn, void* a, void* b) {
+  size_t pending;
+  {
+    std::lock_guard lock(garbage_mu_);
+    uint64_t epoch = global_.fetch_add(1, std::memory_order_seq_cst);
+    garbage_.push_back(Garbage{epoch, fn, a, b});
+    pending = garbage_.size();
+  }
+  if (pending >= kBatch) Collect();
+}
+
+void EpochManager::Collect() {
+  std::unique_lock collecting(collect_mu_, std::try_to_lock);
+  if (!collecting.owns_lock()) return;  // another thread is collecting
+  uint64_t min = MinPinned();
+  std::vector<Garbage> ready;
+  {
+    std::lock_guard lock(garbage_mu_);
+    while (!garbage_.empty() && garbage_.front().epoch < min) {
+      ready.push_back(garbage_.front());
+      garbage_.pop_front();
+    }
+  }
+  for (const Garbage& g : ready) g.fn(g.a, g.b);
+}
+
+void EpochManager::ReclaimAll() {
+  std::deque<Garbage> all;
+  {
+    std::lock_guard lock(garbage_mu_);
+    all.swap(garbage_);
+  }
+  for (const Garbage& g : all) g.fn(g.a, g.b);
+}
+
+size_t EpochManager::pending() const {
+  std::lock_guard lock(garbage_mu_);
+  return garbage_.size();
+}
+
+}  // namespace paceline::storage

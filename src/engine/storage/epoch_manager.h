@@ -1,0 +1,75 @@
+// EpochManager: safe memory reclamation for lock-free readers (epoch-based
+// reclamation, as in Silo and Masstree).
+//
+// Readers reach tuples and rows through atomic pointers and index entries
+// without latches, so a tuple replaced by a commit, or a row whose insert was
+// undone, may still be in use by a concurrent transaction. Such garbage is
+// Retire()d instead of freed: it is tagged with the current global epoch,
+// and the epoch advances. A transaction Pin()s the global epoch when it
+// starts and unpins when it ends; garbage tagged e is reclaimed once every
+// pinned epoch is greater than e (every transaction that could have seen it
+// has ended). Reclamation runs in batches on the retiring threads.
+//
+// Thread-safety: every method may be called concurrently. Ownership: the
+// Database owns one; garbage callbacks must stay valid until reclaimed (the
+// Database reclaims everything before dropping a table, under its exclusive
+// gate, and when it is destroyed).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace paceline::storage {
+
+class EpochManager {
+ public:
+  // At most `max_pins` transactions may be pinned at once.
+  explicit EpochManager(size_t max_pins = 4096);
+  ~EpochManager();  // reclaims everything
+  EpochManager(const EpochManager&) = delete;
+  EpochManager& operator=(const EpochManager&) = delete;
+
+  static constexpr size_t kNoSlot = static_cast<size_t>(-1);
+  // Pins the current epoch; returns the pin's slot, or kNoSlot when
+  // max_pins transactions are already pinned.
+  size_t Pin();
+  void Unpin(size_t slot);
+
+  // Calls fn(a, b) once no pinned transaction can still reach the object.
+  using ReclaimFn = void (*)(void* a, void* b);
+  void Retire(ReclaimFn fn, void* a, void* b);
+  // Reclaims all garbage now. Only when nothing is pinned.
+  void ReclaimAll();
+
+  size_t pending() const;
+
+ private:
+  struct alignas(64) Slot {
+    std::atomic<uint64_t> epoch{0};  // 0: free
+  };
+  struct Garbage {
+    uint64_t epoch;
+    ReclaimFn fn;
+    void* a;
+    void* b;
+  };
+  static constexpr size_t kBatch = 128;
+
+  // The smallest pinned epoch (UINT64_MAX when nothing is pinned).
+  uint64_t MinPinned() const;
+  void Collect();
+
+  std::unique_ptr<Slot[]> slots_;
+  const size_t max_pins_;
+  std::atomic<size_t> slots_in_use_{0};  // high-water mark of slot indexes used
+  std::atomic<uint64_t> global_{1};
+  mutable std::mutex garbage_mu_;
+  std::deque<Garbage> garbage_;  // in epoch order
+  std::mutex collect_mu_;
+};
+
+}  // namespace paceline::storage
