@@ -25,23 +25,45 @@ Status LockManager::Lock(LockingContext* ctx, storage::Row* row, LockMode mode) 
     return ctx->Conflict(AbortReason::kWounded,
                          "could not serialize access: an older transaction needed a lock this one held (2PL WOUND_WAIT)");
   }
+  const bool upgrade = held != ctx->held.end();
   Bucket& b = BucketOf(row);
   const auto deadline = std::chrono::steady_clock::now() + lock_timeout_;
   std::unique_lock lock(b.mu);
   std::vector<LockingContext*> holders;
+  bool queued = false;
+  // Leaves the row's queue; drops the entry when nobody holds or wants it.
+  // Requests queued behind this one may have waited for it alone: they
+  // are woken to look again.
+  auto leave = [&](Entry& e) {
+    if (queued) {
+      e.waiting.erase(std::find_if(e.waiting.begin(), e.waiting.end(), [&](const auto& w) { return w.first == ctx; }));
+      for (LockingContext* waiter : b.waiters) {
+        if (waiter != ctx) waiter->Signal();
+      }
+    }
+    if (e.owners.empty() && e.waiting.empty()) b.entries.erase(row);
+  };
   for (;;) {
     Entry& e = b.entries[row];
+    // Who stands in the way: owners with an incompatible mode and, unless
+    // this is an upgrade (whose waiting could deadlock with a waiter that
+    // waits for it), incompatible requests queued before this one. Not
+    // overtaking the queue is what keeps a waiting older transaction from
+    // starving while younger ones re-take a shared lock over and over.
     holders.clear();
-    bool mine = false;
     for (const auto& [owner, owner_mode] : e.owners) {
-      if (owner == ctx) {
-        mine = true;
-      } else if (mode == LockMode::kExclusive || owner_mode == LockMode::kExclusive) {
+      if (owner != ctx && (mode == LockMode::kExclusive || owner_mode == LockMode::kExclusive)) {
         holders.push_back(owner);
       }
     }
+    if (!upgrade) {
+      for (const auto& [waiter, waiter_mode] : e.waiting) {
+        if (waiter == ctx) break;  // those behind do not count
+        if (mode == LockMode::kExclusive || waiter_mode == LockMode::kExclusive) holders.push_back(waiter);
+      }
+    }
     if (holders.empty()) {
-      if (mine) {
+      if (upgrade) {
         for (auto& o : e.owners) {
           if (o.first == ctx) o.second = mode;
         }
@@ -49,12 +71,17 @@ Status LockManager::Lock(LockingContext* ctx, storage::Row* row, LockMode mode) 
         e.owners.emplace_back(ctx, mode);
       }
       ctx->held[row] = mode;
+      leave(e);
       return Status::OK();
     }
     Status status = Arbitrate(rule_, ctx, holders, "a row");
     if (!status.ok()) {
-      if (e.owners.empty()) b.entries.erase(row);
+      leave(e);
       return status;
+    }
+    if (!queued) {
+      e.waiting.emplace_back(ctx, mode);
+      queued = true;
     }
     ctx->ArmSignal();
     b.waiters.push_back(ctx);
@@ -65,14 +92,12 @@ Status LockManager::Lock(LockingContext* ctx, storage::Row* row, LockMode mode) 
     lock.lock();
     b.waiters.erase(std::find(b.waiters.begin(), b.waiters.end(), ctx));
     if (ctx->wounded()) {
-      Entry& again = b.entries[row];
-      if (again.owners.empty()) b.entries.erase(row);
+      leave(b.entries[row]);
       return ctx->Conflict(AbortReason::kWounded,
                            "could not serialize access: an older transaction needed a lock this one held (2PL WOUND_WAIT)");
     }
     if (!signaled) {
-      Entry& again = b.entries[row];
-      if (again.owners.empty()) b.entries.erase(row);
+      leave(b.entries[row]);
       return ctx->Conflict(AbortReason::kLockTimeout,
                            "canceling statement due to lock timeout (waited " + std::to_string(lock_timeout_.count()) +
                                " ms for a row lock)");
@@ -89,7 +114,7 @@ void LockManager::ReleaseAll(LockingContext* ctx) {
       auto& owners = it->second.owners;
       owners.erase(std::remove_if(owners.begin(), owners.end(), [&](const auto& o) { return o.first == ctx; }),
                    owners.end());
-      if (owners.empty()) b.entries.erase(it);
+      if (owners.empty() && it->second.waiting.empty()) b.entries.erase(it);
     }
     for (LockingContext* waiter : b.waiters) waiter->Signal();
   }

@@ -2,10 +2,12 @@
 // conflict rule of a DeadlockRule (locking_context.h).
 //
 // Lock state lives in 1024 buckets chosen by row address, each a mutex, a
-// map row → owners, and the transactions waiting on rows of the bucket. A
-// request compatible with every other owner is granted (S with S; an S
-// owner alone upgrades to X); otherwise the rule decides: abort, or wait
-// until a release in the bucket (or a wound, or lock_timeout: 55P03).
+// map row → owners and queued requests, and the transactions waiting on rows
+// of the bucket. A request compatible with every other owner and with the
+// requests queued before it is granted (S with S; an S owner alone upgrades
+// to X); otherwise the rule decides — with the queued requests counting as
+// holders — abort, or queue and wait until a release in the bucket (or a
+// wound, or lock_timeout: 55P03).
 //
 // Thread-safety: every method may be called concurrently; one context's
 // calls come from one thread at a time. Ownership: contexts are borrowed
@@ -33,6 +35,7 @@ class LockManager {
  private:
   struct Entry {
     std::vector<std::pair<LockingContext*, LockMode>> owners;
+    std::vector<std::pair<LockingContext*, LockMode>> waiting;  // in arrival order
   };
   struct alignas(64) Bucket {
     std::mutex mu;
