@@ -123,6 +123,18 @@ class ConcurrencyControl {
   // of the range was not read and need not be protected.
   virtual void NarrowPredicate(TransactionContext* ctx, size_t handle, const std::string& last) = 0;
 
+  // Whether what the transaction has read so far is still current, for a
+  // transaction about to end without committing (an error, a business
+  // rollback) that may have acted on an inconsistent view: OCC lets a
+  // transaction read a mix of versions until it validates. A conflict
+  // status (and abort_reason) when it is not; `own_writes` are the rows
+  // the transaction writes. Algorithms whose reads are always consistent
+  // (2PL) return OK.
+  virtual Status Validate(TransactionContext* ctx, const std::vector<storage::Row*>& own_writes) {
+    (void)ctx;
+    (void)own_writes;
+    return Status::OK();
+  }
   // Commits: OK, or a conflict (then the engine aborts).
   virtual Status Commit(TransactionContext* ctx, CommitHooks* hooks) = 0;
   // Ends a transaction that does not commit (after the engine undid its

@@ -114,43 +114,18 @@ void Occ::NarrowPredicate(TransactionContext* ctx, size_t handle, const std::str
   p.upper.push_back('\0');  // the smallest key after `last`
 }
 
-Status Occ::Commit(TransactionContext* ctx, CommitHooks* hooks) {
-  OccContext* c = Cast(ctx);
-  std::vector<Row*> writes = hooks->WriteRows();
-  std::sort(writes.begin(), writes.end());
-  writes.erase(std::unique(writes.begin(), writes.end()), writes.end());
-
-  // (1) Lock the write set in address order (no deadlock). Holders are
-  // committers between this step and publication: short, so yield.
-  for (Row* row : writes) {
-    for (;;) {
-      uint64_t word = row->cc_word.load(std::memory_order_relaxed);
-      if (!(word & kLock) &&
-          row->cc_word.compare_exchange_weak(word, word | kLock, std::memory_order_acquire, std::memory_order_relaxed)) {
-        break;
-      }
-      std::this_thread::yield();
-    }
-    c->locked.push_back(row);
-  }
-
-  // (2) Unique entries still ours.
-  if (!hooks->StillOwnsKeys()) {
-    return c->Conflict(AbortReason::kUniqueConflict,
-                       "could not serialize access: a concurrent transaction inserted the same unique key");
-  }
-
-  // (3a) Read set.
+// Step (3) of the commit: the read set and the predicates; `writes` (sorted)
+// are the transaction's own rows, which may be locked by itself.
+static Status ValidateReads(OccContext* c, const std::vector<Row*>& writes) {
+  // Read set: same version, not being installed by another committer.
   for (const auto& r : c->reads) {
     uint64_t word = r.row->cc_word.load(std::memory_order_acquire);
     if ((word & kVersion) != r.version || ((word & kLock) && !Contains(writes, r.row))) {
-      return c->Conflict(AbortReason::kReadValidation,
-                         "could not serialize access due to concurrent update");
+      return c->Conflict(AbortReason::kReadValidation, "could not serialize access due to concurrent update");
     }
   }
-
-  // (3b) Predicates: every row visible in a predicate now must have been
-  // read (so its version was validated above) or be our own write.
+  // Predicates: every row visible in a predicate now must have been read
+  // (so its version was validated above) or be our own write.
   std::vector<Row*> read_rows;
   read_rows.reserve(c->reads.size());
   for (const auto& r : c->reads) read_rows.push_back(r.row);
@@ -182,6 +157,43 @@ Status Occ::Commit(TransactionContext* ctx, CommitHooks* hooks) {
                          "could not serialize access: a concurrent transaction inserted a row this one's scan would see");
     }
   }
+  return Status::OK();
+}
+
+Status Occ::Validate(TransactionContext* ctx, const std::vector<Row*>& own_writes) {
+  std::vector<Row*> writes = own_writes;
+  std::sort(writes.begin(), writes.end());
+  return ValidateReads(Cast(ctx), writes);
+}
+
+Status Occ::Commit(TransactionContext* ctx, CommitHooks* hooks) {
+  OccContext* c = Cast(ctx);
+  std::vector<Row*> writes = hooks->WriteRows();
+  std::sort(writes.begin(), writes.end());
+  writes.erase(std::unique(writes.begin(), writes.end()), writes.end());
+
+  // (1) Lock the write set in address order (no deadlock). Holders are
+  // committers between this step and publication: short, so yield.
+  for (Row* row : writes) {
+    for (;;) {
+      uint64_t word = row->cc_word.load(std::memory_order_relaxed);
+      if (!(word & kLock) &&
+          row->cc_word.compare_exchange_weak(word, word | kLock, std::memory_order_acquire, std::memory_order_relaxed)) {
+        break;
+      }
+      std::this_thread::yield();
+    }
+    c->locked.push_back(row);
+  }
+
+  // (2) Unique entries still ours.
+  if (!hooks->StillOwnsKeys()) {
+    return c->Conflict(AbortReason::kUniqueConflict,
+                       "could not serialize access: a concurrent transaction inserted the same unique key");
+  }
+
+  // (3) Validate.
+  PL_RETURN_IF_ERROR(ValidateReads(c, writes));
 
   // (4) Install, (5) publish.
   hooks->Install();

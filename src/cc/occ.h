@@ -40,6 +40,7 @@ class Occ : public ConcurrencyControl {
                      const std::string& entry_key) override;
   Status LockPredicate(TransactionContext* ctx, Predicate predicate, size_t* handle) override;
   void NarrowPredicate(TransactionContext* ctx, size_t handle, const std::string& last) override;
+  Status Validate(TransactionContext* ctx, const std::vector<storage::Row*>& own_writes) override;
   Status Commit(TransactionContext* ctx, CommitHooks* hooks) override;
   void Abort(TransactionContext* ctx) override;
 

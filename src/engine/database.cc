@@ -325,8 +325,17 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
       if (!status.ok()) break;
     }
   }
-  if (status.ok()) status = txn->Commit();
-  else txn->Abort();
+  if (status.ok()) {
+    status = txn->Commit();
+  } else {
+    if (txn->abort_reason() == cc::AbortReason::kNone) {
+      // An error or a business rollback decided on reads that are no
+      // longer current (possible under OCC) is a conflict: retried.
+      Status stale = txn->Validate();
+      if (!stale.ok()) status = stale;
+    }
+    txn->Abort();
+  }
   result->status = status;
   if (status.ok()) return AttemptOutcome::kCommitted;
   cc::AbortReason conflict = txn->abort_reason();

@@ -2,6 +2,8 @@
 // (see session.h).
 #include "engine/session.h"
 
+#include <thread>
+
 #include "common/datetime.h"
 #include "engine/database.h"
 #include "engine/sql/parser.h"
@@ -440,6 +442,12 @@ Status Session::Run(const sql::PreparedStatement& statement, const std::vector<V
     for (int attempt = 0;; ++attempt) {
       PL_RETURN_IF_ERROR(Begin(timestamp));
       Status status = RunDmlInTransaction(statement, params, result);
+      if (!status.ok() && txn_->abort_reason() == cc::AbortReason::kNone) {
+        // An error raised on reads that are no longer current (possible
+        // under OCC) is a conflict: retried.
+        Status stale = txn_->Validate();
+        if (!stale.ok()) status = stale;
+      }
       cc::AbortReason reason = txn_->abort_reason();
       Status end = EndTransaction(status.ok());
       if (status.ok() && !end.ok()) {
@@ -450,6 +458,7 @@ Status Session::Run(const sql::PreparedStatement& statement, const std::vector<V
       const bool conflict = reason != cc::AbortReason::kNone && reason != cc::AbortReason::kLockTimeout;
       if (!conflict || attempt >= db_->options().max_retries) return status;
       result->Clear();
+      std::this_thread::yield();  // let the winner of the conflict run (see WorkerPool)
     }
   }
   if (IsDdl(kind)) {

@@ -78,6 +78,10 @@ class Transaction : private cc::CommitHooks {
   size_t Mark() const { return undo_.size(); }
   void RollbackTo(size_t mark);
 
+  // For a transaction about to end without committing: whether its reads
+  // are still current (see ConcurrencyControl::Validate). A conflict when
+  // not; then abort_reason() names it.
+  Status Validate() { return cc_->Validate(ctx_.get(), WriteRows()); }
   // Validates and installs every write. On a conflict the transaction is
   // aborted and the conflict returned (abort_reason() names it).
   Status Commit();

@@ -48,8 +48,13 @@ Status SchedulerRegistry::Create(std::string_view name, const SchedulerOptions& 
   }
   std::unique_ptr<Scheduler> scheduler = it->second(options);
   if (scheduler == nullptr || scheduler->Name() != name) {
-    return InternalError("the factory registered as scheduler \"" + std::string(name) + "\" built " +
-                         (scheduler ? "\"" + std::string(scheduler->Name()) + "\"" : std::string("nothing")));
+    std::string built = "nothing";
+    if (scheduler) {
+      built = "\"";
+      built += scheduler->Name();
+      built += "\"";
+    }
+    return InternalError("the factory registered as scheduler \"" + std::string(name) + "\" built " + built);
   }
   *out = std::move(scheduler);
   return Status::OK();
