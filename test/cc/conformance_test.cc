@@ -1,0 +1,437 @@
+// Concurrency-control conformance: the same anomalies must be impossible
+// under every algorithm (--cc=occ, 2pl, 2pl-wait-die, 2pl-wound-wait), with
+// transactions submitted to the workers through each baseline scheduler.
+// Everything runs through the real engine: SQL, stored procedures, worker
+// run queues, retries.
+//
+// Workload tests (each CC × each scheduler, 4 workers on a 2-core machine):
+//   lost update, bank invariant with consistent read-only audits, write
+//   skew, phantom (scan-then-insert-if-absent), concurrent duplicate unique
+//   keys, aborted inserts leaving nothing.
+// Execution tests: retry limit → 40001, user aborts never retried, stealing
+// only when enabled.
+// Deterministic schedules (interactive sessions, one statement at a time)
+// are in schedule_test.cc.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <future>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/database.h"
+
+namespace paceline::engine {
+namespace {
+
+constexpr const char* kCcNames[] = {"occ", "2pl", "2pl-wait-die", "2pl-wound-wait"};
+constexpr const char* kSchedulerNames[] = {"random", "round-robin"};
+
+class ConformanceTest : public ::testing::TestWithParam<std::tuple<const char*, const char*>> {
+ protected:
+  void SetUp() override { Open(4, true, 10000); }
+
+  void Open(size_t workers, bool steal, int max_retries) {
+    db_.reset();
+    Options options;
+    options.cc = std::get<0>(GetParam());
+    options.scheduler = std::get<1>(GetParam());
+    options.workers = workers;
+    options.steal = steal;
+    options.max_retries = max_retries;
+    options.lock_timeout = std::chrono::milliseconds(20000);
+    Status s = Database::Open(options, &db_);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    session_ = db_->CreateSession();
+  }
+
+  void TearDown() override {
+    session_.reset();
+    db_.reset();
+  }
+
+  void Exec(const std::string& sql) {
+    QueryResult r;
+    Status s = session_->Execute(sql, &r);
+    ASSERT_TRUE(s.ok()) << sql << ": " << s.ToString();
+  }
+  int64_t QueryInt(const std::string& sql) {
+    QueryResult r;
+    Status s = session_->Execute(sql, &r);
+    EXPECT_TRUE(s.ok()) << sql << ": " << s.ToString();
+    if (!s.ok() || r.rows.empty()) return -1;
+    return r.rows[0][0].int_value();
+  }
+  void Register(Procedure p) {
+    Status s = db_->RegisterProcedure(std::move(p));
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
+  // Submits every request and waits for all results (in submission order).
+  std::vector<TransactionResult> RunAll(std::vector<TransactionRequest> requests) {
+    std::vector<std::future<TransactionResult>> futures;
+    for (auto& r : requests) futures.push_back(db_->Submit(std::move(r)));
+    std::vector<TransactionResult> results;
+    for (auto& f : futures) results.push_back(f.get());
+    return results;
+  }
+
+  std::unique_ptr<Database> db_;
+  std::unique_ptr<Session> session_;
+};
+
+// Lost update. Each transaction reads n, computes n + 1 in C++ and writes it
+// back: if two increments ever read the same n and both commit, one update
+// is lost and the total falls short of T·M.
+TEST_P(ConformanceTest, ConcurrentReadModifyWritesLoseNoUpdate) {
+  constexpr int kClients = 8, kEach = 150;
+  Exec("CREATE TABLE counter (id INT PRIMARY KEY, n BIGINT NOT NULL)");
+  Exec("INSERT INTO counter VALUES (1, 0)");
+  Procedure p;
+  p.name = "increment";
+  p.statements = {"SELECT n FROM counter WHERE id = 1", "UPDATE counter SET n = $1 WHERE id = 1"};
+  p.body = [](ProcedureContext& ctx, const std::vector<Value>&) {
+    QueryResult r;
+    PL_RETURN_IF_ERROR(ctx.Execute(0, {}, &r));
+    return ctx.Execute(1, {Value::Int64(r.rows[0][0].int_value() + 1)}, &r);
+  };
+  Register(std::move(p));
+  std::vector<TransactionRequest> requests;
+  for (int i = 0; i < kClients * kEach; ++i) requests.push_back(TransactionRequest::Call("increment", {}));
+  for (const auto& r : RunAll(std::move(requests))) ASSERT_TRUE(r.committed()) << r.status.ToString();
+  EXPECT_EQ(QueryInt("SELECT n FROM counter WHERE id = 1"), kClients * kEach);
+  ExecutionStats stats = db_->Stats();
+  EXPECT_EQ(stats.commits, static_cast<uint64_t>(kClients * kEach));
+}
+
+// Bank invariant. Transfers among K accounts move money, refusing (as a
+// business rule) to overdraw; audits read every balance in one read-only
+// transaction. Excluded: money created or destroyed, a negative balance, and
+// an audit that sees half of a transfer (inconsistent snapshot).
+TEST_P(ConformanceTest, TransfersKeepTheTotalAndAuditsSeeConsistentSnapshots) {
+  constexpr int kAccounts = 10, kTransfers = 1500, kAudits = 150;
+  constexpr int64_t kInitial = 100;
+  Exec("CREATE TABLE account (id INT PRIMARY KEY, balance BIGINT NOT NULL)");
+  for (int i = 1; i <= kAccounts; ++i) {
+    Exec("INSERT INTO account VALUES (" + std::to_string(i) + ", " + std::to_string(kInitial) + ")");
+  }
+  Procedure transfer;
+  transfer.name = "transfer";
+  transfer.statements = {"SELECT balance FROM account WHERE id = $1",
+                         "UPDATE account SET balance = balance + $2 WHERE id = $1"};
+  transfer.body = [](ProcedureContext& ctx, const std::vector<Value>& args) {
+    const Value& from = args[0];
+    const Value& to = args[1];
+    const int64_t amount = args[2].int_value();
+    QueryResult r;
+    PL_RETURN_IF_ERROR(ctx.Execute(0, {from}, &r));
+    if (r.rows[0][0].int_value() < amount) return ctx.Rollback("insufficient funds");
+    PL_RETURN_IF_ERROR(ctx.Execute(1, {from, Value::Int64(-amount)}, &r));
+    return ctx.Execute(1, {to, Value::Int64(amount)}, &r);
+  };
+  Register(std::move(transfer));
+  Procedure audit;
+  audit.name = "audit";
+  audit.statements = {"SELECT balance FROM account WHERE id = $1"};
+  audit.body = [](ProcedureContext& ctx, const std::vector<Value>&) {
+    // Reads the accounts one by one, so that a transfer committed between
+    // two reads would be visible half-way unless the CC prevents it.
+    int64_t sum = 0;
+    QueryResult r;
+    for (int i = 1; i <= kAccounts; ++i) {
+      PL_RETURN_IF_ERROR(ctx.Execute(0, {Value::Int32(i)}, &r));
+      sum += r.rows[0][0].int_value();
+    }
+    if (sum != kAccounts * kInitial) {
+      return Status(sqlstate::kInternalError, "audit saw a total of " + std::to_string(sum));
+    }
+    return Status::OK();
+  };
+  Register(std::move(audit));
+
+  std::vector<TransactionRequest> requests;
+  uint64_t x = 12345;
+  for (int i = 0; i < kTransfers; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    int from = static_cast<int>((x >> 33) % kAccounts) + 1;
+    int to = static_cast<int>((x >> 13) % (kAccounts - 1)) + 1;
+    if (to >= from) ++to;
+    requests.push_back(TransactionRequest::Call(
+        "transfer", {Value::Int32(from), Value::Int32(to), Value::Int64(static_cast<int64_t>((x >> 40) % 60) + 1)}));
+    if (i % (kTransfers / kAudits) == 0) requests.push_back(TransactionRequest::Call("audit", {}));
+  }
+  int committed = 0, refused = 0;
+  for (const auto& r : RunAll(std::move(requests))) {
+    if (r.committed()) {
+      ++committed;
+    } else {
+      ASSERT_TRUE(r.user_abort) << r.status.ToString();  // the audit's error would land here
+      ++refused;
+    }
+  }
+  EXPECT_GT(committed, kTransfers / 2);
+  EXPECT_EQ(QueryInt("SELECT sum(balance) FROM account"), kAccounts * kInitial);
+  EXPECT_EQ(QueryInt("SELECT count(*) FROM account WHERE balance < 0"), 0);
+  EXPECT_EQ(db_->Stats().user_aborts, static_cast<uint64_t>(refused));
+}
+
+// Write skew (two doctors on call). Each transaction checks that at least
+// two doctors are on call, then takes itself off. Run concurrently, both
+// checks can pass under snapshot isolation and nobody is left on call;
+// serializable execution must keep at least one.
+TEST_P(ConformanceTest, WriteSkewIsPrevented) {
+  constexpr int kRounds = 150;
+  Exec("CREATE TABLE doctors (id INT PRIMARY KEY, shift INT NOT NULL, on_call BOOLEAN NOT NULL)");
+  Procedure off;
+  off.name = "go_off_call";
+  off.statements = {"SELECT count(*) FROM doctors WHERE shift = $1 AND on_call",
+                    "UPDATE doctors SET on_call = false WHERE id = $2 AND shift = $1"};
+  off.body = [](ProcedureContext& ctx, const std::vector<Value>& args) {
+    QueryResult r;
+    PL_RETURN_IF_ERROR(ctx.Execute(0, {args[0]}, &r));
+    if (r.rows[0][0].int_value() < 2) return ctx.Rollback("the shift needs a doctor on call");
+    return ctx.Execute(1, {args[0], args[1]}, &r);
+  };
+  Register(std::move(off));
+  std::vector<TransactionRequest> requests;
+  for (int shift = 0; shift < kRounds; ++shift) {
+    Exec("INSERT INTO doctors VALUES (" + std::to_string(2 * shift) + ", " + std::to_string(shift) + ", true), (" +
+         std::to_string(2 * shift + 1) + ", " + std::to_string(shift) + ", true)");
+    requests.push_back(TransactionRequest::Call("go_off_call", {Value::Int32(shift), Value::Int32(2 * shift)}));
+    requests.push_back(TransactionRequest::Call("go_off_call", {Value::Int32(shift), Value::Int32(2 * shift + 1)}));
+  }
+  for (const auto& r : RunAll(std::move(requests))) {
+    ASSERT_TRUE(r.committed() || r.user_abort) << r.status.ToString();
+  }
+  QueryResult empty_shifts;
+  ASSERT_TRUE(session_
+                  ->Execute("SELECT shift FROM doctors GROUP BY shift HAVING sum(CASE WHEN on_call THEN 1 ELSE 0 END) = 0",
+                            &empty_shifts)
+                  .ok());
+  EXPECT_EQ(empty_shifts.rows.size(), 0u) << "a shift was left with nobody on call";
+  EXPECT_EQ(QueryInt("SELECT count(*) FROM doctors WHERE on_call"), kRounds);
+}
+
+// Phantom. "Insert if absent" scans an index range for the key and inserts
+// only when it found nothing. Two such transactions for one key must not
+// both see the range empty and both commit: exactly one row per key.
+TEST_P(ConformanceTest, ScanThenInsertIfAbsentInsertsExactlyOnce) {
+  constexpr int kKeys = 40, kContenders = 6;
+  Exec("CREATE TABLE items (id INT PRIMARY KEY, k INT NOT NULL)");
+  Exec("CREATE INDEX items_k ON items (k)");
+  Procedure p;
+  p.name = "insert_if_absent";
+  p.statements = {"SELECT count(*) FROM items WHERE k = $1", "INSERT INTO items VALUES ($2, $1)"};
+  p.body = [](ProcedureContext& ctx, const std::vector<Value>& args) {
+    QueryResult r;
+    PL_RETURN_IF_ERROR(ctx.Execute(0, {args[0]}, &r));
+    if (r.rows[0][0].int_value() > 0) return Status::OK();
+    return ctx.Execute(1, {args[0], args[1]}, &r);
+  };
+  Register(std::move(p));
+  std::vector<TransactionRequest> requests;
+  int id = 0;
+  for (int c = 0; c < kContenders; ++c) {
+    for (int k = 0; k < kKeys; ++k) {
+      requests.push_back(TransactionRequest::Call("insert_if_absent", {Value::Int32(k), Value::Int32(++id)}));
+    }
+  }
+  for (const auto& r : RunAll(std::move(requests))) ASSERT_TRUE(r.committed()) << r.status.ToString();
+  EXPECT_EQ(QueryInt("SELECT count(*) FROM items"), kKeys);
+  EXPECT_EQ(QueryInt("SELECT count(DISTINCT k) FROM items"), kKeys);
+}
+
+// A unique key inserted by several transactions at once commits once; the
+// others fail with 23505 (after retrying any conflict), never two rows.
+TEST_P(ConformanceTest, ConcurrentInsertsOfOneUniqueKeyCommitOnce) {
+  constexpr int kKeys = 40, kContenders = 6;
+  Exec("CREATE TABLE u (id INT PRIMARY KEY, who INT NOT NULL)");
+  std::vector<TransactionRequest> requests;
+  for (int c = 0; c < kContenders; ++c) {
+    for (int k = 0; k < kKeys; ++k) {
+      requests.push_back(TransactionRequest::Statements({{"SELECT who FROM u WHERE id = $1", {Value::Int32(k)}},
+                                                         {"INSERT INTO u VALUES ($1, $2)", {Value::Int32(k), Value::Int32(c)}}}));
+    }
+  }
+  int committed = 0;
+  for (const auto& r : RunAll(std::move(requests))) {
+    if (r.committed()) {
+      ++committed;
+    } else {
+      ASSERT_TRUE(r.status.Is(sqlstate::kUniqueViolation)) << r.status.ToString();
+    }
+  }
+  EXPECT_EQ(committed, kKeys);
+  EXPECT_EQ(QueryInt("SELECT count(*) FROM u"), kKeys);
+}
+
+// An insert rolled back by its transaction leaves nothing: no row, no index
+// entry that a lookup or a later insert of the same key would meet.
+TEST_P(ConformanceTest, AbortedInsertLeavesNothingVisible) {
+  Exec("CREATE TABLE t (id INT PRIMARY KEY, v INT)");
+  Exec("CREATE INDEX t_v ON t (v)");
+  Procedure p;
+  p.name = "insert_then_refuse";
+  p.statements = {"INSERT INTO t VALUES ($1, 7)"};
+  p.body = [](ProcedureContext& ctx, const std::vector<Value>& args) {
+    QueryResult r;
+    PL_RETURN_IF_ERROR(ctx.Execute(0, {args[0]}, &r));
+    return ctx.Rollback("changed my mind");
+  };
+  Register(std::move(p));
+  std::vector<TransactionRequest> requests;
+  for (int i = 0; i < 50; ++i) requests.push_back(TransactionRequest::Call("insert_then_refuse", {Value::Int32(i)}));
+  for (const auto& r : RunAll(std::move(requests))) EXPECT_TRUE(r.user_abort) << r.status.ToString();
+  EXPECT_EQ(QueryInt("SELECT count(*) FROM t"), 0);
+  EXPECT_EQ(QueryInt("SELECT count(*) FROM t WHERE v = 7"), 0);
+  EXPECT_EQ(QueryInt("SELECT count(*) FROM t WHERE id = 3"), 0);
+  Exec("INSERT INTO t VALUES (3, 8)");
+  EXPECT_EQ(QueryInt("SELECT v FROM t WHERE id = 3"), 8);
+}
+
+// A user abort (business rule) is not retried and is not a conflict.
+TEST_P(ConformanceTest, UserAbortIsNotRetried) {
+  std::atomic<int> attempts{0};
+  Procedure p;
+  p.name = "refuse";
+  p.body = [&](ProcedureContext& ctx, const std::vector<Value>&) {
+    attempts.fetch_add(1);
+    return ctx.Rollback("item number is not valid");
+  };
+  Register(std::move(p));
+  TransactionResult r = db_->Submit(TransactionRequest::Call("refuse", {})).get();
+  EXPECT_TRUE(r.user_abort);
+  EXPECT_TRUE(r.status.Is(sqlstate::kRaiseException)) << r.status.ToString();
+  EXPECT_EQ(attempts.load(), 1);
+  ExecutionStats stats = db_->Stats();
+  EXPECT_EQ(stats.user_aborts, 1u);
+  EXPECT_EQ(stats.aborts(), 0u);
+  EXPECT_EQ(stats.commits, 0u);
+}
+
+// The retry limit. A side session makes every attempt conflict: under OCC
+// it commits a change to the row the procedure read (validation fails);
+// under NO_WAIT and WAIT_DIE it holds the row's lock from an older open
+// transaction (the younger procedure aborts or dies). After max_retries
+// retries the client gets 40001. Under WOUND_WAIT a younger requester waits
+// instead of aborting: the test checks that it waits and then commits on its
+// first attempt once the side session ends.
+TEST_P(ConformanceTest, RetryLimitEndsIn40001) {
+  constexpr int kRetries = 3;
+  Open(2, true, kRetries);
+  const std::string cc = std::get<0>(GetParam());
+  Exec("CREATE TABLE x (id INT PRIMARY KEY, v INT NOT NULL)");
+  Exec("INSERT INTO x VALUES (1, 0)");
+  auto side = db_->CreateSession();
+  std::atomic<int> attempts{0};
+  Procedure p;
+  p.name = "doomed";
+  p.statements = {"SELECT v FROM x WHERE id = 1", "UPDATE x SET v = $1 WHERE id = 1"};
+  p.body = [&](ProcedureContext& ctx, const std::vector<Value>&) {
+    attempts.fetch_add(1);
+    QueryResult r;
+    PL_RETURN_IF_ERROR(ctx.Execute(0, {}, &r));
+    if (cc == "occ") {
+      QueryResult s;
+      Status st = side->Execute("UPDATE x SET v = v + 1 WHERE id = 1", &s);
+      if (!st.ok()) return st;
+    }
+    return ctx.Execute(1, {Value::Int32(42)}, &r);
+  };
+  Register(std::move(p));
+  QueryResult r;
+  if (cc != "occ") {
+    ASSERT_TRUE(side->Execute("BEGIN", &r).ok());
+    ASSERT_TRUE(side->Execute("UPDATE x SET v = -1 WHERE id = 1", &r).ok());
+  }
+  TransactionResult result;
+  if (cc == "2pl-wound-wait") {
+    // The procedure waits for the side session's lock: let the side session
+    // end only after the procedure's wait has been observed, and see it
+    // then commit on its first attempt (waiting, not aborting).
+    auto future = db_->Submit(TransactionRequest::Call("doomed", {}));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (db_->concurrency_control().Waiting() == 0 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
+    ASSERT_EQ(db_->concurrency_control().Waiting(), 1u);
+    ASSERT_TRUE(side->Execute("COMMIT", &r).ok());
+    result = future.get();
+    EXPECT_TRUE(result.committed()) << result.status.ToString();
+    EXPECT_EQ(attempts.load(), 1);
+    return;
+  }
+  result = db_->Submit(TransactionRequest::Call("doomed", {})).get();
+  EXPECT_TRUE(result.status.Is(sqlstate::kSerializationFailure)) << result.status.ToString();
+  EXPECT_EQ(attempts.load(), kRetries + 1);
+  ExecutionStats stats = db_->Stats();
+  EXPECT_EQ(stats.retry_limit_failures, 1u);
+  EXPECT_EQ(stats.aborts(), static_cast<uint64_t>(kRetries + 1));
+  if (cc != "occ") {
+    ASSERT_TRUE(side->Execute("ROLLBACK", &r).ok());
+  }
+}
+
+// Stealing: with two workers and everything queued on queue 0, the first
+// transaction blocks until the second has started. Only a thief (worker 1)
+// can start the second, so the first completes only if stealing works.
+// With stealing off, jobs queued on queue 0 all run there: no steals.
+TEST_P(ConformanceTest, IdleWorkersStealOnlyWhenEnabled) {
+  Open(2, true, 10);
+  std::promise<void> second_started;
+  std::shared_future<void> started = second_started.get_future().share();
+  Procedure block;
+  block.name = "block_until_second";
+  block.body = [started](ProcedureContext&, const std::vector<Value>&) {
+    if (started.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
+      return Status(sqlstate::kInternalError, "the second transaction never started: no worker stole it");
+    }
+    return Status::OK();
+  };
+  Register(std::move(block));
+  Procedure second;
+  second.name = "second";
+  second.body = [&](ProcedureContext&, const std::vector<Value>&) {
+    second_started.set_value();
+    return Status::OK();
+  };
+  Register(std::move(second));
+  std::promise<TransactionResult> first_done, second_done;
+  db_->SubmitTo(0, TransactionRequest::Call("block_until_second", {}),
+                [&](TransactionResult&& r) { first_done.set_value(std::move(r)); });
+  db_->SubmitTo(0, TransactionRequest::Call("second", {}),
+                [&](TransactionResult&& r) { second_done.set_value(std::move(r)); });
+  TransactionResult first = first_done.get_future().get();
+  EXPECT_TRUE(first.committed()) << first.status.ToString();
+  EXPECT_TRUE(second_done.get_future().get().committed());
+  EXPECT_GE(db_->Stats().steals, 1u);
+
+  Open(2, false, 10);
+  Procedure nothing;
+  nothing.name = "nothing";
+  nothing.body = [](ProcedureContext&, const std::vector<Value>&) { return Status::OK(); };
+  Register(std::move(nothing));
+  std::vector<std::promise<TransactionResult>> done(40);
+  for (auto& d : done) {
+    db_->SubmitTo(0, TransactionRequest::Call("nothing", {}), [&d](TransactionResult&& r) { d.set_value(std::move(r)); });
+  }
+  for (auto& d : done) EXPECT_TRUE(d.get_future().get().committed());
+  EXPECT_EQ(db_->Stats().steals, 0u);
+  EXPECT_EQ(db_->Stats().commits, 40u);
+}
+
+std::string ParamName(const ::testing::TestParamInfo<ConformanceTest::ParamType>& info) {
+  std::string name = std::string(std::get<0>(info.param)) + "_" + std::get<1>(info.param);
+  for (char& c : name) {
+    if (c == '-') c = '_';
+  }
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryCcAndScheduler, ConformanceTest,
+                         ::testing::Combine(::testing::ValuesIn(kCcNames), ::testing::ValuesIn(kSchedulerNames)),
+                         ParamName);
+
+}  // namespace
+}  // namespace paceline::engine
