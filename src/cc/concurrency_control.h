@@ -126,10 +126,11 @@ class ConcurrencyControl {
   // Whether what the transaction has read so far is still current, for a
   // transaction about to end without committing (an error, a business
   // rollback) that may have acted on an inconsistent view: OCC lets a
-  // transaction read a mix of versions until it validates. A conflict
-  // status (and abort_reason) when it is not; `own_writes` are the rows
-  // the transaction writes. Algorithms whose reads are always consistent
-  // (2PL) return OK.
+  // transaction read a mix of versions until it validates. OCC checks the
+  // rows read (not the scanned predicates: a failed statement may have
+  // stopped a scan half way). A conflict status (and abort_reason) when
+  // not; `own_writes` are the rows the transaction writes. Algorithms whose
+  // reads are always consistent (2PL) return OK.
   virtual Status Validate(TransactionContext* ctx, const std::vector<storage::Row*>& own_writes) {
     (void)ctx;
     (void)own_writes;

@@ -114,16 +114,22 @@ void Occ::NarrowPredicate(TransactionContext* ctx, size_t handle, const std::str
   p.upper.push_back('\0');  // the smallest key after `last`
 }
 
-// Step (3) of the commit: the read set and the predicates; `writes` (sorted)
-// are the transaction's own rows, which may be locked by itself.
-static Status ValidateReads(OccContext* c, const std::vector<Row*>& writes) {
-  // Read set: same version, not being installed by another committer.
+// The read set: every row read still has its version and is not being
+// installed by another committer. `writes` (sorted) are the transaction's
+// own rows, which it may have locked itself.
+static Status ValidateReadSet(OccContext* c, const std::vector<Row*>& writes) {
   for (const auto& r : c->reads) {
     uint64_t word = r.row->cc_word.load(std::memory_order_acquire);
     if ((word & kVersion) != r.version || ((word & kLock) && !Contains(writes, r.row))) {
       return c->Conflict(AbortReason::kReadValidation, "could not serialize access due to concurrent update");
     }
   }
+  return Status::OK();
+}
+
+// Step (3) of the commit: the read set and the predicates.
+static Status ValidateReads(OccContext* c, const std::vector<Row*>& writes) {
+  PL_RETURN_IF_ERROR(ValidateReadSet(c, writes));
   // Predicates: every row visible in a predicate now must have been read
   // (so its version was validated above) or be our own write.
   std::vector<Row*> read_rows;
@@ -160,10 +166,12 @@ static Status ValidateReads(OccContext* c, const std::vector<Row*>& writes) {
   return Status::OK();
 }
 
+// Only the read set: a statement that failed may have stopped a scan half
+// way, and the rows it never reached would look like phantoms.
 Status Occ::Validate(TransactionContext* ctx, const std::vector<Row*>& own_writes) {
   std::vector<Row*> writes = own_writes;
   std::sort(writes.begin(), writes.end());
-  return ValidateReads(Cast(ctx), writes);
+  return ValidateReadSet(Cast(ctx), writes);
 }
 
 Status Occ::Commit(TransactionContext* ctx, CommitHooks* hooks) {

@@ -25,8 +25,10 @@ void PredicateLockTable::Narrow(uint64_t id, const std::string& last) {
 
 Status PredicateLockTable::CheckInsert(LockingContext* ctx, const std::string& key, DeadlockRule rule,
                                        std::chrono::milliseconds lock_timeout, std::atomic<size_t>* waiting) {
-  std::atomic_thread_fence(std::memory_order_seq_cst);  // the entry is in the index before we look
-  if (count_.load(std::memory_order_seq_cst) == 0) return Status::OK();
+  // The entry is in the index already. An RMW reads the latest count; a
+  // scanner that registers after it scans after our entry was added (the
+  // index's latch orders the two), so it meets our row lock instead.
+  if (count_.fetch_add(0, std::memory_order_seq_cst) == 0) return Status::OK();
   const auto deadline = std::chrono::steady_clock::now() + lock_timeout;
   std::unique_lock lock(mu_);
   std::vector<LockingContext*> holders;

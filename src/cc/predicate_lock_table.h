@@ -11,11 +11,11 @@
 // two make range scans serializable.
 //
 // Why a scan and an insert cannot miss each other: the inserter adds its
-// entry, then (seq_cst) reads the lock count / takes the mutex; the scanner
-// registers its range (mutex, seq_cst count), then scans. Whichever comes
-// second sees the other: the inserter sees the range, or the scanner sees
-// the entry — whose row the inserter holds exclusively, so the scanner's
-// row lock meets it.
+// entry (under the index's latch), then reads the lock count; the scanner
+// registers its range (raising the count), then scans (under the latch).
+// Whichever comes second sees the other: the inserter sees the range, or
+// the scanner sees the entry — whose row the inserter holds exclusively, so
+// the scanner's row lock meets it.
 //
 // Thread-safety: every method may be called concurrently.
 #pragma once

@@ -21,8 +21,15 @@ Status StatementCache::Get(std::string_view text, const catalog::Catalog& catalo
   misses_.fetch_add(1, std::memory_order_relaxed);
   std::shared_ptr<PreparedStatement> prepared;
   PL_RETURN_IF_ERROR(PreparedStatement::Prepare(text, catalog, declared, &prepared));
-  if (map_.size() >= capacity_) map_.clear();
-  map_.insert_or_assign(std::move(key), prepared);
+  // libcuckoo's own size() reads its counters without locks (a data race
+  // under concurrent inserts): the cache keeps an atomic count instead,
+  // approximate when a clear races with inserts, which only moves the next
+  // clear a little.
+  if (entries_.load(std::memory_order_relaxed) >= capacity_) {
+    map_.clear();
+    entries_.store(0, std::memory_order_relaxed);
+  }
+  if (map_.insert_or_assign(std::move(key), prepared)) entries_.fetch_add(1, std::memory_order_relaxed);
   *out = std::move(prepared);
   return Status::OK();
 }

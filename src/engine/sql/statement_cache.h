@@ -28,13 +28,14 @@ class StatementCache {
   Status Get(std::string_view text, const catalog::Catalog& catalog, const std::vector<Type>& declared,
              std::shared_ptr<const PreparedStatement>* out);
 
-  size_t size() const { return map_.size(); }
+  size_t size() const { return entries_.load(std::memory_order_relaxed); }
   uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
   uint64_t misses() const { return misses_.load(std::memory_order_relaxed); }
 
  private:
   const size_t capacity_;
   libcuckoo::cuckoohash_map<std::string, std::shared_ptr<const PreparedStatement>> map_;
+  std::atomic<size_t> entries_{0};
   std::atomic<uint64_t> hits_{0};
   std::atomic<uint64_t> misses_{0};
 };
