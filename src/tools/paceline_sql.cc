@@ -24,7 +24,9 @@ DEFINE_string(c, "", "SQL to run (several statements separated by ';'), then exi
 DEFINE_string(f, "", "file of SQL statements to run, then exit ('-' for standard input)");
 DEFINE_bool(csv, false, "print results as CSV instead of aligned tables");
 DEFINE_bool(echo, false, "print each statement before its result");
-DEFINE_int32(lock_timeout_ms, 10000, "how long a transaction waits for another session's open transaction");
+DEFINE_int32(lock_timeout_ms, 10000, "how long a statement waits for a lock (2PL waiting variants) or a schema change "
+                                     "for running transactions, before 55P03");
+DEFINE_string(cc, "occ", "concurrency control: occ, 2pl, 2pl-wait-die, 2pl-wound-wait");
 
 namespace paceline::tools {
 namespace {
@@ -219,6 +221,8 @@ class Shell {
 int Main() {
   engine::Options options;
   options.lock_timeout = std::chrono::milliseconds(FLAGS_lock_timeout_ms);
+  options.cc = FLAGS_cc;
+  options.workers = 0;  // a shell runs its statements on its own session
   std::unique_ptr<engine::Database> db;
   Status status = engine::Database::Open(options, &db);
   if (!status.ok()) {
