@@ -111,6 +111,15 @@ class ConcurrencyControl {
   virtual Status Read(TransactionContext* ctx, storage::Row* row, bool for_update,
                       const storage::Tuple** image) = 0;
   virtual Status ReadForUniqueCheck(TransactionContext* ctx, storage::Row* row, const storage::Tuple** image) = 0;
+  // After the entry of a unique key was repointed from `previous` (found
+  // stale by ReadForUniqueCheck) to a row of this transaction: a conflict if
+  // `previous` changed since that read (a committer may have given it the
+  // key in between). Algorithms that lock what they read return OK.
+  virtual Status ConfirmTakeover(TransactionContext* ctx, storage::Row* previous) {
+    (void)ctx;
+    (void)previous;
+    return Status::OK();
+  }
   virtual Status PrepareWrite(TransactionContext* ctx, storage::Row* row) = 0;
   virtual Status PrepareInsert(TransactionContext* ctx, storage::Row* row) = 0;
   // `entry_key` was added to `index` of `table` (index nullptr: a new row

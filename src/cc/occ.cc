@@ -88,6 +88,20 @@ Status Occ::ReadForUniqueCheck(TransactionContext* ctx, Row* row, const Tuple** 
   return Read(ctx, row, false, image);
 }
 
+Status Occ::ConfirmTakeover(TransactionContext* ctx, Row* previous) {
+  // seq_cst, paired with the committer's seq_cst lock of `previous` before
+  // its StillOwnsKeys check: one of the two sees the other.
+  OccContext* c = Cast(ctx);
+  uint64_t word = previous->cc_word.load(std::memory_order_seq_cst);
+  for (auto it = c->reads.rbegin(); it != c->reads.rend(); ++it) {
+    if (it->row != previous) continue;
+    if (!(word & (kLock | kPending)) && (word & kVersion) == it->version) return Status::OK();
+    break;
+  }
+  return c->Conflict(AbortReason::kUniqueConflict,
+                     "could not serialize access: a concurrent transaction is writing the same unique key");
+}
+
 Status Occ::PrepareWrite(TransactionContext*, Row*) { return Status::OK(); }
 
 Status Occ::PrepareInsert(TransactionContext* ctx, Row* row) {
@@ -119,7 +133,7 @@ void Occ::NarrowPredicate(TransactionContext* ctx, size_t handle, const std::str
 // own rows, which it may have locked itself.
 static Status ValidateReadSet(OccContext* c, const std::vector<Row*>& writes) {
   for (const auto& r : c->reads) {
-    uint64_t word = r.row->cc_word.load(std::memory_order_acquire);
+    uint64_t word = r.row->cc_word.load(std::memory_order_seq_cst);
     if ((word & kVersion) != r.version || ((word & kLock) && !Contains(writes, r.row))) {
       return c->Conflict(AbortReason::kReadValidation, "could not serialize access due to concurrent update");
     }
@@ -139,7 +153,7 @@ static Status ValidateReads(OccContext* c, const std::vector<Row*>& writes) {
   bool phantom = false;
   auto check = [&](Row* row, const storage::Index* index, const std::string& entry_key) {
     if (Contains(writes, row)) return true;
-    uint64_t word = row->cc_word.load(std::memory_order_acquire);
+    uint64_t word = row->cc_word.load(std::memory_order_seq_cst);
     const Tuple* t = row->tuple.load(std::memory_order_acquire);
     if (word & kLock) {
       phantom = true;  // a committer is installing it: it may become visible
@@ -181,12 +195,15 @@ Status Occ::Commit(TransactionContext* ctx, CommitHooks* hooks) {
   writes.erase(std::unique(writes.begin(), writes.end()), writes.end());
 
   // (1) Lock the write set in address order (no deadlock). Holders are
-  // committers between this step and publication: short, so yield.
+  // committers between this step and publication: short, so yield. The
+  // locks and the validation loads below are seq_cst: two committers that
+  // each lock a row the other read must not both miss the other's lock
+  // (the store-load pattern of write skew; Silo puts a fence here).
   for (Row* row : writes) {
     for (;;) {
       uint64_t word = row->cc_word.load(std::memory_order_relaxed);
       if (!(word & kLock) &&
-          row->cc_word.compare_exchange_weak(word, word | kLock, std::memory_order_acquire, std::memory_order_relaxed)) {
+          row->cc_word.compare_exchange_weak(word, word | kLock, std::memory_order_seq_cst, std::memory_order_relaxed)) {
         break;
       }
       std::this_thread::yield();

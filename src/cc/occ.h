@@ -34,6 +34,7 @@ class Occ : public ConcurrencyControl {
   std::unique_ptr<TransactionContext> Begin(uint64_t timestamp) override;
   Status Read(TransactionContext* ctx, storage::Row* row, bool for_update, const storage::Tuple** image) override;
   Status ReadForUniqueCheck(TransactionContext* ctx, storage::Row* row, const storage::Tuple** image) override;
+  Status ConfirmTakeover(TransactionContext* ctx, storage::Row* previous) override;
   Status PrepareWrite(TransactionContext* ctx, storage::Row* row) override;
   Status PrepareInsert(TransactionContext* ctx, storage::Row* row) override;
   Status InsertedKey(TransactionContext* ctx, const storage::Table* table, const storage::Index* index,

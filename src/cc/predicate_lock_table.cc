@@ -21,6 +21,8 @@ void PredicateLockTable::Narrow(uint64_t id, const std::string& last) {
       l.upper.push_back('\0');  // the smallest key after `last`
     }
   }
+  // An inserter waiting on the part of the range given up may go on.
+  for (LockingContext* waiter : waiters_) waiter->Signal();
 }
 
 Status PredicateLockTable::CheckInsert(LockingContext* ctx, const std::string& key, DeadlockRule rule,

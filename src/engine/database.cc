@@ -40,14 +40,15 @@ class DatabaseProcedureContext : public ProcedureContext {
       return Status(sqlstate::kInvalidParameterValue,
                     "procedure " + proc_->procedure.name + " has no statement " + std::to_string(statement));
     }
-    const auto& prepared = proc_->prepared[statement];
+    // A local reference keeps the plan alive while it runs, whatever other
+    // workers store meanwhile.
+    std::shared_ptr<const sql::PreparedStatement> prepared = proc_->prepared[statement]->load();
     if (prepared->catalog_version != db_->catalog_.version()) {
-      std::shared_ptr<const sql::PreparedStatement> fresh;
-      PL_RETURN_IF_ERROR(db_->Prepare(prepared->text, {}, &fresh));
-      proc_->prepared[statement] = fresh;
+      PL_RETURN_IF_ERROR(db_->Prepare(prepared->text, {}, &prepared));
+      proc_->prepared[statement]->store(prepared);
     }
     result->Clear();
-    return db_->RunDml(*proc_->prepared[statement], params, txn_, start_, result);
+    return db_->RunDml(*prepared, params, txn_, start_, result);
   }
 
   Status Rollback(std::string message) override {
@@ -236,16 +237,25 @@ Status Database::RunDdl(const sql::PreparedStatement& statement, QueryResult* re
   // of a table this drops or truncates, so those stay allocated until every
   // transaction pinned now has ended.
   struct Survivors {
-    std::vector<std::shared_ptr<storage::Table>> tables;
+    std::vector<std::pair<std::shared_ptr<storage::Table>, uint64_t>> tables;  // (table, stamp to free up to)
   };
-  auto survivors = new Survivors;
-  for (const auto& name : catalog_.TableNames()) survivors->tables.push_back(catalog_.FindTable(name));
+  std::vector<std::shared_ptr<storage::Table>> before;
+  for (const auto& name : catalog_.TableNames()) before.push_back(catalog_.FindTable(name));
+  std::vector<uint64_t> stamps;
+  for (const auto& t : before) stamps.push_back(t->stamp());
   sql::DdlExecutor ddl(&catalog_);
   Status status = ddl.Execute(*statement.ast, result);
+  // Tables dropped, truncated or that lost an index keep what they buried
+  // until every transaction pinned now has ended.
+  auto survivors = new Survivors;
+  for (size_t i = 0; i < before.size(); ++i) {
+    const bool dropped = catalog_.FindTable(before[i]->name()) != before[i];
+    if (dropped || before[i]->stamp() != stamps[i]) survivors->tables.emplace_back(before[i], before[i]->stamp());
+  }
   epoch_.Retire(
       [](void* p, void*) {
         auto* s = static_cast<Survivors*>(p);
-        for (auto& t : s->tables) t->FreeGraveyard();
+        for (auto& [table, stamp] : s->tables) table->FreeGraveyard(stamp);
         delete s;
       },
       survivors, nullptr);
@@ -270,7 +280,7 @@ Status Database::RegisterProcedure(Procedure procedure) {
                       "procedure " + procedure.name + ": only SELECT, INSERT, UPDATE and DELETE may be declared: " + text);
       break;
     }
-    registered->prepared.push_back(std::move(p));
+    registered->prepared.push_back(std::make_unique<RegisteredProcedure::Slot>(std::move(p)));
   }
   PL_RETURN_IF_ERROR(status);
   std::lock_guard lock(procedures_mu_);

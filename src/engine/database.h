@@ -152,8 +152,10 @@ class Database {
 
   struct RegisteredProcedure {
     Procedure procedure;
-    // Its statements, prepared; rebuilt (under the gate) after DDL.
-    std::vector<std::shared_ptr<const sql::PreparedStatement>> prepared;
+    // Its statements, prepared; re-prepared after DDL by whichever worker
+    // notices first, while others may be reading them: atomic pointers.
+    using Slot = std::atomic<std::shared_ptr<const sql::PreparedStatement>>;
+    std::vector<std::unique_ptr<Slot>> prepared;
   };
 
   const Options options_;

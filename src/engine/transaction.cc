@@ -104,6 +104,20 @@ Status Transaction::AddIndexEntries(Table* table, Row* row, const Tuple& image, 
       auto own = writes_.find(existing);
       if (own != writes_.end()) {
         t = own->second.image.get();
+        const Tuple* committed = existing->tuple.load(std::memory_order_acquire);
+        std::string committed_key;
+        bool committed_null = false;
+        if ((t == nullptr || !index->KeyOf(*t, &committed_key, &committed_null).ok() || committed_key != k) &&
+            committed != nullptr && index->KeyOf(*committed, &committed_key, &committed_null).ok() &&
+            !committed_null && committed_key == k) {
+          // This transaction moved the key away from a row that still holds
+          // it for everybody else: repointing the entry now would hide that
+          // committed row from other transactions until this one commits.
+          // (A deleted row's key inserted again reuses the row: see Insert.)
+          return Status(sqlstate::kFeatureNotSupported,
+                        "giving a unique key to another row in the transaction that moved it away from a row is "
+                        "not supported (unique constraint \"" + index->schema().name + "\")");
+        }
       } else {
         PL_RETURN_IF_ERROR(cc_->ReadForUniqueCheck(ctx_.get(), existing, &t));
       }
@@ -129,13 +143,51 @@ Status Transaction::AddIndexEntries(Table* table, Row* row, const Tuple& image, 
       undo.has_null = has_null;
       undo.replaced = result.replaced;
       undo_.push_back(std::move(undo));
+      if (result.replaced != nullptr && writes_.find(result.replaced) == writes_.end()) {
+        PL_RETURN_IF_ERROR(cc_->ConfirmTakeover(ctx_.get(), result.replaced));
+      }
     }
     PL_RETURN_IF_ERROR(cc_->InsertedKey(ctx_.get(), table, index, index->EntryKey(key, has_null, row)));
   }
   return Status::OK();
 }
 
+Row* Transaction::DeletedHolderOf(Table* table, const Tuple& tuple) {
+  std::string key;
+  for (const auto& index : table->indexes()) {
+    bool has_null = false;
+    if (!index->unique() || !index->KeyOf(tuple, &key, &has_null).ok() || has_null) continue;
+    Row* existing = index->Find(key);
+    if (existing == nullptr) continue;
+    auto own = writes_.find(existing);
+    if (own == writes_.end() || own->second.image != nullptr || own->second.inserted) continue;
+    const Tuple* committed = existing->tuple.load(std::memory_order_acquire);
+    std::string committed_key;
+    bool committed_null = false;
+    if (committed != nullptr && index->KeyOf(*committed, &committed_key, &committed_null).ok() &&
+        committed_key == key) {
+      return existing;
+    }
+  }
+  return nullptr;
+}
+
 Status Transaction::Insert(Table* table, TuplePtr tuple) {
+  if (Row* deleted = DeletedHolderOf(table, *tuple)) {
+    // The row this transaction deleted still holds the key for everybody
+    // else until commit; the new image takes that row's place (as an update
+    // of it), so the index entry never points at an uncommitted row while a
+    // committed one holds its key.
+    const Tuple* committed = deleted->tuple.load(std::memory_order_acquire);
+    size_t mark = Mark();
+    Status status = AddIndexEntries(table, deleted, *tuple, committed);
+    if (!status.ok()) {
+      RollbackTo(mark);
+      return status;
+    }
+    RecordWrite(table, deleted, std::move(tuple), /*inserted=*/false);
+    return Status::OK();
+  }
   Row* row = table->AllocateRow();
   Status status = cc_->PrepareInsert(ctx_.get(), row);
   if (!status.ok()) {

@@ -117,6 +117,9 @@ class Transaction : private cc::CommitHooks {
   Status AddIndexEntries(storage::Table* table, storage::Row* row, const storage::Tuple& image,
                          const storage::Tuple* old_image);
   void RecordWrite(storage::Table* table, storage::Row* row, storage::TuplePtr image, bool inserted);
+  // A committed row this transaction deleted whose unique key `tuple`
+  // takes again (an insert then reuses that row), or nullptr.
+  storage::Row* DeletedHolderOf(storage::Table* table, const storage::Tuple& tuple);
   // Hands a row nobody may reach any more back to its table, after the epoch.
   void RetireRow(storage::Table* table, storage::Row* row);
   void RetireTuple(storage::TuplePtr tuple);

@@ -229,6 +229,37 @@ TEST_P(ScheduleTest, UncommittedInsertIsInvisibleAndItsKeyIsTaken) {
   EXPECT_EQ(r.rows[0][0].int_value(), 7);
 }
 
+// Schedule 5 — a key deleted and inserted again in one transaction
+// (excludes reading as absent a key that a committed row holds: until T1
+// commits, everybody else must still find the old row).
+//   T1: BEGIN; DELETE x1; INSERT x1 = 99      T2 (autocommit): SELECT x1
+//   occ:            T2 reads the committed 10
+//   2pl (NO_WAIT):  T2 meets T1's lock: refused, retried, fails (40001)
+//   2pl-wait-die:   T2 is younger: dies each retry, fails (40001)
+//   2pl-wound-wait: T2 waits; T1 commits; T2 reads 99
+TEST_P(ScheduleTest, KeyDeletedAndInsertedAgainStaysVisibleToOthers) {
+  QueryResult r;
+  Ok(s1_, "BEGIN");
+  Ok(s1_, "DELETE FROM x WHERE id = 1");
+  Ok(s1_, "INSERT INTO x VALUES (1, 99)");
+  if (cc() == "occ") {
+    ASSERT_TRUE(Run(s2_, "SELECT v FROM x WHERE id = 1", &r).ok());
+    ASSERT_EQ(r.rows.size(), 1u);
+    EXPECT_EQ(r.rows[0][0].int_value(), 10);
+    ASSERT_TRUE(Run(s2_, "SELECT count(*) FROM x WHERE id BETWEEN 0 AND 5", &r).ok());
+    EXPECT_EQ(r.rows[0][0].int_value(), 2);
+  } else if (cc() == "2pl" || cc() == "2pl-wait-die") {
+    Conflict(s2_, "SELECT v FROM x WHERE id = 1");
+  } else {
+    auto read = RunBlocked(s2_, "SELECT v FROM x WHERE id = 1");
+    Ok(s1_, "COMMIT");
+    Status st = read.get();
+    EXPECT_TRUE(st.ok()) << st.ToString();
+  }
+  if (s1_->state() != TransactionState::kIdle) Ok(s1_, "COMMIT");
+  EXPECT_EQ(V(1), 99);
+}
+
 std::string CcName(const ::testing::TestParamInfo<const char*>& info) {
   std::string name = info.param;
   for (char& c : name) {

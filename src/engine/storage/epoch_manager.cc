@@ -1,9 +1,10 @@
 // EpochManager: pins, retirement and batched reclamation (epoch_manager.h).
 //
 // Why a pinned reader never sees reclaimed memory: a reader stores its pin
-// (seq_cst) before it loads any pointer; a retirer unlinks the object before
-// it tags it (seq_cst fetch_add of the global epoch); the collector reads the
-// pins (seq_cst) after the tagging. If the collector missed a pin, that pin's
+// (seq_cst compare-exchange) before it loads any pointer; a retirer unlinks
+// the object (a seq_cst exchange, Table::ExchangeTuple, or index erasures
+// under their latches) before it tags it (seq_cst fetch_add of the global
+// epoch); the collector reads the pins (seq_cst) after the tagging. If the collector missed a pin, that pin's
 // store came after the collector's read, hence after the unlink, so the
 // reader can only find the new pointer. If it saw the pin, the pinned epoch
 // is ≤ the tag (the reader read the global before the retirer advanced it)
@@ -31,8 +32,6 @@ size_t EpochManager::Pin() {
       size_t used = slots_in_use_.load(std::memory_order_relaxed);
       while (used < s + 1 && !slots_in_use_.compare_exchange_weak(used, s + 1, std::memory_order_seq_cst)) {
       }
-      // Re-read the epoch after publishing the pin: it may only grow, and
-      // the pin must not be older than what the collector can have seen.
       return s;
     }
   }

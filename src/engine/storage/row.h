@@ -19,13 +19,14 @@
 namespace paceline::storage {
 
 struct Row {
-  explicit Row(uint64_t id) : row_id(id) {}
+  Row(uint64_t id, uint64_t table_generation) : row_id(id), generation(table_generation) {}
   Row(const Row&) = delete;
   Row& operator=(const Row&) = delete;
 
   std::atomic<uint64_t> cc_word{0};
   std::atomic<Tuple*> tuple{nullptr};  // owned by the row; see Table
   const uint64_t row_id;               // unique within the table, never reused
+  const uint64_t generation;           // the table's truncation count when allocated
 };
 
 }  // namespace paceline::storage

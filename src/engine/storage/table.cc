@@ -13,7 +13,7 @@ Table::Table(uint32_t id, catalog::TableSchema schema)
     : id_(id), schema_(std::move(schema)), layout_(ColumnTypes(schema_)) {}
 
 Table::~Table() {
-  FreeGraveyard();
+  FreeGraveyard(stamp_);
   for (Row* row : rows_) {
     TupleDeleter()(row->tuple.load(std::memory_order_relaxed));
     delete row;
@@ -23,13 +23,15 @@ Table::~Table() {
 Row* Table::AllocateRow() {
   Row* row = nullptr;
   if (free_rows_.try_pop(row)) return row;
-  row = new Row(next_row_id_.fetch_add(1, std::memory_order_relaxed));
+  row = new Row(next_row_id_.fetch_add(1, std::memory_order_relaxed), generation_);
+  std::lock_guard lock(append_mu_);
   rows_.push_back(row);
+  published_.store(rows_.size(), std::memory_order_release);
   return row;
 }
 
 TuplePtr Table::ExchangeTuple(Row* row, TuplePtr tuple) {
-  return TuplePtr(row->tuple.exchange(tuple.release(), std::memory_order_acq_rel));
+  return TuplePtr(row->tuple.exchange(tuple.release(), std::memory_order_seq_cst));  // see epoch_manager.cc
 }
 
 size_t Table::LiveRowCount() const {
@@ -86,6 +88,7 @@ void Table::DropIndex(std::string_view name) {
   for (auto it = indexes_.begin(); it != indexes_.end(); ++it) {
     if ((*it)->schema().name == name) {
       if ((*it)->schema().primary) has_primary_ = false;
+      graveyard_.push_back(Buried{++stamp_, {}, std::move(*it)});
       indexes_.erase(it);
       return;
     }
@@ -93,18 +96,30 @@ void Table::DropIndex(std::string_view name) {
 }
 
 void Table::Truncate() {
-  for (Row* row : rows_) graveyard_.push_back(row);
+  Buried buried{++stamp_, {}, nullptr};
+  buried.rows.assign(rows_.begin(), rows_.begin() + static_cast<std::ptrdiff_t>(published_.load()));
+  graveyard_.push_back(std::move(buried));
   rows_.clear();
+  published_.store(0, std::memory_order_release);
   free_rows_.clear();
+  ++generation_;
   for (auto& index : indexes_) index->Clear();
 }
 
-void Table::FreeGraveyard() {
-  for (Row* row : graveyard_) {
-    TupleDeleter()(row->tuple.load(std::memory_order_relaxed));
-    delete row;
+void Table::FreeGraveyard(uint64_t stamp) {
+  auto keep = graveyard_.begin();
+  for (auto it = graveyard_.begin(); it != graveyard_.end(); ++it) {
+    if (it->stamp > stamp) {
+      if (keep != it) *keep = std::move(*it);
+      ++keep;
+      continue;
+    }
+    for (Row* row : it->rows) {
+      TupleDeleter()(row->tuple.load(std::memory_order_relaxed));
+      delete row;
+    }
   }
-  graveyard_.clear();
+  graveyard_.erase(keep, graveyard_.end());
 }
 
 }  // namespace paceline::storage

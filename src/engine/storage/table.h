@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -48,7 +49,11 @@ class Table {
   // holds any more (an undone insert or a deleted row, after its epoch):
   // AllocateRow hands it out again. Its cc_word is kept, so versions keep
   // increasing across reuse.
-  void ReleaseRow(Row* row) { free_rows_.push(row); }
+  // A row of a generation that has since been truncated is ignored (it is
+  // freed with its graveyard).
+  void ReleaseRow(Row* row) {
+    if (row->generation == generation_) free_rows_.push(row);
+  }
   // Installs `tuple` (nullptr: absent) as `row`'s committed image and
   // returns the previous one (the caller retires or frees it).
   TuplePtr ExchangeTuple(Row* row, TuplePtr tuple);
@@ -56,12 +61,12 @@ class Table {
   // Calls fn(Row*) for every row allocated so far (absent ones included).
   template <typename Fn>
   void ForEachRow(Fn fn) const {
-    size_t n = rows_.size();
+    size_t n = published_.load(std::memory_order_acquire);
     for (size_t i = 0; i < n; ++i) {
       if (!fn(rows_[i])) break;
     }
   }
-  size_t allocated_rows() const { return rows_.size(); }
+  size_t allocated_rows() const { return published_.load(std::memory_order_acquire); }
   // Rows whose committed image is present.
   size_t LiveRowCount() const;
 
@@ -74,20 +79,37 @@ class Table {
   Status AddIndex(catalog::IndexSchema schema);
   void DropIndex(std::string_view name);
 
-  // Removes every row (exclusive use). The Row objects move to a graveyard
-  // (a transaction still open may hold them) until FreeGraveyard.
+  // Removes every row (exclusive use). The Row objects move to the
+  // graveyard (a transaction still open may hold them), like the index a
+  // DropIndex removes, until FreeGraveyard.
   void Truncate();
-  // Frees the rows of earlier Truncates (when no transaction can reach them).
-  void FreeGraveyard();
+  // Each Truncate and DropIndex buries under the next stamp; stamp() is
+  // the latest.
+  uint64_t stamp() const { return stamp_; }
+  // Frees what was buried under stamps ≤ `stamp` (when no transaction can
+  // reach it any more).
+  void FreeGraveyard(uint64_t stamp);
 
  private:
   const uint32_t id_;
   catalog::TableSchema schema_;
   TupleLayout layout_;
+  // Rows in allocation order. concurrent_vector counts an element before it
+  // is constructed, so appends are serialised and `published_` tells
+  // readers how many are complete.
   tbb::concurrent_vector<Row*> rows_;
+  std::mutex append_mu_;
+  std::atomic<size_t> published_{0};
   tbb::concurrent_queue<Row*> free_rows_;  // released rows, still in rows_
   std::atomic<uint64_t> next_row_id_{1};
-  std::vector<Row*> graveyard_;  // truncated rows, freed by FreeGraveyard
+  uint64_t generation_ = 0;  // truncations so far
+  struct Buried {
+    uint64_t stamp;
+    std::vector<Row*> rows;
+    std::unique_ptr<Index> index;
+  };
+  std::vector<Buried> graveyard_;
+  uint64_t stamp_ = 0;
   std::vector<std::unique_ptr<Index>> indexes_;
   bool has_primary_ = false;
 };

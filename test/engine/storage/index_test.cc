@@ -192,17 +192,35 @@ TEST_F(IndexTest, AbortedUpdateRestoresIndex) {
 }
 
 TEST_F(IndexTest, DeleteThenReinsertSameKeyInOneTransaction) {
+  // The reinsert takes the deleted row's place (the entry never points at an
+  // uncommitted row while the committed one still holds the key).
   Row* row = table_->primary_index()->Find(Prefix({2, 2, 2}));
   auto txn_ptr = NewTxn();
   engine::Transaction& txn = *txn_ptr;
   ASSERT_TRUE(txn.Delete(table_.get(), row).ok());
   ASSERT_TRUE(txn.Insert(table_.get(), Build(2, 2, 2, 777)).ok());
+  EXPECT_EQ(table_->primary_index()->Find(Prefix({2, 2, 2})), row);
+  EXPECT_EQ(table_->layout().GetInt(*row->tuple.load(), 3), 20) << "others still see the committed image";
   txn.Commit();
   Row* now = table_->primary_index()->Find(Prefix({2, 2, 2}));
-  ASSERT_NE(now, nullptr);
-  EXPECT_NE(now, row);
+  ASSERT_EQ(now, row);
   EXPECT_EQ(table_->layout().GetInt(*now->tuple.load(), 3), 777);
-  EXPECT_EQ(row->tuple.load(), nullptr);
+  EXPECT_EQ(table_->LiveRowCount(), 100u);
+}
+
+TEST_F(IndexTest, MovingAUniqueKeyToAnotherRowInOneTransactionIsRefused) {
+  // Row A moves from key (1,1,1) to (1,1,9); giving (1,1,1) to a new row in
+  // the same transaction would hide A, which still holds (1,1,1) for
+  // everybody else until commit.
+  Row* a = table_->primary_index()->Find(Prefix({1, 1, 1}));
+  auto txn_ptr = NewTxn();
+  engine::Transaction& txn = *txn_ptr;
+  ASSERT_TRUE(txn.Update(table_.get(), a, Build(1, 1, 9, 10)).ok());
+  Status s = txn.Insert(table_.get(), Build(1, 1, 1, 5));
+  EXPECT_TRUE(s.Is(sqlstate::kFeatureNotSupported)) << s.ToString();
+  EXPECT_EQ(table_->primary_index()->Find(Prefix({1, 1, 1})), a);
+  txn.Commit();
+  EXPECT_EQ(table_->primary_index()->Find(Prefix({1, 1, 9})), a);
 }
 
 TEST_F(IndexTest, DeleteThenReinsertRolledBackRestoresOriginal) {
