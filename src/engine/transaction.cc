@@ -178,15 +178,7 @@ Status Transaction::Insert(Table* table, TuplePtr tuple) {
     // else until commit; the new image takes that row's place (as an update
     // of it), so the index entry never points at an uncommitted row while a
     // committed one holds its key.
-    const Tuple* committed = deleted->tuple.load(std::memory_order_acquire);
-    size_t mark = Mark();
-    Status status = AddIndexEntries(table, deleted, *tuple, committed);
-    if (!status.ok()) {
-      RollbackTo(mark);
-      return status;
-    }
-    RecordWrite(table, deleted, std::move(tuple), /*inserted=*/false);
-    return Status::OK();
+    return WriteOver(table, deleted, std::move(tuple), deleted->tuple.load(std::memory_order_acquire));
   }
   Row* row = table->AllocateRow();
   Status status = cc_->PrepareInsert(ctx_.get(), row);
@@ -209,6 +201,10 @@ Status Transaction::Update(Table* table, Row* row, TuplePtr tuple) {
   PL_RETURN_IF_ERROR(cc_->PrepareWrite(ctx_.get(), row));
   const Tuple* old_image = nullptr;
   PL_RETURN_IF_ERROR(Read(row, true, &old_image));
+  return WriteOver(table, row, std::move(tuple), old_image);
+}
+
+Status Transaction::WriteOver(Table* table, Row* row, TuplePtr tuple, const Tuple* old_image) {
   size_t mark = Mark();
   Status status = AddIndexEntries(table, row, *tuple, old_image);
   if (!status.ok()) {

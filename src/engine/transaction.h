@@ -117,6 +117,10 @@ class Transaction : private cc::CommitHooks {
   Status AddIndexEntries(storage::Table* table, storage::Row* row, const storage::Tuple& image,
                          const storage::Tuple* old_image);
   void RecordWrite(storage::Table* table, storage::Row* row, storage::TuplePtr image, bool inserted);
+  // Makes `tuple` the new image of existing `row` (index entries for keys
+  // that differ from `old_image`'s added; undone on error).
+  Status WriteOver(storage::Table* table, storage::Row* row, storage::TuplePtr tuple,
+                   const storage::Tuple* old_image);
   // A committed row this transaction deleted whose unique key `tuple`
   // takes again (an insert then reuses that row), or nullptr.
   storage::Row* DeletedHolderOf(storage::Table* table, const storage::Tuple& tuple);
