@@ -4,6 +4,7 @@
 
 #include "common/datetime.h"
 #include "engine/sql/ddl_executor.h"
+#include "engine/execution/retry_pause.h"
 #include "engine/sql/executor.h"
 #include "scheduler/scheduler_registry.h"
 
@@ -120,6 +121,7 @@ Status Database::Open(const Options& options, std::unique_ptr<Database>* out) {
     pool_options.steal = options.steal;
     pool_options.max_retries = options.max_retries;
     pool_options.seed = options.seed;
+    pool_options.max_retry_pause = options.max_retry_pause;
     db->pool_ = std::make_unique<WorkerPool>(pool_options, db->runner_.get(), db->scheduler_.get());
     PL_RETURN_IF_ERROR(db->pool_->Start());
   }
@@ -371,6 +373,7 @@ void Database::Execute(const TransactionRequest& request, TransactionResult* res
                            .WithDetail(result->status.message());
       return;
     }
+    PauseBeforeRetry(attempt + 1, options_.max_retry_pause);
   }
 }
 

@@ -30,6 +30,11 @@ struct Options {
   // A transaction aborted by a conflict is retried at once by its worker, at
   // most this many times; then it fails with 40001.
   int max_retries = 100;
+  // The first retries of a transaction run at once (after yielding the
+  // core); later ones wait a growing pause capped at this (see
+  // execution/retry_pause.h). 0: every retry at once, the reference paper's
+  // rule to the letter.
+  std::chrono::microseconds max_retry_pause{1000};
   // Seed of randomised choices (scheduler, stealing).
   uint64_t seed = 42;
 };

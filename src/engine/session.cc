@@ -2,10 +2,9 @@
 // (see session.h).
 #include "engine/session.h"
 
-#include <thread>
-
 #include "common/datetime.h"
 #include "engine/database.h"
+#include "engine/execution/retry_pause.h"
 #include "engine/sql/parser.h"
 
 namespace paceline::engine {
@@ -458,7 +457,7 @@ Status Session::Run(const sql::PreparedStatement& statement, const std::vector<V
       const bool conflict = reason != cc::AbortReason::kNone && reason != cc::AbortReason::kLockTimeout;
       if (!conflict || attempt >= db_->options().max_retries) return status;
       result->Clear();
-      std::this_thread::yield();  // let the winner of the conflict run (see WorkerPool)
+      PauseBeforeRetry(attempt + 1, db_->options().max_retry_pause);
     }
   }
   if (IsDdl(kind)) {

@@ -25,6 +25,7 @@
 #include <thread>
 
 #include "common/split_mix64.h"
+#include "engine/execution/retry_pause.h"
 #include "engine/execution/run_queue.h"
 #include "engine/execution/worker_stats.h"
 
@@ -226,11 +227,7 @@ void WorkerPool::Run(Worker& worker, Job& job, bool stolen) {
     }
     worker.stats.CountRetry();
     ++ctx.attempt;
-    // Retried at once on this worker (the paper's rule), but after giving
-    // up the core once: with more workers than cores, the transaction that
-    // won the conflict may be descheduled while holding what this one
-    // needs, and an immediate retry would only spin against it.
-    std::this_thread::yield();
+    PauseBeforeRetry(ctx.attempt, options_.max_retry_pause);  // on this worker, at once at first
   }
   if (stolen) worker.stats.CountSteal();
   worker.stats.RecordTimes(Elapsed(job.enqueue_ns, start_ns), Elapsed(start_ns, SteadyNowNs()));

@@ -25,6 +25,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <future>
@@ -47,6 +48,8 @@ struct WorkerPoolOptions {
   bool steal = true;      // an idle worker takes the oldest job of a random other non-empty queue
   int max_retries = 100;  // retries after conflicts per transaction; <= 0: none
   uint64_t seed = 42;     // for the choice of steal victims
+  // Longest pause before a retry (retry_pause.h); 0: every retry at once.
+  std::chrono::microseconds max_retry_pause{1000};
 };
 
 class WorkerPool {

@@ -1,0 +1,36 @@
+// PauseBeforeRetry: what a worker (or a session retrying an autocommit
+// statement) does between a conflict abort and the retry.
+//
+// The first kImmediateRetries retries follow the reference paper's rule —
+// again at once, on the same thread — after only yielding the core once: with
+// more workers than cores, the transaction that won the conflict may be
+// descheduled while it holds what the loser needs, and a loser that retried
+// without yielding would spin against it. Later retries of the same
+// transaction sleep for an exponentially growing time capped at `max_pause`
+// (0: always only yield, the paper's rule to the letter), so that a long
+// conflict (a descheduled lock holder, an interactive transaction holding a
+// lock) does not use up the retry limit in microseconds.
+//
+// Thread-safety: a pure function.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <thread>
+
+namespace paceline::engine {
+
+inline constexpr int kImmediateRetries = 8;
+
+// `retry` counts from 1 (the first retry of a transaction).
+inline void PauseBeforeRetry(int retry, std::chrono::microseconds max_pause) {
+  if (max_pause.count() <= 0 || retry <= kImmediateRetries) {
+    std::this_thread::yield();
+    return;
+  }
+  const int shift = std::min(retry - kImmediateRetries, 20);
+  std::this_thread::sleep_for(std::chrono::microseconds(std::min<int64_t>(int64_t{1} << shift, max_pause.count())));
+}
+
+}  // namespace paceline::engine
