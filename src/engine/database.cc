@@ -366,11 +366,8 @@ void Database::Execute(const TransactionRequest& request, TransactionResult* res
   for (int attempt = 0;; ++attempt) {
     cc::AbortReason reason;
     if (RunAttempt(request, timestamp, result, &reason) != AttemptOutcome::kConflict) return;
-    if (attempt == options_.max_retries) {
-      result->status = Status(sqlstate::kSerializationFailure,
-                              "could not serialize access: transaction aborted " + std::to_string(attempt + 1) +
-                                  " times by conflicts (retry limit " + std::to_string(options_.max_retries) + ")")
-                           .WithDetail(result->status.message());
+    if (attempt >= options_.max_retries) {
+      result->status = RetryLimitStatus(attempt + 1, options_.max_retries, reason, result->status);
       return;
     }
     PauseBeforeRetry(attempt + 1, options_.max_retry_pause);

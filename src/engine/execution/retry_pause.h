@@ -11,13 +11,20 @@
 // conflict (a descheduled lock holder, an interactive transaction holding a
 // lock) does not use up the retry limit in microseconds.
 //
-// Thread-safety: a pure function.
+// RetryLimitStatus is the 40001 a transaction ends with when its retries
+// run out.
+//
+// Thread-safety: pure functions.
 #pragma once
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <string>
 #include <thread>
+
+#include "cc/abort_reason.h"
+#include "common/status.h"
 
 namespace paceline::engine {
 
@@ -31,6 +38,18 @@ inline void PauseBeforeRetry(int retry, std::chrono::microseconds max_pause) {
   }
   const int shift = std::min(retry - kImmediateRetries, 20);
   std::this_thread::sleep_for(std::chrono::microseconds(std::min<int64_t>(int64_t{1} << shift, max_pause.count())));
+}
+
+// `attempts` attempts all ended in conflicts, the last for `reason` with
+// status `last`; `max_retries` is the limit that was reached.
+inline Status RetryLimitStatus(int attempts, int max_retries, cc::AbortReason reason, const Status& last) {
+  std::string detail = "Last conflict (" + std::string(cc::AbortReasonName(reason)) + ")";
+  if (!last.ok()) detail += ": " + last.message();
+  return Status(sqlstate::kSerializationFailure,
+                "could not serialize access: transaction aborted " + std::to_string(attempts) +
+                    (attempts == 1 ? " time" : " times") + " by conflicts (retry limit " +
+                    std::to_string(max_retries) + ")")
+      .WithDetail(std::move(detail));
 }
 
 }  // namespace paceline::engine

@@ -45,15 +45,6 @@ Status ShutdownStatus(std::string detail) {
   return Status(sqlstate::kAdminShutdown, "terminating: the database is shutting down").WithDetail(std::move(detail));
 }
 
-Status RetryLimitStatus(int attempts, int max_retries, cc::AbortReason reason, const Status& last) {
-  std::string detail = "Last conflict (" + std::string(cc::AbortReasonName(reason)) + ")";
-  if (!last.ok()) detail += ": " + last.message();
-  return Status(sqlstate::kSerializationFailure,
-                "could not serialize access: transaction aborted " + std::to_string(attempts) +
-                    (attempts == 1 ? " time" : " times") + " by conflicts (retry limit " +
-                    std::to_string(max_retries) + ")")
-      .WithDetail(std::move(detail));
-}
 
 }  // namespace
 
