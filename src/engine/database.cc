@@ -41,12 +41,12 @@ class DatabaseProcedureContext : public ProcedureContext {
       return Status(sqlstate::kInvalidParameterValue,
                     "procedure " + proc_->procedure.name + " has no statement " + std::to_string(statement));
     }
-    // A local reference keeps the plan alive while it runs, whatever other
-    // workers store meanwhile.
-    std::shared_ptr<const sql::PreparedStatement> prepared = proc_->prepared[statement]->load();
+    const sql::PreparedStatement* prepared = proc_->prepared[statement]->load(std::memory_order_acquire);
     if (prepared->catalog_version != db_->catalog_.version()) {
-      PL_RETURN_IF_ERROR(db_->Prepare(prepared->text, {}, &prepared));
-      proc_->prepared[statement]->store(prepared);
+      std::shared_ptr<const sql::PreparedStatement> fresh;
+      PL_RETURN_IF_ERROR(db_->Prepare(prepared->text, {}, &fresh));
+      prepared = fresh.get();
+      proc_->Set(statement, std::move(fresh));
     }
     result->Clear();
     return db_->RunDml(*prepared, params, txn_, start_, result);
@@ -282,7 +282,8 @@ Status Database::RegisterProcedure(Procedure procedure) {
                       "procedure " + procedure.name + ": only SELECT, INSERT, UPDATE and DELETE may be declared: " + text);
       break;
     }
-    registered->prepared.push_back(std::make_unique<RegisteredProcedure::Slot>(std::move(p)));
+    registered->prepared.push_back(std::make_unique<RegisteredProcedure::Slot>(p.get()));
+    registered->keep.push_back(std::move(p));
   }
   PL_RETURN_IF_ERROR(status);
   std::lock_guard lock(procedures_mu_);

@@ -153,9 +153,18 @@ class Database {
   struct RegisteredProcedure {
     Procedure procedure;
     // Its statements, prepared; re-prepared after DDL by whichever worker
-    // notices first, while others may be reading them: atomic pointers.
-    using Slot = std::atomic<std::shared_ptr<const sql::PreparedStatement>>;
+    // notices first, while others may be reading them. The hot path is one
+    // atomic load of a plain pointer: every version stays alive in `keep`
+    // for the procedure's life (a few plans per DDL).
+    using Slot = std::atomic<const sql::PreparedStatement*>;
     std::vector<std::unique_ptr<Slot>> prepared;
+    std::mutex keep_mu;
+    std::vector<std::shared_ptr<const sql::PreparedStatement>> keep;
+    void Set(size_t statement, std::shared_ptr<const sql::PreparedStatement> p) {
+      std::lock_guard lock(keep_mu);
+      prepared[statement]->store(p.get(), std::memory_order_release);
+      keep.push_back(std::move(p));
+    }
   };
 
   const Options options_;
