@@ -1,4 +1,4 @@
-// SchedulerRegistry: a sorted map of factories, and the table of built-ins.
+// SchedulerRegistry: the run-queue check, and the table of built-ins.
 #include "scheduler/scheduler_registry.h"
 
 #include <cassert>
@@ -17,54 +17,14 @@ SchedulerFactory FactoryOf() {
   };
 }
 
-std::string Join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& name : names) {
-    if (!out.empty()) out += ", ";
-    out += name;
-  }
-  return out;
-}
-
 }  // namespace
-
-Status SchedulerRegistry::Register(std::string name, SchedulerFactory factory) {
-  if (factories_.contains(name)) {
-    return Status(sqlstate::kDuplicateObject, "scheduler \"" + name + "\" is already registered");
-  }
-  factories_.emplace(std::move(name), std::move(factory));
-  return Status::OK();
-}
 
 Status SchedulerRegistry::Create(std::string_view name, const SchedulerOptions& options,
                                  std::unique_ptr<Scheduler>* out) const {
-  auto it = factories_.find(name);
-  if (it == factories_.end()) {
-    return Status(sqlstate::kInvalidParameterValue,
-                  "unknown scheduler \"" + std::string(name) + "\"; valid schedulers: " + Join(Names()));
-  }
   if (options.queues == 0) {
     return Status(sqlstate::kInvalidParameterValue, "scheduler \"" + std::string(name) + "\" needs at least 1 run queue");
   }
-  std::unique_ptr<Scheduler> scheduler = it->second(options);
-  if (scheduler == nullptr || scheduler->Name() != name) {
-    std::string built = "nothing";
-    if (scheduler) {
-      built = "\"";
-      built += scheduler->Name();
-      built += "\"";
-    }
-    return InternalError("the factory registered as scheduler \"" + std::string(name) + "\" built " + built);
-  }
-  *out = std::move(scheduler);
-  return Status::OK();
-}
-
-std::vector<std::string> SchedulerRegistry::Names() const {
-  std::vector<std::string> names;
-  names.reserve(factories_.size());
-  for (const auto& [name, factory] : factories_) names.push_back(name);
-  return names;
+  return Registry::Create(name, options, out);
 }
 
 void RegisterBuiltinSchedulers(SchedulerRegistry* registry) {
