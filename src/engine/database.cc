@@ -180,31 +180,26 @@ Status Database::NewTransaction(uint64_t timestamp, std::unique_ptr<Transaction>
 
 std::unique_ptr<Session> Database::CreateSession() { return std::unique_ptr<Session>(new Session(this)); }
 
+// 55P03 for a gate wait that ran out: "could not <what>: <who> ... ".
+Status Database::GateTimedOut(bool entered, const char* what, const char* who) const {
+  if (entered) return Status::OK();
+  return Status(sqlstate::kLockNotAvailable, std::string("could not ") + what + ": " + who +
+                                                 " longer than lock_timeout (" +
+                                                 std::to_string(options_.lock_timeout.count()) + " ms)");
+}
+
 Status Database::EnterGate() {
-  if (!gate_.EnterShared(options_.lock_timeout)) {
-    return Status(sqlstate::kLockNotAvailable,
-                  "could not start a transaction: a schema change waited for running transactions longer than "
-                  "lock_timeout (" + std::to_string(options_.lock_timeout.count()) + " ms)");
-  }
-  return Status::OK();
+  return GateTimedOut(gate_.EnterShared(options_.lock_timeout), "start a transaction",
+                      "a schema change waited for running transactions");
 }
 
 Status Database::EnterGateExclusive() {
-  if (!gate_.EnterExclusive(options_.lock_timeout)) {
-    return Status(sqlstate::kLockNotAvailable,
-                  "could not change the schema: transactions stayed open longer than lock_timeout (" +
-                      std::to_string(options_.lock_timeout.count()) + " ms)");
-  }
-  return Status::OK();
+  return GateTimedOut(gate_.EnterExclusive(options_.lock_timeout), "change the schema", "transactions stayed open");
 }
 
 Status Database::UpgradeGate() {
-  if (!gate_.Upgrade(options_.lock_timeout)) {
-    return Status(sqlstate::kLockNotAvailable,
-                  "could not change the schema: other transactions stayed open longer than lock_timeout (" +
-                      std::to_string(options_.lock_timeout.count()) + " ms)");
-  }
-  return Status::OK();
+  return GateTimedOut(gate_.Upgrade(options_.lock_timeout), "change the schema",
+                      "other transactions stayed open");
 }
 
 Status Database::Prepare(std::string_view sql, const std::vector<Type>& declared,
@@ -341,12 +336,9 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
   if (status.ok()) {
     status = txn->Commit();
   } else {
-    if (txn->abort_reason() == cc::AbortReason::kNone) {
-      // An error or a business rollback decided on reads that are no
-      // longer current (possible under OCC) is a conflict: retried.
-      Status stale = txn->Validate();
-      if (!stale.ok()) status = stale;
-    }
+    // An error or a business rollback decided on stale reads (possible
+    // under OCC) is a conflict: retried.
+    status = txn->Explain(std::move(status));
     txn->Abort();
   }
   result->status = status;

@@ -117,6 +117,7 @@ class Database {
   // exclusive for DDL and bulk loads; 55P03 after lock_timeout.
   Status EnterGate();
   void LeaveGate() { gate_.LeaveShared(); }
+  Status GateTimedOut(bool entered, const char* what, const char* who) const;
   Status EnterGateExclusive();
   void LeaveGateExclusive() { gate_.LeaveExclusive(); }
   Status UpgradeGate();

@@ -441,12 +441,7 @@ Status Session::Run(const sql::PreparedStatement& statement, const std::vector<V
     for (int attempt = 0;; ++attempt) {
       PL_RETURN_IF_ERROR(Begin(timestamp));
       Status status = RunDmlInTransaction(statement, params, result);
-      if (!status.ok() && txn_->abort_reason() == cc::AbortReason::kNone) {
-        // An error raised on reads that are no longer current (possible
-        // under OCC) is a conflict: retried.
-        Status stale = txn_->Validate();
-        if (!stale.ok()) status = stale;
-      }
+      if (!status.ok()) status = txn_->Explain(std::move(status));  // stale reads: a conflict, retried
       cc::AbortReason reason = txn_->abort_reason();
       Status end = EndTransaction(status.ok());
       if (status.ok() && !end.ok()) {

@@ -197,10 +197,8 @@ Status Transaction::Insert(Table* table, TuplePtr tuple) {
   return status;
 }
 
-Status Transaction::Update(Table* table, Row* row, TuplePtr tuple) {
+Status Transaction::Update(Table* table, Row* row, TuplePtr tuple, const Tuple* old_image) {
   PL_RETURN_IF_ERROR(cc_->PrepareWrite(ctx_.get(), row));
-  const Tuple* old_image = nullptr;
-  PL_RETURN_IF_ERROR(Read(row, true, &old_image));
   return WriteOver(table, row, std::move(tuple), old_image);
 }
 
@@ -304,6 +302,12 @@ void Transaction::Install() {
     RetireTuple(write.table->ExchangeTuple(row, std::move(write.image)));
     if (gone) RetireRow(write.table, row);
   }
+}
+
+Status Transaction::Explain(Status failure) {
+  if (ctx_->abort_reason() != cc::AbortReason::kNone) return failure;
+  Status stale = cc_->Validate(ctx_.get(), WriteRows());
+  return stale.ok() ? failure : stale;
 }
 
 Status Transaction::Commit() {

@@ -63,9 +63,10 @@ class Transaction : private cc::CommitHooks {
   // Inserts a new row with image `tuple` into `table`. 23505 (naming the
   // constraint and key) when a unique index already holds the key.
   Status Insert(storage::Table* table, storage::TuplePtr tuple);
-  // Replaces the image of a row this transaction can see. 23505 as Insert
-  // when an updated unique key collides.
-  Status Update(storage::Table* table, storage::Row* row, storage::TuplePtr tuple);
+  // Replaces the image of a row this transaction can see; `old_image` is
+  // what Read(row) gave it (not read again). 23505 as Insert when an
+  // updated unique key collides.
+  Status Update(storage::Table* table, storage::Row* row, storage::TuplePtr tuple, const storage::Tuple* old_image);
   // Deletes a row this transaction can see.
   Status Delete(storage::Table* table, storage::Row* row);
 
@@ -78,10 +79,11 @@ class Transaction : private cc::CommitHooks {
   size_t Mark() const { return undo_.size(); }
   void RollbackTo(size_t mark);
 
-  // For a transaction about to end without committing: whether its reads
-  // are still current (see ConcurrencyControl::Validate). A conflict when
-  // not; then abort_reason() names it.
-  Status Validate() { return cc_->Validate(ctx_.get(), WriteRows()); }
+  // For a transaction about to end on `failure` (an error or a business
+  // rollback, not a conflict): the conflict status instead when the reads
+  // it acted on are no longer current (see ConcurrencyControl::Validate),
+  // then abort_reason() names it; otherwise `failure`. Aborts nothing.
+  Status Explain(Status failure);
   // Validates and installs every write. On a conflict the transaction is
   // aborted and the conflict returned (abort_reason() names it).
   Status Commit();

@@ -572,7 +572,7 @@ Status Executor::Update(const UpdatePlan& plan, engine::QueryResult* result) {
     }
     storage::TuplePtr tuple = table->layout().Update(*old, plan.set_columns, values);
     const Tuple* raw = tuple.get();
-    PL_RETURN_IF_ERROR(txn_->Update(table, row, std::move(tuple)));
+    PL_RETURN_IF_ERROR(txn_->Update(table, row, std::move(tuple), old));
     PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), raw, result));
   }
   if (!plan.returning.empty()) {

@@ -56,6 +56,13 @@ class IndexTest : public ::testing::Test {
     return txn;
   }
 
+  // The image `txn` sees of `row` (what an UPDATE reads before it writes).
+  static const Tuple* Read(engine::Transaction& txn, Row* row) {
+    const Tuple* image = nullptr;
+    EXPECT_TRUE(txn.Read(row, /*for_update=*/true, &image).ok());
+    return image;
+  }
+
   TuplePtr Build(int w, int o, int n, std::optional<int> item) {
     return table_->layout().Build(std::vector<Value>{Value::Int32(w), Value::Int32(o), Value::Int32(n),
                                                      item ? Value::Int32(*item) : Value::Null(TypeId::kInt32)});
@@ -171,7 +178,7 @@ TEST_F(IndexTest, UpdatedKeyMovesEntryAndStaleEntryIsRemovedAtCommit) {
   ASSERT_NE(row, nullptr);
   auto txn_ptr = NewTxn();
   engine::Transaction& txn = *txn_ptr;
-  ASSERT_TRUE(txn.Update(table_.get(), row, Build(1, 1, 9, 10)).ok());
+  ASSERT_TRUE(txn.Update(table_.get(), row, Build(1, 1, 9, 10), Read(txn, row)).ok());
   // Inside the transaction the new key already leads to the row.
   EXPECT_EQ(table_->primary_index()->Find(Prefix({1, 1, 9})), row);
   txn.Commit();
@@ -184,7 +191,7 @@ TEST_F(IndexTest, AbortedUpdateRestoresIndex) {
   Row* row = table_->primary_index()->Find(Prefix({1, 1, 1}));
   auto txn_ptr = NewTxn();
   engine::Transaction& txn = *txn_ptr;
-  ASSERT_TRUE(txn.Update(table_.get(), row, Build(1, 1, 9, 10)).ok());
+  ASSERT_TRUE(txn.Update(table_.get(), row, Build(1, 1, 9, 10), Read(txn, row)).ok());
   txn.Abort();
   EXPECT_EQ(table_->primary_index()->Find(Prefix({1, 1, 1})), row);
   EXPECT_EQ(table_->primary_index()->Find(Prefix({1, 1, 9})), nullptr);
@@ -215,7 +222,7 @@ TEST_F(IndexTest, MovingAUniqueKeyToAnotherRowInOneTransactionIsRefused) {
   Row* a = table_->primary_index()->Find(Prefix({1, 1, 1}));
   auto txn_ptr = NewTxn();
   engine::Transaction& txn = *txn_ptr;
-  ASSERT_TRUE(txn.Update(table_.get(), a, Build(1, 1, 9, 10)).ok());
+  ASSERT_TRUE(txn.Update(table_.get(), a, Build(1, 1, 9, 10), Read(txn, a)).ok());
   Status s = txn.Insert(table_.get(), Build(1, 1, 1, 5));
   EXPECT_TRUE(s.Is(sqlstate::kFeatureNotSupported)) << s.ToString();
   EXPECT_EQ(table_->primary_index()->Find(Prefix({1, 1, 1})), a);
