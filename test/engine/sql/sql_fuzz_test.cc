@@ -50,6 +50,7 @@
 #include <string>
 #include <vector>
 
+#include "case_files.h"
 #include "engine/database.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -67,13 +68,10 @@ namespace paceline::engine {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path CasesDir() {
-  if (const char* root = std::getenv("PACELINE_SOURCE_DIR"); root != nullptr && *root != '\0') {
-    return fs::path(root) / "test" / "engine" / "sql" / "cases";
-  }
-  return fs::path(__FILE__).parent_path() / "cases";
-}
+using sql_cases::CaseFiles;
+using sql_cases::CasesDir;
+using sql_cases::ParseParams;
+using sql_cases::Trim;
 
 int64_t EnvInt(const char* name, int64_t fallback) {
   const char* v = std::getenv(name);
@@ -140,47 +138,6 @@ struct Seed {
   int session = 1;
 };
 
-std::string Trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r')) ++b;
-  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r')) --e;
-  return std::string(s.substr(b, e - b));
-}
-
-// `params a, 'b, c', NULL` → values (the driver's syntax; see cases/README.md).
-std::vector<Value> ParseParams(std::string_view text) {
-  std::vector<Value> out;
-  size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && text[i] == ' ') ++i;
-    if (i >= text.size()) break;
-    std::string value;
-    bool quoted = text[i] == '\'';
-    if (quoted) {
-      ++i;
-      while (i < text.size()) {
-        if (text[i] == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
-          value += '\'';
-          i += 2;
-        } else if (text[i] == '\'') {
-          ++i;
-          break;
-        } else {
-          value += text[i++];
-        }
-      }
-      while (i < text.size() && text[i] != ',') ++i;
-    } else {
-      size_t end = std::min(text.find(',', i), text.size());
-      value = Trim(text.substr(i, end - i));
-      i = end;
-    }
-    out.push_back(!quoted && value == "NULL" ? Value::Null() : Value::Text(std::move(value)));
-    if (i < text.size() && text[i] == ',') ++i;
-  }
-  return out;
-}
-
 // Every record of one .test file, in order, with the session it runs in.
 std::vector<Seed> LoadSeeds(const fs::path& file) {
   std::ifstream in(file);
@@ -200,7 +157,8 @@ std::vector<Seed> LoadSeeds(const fs::path& file) {
     Seed seed;
     seed.session = session;
     if (i < lines.size() && Trim(lines[i]).rfind("params ", 0) == 0) {
-      seed.params = ParseParams(Trim(lines[i]).substr(7));
+      std::string error;  // the case files are valid: the logic test checks them
+      ParseParams(Trim(lines[i]).substr(7), &seed.params, &error);
       ++i;
     }
     while (i < lines.size() && !Trim(lines[i]).empty() && Trim(lines[i]) != "----") {
@@ -213,16 +171,6 @@ std::vector<Seed> LoadSeeds(const fs::path& file) {
     if (!seed.sql.empty()) seeds.push_back(std::move(seed));
   }
   return seeds;
-}
-
-std::vector<std::string> CaseFiles() {
-  std::vector<std::string> files;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(CasesDir(), ec)) {
-    if (entry.path().extension() == ".test") files.push_back(entry.path().filename().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
 }
 
 // ---------------------------------------------------------------- tokens

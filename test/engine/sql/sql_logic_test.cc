@@ -50,29 +50,17 @@
 #include <string>
 #include <vector>
 
+#include "case_files.h"
 #include "engine/database.h"
 
 namespace paceline::engine {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path CasesDir() {
-  if (const char* root = std::getenv("PACELINE_SOURCE_DIR"); root != nullptr && *root != '\0') {
-    return fs::path(root) / "test" / "engine" / "sql" / "cases";
-  }
-  return fs::path(__FILE__).parent_path() / "cases";
-}
-
-std::vector<std::string> CaseFiles() {
-  std::vector<std::string> files;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(CasesDir(), ec)) {
-    if (entry.path().extension() == ".test") files.push_back(entry.path().filename().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
+using sql_cases::CaseFiles;
+using sql_cases::CasesDir;
+using sql_cases::ParseParams;
+using sql_cases::Trim;
 
 // A second session waiting for the first one's open transaction block fails
 // fast instead of after the default 10 s.
@@ -82,65 +70,12 @@ Options DriverOptions() {
   return options;
 }
 
-std::string Trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r')) ++b;
-  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r')) --e;
-  return std::string(s.substr(b, e - b));
-}
-
 std::vector<std::string> Words(std::string_view s) {
   std::vector<std::string> words;
   std::istringstream in{std::string(s)};
   std::string w;
   while (in >> w) words.push_back(w);
   return words;
-}
-
-// Parses the value list of a `params` line: a, 'b, c', NULL, 'NULL'.
-bool ParseParams(std::string_view text, std::vector<Value>* out, std::string* error) {
-  size_t i = 0;
-  while (true) {
-    while (i < text.size() && text[i] == ' ') ++i;
-    if (i >= text.size()) break;
-    std::string value;
-    bool quoted = false;
-    if (text[i] == '\'') {
-      quoted = true;
-      ++i;
-      while (true) {
-        if (i >= text.size()) {
-          *error = "unterminated quoted parameter";
-          return false;
-        }
-        if (text[i] == '\'') {
-          if (i + 1 < text.size() && text[i + 1] == '\'') {
-            value += '\'';
-            i += 2;
-            continue;
-          }
-          ++i;
-          break;
-        }
-        value += text[i++];
-      }
-      while (i < text.size() && text[i] == ' ') ++i;
-    } else {
-      size_t end = text.find(',', i);
-      if (end == std::string_view::npos) end = text.size();
-      value = Trim(text.substr(i, end - i));
-      i = end;
-    }
-    out->push_back(!quoted && value == "NULL" ? Value::Null() : Value::Text(std::move(value)));
-    if (i < text.size()) {
-      if (text[i] != ',') {
-        *error = "expected ',' between parameters";
-        return false;
-      }
-      ++i;
-    }
-  }
-  return true;
 }
 
 enum class RecordKind { kStatementOk, kStatementCount, kStatementError, kQuery };
