@@ -28,9 +28,6 @@ class RandomScheduler final : public Scheduler {
 
   std::string_view Name() const override { return kName; }
   size_t Pick(const Footprint& footprint) override;
-  void OnAbort(const Footprint&, size_t) override {}
-  void OnCommit(const Footprint&, size_t) override {}
-  void OnFinish(const Footprint&, size_t) override {}
 
  private:
   const size_t queues_;

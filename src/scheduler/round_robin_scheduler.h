@@ -24,9 +24,6 @@ class RoundRobinScheduler final : public Scheduler {
 
   std::string_view Name() const override { return kName; }
   size_t Pick(const Footprint& footprint) override;
-  void OnAbort(const Footprint&, size_t) override {}
-  void OnCommit(const Footprint&, size_t) override {}
-  void OnFinish(const Footprint&, size_t) override {}
 
  private:
   const size_t queues_;

@@ -38,9 +38,20 @@ class Scheduler {
   virtual std::string_view Name() const = 0;
   // The run queue for a transaction with `footprint`, in [0, queues).
   virtual size_t Pick(const Footprint& footprint) = 0;
-  virtual void OnAbort(const Footprint& footprint, size_t queue) = 0;
-  virtual void OnCommit(const Footprint& footprint, size_t queue) = 0;
-  virtual void OnFinish(const Footprint& footprint, size_t queue) = 0;
+  // The outcome events; a policy that ignores outcomes (the baselines)
+  // keeps these no-op defaults.
+  virtual void OnAbort(const Footprint& footprint, size_t queue) {
+    (void)footprint;
+    (void)queue;
+  }
+  virtual void OnCommit(const Footprint& footprint, size_t queue) {
+    (void)footprint;
+    (void)queue;
+  }
+  virtual void OnFinish(const Footprint& footprint, size_t queue) {
+    (void)footprint;
+    (void)queue;
+  }
 };
 
 }  // namespace paceline::scheduler
