@@ -163,6 +163,10 @@ void Database::SubmitTo(size_t queue, TransactionRequest request, ResultCallback
 
 ExecutionStats Database::Stats() const { return pool_ ? pool_->Stats() : ExecutionStats{}; }
 
+std::vector<ExecutionStats> Database::StatsPerQueue() const {
+  return pool_ ? pool_->StatsPerQueue() : std::vector<ExecutionStats>{};
+}
+
 void Database::ResetStats() {
   if (pool_) pool_->ResetStats();
 }
@@ -358,8 +362,12 @@ void Database::Execute(const TransactionRequest& request, TransactionResult* res
   const uint64_t timestamp = NextTimestamp();
   for (int attempt = 0;; ++attempt) {
     cc::AbortReason reason;
-    if (RunAttempt(request, timestamp, result, &reason) != AttemptOutcome::kConflict) return;
+    if (RunAttempt(request, timestamp, result, &reason) != AttemptOutcome::kConflict) {
+      result->conflicts = static_cast<uint32_t>(attempt);
+      return;
+    }
     if (attempt >= options_.max_retries) {
+      result->conflicts = static_cast<uint32_t>(attempt + 1);
       result->status = RetryLimitStatus(attempt + 1, options_.max_retries, reason, result->status);
       return;
     }

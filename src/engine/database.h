@@ -72,6 +72,8 @@ class Database {
   void SubmitTo(size_t queue, TransactionRequest request, ResultCallback done);
   // Statistics of the workers since start or the last ResetStats.
   ExecutionStats Stats() const;
+  // The same per run queue (WorkerPool::StatsPerQueue); empty without workers.
+  std::vector<ExecutionStats> StatsPerQueue() const;
   void ResetStats();
   size_t workers() const { return pool_ ? pool_->workers() : 0; }
   // Stops the workers: drain runs what is queued first, otherwise queued

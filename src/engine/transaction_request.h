@@ -8,6 +8,7 @@
 // executing it. Plain value types.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,7 @@ struct TransactionResult {
   Status status;                     // OK when committed
   std::vector<QueryResult> results;  // one per statement executed (statement lists)
   bool user_abort = false;           // rolled back by the procedure itself (not a conflict)
+  uint32_t conflicts = 0;            // attempts aborted by conflicts before this outcome (retries + 1 at the limit)
   bool committed() const { return status.ok(); }
 };
 

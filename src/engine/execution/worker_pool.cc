@@ -101,6 +101,7 @@ void WorkerPool::Submit(size_t queue, TransactionRequest request, scheduler::Foo
     Finish(job, std::move(result));
     return;
   }
+  workers_[queue]->stats.CountQueued();
   WakeFor(queue);
 }
 
@@ -183,6 +184,7 @@ void WorkerPool::Run(Worker& worker, Job& job, bool stolen) {
   ctx.worker = worker.index;
   ctx.first_start_ns = start_ns;
   TransactionResult result;
+  uint32_t conflicts = 0;
   for (;;) {
     result = TransactionResult();
     ctx.abort_reason = cc::AbortReason::kNone;
@@ -203,6 +205,7 @@ void WorkerPool::Run(Worker& worker, Job& job, bool stolen) {
       break;
     }
     // kConflict.
+    ++conflicts;
     worker.stats.CountAbort(ctx.abort_reason);
     if (scheduler_ != nullptr) scheduler_->OnAbort(job.footprint, job.queue);
     if (ctx.attempt >= max_retries) {
@@ -220,6 +223,7 @@ void WorkerPool::Run(Worker& worker, Job& job, bool stolen) {
     ++ctx.attempt;
     PauseBeforeRetry(ctx.attempt, options_.max_retry_pause);  // on this worker, at once at first
   }
+  result.conflicts = conflicts;
   if (stolen) worker.stats.CountSteal();
   worker.stats.RecordTimes(Elapsed(job.enqueue_ns, start_ns), Elapsed(start_ns, SteadyNowNs()));
   Finish(job, std::move(result));
@@ -269,6 +273,12 @@ ExecutionStats WorkerPool::Stats() const {
   ExecutionStats stats;
   for (const std::unique_ptr<Worker>& worker : workers_) worker->stats.AddTo(&stats);
   return stats;
+}
+
+std::vector<ExecutionStats> WorkerPool::StatsPerQueue() const {
+  std::vector<ExecutionStats> per_queue(workers_.size());
+  for (size_t q = 0; q < workers_.size(); ++q) workers_[q]->stats.AddTo(&per_queue[q]);
+  return per_queue;
 }
 
 void WorkerPool::ResetStats() {

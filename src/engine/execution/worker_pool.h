@@ -82,6 +82,9 @@ class WorkerPool {
 
   // A snapshot summed over workers (see WorkerStats for its precision).
   ExecutionStats Stats() const;
+  // One snapshot per run queue q: `queued` counts what was put on queue q;
+  // everything else is what worker q did (steals: jobs it took from others).
+  std::vector<ExecutionStats> StatsPerQueue() const;
   // Zeroes the statistics, e.g. after a warm-up; exact between runs, see
   // WorkerStats::Reset for a reset while transactions run.
   void ResetStats();

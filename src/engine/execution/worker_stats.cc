@@ -15,6 +15,7 @@ void WorkerStats::RecordTimes(uint64_t queued_ns, uint64_t executing_ns) {
 }
 
 void WorkerStats::AddTo(ExecutionStats* stats) const {
+  stats->queued += queued_.load(kRelaxed);
   stats->commits += commits_.load(kRelaxed);
   for (size_t i = 0; i < aborts_.size(); ++i) stats->aborts_by_reason[i] += aborts_[i].load(kRelaxed);
   stats->retries += retries_.load(kRelaxed);
@@ -29,7 +30,7 @@ void WorkerStats::AddTo(ExecutionStats* stats) const {
 }
 
 void WorkerStats::Reset() {
-  for (std::atomic<uint64_t>* counter : {&commits_, &retries_, &retry_limit_failures_, &steals_, &user_aborts_,
+  for (std::atomic<uint64_t>* counter : {&queued_, &commits_, &retries_, &retry_limit_failures_, &steals_, &user_aborts_,
                                          &errors_, &queued_ns_, &executing_ns_}) {
     counter->store(0, kRelaxed);
   }

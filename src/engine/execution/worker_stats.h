@@ -11,7 +11,8 @@
 // transaction in flight at that moment may be counted partly before and
 // partly after the reset (e.g. its commit before, its latency after).
 //
-// Thread-safety: the Count*/Record methods from the owning worker only;
+// Thread-safety: the Count*/Record methods from the owning worker only,
+// except CountQueued, which any submitting thread calls (an atomic add);
 // AddTo and Reset from any thread.
 #pragma once
 
@@ -27,6 +28,8 @@ namespace paceline::engine {
 
 class alignas(64) WorkerStats {
  public:
+  // A transaction was put on this worker's run queue (by any thread).
+  void CountQueued() { Add(queued_); }
   void CountCommit() { Add(commits_); }
   void CountAbort(cc::AbortReason reason) { Add(aborts_[static_cast<size_t>(reason)]); }
   void CountRetry() { Add(retries_); }
@@ -45,6 +48,7 @@ class alignas(64) WorkerStats {
  private:
   static void Add(std::atomic<uint64_t>& counter, uint64_t n = 1) { counter.fetch_add(n, std::memory_order_relaxed); }
 
+  std::atomic<uint64_t> queued_{0};
   std::atomic<uint64_t> commits_{0};
   std::array<std::atomic<uint64_t>, cc::kAbortReasonCount> aborts_{};
   std::atomic<uint64_t> retries_{0};
