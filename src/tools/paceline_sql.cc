@@ -19,6 +19,7 @@
 #include "engine/database.h"
 #include "engine/sql/parser.h"
 #include "tools/result_printer.h"
+#include "tools/flag_names.h"
 
 DEFINE_string(c, "", "SQL to run (several statements separated by ';'), then exit");
 DEFINE_string(f, "", "file of SQL statements to run, then exit ('-' for standard input)");
@@ -262,6 +263,7 @@ int main(int argc, char** argv) {
       "  paceline-sql < FILE        the same from standard input\n"
       "  paceline-sql               interactive (on a terminal)");
   gflags::SetVersionString("0.1.0");
+  paceline::tools::AcceptDashedFlags(argc, argv);
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (argc > 1) {
     std::cerr << "paceline-sql: unexpected argument \"" << argv[1] << "\" (use -c SQL or -f FILE)\n";

@@ -1,0 +1,247 @@
+// paceline-bench: the workload driver. Loads a TPC-C or YCSB database into an
+// embedded Paceline engine, runs the workload closed-loop (N clients) or
+// open-loop (Poisson arrivals), optionally bisects the offered rate to a
+// target mean latency, prints a progress line per second on stderr and a
+// result table on stdout, writes JSON (--json), and checks the workload's
+// consistency conditions (--check). Flags are copied into options here; the
+// logic lives in src/workloads.
+#include <gflags/gflags.h>
+
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "engine/database.h"
+#include "tools/flag_names.h"
+#include "workloads/driver/bench_driver.h"
+#include "workloads/driver/bench_report.h"
+#include "workloads/driver/rate_bisection.h"
+#include "workloads/workload_factory.h"
+
+DEFINE_string(workload, "tpcc", "the workload: tpcc or ycsb");
+DEFINE_int32(warehouses, 4, "TPC-C: warehouses");
+DEFINE_int32(items, 100000, "TPC-C: items (and stock rows per warehouse); the spec's 100000, fewer for quick runs");
+DEFINE_int32(tpcc_customers, 3000, "TPC-C: customers (and initial orders) per district; the spec's 3000");
+DEFINE_string(mix, "paper",
+              "TPC-C mix: paper (NewOrder 50 / Payment 50, the reference paper's Table II), standard "
+              "(45/43/4/4/4), or five weights NewOrder,Payment,OrderStatus,Delivery,StockLevel");
+DEFINE_uint64(ycsb_records, 100000, "YCSB: rows (keys)");
+DEFINE_int32(ycsb_fields, 10, "YCSB: VARCHAR fields per row");
+DEFINE_int32(ycsb_field_length, 100, "YCSB: characters per field");
+DEFINE_int32(ycsb_operations, 10, "YCSB: operations (distinct keys) per transaction");
+DEFINE_double(ycsb_read_fraction, 0.5, "YCSB: fraction of operations that only read (the rest read-modify-write)");
+DEFINE_double(ycsb_theta, 0.9, "YCSB: Zipfian skew in [0, 1); 0 is uniform");
+DEFINE_int32(workers, 8, "worker threads (= run queues); more than the cores is expected");
+DEFINE_string(cc, "occ", "concurrency control: occ, 2pl, 2pl-wait-die, 2pl-wound-wait");
+DEFINE_string(scheduler, "random", "scheduler: random, round-robin");
+DEFINE_bool(steal, true, "idle workers steal queued transactions from other queues");
+DEFINE_int32(max_retries, 100, "retries of a transaction aborted by conflicts before it fails with 40001");
+DEFINE_int32(max_retry_pause_us, 1000, "longest pause before a retry (the first 8 are immediate); 0: always at once");
+DEFINE_int32(lock_timeout_ms, 10000, "longest lock wait (2PL waiting variants)");
+DEFINE_double(duration, 10, "measured seconds");
+DEFINE_double(warmup, 2, "seconds run before measuring");
+DEFINE_int32(clients, 0, "closed loop: clients, each waiting for its transaction (default: 2 per worker)");
+DEFINE_double(rate, 0, "open loop: Poisson arrivals per second (instead of --clients)");
+DEFINE_double(target_latency_ms, 0,
+              "find by bisection on the offered rate the throughput whose mean latency is this (the paper: 500)");
+DEFINE_int32(bisect_steps, 6, "with --target-latency-ms: bisection probes after bracketing");
+DEFINE_int32(stmt_latency_us, 0,
+             "wait this long after each statement, transaction open (the interactive/network regime)");
+DEFINE_string(json, "", "write the results as one JSON object to this file");
+DEFINE_bool(check, false, "after the run, check the workload's consistency conditions (exit 1 if violated)");
+DEFINE_uint64(seed, 42, "seed of the clients' inputs, arrivals and the scheduler");
+DEFINE_uint64(load_seed, 1, "seed of the loaded data (and TPC-C's NURand constants)");
+DEFINE_bool(progress, true, "print a progress line each second on stderr");
+
+namespace paceline::tools {
+namespace {
+
+int Fail(const Status& s, const char* what) {
+  std::cerr << "paceline-bench: " << what << ": " << s.message() << "\n";
+  return 2;
+}
+
+int Main() {
+  using workloads::WorkloadOptions;
+  // Options from flags.
+  WorkloadOptions wopts;
+  wopts.name = FLAGS_workload;
+  wopts.tpcc.warehouses = FLAGS_warehouses;
+  wopts.tpcc.items = FLAGS_items;
+  wopts.tpcc.customers_per_district = FLAGS_tpcc_customers;
+  Status s = workloads::tpcc::TpccMix::Parse(FLAGS_mix, &wopts.tpcc.mix);
+  if (!s.ok()) return Fail(s, "--mix");
+  wopts.tpcc.statement_latency = std::chrono::microseconds(FLAGS_stmt_latency_us);
+  wopts.tpcc.seed = FLAGS_load_seed;
+  wopts.ycsb.records = FLAGS_ycsb_records;
+  wopts.ycsb.fields = FLAGS_ycsb_fields;
+  wopts.ycsb.field_length = FLAGS_ycsb_field_length;
+  wopts.ycsb.operations = FLAGS_ycsb_operations;
+  wopts.ycsb.read_fraction = FLAGS_ycsb_read_fraction;
+  wopts.ycsb.theta = FLAGS_ycsb_theta;
+  wopts.ycsb.statement_latency = std::chrono::microseconds(FLAGS_stmt_latency_us);
+  wopts.ycsb.seed = FLAGS_load_seed;
+
+  auto invalid = [](const std::string& message) {
+    std::cerr << "paceline-bench: " << message << "\n";
+    return 2;
+  };
+  if (FLAGS_workers < 1) return invalid("--workers must be at least 1: " + std::to_string(FLAGS_workers));
+  if (FLAGS_clients < 0) return invalid("--clients must not be negative: " + std::to_string(FLAGS_clients));
+  if (FLAGS_clients > 0 && FLAGS_rate > 0) return invalid("give --clients (closed loop) or --rate (open loop), not both");
+  if (FLAGS_target_latency_ms > 0 && FLAGS_rate > 0) {
+    return invalid("--target-latency-ms chooses the rate itself; do not give --rate with it");
+  }
+  if (FLAGS_target_latency_ms < 0) return invalid("--target-latency-ms must be positive");
+  if (FLAGS_stmt_latency_us < 0) return invalid("--stmt-latency-us must not be negative");
+  if (!(FLAGS_duration > 0)) return invalid("--duration must be positive");
+  if (!(FLAGS_warmup >= 0)) return invalid("--warmup must not be negative");
+  if (FLAGS_rate < 0) return invalid("--rate must not be negative");
+
+  std::unique_ptr<workloads::Workload> workload;
+  s = workloads::CreateWorkload(wopts, &workload);
+  if (!s.ok()) return Fail(s, "--workload");
+
+  engine::Options options;
+  options.workers = static_cast<size_t>(FLAGS_workers);
+  options.cc = FLAGS_cc;
+  options.scheduler = FLAGS_scheduler;
+  options.steal = FLAGS_steal;
+  options.max_retries = FLAGS_max_retries;
+  options.max_retry_pause = std::chrono::microseconds(std::max(0, FLAGS_max_retry_pause_us));
+  options.lock_timeout = std::chrono::milliseconds(std::max(0, FLAGS_lock_timeout_ms));
+  options.seed = FLAGS_seed;
+  std::unique_ptr<engine::Database> db;
+  s = engine::Database::Open(options, &db);
+  if (!s.ok()) return Fail(s, "options");
+
+  // Load.
+  std::cerr << "paceline-bench: loading " << workload->Name() << "...\n";
+  const auto load_start = std::chrono::steady_clock::now();
+  s = workload->Setup(db.get());
+  if (!s.ok()) return Fail(s, "load");
+  workloads::BenchReport report;
+  report.load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
+  {
+    auto session = db->CreateSession();
+    for (const auto& table : db->catalog().TableNames()) {
+      engine::QueryResult r;
+      if (session->Execute("SELECT count(*) FROM " + table, &r).ok() && !r.rows.empty()) {
+        report.load_rows += static_cast<uint64_t>(r.rows[0][0].int_value());
+      }
+    }
+  }
+  std::cerr << "paceline-bench: loaded " << report.load_rows << " rows in " << report.load_seconds << " s\n";
+
+  // Settings in effect.
+  const size_t clients = FLAGS_clients > 0 ? static_cast<size_t>(FLAGS_clients) : 2 * options.workers;
+  report.settings.push_back({"workload", std::string(workload->Name())});
+  for (auto& setting : workload->Describe()) report.settings.push_back(setting);
+  report.settings.push_back({"workers", std::to_string(options.workers)});
+  report.settings.push_back({"cores", std::to_string(std::thread::hardware_concurrency())});
+  report.settings.push_back({"cc", std::string(db->cc_name())});
+  report.settings.push_back({"scheduler", std::string(db->scheduler_name())});
+  report.settings.push_back({"steal", options.steal ? "true" : "false"});
+  report.settings.push_back({"max_retries", std::to_string(options.max_retries)});
+  report.settings.push_back({"max_retry_pause_us", std::to_string(options.max_retry_pause.count())});
+  report.settings.push_back({"lock_timeout_ms", std::to_string(options.lock_timeout.count())});
+  report.settings.push_back({"duration", std::to_string(FLAGS_duration)});
+  report.settings.push_back({"warmup", std::to_string(FLAGS_warmup)});
+  report.settings.push_back({"mode", FLAGS_rate > 0 ? "open" : FLAGS_target_latency_ms > 0 ? "bisection" : "closed"});
+  report.settings.push_back({"clients", FLAGS_rate > 0 ? "0" : std::to_string(clients)});
+  report.settings.push_back({"rate", std::to_string(FLAGS_rate)});
+  report.settings.push_back({"target_latency_ms", std::to_string(FLAGS_target_latency_ms)});
+  report.settings.push_back({"seed", std::to_string(FLAGS_seed)});
+
+  auto run = [&](const std::string& label, size_t run_clients, double rate, workloads::RunResult* result) {
+    workloads::DriverOptions d;
+    d.warmup_seconds = FLAGS_warmup;
+    d.duration_seconds = FLAGS_duration;
+    d.clients = run_clients;
+    d.rate = rate;
+    d.seed = FLAGS_seed;
+    if (FLAGS_progress) {
+      d.on_progress = [label](const workloads::DriverOptions::Progress& p) {
+        char line[200];
+        std::snprintf(line, sizeof line, "%s%6.1f s %s tps %10.1f  abort rate %.3f  in flight %zu\n", label.c_str(),
+                      p.elapsed_seconds, p.warming_up ? "(warm-up)" : "         ", p.tps, p.abort_rate, p.in_flight);
+        std::cerr << line;
+      };
+    }
+    return workloads::BenchDriver(db.get(), workload.get(), d).Run(result);
+  };
+
+  if (FLAGS_target_latency_ms > 0) {
+    workloads::RunResult capacity;
+    s = run("[capacity] ", clients, 0, &capacity);
+    if (!s.ok()) return Fail(s, "run");
+    report.capacity_tps = capacity.tps();
+    report.target_latency_ms = FLAGS_target_latency_ms;
+    std::vector<workloads::RunResult> runs;
+    workloads::BisectionOptions b;
+    b.target_latency_ms = FLAGS_target_latency_ms;
+    b.capacity = std::max(1.0, capacity.tps());
+    b.steps = FLAGS_bisect_steps;
+    size_t best = 0;
+    s = workloads::FindRateForLatency(
+        b,
+        [&](double rate, workloads::RateProbe* probe) {
+          char label[64];
+          std::snprintf(label, sizeof label, "[%.0f txn/s] ", rate);
+          runs.emplace_back();
+          PL_RETURN_IF_ERROR(run(label, 0, rate, &runs.back()));
+          probe->mean_latency_ms = runs.back().latency.Mean() / 1e6;
+          probe->shed = runs.back().shed > 0;
+          return Status::OK();
+        },
+        &report.probes, &best);
+    if (!s.ok()) return Fail(s, "--target-latency-ms");
+    report.run = runs[best];
+  } else {
+    s = run("", FLAGS_rate > 0 ? 0 : clients, FLAGS_rate, &report.run);
+    if (!s.ok()) return Fail(s, "run");
+  }
+
+  if (FLAGS_check) {
+    report.checked = true;
+    Status c = workload->Check(db.get(), &report.check_report);
+    report.check_ok = c.ok();
+    if (!c.ok()) report.check_report += c.message() + "\n";
+  }
+
+  std::cout << workloads::FormatReport(report) << std::flush;
+  if (!FLAGS_json.empty()) {
+    std::ofstream out(FLAGS_json);
+    out << workloads::ReportJson(report).dump(2) << "\n";
+    if (!out) {
+      std::cerr << "paceline-bench: cannot write " << FLAGS_json << "\n";
+      return 2;
+    }
+  }
+  if (report.checked && !report.check_ok) return 1;
+  if (report.run.engine.errors > 0) {
+    std::cerr << "paceline-bench: " << report.run.engine.errors << " transactions failed with errors (first: "
+              << report.run.first_failure << ")\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace paceline::tools
+
+int main(int argc, char** argv) {
+  gflags::SetUsageMessage(
+      "the Paceline workload driver\n"
+      "  paceline-bench --workload=tpcc --warehouses=4 --workers=8 --cc=occ --scheduler=random --duration=10\n"
+      "  paceline-bench --workload=ycsb --ycsb-theta=0.99 --rate=20000 --json=out.json\n"
+      "  paceline-bench --target-latency-ms=500 --stmt-latency-us=100 --check");
+  gflags::SetVersionString("0.1.0");
+  paceline::tools::AcceptDashedFlags(argc, argv);
+  gflags::ParseCommandLineFlags(&argc, &argv, true);
+  if (argc > 1) {
+    std::cerr << "paceline-bench: unexpected argument \"" << argv[1] << "\" (flags only; see --help)\n";
+    return 2;
+  }
+  return paceline::tools::Main();
+}

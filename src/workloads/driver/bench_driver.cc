@@ -1,0 +1,263 @@
+// BenchDriver: closed- and open-loop load, the warm-up/window phases, and the
+// per-thread recording of results.
+#include "workloads/driver/bench_driver.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include <tbb/enumerable_thread_specific.h>
+
+namespace paceline::workloads {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr auto kRelaxed = std::memory_order_relaxed;
+
+int64_t NowNs() { return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count(); }
+
+enum class Phase { kWarmup, kMeasure, kDone };
+
+// The counters of one transaction type, written by one thread.
+struct TypeCounters {
+  std::atomic<uint64_t> commits{0}, user_aborts{0}, conflicts{0}, failures{0};
+  engine::LatencyHistogram latency;
+};
+
+// What one thread (a worker delivering results) recorded in the window.
+struct ThreadRecord {
+  explicit ThreadRecord(size_t types) : types(types) {}
+  std::vector<TypeCounters> types;
+  engine::LatencyHistogram latency;
+};
+
+// One closed-loop client: its random numbers and its transaction in flight.
+struct Client {
+  Random rng;
+  GeneratedTransaction txn;
+  int64_t start_ns = 0;
+};
+
+// Everything the result callbacks share with the driver's thread. It outlives
+// every callback: Run waits for in_flight to reach 0.
+struct RunState {
+  RunState(engine::Database* db, Workload* workload, size_t types)
+      : db(db), workload(workload), records(types) {}
+
+  engine::Database* db;
+  Workload* workload;
+  std::atomic<Phase> phase{Phase::kWarmup};
+  tbb::enumerable_thread_specific<ThreadRecord> records;
+  std::atomic<size_t> in_flight{0};
+  std::mutex done_mu;
+  std::condition_variable done_cv;
+  std::atomic<bool> failure_seen{false};
+  std::string first_failure;  // written once, guarded by done_mu
+
+  void Record(const GeneratedTransaction& txn, const engine::TransactionResult& result, int64_t start_ns) {
+    workload->OnFinished(txn, result);
+    const bool failed = !result.committed() && !result.user_abort;
+    if (failed && !failure_seen.exchange(true)) {
+      std::lock_guard lock(done_mu);
+      first_failure = std::string(result.status.sqlstate()) + ": " + result.status.message();
+    }
+    if (phase.load(kRelaxed) != Phase::kMeasure) return;
+    ThreadRecord& record = records.local();
+    TypeCounters& type = record.types[txn.type];
+    type.conflicts.fetch_add(result.conflicts, kRelaxed);
+    if (result.committed()) {
+      const auto latency = static_cast<uint64_t>(std::max<int64_t>(0, NowNs() - start_ns));
+      type.commits.fetch_add(1, kRelaxed);
+      type.latency.Record(latency);
+      record.latency.Record(latency);
+    } else if (result.user_abort) {
+      type.user_aborts.fetch_add(1, kRelaxed);
+    } else {
+      type.failures.fetch_add(1, kRelaxed);
+    }
+  }
+
+  // One transaction fewer outstanding; wakes the driver at the last one.
+  void Finished() {
+    if (in_flight.fetch_sub(1) == 1 && phase.load() == Phase::kDone) {
+      std::lock_guard lock(done_mu);
+      done_cv.notify_all();
+    }
+  }
+
+  void SubmitClient(Client* client) {
+    workload->Next(client->rng, &client->txn);
+    client->start_ns = NowNs();
+    in_flight.fetch_add(1);
+    db->Submit(client->txn.request, [this, client](engine::TransactionResult&& result) {
+      Record(client->txn, result, client->start_ns);
+      // The client's next transaction (not after a shutdown: Submit would
+      // fail at once, on this thread, again and again).
+      if (phase.load() != Phase::kDone && result.status.sqlstate() != sqlstate::kAdminShutdown) {
+        SubmitClient(client);
+      }
+      Finished();
+    });
+  }
+
+  void SubmitArrival(GeneratedTransaction txn, int64_t arrival_ns) {
+    in_flight.fetch_add(1);
+    auto shared = std::make_shared<GeneratedTransaction>(std::move(txn));
+    engine::TransactionRequest request = shared->request;
+    db->Submit(std::move(request), [this, shared, arrival_ns](engine::TransactionResult&& result) {
+      Record(*shared, result, arrival_ns);
+      Finished();
+    });
+  }
+
+  void WaitForAll() {
+    std::unique_lock lock(done_mu);
+    done_cv.wait(lock, [&] { return in_flight.load() == 0; });
+  }
+};
+
+}  // namespace
+
+BenchDriver::BenchDriver(engine::Database* db, Workload* workload, DriverOptions options)
+    : db_(db), workload_(workload), options_(std::move(options)) {}
+
+Status BenchDriver::Run(RunResult* result) {
+  auto invalid = [](std::string message) { return Status(sqlstate::kInvalidParameterValue, std::move(message)); };
+  if (!(options_.duration_seconds > 0)) return invalid("--duration must be positive");
+  if (!(options_.warmup_seconds >= 0)) return invalid("--warmup must not be negative");
+  if (options_.rate < 0) return invalid("--rate must not be negative");
+  if (options_.rate == 0 && options_.clients == 0) return invalid("--clients must be at least 1 (or give --rate)");
+  if (db_->workers() == 0) return invalid("the database has no workers (Options::workers is 0)");
+
+  const size_t types = workload_->TransactionTypes().size();
+  RunState state(db_, workload_, types);
+  const bool open_loop = options_.rate > 0;
+  const size_t max_in_flight =
+      options_.max_in_flight ? options_.max_in_flight : std::max<size_t>(1000, static_cast<size_t>(2 * options_.rate));
+
+  const Clock::time_point start = Clock::now();
+  const Clock::time_point window_start = start + std::chrono::duration_cast<Clock::duration>(
+                                                     std::chrono::duration<double>(options_.warmup_seconds));
+  const Clock::time_point window_end = window_start + std::chrono::duration_cast<Clock::duration>(
+                                                          std::chrono::duration<double>(options_.duration_seconds));
+  db_->ResetStats();
+
+  std::vector<std::unique_ptr<Client>> clients;
+  if (!open_loop) {
+    for (size_t c = 0; c < options_.clients; ++c) {
+      auto client = std::make_unique<Client>();
+      client->rng.seed(options_.seed * 7919 + c);
+      clients.push_back(std::move(client));
+    }
+    for (auto& client : clients) state.SubmitClient(client.get());
+  }
+
+  Random arrivals(options_.seed);
+  std::exponential_distribution<double> gap(open_loop ? options_.rate : 1.0);
+  double next_arrival_s = open_loop ? gap(arrivals) : 0;  // seconds since start
+  uint64_t shed = 0;
+
+  // Progress: engine statistics deltas once a second.
+  engine::ExecutionStats last = db_->Stats();
+  Clock::time_point last_tick = start;
+  Clock::time_point next_tick = start + std::chrono::seconds(1);
+  engine::ExecutionStats window_stats;
+  std::vector<engine::ExecutionStats> window_queues;
+  double seconds = 0;
+
+  for (;;) {
+    const Clock::time_point now = Clock::now();
+    if (state.phase.load() == Phase::kWarmup && now >= window_start) {
+      db_->ResetStats();
+      last = engine::ExecutionStats();
+      last_tick = now;
+      state.phase.store(Phase::kMeasure);
+    }
+    if (now >= window_end) {
+      window_stats = db_->Stats();
+      window_queues = db_->StatsPerQueue();
+      seconds = std::chrono::duration<double>(now - window_start).count();
+      state.phase.store(Phase::kDone);
+      break;
+    }
+    if (open_loop) {
+      const double elapsed = std::chrono::duration<double>(now - start).count();
+      GeneratedTransaction txn;
+      while (next_arrival_s <= elapsed) {
+        const int64_t arrival_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                       (start + std::chrono::duration_cast<Clock::duration>(
+                                                    std::chrono::duration<double>(next_arrival_s)))
+                                           .time_since_epoch())
+                                       .count();
+        if (state.in_flight.load(kRelaxed) < max_in_flight) {
+          workload_->Next(arrivals, &txn);
+          state.SubmitArrival(std::move(txn), arrival_ns);
+        } else if (state.phase.load(kRelaxed) == Phase::kMeasure) {
+          ++shed;
+        }
+        next_arrival_s += gap(arrivals);
+      }
+    }
+    if (now >= next_tick) {
+      engine::ExecutionStats stats = db_->Stats();
+      const double interval = std::chrono::duration<double>(now - last_tick).count();
+      if (options_.on_progress) {
+        DriverOptions::Progress p;
+        p.elapsed_seconds = std::chrono::duration<double>(now - start).count();
+        p.warming_up = state.phase.load() == Phase::kWarmup;
+        const uint64_t commits = stats.commits - std::min(stats.commits, last.commits);
+        const uint64_t aborts = stats.aborts() - std::min(stats.aborts(), last.aborts());
+        p.tps = interval > 0 ? static_cast<double>(commits) / interval : 0;
+        p.abort_rate = commits + aborts ? static_cast<double>(aborts) / static_cast<double>(commits + aborts) : 0;
+        p.in_flight = state.in_flight.load();
+        options_.on_progress(p);
+      }
+      last = stats;
+      last_tick = now;
+      next_tick += std::chrono::seconds(1);
+    }
+    Clock::time_point wake = std::min({next_tick, window_end,
+                                       state.phase.load() == Phase::kWarmup ? window_start : window_end});
+    if (open_loop) {
+      wake = std::min(wake, start + std::chrono::duration_cast<Clock::duration>(
+                                        std::chrono::duration<double>(next_arrival_s)));
+    }
+    std::this_thread::sleep_until(wake);  // a timer: the next arrival, tick or phase change
+  }
+  state.WaitForAll();
+
+  RunResult r;
+  r.seconds = seconds;
+  r.offered_rate = options_.rate;
+  r.clients = open_loop ? 0 : options_.clients;
+  r.shed = shed;
+  r.engine = std::move(window_stats);
+  r.queues = std::move(window_queues);
+  r.types.resize(types);
+  for (size_t t = 0; t < types; ++t) r.types[t].name = workload_->TransactionTypes()[t];
+  for (ThreadRecord& record : state.records) {
+    for (size_t t = 0; t < types; ++t) {
+      TypeCounters& c = record.types[t];
+      TypeResult& out = r.types[t];
+      out.commits += c.commits.load();
+      out.user_aborts += c.user_aborts.load();
+      out.conflicts += c.conflicts.load();
+      out.failures += c.failures.load();
+      out.latency.Merge(c.latency);
+      r.failures += c.failures.load();
+    }
+    r.latency.Merge(record.latency);
+  }
+  {
+    std::lock_guard lock(state.done_mu);
+    r.first_failure = state.first_failure;
+  }
+  *result = std::move(r);
+  return Status::OK();
+}
+
+}  // namespace paceline::workloads

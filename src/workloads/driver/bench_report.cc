@@ -1,0 +1,166 @@
+// BenchReport: the text table and the JSON object.
+#include "workloads/driver/bench_report.h"
+
+#include <cstdio>
+
+#include "cc/abort_reason.h"
+
+namespace paceline::workloads {
+
+namespace {
+
+double Ms(uint64_t ns) { return static_cast<double>(ns) / 1e6; }
+
+std::string Format(const char* format, double v) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, v);
+  return buffer;
+}
+
+nlohmann::json LatencyJson(const engine::LatencyHistogram& h) {
+  return {{"count", h.Count()},           {"mean_ms", h.Mean() / 1e6},       {"p50_ms", Ms(h.Percentile(50))},
+          {"p95_ms", Ms(h.Percentile(95))}, {"p99_ms", Ms(h.Percentile(99))}, {"max_ms", Ms(h.Max())}};
+}
+
+}  // namespace
+
+std::string FormatReport(const BenchReport& report) {
+  const RunResult& run = report.run;
+  std::string out;
+  auto line = [&](const std::string& name, const std::string& value) {
+    out += name;
+    out += std::string(name.size() < 26 ? 26 - name.size() : 1, ' ');
+    out += value + "\n";
+  };
+  out += "settings\n";
+  for (const auto& [flag, value] : report.settings) line("  " + flag, value);
+  if (report.load_rows) {
+    line("  load", std::to_string(report.load_rows) + " rows in " + Format("%.2f", report.load_seconds) + " s");
+  }
+  out += "results\n";
+  line("  measured", Format("%.2f", run.seconds) + " s" +
+                         (run.offered_rate > 0 ? ", open loop at " + Format("%.1f", run.offered_rate) + " txn/s offered"
+                                               : ", closed loop, " + std::to_string(run.clients) + " clients"));
+  line("  committed tps", Format("%.1f", run.tps()));
+  line("  commits", std::to_string(run.engine.commits));
+  line("  aborts", std::to_string(run.engine.aborts()));
+  line("  abort rate", Format("%.4f", run.abort_rate()) + "   (aborts / (aborts + commits))");
+  line("  aborts per commit", Format("%.3f", run.aborts_per_commit()));
+  line("  user aborts", std::to_string(run.engine.user_aborts));
+  line("  retry-limit failures", std::to_string(run.engine.retry_limit_failures));
+  line("  errors", std::to_string(run.engine.errors) +
+                       (run.first_failure.empty() ? "" : "   (first: " + run.first_failure + ")"));
+  if (run.shed) line("  shed arrivals", std::to_string(run.shed));
+  line("  latency ms",
+       "mean " + Format("%.3f", run.latency.Mean() / 1e6) + "  p50 " + Format("%.3f", Ms(run.latency.Percentile(50))) +
+           "  p95 " + Format("%.3f", Ms(run.latency.Percentile(95))) + "  p99 " +
+           Format("%.3f", Ms(run.latency.Percentile(99))) + "  max " + Format("%.3f", Ms(run.latency.Max())));
+  std::string reasons;
+  for (size_t r = 1; r < cc::kAbortReasonCount; ++r) {
+    if (run.engine.aborts_by_reason[r] == 0) continue;
+    reasons += (reasons.empty() ? "" : ", ") + std::string(cc::AbortReasonName(static_cast<cc::AbortReason>(r))) +
+               " " + std::to_string(run.engine.aborts_by_reason[r]);
+  }
+  if (!reasons.empty()) line("  aborts by reason", reasons);
+
+  out += "per transaction type\n";
+  char buffer[256];
+  std::snprintf(buffer, sizeof buffer, "  %-14s %10s %10s %10s %9s %9s %9s %9s\n", "type", "commits", "conflicts",
+                "user abrt", "failures", "mean ms", "p99 ms", "max ms");
+  out += buffer;
+  for (const TypeResult& t : run.types) {
+    std::snprintf(buffer, sizeof buffer, "  %-14s %10llu %10llu %10llu %9llu %9.3f %9.3f %9.3f\n", t.name.c_str(),
+                  static_cast<unsigned long long>(t.commits), static_cast<unsigned long long>(t.conflicts),
+                  static_cast<unsigned long long>(t.user_aborts), static_cast<unsigned long long>(t.failures),
+                  t.latency.Mean() / 1e6, Ms(t.latency.Percentile(99)), Ms(t.latency.Max()));
+    out += buffer;
+  }
+  out += "per run queue\n";
+  std::snprintf(buffer, sizeof buffer, "  %-6s %10s %10s %10s %10s\n", "queue", "queued", "commits", "aborts",
+                "steals");
+  out += buffer;
+  for (size_t q = 0; q < run.queues.size(); ++q) {
+    const engine::ExecutionStats& s = run.queues[q];
+    std::snprintf(buffer, sizeof buffer, "  %-6zu %10llu %10llu %10llu %10llu\n", q,
+                  static_cast<unsigned long long>(s.queued), static_cast<unsigned long long>(s.commits),
+                  static_cast<unsigned long long>(s.aborts()), static_cast<unsigned long long>(s.steals));
+    out += buffer;
+  }
+  if (report.target_latency_ms > 0) {
+    out += "rate bisection (target mean latency " + Format("%.1f", report.target_latency_ms) +
+           " ms; closed-loop capacity " + Format("%.1f", report.capacity_tps) + " txn/s)\n";
+    for (const RateProbe& p : report.probes) {
+      std::snprintf(buffer, sizeof buffer, "  offered %10.1f txn/s  mean latency %10.3f ms%s  %s\n", p.rate,
+                    p.mean_latency_ms, p.shed ? " (shed)" : "", p.met ? "met" : "missed");
+      out += buffer;
+    }
+  }
+  if (report.checked) {
+    out += std::string("consistency check: ") + (report.check_ok ? "passed" : "FAILED") + "\n";
+    out += report.check_report;
+    if (!report.check_report.empty() && report.check_report.back() != '\n') out += "\n";
+  }
+  return out;
+}
+
+nlohmann::json ReportJson(const BenchReport& report) {
+  const RunResult& run = report.run;
+  nlohmann::json settings = nlohmann::json::object();
+  for (const auto& [flag, value] : report.settings) settings[flag] = value;
+  nlohmann::json reasons = nlohmann::json::object();
+  for (size_t r = 1; r < cc::kAbortReasonCount; ++r) {
+    reasons[std::string(cc::AbortReasonName(static_cast<cc::AbortReason>(r)))] = run.engine.aborts_by_reason[r];
+  }
+  nlohmann::json types = nlohmann::json::array();
+  for (const TypeResult& t : run.types) {
+    types.push_back({{"name", t.name},
+                     {"commits", t.commits},
+                     {"conflicts", t.conflicts},
+                     {"user_aborts", t.user_aborts},
+                     {"failures", t.failures},
+                     {"tps", run.seconds > 0 ? static_cast<double>(t.commits) / run.seconds : 0.0},
+                     {"latency", LatencyJson(t.latency)}});
+  }
+  nlohmann::json queues = nlohmann::json::array();
+  for (size_t q = 0; q < run.queues.size(); ++q) {
+    const engine::ExecutionStats& s = run.queues[q];
+    queues.push_back({{"queue", q}, {"queued", s.queued}, {"commits", s.commits}, {"aborts", s.aborts()},
+                      {"steals", s.steals}});
+  }
+  nlohmann::json j = {
+      {"settings", settings},
+      {"load", {{"rows", report.load_rows}, {"seconds", report.load_seconds}}},
+      {"seconds", run.seconds},
+      {"mode", run.offered_rate > 0 ? "open" : "closed"},
+      {"clients", run.clients},
+      {"offered_rate", run.offered_rate},
+      {"shed", run.shed},
+      {"tps", run.tps()},
+      {"commits", run.engine.commits},
+      {"aborts", run.engine.aborts()},
+      {"abort_rate", run.abort_rate()},
+      {"aborts_per_commit", run.aborts_per_commit()},
+      {"aborts_by_reason", reasons},
+      {"user_aborts", run.engine.user_aborts},
+      {"retry_limit_failures", run.engine.retry_limit_failures},
+      {"errors", run.engine.errors},
+      {"first_failure", run.first_failure},
+      {"steals", run.engine.steals},
+      {"latency", LatencyJson(run.latency)},
+      {"types", types},
+      {"queues", queues},
+  };
+  if (report.target_latency_ms > 0) {
+    nlohmann::json probes = nlohmann::json::array();
+    for (const RateProbe& p : report.probes) {
+      probes.push_back({{"rate", p.rate}, {"mean_latency_ms", p.mean_latency_ms}, {"shed", p.shed}, {"met", p.met}});
+    }
+    j["bisection"] = {{"target_latency_ms", report.target_latency_ms},
+                      {"capacity_tps", report.capacity_tps},
+                      {"probes", probes}};
+  }
+  if (report.checked) j["check"] = {{"ok", report.check_ok}, {"report", report.check_report}};
+  return j;
+}
+
+}  // namespace paceline::workloads

@@ -1,0 +1,60 @@
+// OrderStatus: the procedure body and its inputs.
+#include "workloads/tpcc/order_status.h"
+
+#include <string>
+
+#include "workloads/tpcc/payment.h"
+#include "workloads/tpcc/tpcc_values.h"
+
+namespace paceline::workloads::tpcc {
+
+namespace {
+
+enum Statement : size_t { kCustomersByName, kCustomer, kLastOrder, kOrderLines };
+
+Status Body(engine::ProcedureContext& ctx, const std::vector<Value>& args) {
+  const Value& w = args[0];
+  const Value& d = args[1];
+  engine::QueryResult r;
+  Value c = args[2];
+  if (!args[3].is_null()) {
+    PL_RETURN_IF_ERROR(ctx.Execute(kCustomersByName, {w, d, args[3]}, &r));
+    PL_RETURN_IF_ERROR(ExpectRow(r, "a customer named " + args[3].ToString()));
+    c = r.rows[(r.rows.size() - 1) / 2][0];
+  }
+  PL_RETURN_IF_ERROR(ctx.Execute(kCustomer, {w, d, c}, &r));
+  PL_RETURN_IF_ERROR(ExpectRow(r, "customer " + c.ToString()));
+  PL_RETURN_IF_ERROR(ctx.Execute(kLastOrder, {w, d, c}, &r));
+  PL_RETURN_IF_ERROR(ExpectRow(r, "an order of customer " + c.ToString()));
+  Value o_id = r.rows[0][0];
+  return ctx.Execute(kOrderLines, {w, d, o_id}, &r);
+}
+
+}  // namespace
+
+engine::Procedure OrderStatusProcedure() {
+  engine::Procedure p;
+  p.name = kOrderStatusProcedure;
+  p.statements = {
+      "SELECT c_id FROM customer WHERE c_w_id = $1 AND c_d_id = $2 AND c_last = $3 ORDER BY c_first",
+      "SELECT c_balance, c_first, c_middle, c_last FROM customer WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3",
+      "SELECT o_id, o_entry_d, o_carrier_id FROM orders WHERE o_w_id = $1 AND o_d_id = $2 AND o_c_id = $3 "
+      "ORDER BY o_id DESC LIMIT 1",
+      "SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line "
+      "WHERE ol_w_id = $1 AND ol_d_id = $2 AND ol_o_id = $3",
+  };
+  p.body = Body;
+  return p;
+}
+
+void DrawOrderStatusArgs(const TpccOptions& options, const TpccRandom& random, Random& rng, int w_id,
+                         std::vector<Value>* args) {
+  const bool by_name = TpccRandom::Uniform(rng, 1, 100) <= 60;
+  args->clear();
+  args->push_back(Int(w_id));
+  args->push_back(Int(TpccRandom::Uniform(rng, 1, kDistrictsPerWarehouse)));
+  args->push_back(by_name ? Int(0) : Int(random.NURand(rng, 1023, 1, options.customers_per_district)));
+  args->push_back(by_name ? DrawCustomerLastName(options, random, rng) : Value::Null(TypeId::kText));
+}
+
+}  // namespace paceline::workloads::tpcc

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""End-to-end test of paceline-bench: tiny TPC-C and YCSB runs (closed loop,
+open loop, statement latency, --check) with --json parsed and checked, and
+invalid flags refused at start with the valid values listed. Run by ctest
+with the binary's path as the only argument."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BINARY = None
+TINY_TPCC = ["--warehouses=1", "--items=100", "--tpcc-customers=30", "--workers=3", "--warmup=0.2",
+             "--duration=0.5", "--progress=false"]
+
+
+def run(*args):
+    p = subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+class PacelineBenchTest(unittest.TestCase):
+    def run_json(self, *args):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "out.json")
+            code, out, err = run(*args, "--json=" + path)
+            self.assertEqual(code, 0, err + out)
+            with open(path) as f:
+                return json.load(f), out
+
+    def test_tpcc_closed_loop_json_and_check(self):
+        j, out = self.run_json(*TINY_TPCC, "--mix=standard", "--cc=2pl-wait-die", "--check")
+        self.assertEqual(j["settings"]["workload"], "tpcc")
+        self.assertEqual(j["settings"]["cc"], "2pl-wait-die")
+        self.assertEqual(j["settings"]["scheduler"], "random")
+        self.assertEqual(j["settings"]["mix"], "standard")
+        self.assertEqual(j["settings"]["clients"], "6")  # 2 per worker by default
+        self.assertEqual(j["mode"], "closed")
+        self.assertGreater(j["commits"], 0)
+        self.assertGreater(j["tps"], 0)
+        self.assertEqual(j["errors"], 0)
+        self.assertTrue(0 <= j["abort_rate"] <= 1)
+        total = j["commits"] + j["aborts"]
+        self.assertAlmostEqual(j["abort_rate"], j["aborts"] / total if total else 0, places=9)
+        self.assertEqual([t["name"] for t in j["types"]],
+                         ["NewOrder", "Payment", "OrderStatus", "Delivery", "StockLevel"])
+        self.assertEqual(len(j["queues"]), 3)
+        for key in ("mean_ms", "p50_ms", "p95_ms", "p99_ms", "max_ms"):
+            self.assertIn(key, j["latency"])
+        self.assertLessEqual(j["latency"]["p50_ms"], j["latency"]["max_ms"])
+        self.assertTrue(j["check"]["ok"], j["check"]["report"])
+        self.assertIn("consistency 4", j["check"]["report"])
+        self.assertGreater(j["load"]["rows"], 0)
+        # The table on stdout says the same.
+        self.assertIn("committed tps", out)
+        self.assertIn("consistency check: passed", out)
+        self.assertIn("per run queue", out)
+
+    def test_open_loop_with_statement_latency(self):
+        j, _ = self.run_json(*TINY_TPCC, "--rate=200", "--stmt-latency-us=20", "--scheduler=round-robin")
+        self.assertEqual(j["mode"], "open")
+        self.assertEqual(j["offered_rate"], 200)
+        self.assertEqual(j["settings"]["stmt_latency_us"], "20")
+        self.assertEqual(j["settings"]["scheduler"], "round-robin")
+        self.assertGreater(j["commits"], 0)
+
+    def test_ycsb_with_check(self):
+        j, out = self.run_json("--workload=ycsb", "--ycsb-records=500", "--ycsb-fields=2", "--ycsb-field-length=10",
+                               "--ycsb-theta=0.99", "--workers=3", "--warmup=0.1", "--duration=0.4",
+                               "--progress=false", "--check", "--cc=2pl")
+        self.assertEqual(j["settings"]["workload"], "ycsb")
+        self.assertEqual([t["name"] for t in j["types"]], ["ReadOnly", "ReadWrite"])
+        self.assertTrue(j["check"]["ok"], j["check"]["report"])
+        self.assertGreater(j["commits"], 0)
+
+    def test_progress_lines_go_to_stderr(self):
+        code, out, err = run("--warehouses=1", "--items=100", "--tpcc-customers=30", "--workers=2",
+                             "--warmup=0", "--duration=1.3")
+        self.assertEqual(code, 0, err)
+        self.assertIn("tps", err)
+        self.assertIn("abort rate", err)
+        self.assertNotIn("in flight", out)
+
+    def test_invalid_flags_fail_at_start_listing_valid_values(self):
+        cases = [
+            (["--workload=tpch"], "valid workloads: tpcc, ycsb"),
+            (["--cc=mvcc"], "2pl-wait-die"),
+            (["--scheduler=smart"], "round-robin"),
+            (["--mix=most"], "valid values: paper"),
+            (["--clients=4", "--rate=100"], "not both"),
+            (["--target-latency-ms=500", "--rate=100"], "--target-latency-ms"),
+            (["--warehouses=0"], "--warehouses must be"),
+            (["--workload=ycsb", "--ycsb-theta=1.5"], "--ycsb-theta"),
+            (["--duration=0"], "--duration"),
+            (["--no-such-flag=1"], "no_such_flag"),
+        ]
+        for args, message in cases:
+            code, out, err = run(*args, "--items=100", "--tpcc-customers=30")
+            self.assertNotEqual(code, 0, args)
+            self.assertIn(message, err, args)
+            self.assertEqual(out, "", args)
+
+
+if __name__ == "__main__":
+    BINARY = sys.argv.pop(1)
+    unittest.main()
