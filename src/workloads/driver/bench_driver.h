@@ -77,7 +77,7 @@ struct RunResult {
   std::vector<TypeResult> types;
   engine::LatencyHistogram latency;  // committed transactions, all types (client side)
   uint64_t failures = 0;             // results that were neither commits nor user aborts
-  std::string first_failure;         // the first of them, "SQLSTATE: message"
+  std::string first_failure;         // the first such result of the run (warm-up included), "SQLSTATE: message"
 
   double tps() const { return seconds > 0 ? static_cast<double>(engine.commits) / seconds : 0; }
   double abort_rate() const { return engine.abort_rate(); }

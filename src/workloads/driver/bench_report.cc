@@ -48,8 +48,8 @@ std::string FormatReport(const BenchReport& report) {
   line("  aborts per commit", Format("%.3f", run.aborts_per_commit()));
   line("  user aborts", std::to_string(run.engine.user_aborts));
   line("  retry-limit failures", std::to_string(run.engine.retry_limit_failures));
-  line("  errors", std::to_string(run.engine.errors) +
-                       (run.first_failure.empty() ? "" : "   (first: " + run.first_failure + ")"));
+  line("  errors", std::to_string(run.engine.errors));
+  if (!run.first_failure.empty()) line("  first failure", run.first_failure);
   if (run.shed) line("  shed arrivals", std::to_string(run.shed));
   line("  latency ms",
        "mean " + Format("%.3f", run.latency.Mean() / 1e6) + "  p50 " + Format("%.3f", Ms(run.latency.Percentile(50))) +
