@@ -76,7 +76,7 @@ class PacelineBenchTest(unittest.TestCase):
 
     def test_progress_lines_go_to_stderr(self):
         code, out, err = run("--warehouses=1", "--items=100", "--tpcc-customers=30", "--workers=2",
-                             "--warmup=0", "--duration=1.3")
+                             "--warmup=0", "--duration=2.5")
         self.assertEqual(code, 0, err)
         self.assertIn("tps", err)
         self.assertIn("abort rate", err)

@@ -31,6 +31,9 @@ struct ExecutionStats {
   LatencyHistogram latency;           // end − submit, per transaction
   LatencyHistogram queue_wait;        // first attempt start − submit, per transaction
 
+  // Adds `other`'s counts and histograms into this one.
+  void Add(const ExecutionStats& other);
+
   uint64_t aborts() const;
   uint64_t aborts(cc::AbortReason reason) const { return aborts_by_reason[static_cast<size_t>(reason)]; }
   // Transactions that ended, whatever the outcome.

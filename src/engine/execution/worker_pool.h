@@ -84,6 +84,8 @@ class WorkerPool {
   ExecutionStats Stats() const;
   // One snapshot per run queue q: `queued` counts what was put on queue q;
   // everything else is what worker q did (steals: jobs it took from others).
+  // A job is counted as queued just after it is pushed, so a snapshot may
+  // see its worker's outcome first.
   std::vector<ExecutionStats> StatsPerQueue() const;
   // Zeroes the statistics, e.g. after a warm-up; exact between runs, see
   // WorkerStats::Reset for a reset while transactions run.

@@ -48,8 +48,10 @@ class alignas(64) WorkerStats {
  private:
   static void Add(std::atomic<uint64_t>& counter, uint64_t n = 1) { counter.fetch_add(n, std::memory_order_relaxed); }
 
-  std::atomic<uint64_t> queued_{0};
-  std::atomic<uint64_t> commits_{0};
+  // Written by submitting threads: on a line of its own, away from the
+  // worker's counters below.
+  alignas(64) std::atomic<uint64_t> queued_{0};
+  alignas(64) std::atomic<uint64_t> commits_{0};
   std::array<std::atomic<uint64_t>, cc::kAbortReasonCount> aborts_{};
   std::atomic<uint64_t> retries_{0};
   std::atomic<uint64_t> retry_limit_failures_{0};

@@ -82,11 +82,11 @@ struct RunState {
   }
 
   // One transaction fewer outstanding; wakes the driver at the last one.
+  // Under done_mu, and nothing of the state touched after: once the count
+  // reaches 0 the driver may return and destroy this state.
   void Finished() {
-    if (in_flight.fetch_sub(1) == 1 && phase.load() == Phase::kDone) {
-      std::lock_guard lock(done_mu);
-      done_cv.notify_all();
-    }
+    std::lock_guard lock(done_mu);
+    if (in_flight.fetch_sub(1) == 1) done_cv.notify_all();
   }
 
   void SubmitClient(Client* client) {
@@ -168,19 +168,22 @@ Status BenchDriver::Run(RunResult* result) {
   engine::ExecutionStats window_stats;
   std::vector<engine::ExecutionStats> window_queues;
   double seconds = 0;
+  Clock::time_point reset_at = start;
 
   for (;;) {
     const Clock::time_point now = Clock::now();
     if (state.phase.load() == Phase::kWarmup && now >= window_start) {
       db_->ResetStats();
+      reset_at = Clock::now();
       last = engine::ExecutionStats();
-      last_tick = now;
+      last_tick = reset_at;
       state.phase.store(Phase::kMeasure);
     }
     if (now >= window_end) {
-      window_stats = db_->Stats();
+      // One snapshot: the totals are the sum of the queues.
       window_queues = db_->StatsPerQueue();
-      seconds = std::chrono::duration<double>(now - window_start).count();
+      seconds = std::chrono::duration<double>(Clock::now() - reset_at).count();
+      for (const engine::ExecutionStats& q : window_queues) window_stats.Add(q);
       state.phase.store(Phase::kDone);
       break;
     }
@@ -196,7 +199,7 @@ Status BenchDriver::Run(RunResult* result) {
         if (state.in_flight.load(kRelaxed) < max_in_flight) {
           workload_->Next(arrivals, &txn);
           state.SubmitArrival(std::move(txn), arrival_ns);
-        } else if (state.phase.load(kRelaxed) == Phase::kMeasure) {
+        } else {
           ++shed;
         }
         next_arrival_s += gap(arrivals);

@@ -9,11 +9,12 @@
 //   open loop (rate > 0): Poisson arrivals at `rate` per second (exponential
 //     inter-arrival times) from the driver's thread, whatever the engine's
 //     progress. Latency = the arrival's scheduled time → result, so queueing
-//     (including a late driver) is counted. Arrivals beyond `max_in_flight`
-//     outstanding transactions are shed and counted, so an overloaded run
-//     ends in bounded time.
+//     (including a late driver) is counted. An arrival that finds
+//     `max_in_flight` transactions outstanding is shed and counted, so an
+//     overloaded run ends in bounded time.
 // A run is a warm-up, then the measured window: at its start the engine's
-// statistics are reset; at its end they are read and generation stops; the
+// statistics are reset; at its end they are read (one snapshot per queue,
+// summed for the totals) and generation stops; the
 // driver then waits for every outstanding transaction (their results still
 // reach Workload::OnFinished, so the workload's checks see everything). The
 // driver's own counters (per transaction type) count results that arrive
@@ -71,7 +72,7 @@ struct RunResult {
   double seconds = 0;       // the measured window
   double offered_rate = 0;  // open loop; 0 for closed loop
   size_t clients = 0;       // closed loop
-  uint64_t shed = 0;        // open-loop arrivals not submitted (max_in_flight)
+  uint64_t shed = 0;        // open-loop arrivals not submitted (max_in_flight), warm-up included
   engine::ExecutionStats engine;               // the engine's statistics of the window
   std::vector<engine::ExecutionStats> queues;  // the same per run queue
   std::vector<TypeResult> types;
