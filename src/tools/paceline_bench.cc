@@ -122,15 +122,7 @@ int Main() {
   if (!s.ok()) return Fail(s, "load");
   workloads::BenchReport report;
   report.load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
-  {
-    auto session = db->CreateSession();
-    for (const auto& table : db->catalog().TableNames()) {
-      engine::QueryResult r;
-      if (session->Execute("SELECT count(*) FROM " + table, &r).ok() && !r.rows.empty()) {
-        report.load_rows += static_cast<uint64_t>(r.rows[0][0].int_value());
-      }
-    }
-  }
+  report.load_rows = workload->loaded_rows();
   std::cerr << "paceline-bench: loaded " << report.load_rows << " rows in " << report.load_seconds << " s\n";
 
   // Settings in effect.

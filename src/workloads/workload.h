@@ -49,6 +49,8 @@ class Workload {
   // Creates the schema, loads the initial data through the bulk-load path
   // and registers the procedures. Run once on an empty database.
   virtual Status Setup(engine::Database* db) = 0;
+  // Rows Setup loaded, over all tables.
+  virtual uint64_t loaded_rows() const = 0;
   // Draws the next transaction of the mix, with its inputs.
   virtual void Next(Random& rng, GeneratedTransaction* out) const = 0;
   // Reports the outcome of a generated transaction (the default ignores it).

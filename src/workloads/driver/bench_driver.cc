@@ -18,7 +18,13 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr auto kRelaxed = std::memory_order_relaxed;
 
-int64_t NowNs() { return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count(); }
+int64_t Ns(Clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
+int64_t NowNs() { return Ns(Clock::now()); }
+Clock::duration Seconds(double s) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+}
 
 enum class Phase { kWarmup, kMeasure, kDone };
 
@@ -140,10 +146,8 @@ Status BenchDriver::Run(RunResult* result) {
       options_.max_in_flight ? options_.max_in_flight : std::max<size_t>(1000, static_cast<size_t>(2 * options_.rate));
 
   const Clock::time_point start = Clock::now();
-  const Clock::time_point window_start = start + std::chrono::duration_cast<Clock::duration>(
-                                                     std::chrono::duration<double>(options_.warmup_seconds));
-  const Clock::time_point window_end = window_start + std::chrono::duration_cast<Clock::duration>(
-                                                          std::chrono::duration<double>(options_.duration_seconds));
+  const Clock::time_point window_start = start + Seconds(options_.warmup_seconds);
+  const Clock::time_point window_end = window_start + Seconds(options_.duration_seconds);
   db_->ResetStats();
 
   std::vector<std::unique_ptr<Client>> clients;
@@ -158,7 +162,7 @@ Status BenchDriver::Run(RunResult* result) {
 
   Random arrivals(options_.seed);
   std::exponential_distribution<double> gap(open_loop ? options_.rate : 1.0);
-  double next_arrival_s = open_loop ? gap(arrivals) : 0;  // seconds since start
+  Clock::time_point next_arrival = start + Seconds(open_loop ? gap(arrivals) : 0);
   uint64_t shed = 0;
 
   // Progress: engine statistics deltas once a second.
@@ -188,21 +192,14 @@ Status BenchDriver::Run(RunResult* result) {
       break;
     }
     if (open_loop) {
-      const double elapsed = std::chrono::duration<double>(now - start).count();
       GeneratedTransaction txn;
-      while (next_arrival_s <= elapsed) {
-        const int64_t arrival_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                       (start + std::chrono::duration_cast<Clock::duration>(
-                                                    std::chrono::duration<double>(next_arrival_s)))
-                                           .time_since_epoch())
-                                       .count();
+      for (; next_arrival <= now; next_arrival += Seconds(gap(arrivals))) {
         if (state.in_flight.load(kRelaxed) < max_in_flight) {
           workload_->Next(arrivals, &txn);
-          state.SubmitArrival(std::move(txn), arrival_ns);
+          state.SubmitArrival(std::move(txn), Ns(next_arrival));
         } else {
           ++shed;
         }
-        next_arrival_s += gap(arrivals);
       }
     }
     if (now >= next_tick) {
@@ -225,10 +222,7 @@ Status BenchDriver::Run(RunResult* result) {
     }
     Clock::time_point wake = std::min({next_tick, window_end,
                                        state.phase.load() == Phase::kWarmup ? window_start : window_end});
-    if (open_loop) {
-      wake = std::min(wake, start + std::chrono::duration_cast<Clock::duration>(
-                                        std::chrono::duration<double>(next_arrival_s)));
-    }
+    if (open_loop) wake = std::min(wake, next_arrival);
     std::this_thread::sleep_until(wake);  // a timer: the next arrival, tick or phase change
   }
   state.WaitForAll();

@@ -28,17 +28,18 @@ Status Body(engine::ProcedureContext& ctx, const std::vector<Value>& args) {
     PL_RETURN_IF_ERROR(ctx.Execute(kOldestNewOrder, {w, d}, &r));
     if (r.rows.empty()) continue;  // nothing to deliver in this district
     const Value o_id = r.rows[0][0];
-    const std::string order = "order " + o_id.ToString() + " of district " + d.ToString() + " of warehouse " +
-                              w.ToString();
+    auto order = [&] {
+      return "order " + o_id.ToString() + " of district " + d.ToString() + " of warehouse " + w.ToString();
+    };
     PL_RETURN_IF_ERROR(ctx.Execute(kDeleteNewOrder, {w, d, o_id}, &r));
-    if (r.rows_affected != 1) return Status(sqlstate::kInternalError, "TPC-C: new_order row of " + order + " vanished");
+    if (r.rows_affected != 1) return Status(sqlstate::kInternalError, "TPC-C: new_order row of " + order() + " vanished");
     PL_RETURN_IF_ERROR(ctx.Execute(kOrderCustomer, {w, d, o_id}, &r));
     PL_RETURN_IF_ERROR(ExpectRow(r, order));
     const Value c = r.rows[0][0];
     PL_RETURN_IF_ERROR(ctx.Execute(kSetCarrier, {w, d, o_id, carrier}, &r));
     PL_RETURN_IF_ERROR(ctx.Execute(kStampLines, {w, d, o_id}, &r));
     PL_RETURN_IF_ERROR(ctx.Execute(kSumLines, {w, d, o_id}, &r));
-    PL_RETURN_IF_ERROR(ExpectRow(r, "the lines of " + order));
+    PL_RETURN_IF_ERROR(ExpectRow(r, [&] { return "the lines of " + order(); }));
     const Value total = r.rows[0][0].is_null() ? Cents(0) : r.rows[0][0];
     PL_RETURN_IF_ERROR(ctx.Execute(kCreditCustomer, {w, d, c, total}, &r));
   }

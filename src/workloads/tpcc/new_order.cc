@@ -51,17 +51,17 @@ Status Body(engine::ProcedureContext& ctx, const std::vector<Value>& args) {
   const Value& d = args[1];
   const Value& c = args[2];
   const int64_t lines = IntOf(args[3]);
-  const std::string district = "district " + args[1].ToString() + " of warehouse " + args[0].ToString();
+  auto district = [&] { return "district " + d.ToString() + " of warehouse " + w.ToString(); };
   engine::QueryResult r;
 
   PL_RETURN_IF_ERROR(ctx.Execute(kWarehouseTax, {w}, &r));
-  PL_RETURN_IF_ERROR(ExpectRow(r, "warehouse " + w.ToString()));
+  PL_RETURN_IF_ERROR(ExpectRow(r, [&] { return "warehouse " + w.ToString(); }));
   PL_RETURN_IF_ERROR(ctx.Execute(kDistrictForUpdate, {w, d}, &r));
   PL_RETURN_IF_ERROR(ExpectRow(r, district));
   const int64_t o_id = IntOf(r.rows[0][1]);
   PL_RETURN_IF_ERROR(ctx.Execute(kDistrictNextOrder, {w, d, Int(o_id + 1)}, &r));
   PL_RETURN_IF_ERROR(ctx.Execute(kCustomer, {w, d, c}, &r));
-  PL_RETURN_IF_ERROR(ExpectRow(r, "customer " + c.ToString() + " of " + district));
+  PL_RETURN_IF_ERROR(ExpectRow(r, [&] { return "customer " + c.ToString() + " of " + district(); }));
 
   bool all_local = true;
   for (int64_t l = 0; l < lines; ++l) all_local = all_local && IntOf(args[5 + 3 * l]) == IntOf(w);
@@ -78,7 +78,9 @@ Status Body(engine::ProcedureContext& ctx, const std::vector<Value>& args) {
     const int64_t price_cents = CentsOf(r.rows[0][0]);
 
     PL_RETURN_IF_ERROR(ctx.Execute(stock_statement, {supply_w, item}, &r));
-    PL_RETURN_IF_ERROR(ExpectRow(r, "stock of item " + item.ToString() + " in warehouse " + supply_w.ToString()));
+    PL_RETURN_IF_ERROR(ExpectRow(r, [&] {
+      return "stock of item " + item.ToString() + " in warehouse " + supply_w.ToString();
+    }));
     int64_t s_quantity = IntOf(r.rows[0][0]) - quantity;
     if (s_quantity < 10) s_quantity += 91;
     Value dist_info = r.rows[0][2];

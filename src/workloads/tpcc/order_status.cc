@@ -16,16 +16,12 @@ Status Body(engine::ProcedureContext& ctx, const std::vector<Value>& args) {
   const Value& w = args[0];
   const Value& d = args[1];
   engine::QueryResult r;
-  Value c = args[2];
-  if (!args[3].is_null()) {
-    PL_RETURN_IF_ERROR(ctx.Execute(kCustomersByName, {w, d, args[3]}, &r));
-    PL_RETURN_IF_ERROR(ExpectRow(r, "a customer named " + args[3].ToString()));
-    c = r.rows[(r.rows.size() - 1) / 2][0];
-  }
+  Value c;
+  PL_RETURN_IF_ERROR(ResolveCustomer(ctx, kCustomersByName, w, d, args[2], args[3], &c));
   PL_RETURN_IF_ERROR(ctx.Execute(kCustomer, {w, d, c}, &r));
-  PL_RETURN_IF_ERROR(ExpectRow(r, "customer " + c.ToString()));
+  PL_RETURN_IF_ERROR(ExpectRow(r, [&] { return "customer " + c.ToString(); }));
   PL_RETURN_IF_ERROR(ctx.Execute(kLastOrder, {w, d, c}, &r));
-  PL_RETURN_IF_ERROR(ExpectRow(r, "an order of customer " + c.ToString()));
+  PL_RETURN_IF_ERROR(ExpectRow(r, [&] { return "an order of customer " + c.ToString(); }));
   Value o_id = r.rows[0][0];
   return ctx.Execute(kOrderLines, {w, d, o_id}, &r);
 }
@@ -36,7 +32,7 @@ engine::Procedure OrderStatusProcedure() {
   engine::Procedure p;
   p.name = kOrderStatusProcedure;
   p.statements = {
-      "SELECT c_id FROM customer WHERE c_w_id = $1 AND c_d_id = $2 AND c_last = $3 ORDER BY c_first",
+      kCustomersByLastNameSql,
       "SELECT c_balance, c_first, c_middle, c_last FROM customer WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3",
       "SELECT o_id, o_entry_d, o_carrier_id FROM orders WHERE o_w_id = $1 AND o_d_id = $2 AND o_c_id = $3 "
       "ORDER BY o_id DESC LIMIT 1",

@@ -29,7 +29,7 @@ std::vector<std::string> Statements() {
       "SELECT w_name, w_street_1, w_street_2, w_city, w_state, w_zip FROM warehouse WHERE w_id = $1",
       "UPDATE district SET d_ytd = d_ytd + $3 WHERE d_w_id = $1 AND d_id = $2",
       "SELECT d_name, d_street_1, d_street_2, d_city, d_state, d_zip FROM district WHERE d_w_id = $1 AND d_id = $2",
-      "SELECT c_id FROM customer WHERE c_w_id = $1 AND c_d_id = $2 AND c_last = $3 ORDER BY c_first",
+      kCustomersByLastNameSql,
       "SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, "
       "c_credit, c_credit_lim, c_discount, c_balance FROM customer WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3 "
       "FOR UPDATE",
@@ -52,26 +52,22 @@ Status Body(engine::ProcedureContext& ctx, const std::vector<Value>& args) {
 
   PL_RETURN_IF_ERROR(ctx.Execute(kWarehouseYtd, {w, amount}, &r));
   PL_RETURN_IF_ERROR(ctx.Execute(kWarehouse, {w}, &r));
-  PL_RETURN_IF_ERROR(ExpectRow(r, "warehouse " + w.ToString()));
+  PL_RETURN_IF_ERROR(ExpectRow(r, [&] { return "warehouse " + w.ToString(); }));
   const std::string w_name = r.rows[0][0].ToString();
   PL_RETURN_IF_ERROR(ctx.Execute(kDistrictYtd, {w, d, amount}, &r));
   PL_RETURN_IF_ERROR(ctx.Execute(kDistrict, {w, d}, &r));
-  PL_RETURN_IF_ERROR(ExpectRow(r, "district " + d.ToString() + " of warehouse " + w.ToString()));
+  PL_RETURN_IF_ERROR(ExpectRow(r, [&] { return "district " + d.ToString() + " of warehouse " + w.ToString(); }));
   const std::string d_name = r.rows[0][0].ToString();
 
-  Value c = args[4];
-  if (!args[5].is_null()) {  // by last name: the middle one by first name
-    PL_RETURN_IF_ERROR(ctx.Execute(kCustomersByName, {c_w, c_d, args[5]}, &r));
-    PL_RETURN_IF_ERROR(ExpectRow(r, "a customer named " + args[5].ToString()));
-    c = r.rows[(r.rows.size() - 1) / 2][0];
-  }
+  Value c;
+  PL_RETURN_IF_ERROR(ResolveCustomer(ctx, kCustomersByName, c_w, c_d, args[4], args[5], &c));
   PL_RETURN_IF_ERROR(ctx.Execute(kCustomerForUpdate, {c_w, c_d, c}, &r));
-  PL_RETURN_IF_ERROR(ExpectRow(r, "customer " + c.ToString()));
-  const bool bad_credit = r.rows[0][10].ToString() == "BC";
+  PL_RETURN_IF_ERROR(ExpectRow(r, [&] { return "customer " + c.ToString(); }));
+  const bool bad_credit = r.rows[0][10].string_value() == "BC";
   PL_RETURN_IF_ERROR(ctx.Execute(kCustomerPay, {c_w, c_d, c, amount}, &r));
   if (bad_credit) {
     PL_RETURN_IF_ERROR(ctx.Execute(kCustomerData, {c_w, c_d, c}, &r));
-    PL_RETURN_IF_ERROR(ExpectRow(r, "customer " + c.ToString()));
+    PL_RETURN_IF_ERROR(ExpectRow(r, [&] { return "customer " + c.ToString(); }));
     std::string data = c.ToString() + " " + c_d.ToString() + " " + c_w.ToString() + " " + d.ToString() + " " +
                        w.ToString() + " " + amount.ToString() + " | " + r.rows[0][0].ToString();
     data.resize(std::min<size_t>(data.size(), 500));
@@ -81,6 +77,19 @@ Status Body(engine::ProcedureContext& ctx, const std::vector<Value>& args) {
 }
 
 }  // namespace
+
+Status ResolveCustomer(engine::ProcedureContext& ctx, size_t by_name, const Value& w, const Value& d,
+                       const Value& c_id, const Value& c_last, Value* out) {
+  if (c_last.is_null()) {
+    *out = c_id;
+    return Status::OK();
+  }
+  engine::QueryResult r;
+  PL_RETURN_IF_ERROR(ctx.Execute(by_name, {w, d, c_last}, &r));
+  PL_RETURN_IF_ERROR(ExpectRow(r, [&] { return "a customer named " + c_last.ToString(); }));
+  *out = r.rows[(r.rows.size() - 1) / 2][0];  // ⌈n/2⌉, 1-based
+  return Status::OK();
+}
 
 engine::Procedure PaymentProcedure() {
   engine::Procedure p;

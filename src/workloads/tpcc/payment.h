@@ -34,6 +34,18 @@ engine::Procedure PaymentProcedure();
 void DrawPaymentArgs(const TpccOptions& options, const TpccRandom& random, Random& rng, int w_id,
                      std::vector<Value>* args);
 
+// Customer selection by last name, shared with OrderStatus (§2.5.2.2,
+// §2.6.2.2): the customers of a district with that last name, by first name.
+inline constexpr char kCustomersByLastNameSql[] =
+    "SELECT c_id FROM customer WHERE c_w_id = $1 AND c_d_id = $2 AND c_last = $3 ORDER BY c_first";
+
+// The customer a transaction names: `c_id`, or, when `c_last` is not NULL,
+// the one at position ⌈n/2⌉ of the n customers that declared statement
+// `by_name` (kCustomersByLastNameSql) returns for (w, d, c_last). XX000 when
+// there is none.
+Status ResolveCustomer(engine::ProcedureContext& ctx, size_t by_name, const Value& w, const Value& d,
+                       const Value& c_id, const Value& c_last, Value* out);
+
 // The last name for a customer selected by name: NURand(255, 0, 999), kept
 // within the names a scaled-down database has (the first
 // customers_per_district syllable names when fewer than 1,000).

@@ -14,7 +14,7 @@ Status Body(engine::ProcedureContext& ctx, const std::vector<Value>& args) {
   const Value& d = args[1];
   engine::QueryResult r;
   PL_RETURN_IF_ERROR(ctx.Execute(kNextOrder, {w, d}, &r));
-  PL_RETURN_IF_ERROR(ExpectRow(r, "district " + d.ToString() + " of warehouse " + w.ToString()));
+  PL_RETURN_IF_ERROR(ExpectRow(r, [&] { return "district " + d.ToString() + " of warehouse " + w.ToString(); }));
   const int64_t next = IntOf(r.rows[0][0]);
   return ctx.Execute(kLowStock, {w, d, Int(next), Int(next - 20), w, args[2]}, &r);
 }

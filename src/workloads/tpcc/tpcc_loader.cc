@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/datetime.h"
 #include "workloads/tpcc/tpcc_values.h"
 
 namespace paceline::workloads::tpcc {
@@ -45,11 +46,6 @@ class TableSink {
 
 Value Ts(int64_t micros) { return Value::Timestamp(micros); }
 Value NullOf(TypeId type) { return Value::Null(type); }
-
-int64_t NowMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // Address columns: street_1, street_2, city, state, zip.
 void AddAddress(Random& rng, Row* row) {
@@ -165,7 +161,7 @@ Status TpccLoader::Load(engine::Database* db, TpccLoadStats* stats) const {
   PL_RETURN_IF_ERROR(LoadItems(db, options_, &rows));
 
   // Warehouses on up to hardware_concurrency threads; the first error wins.
-  const int64_t now = NowMicros();
+  const int64_t now = CurrentTimestampMicros();
   std::atomic<int> next_warehouse{1};
   std::mutex error_mu;
   Status error;

@@ -25,14 +25,14 @@ inline Value Cents(int64_t cents) { return Num(cents, 2); }
 inline int64_t IntOf(const Value& v) { return v.is_null() ? 0 : v.int_value(); }
 // A NUMERIC column's value in cents (hundredths), rounded; 0 for NULL.
 int64_t CentsOf(const Value& v);
-// A NUMERIC column's value in ten-thousandths (tax and discount rates).
-int64_t BasisPointsOf(const Value& v);
 
-// XX000 when `result` has no row: a row the TPC-C data guarantees is missing
-// (`what` names it, e.g. "district 3 of warehouse 1").
-inline Status ExpectRow(const engine::QueryResult& result, const std::string& what) {
+// XX000 when `result` has no row: a row the TPC-C data guarantees is missing.
+// `what()` names it ("district 3 of warehouse 1"); it is called only then,
+// so the message costs nothing on the path where the row is there.
+template <typename Describe>
+Status ExpectRow(const engine::QueryResult& result, Describe&& what) {
   if (!result.rows.empty()) return Status::OK();
-  return Status(sqlstate::kInternalError, "TPC-C: " + what + " does not exist");
+  return Status(sqlstate::kInternalError, "TPC-C: " + std::string(what()) + " does not exist");
 }
 
 }  // namespace paceline::workloads::tpcc

@@ -1,7 +1,7 @@
 // TpccWorkload: setup, the mix, and the checks.
 #include "workloads/tpcc/tpcc_workload.h"
 
-#include <sstream>
+#include <algorithm>
 
 #include "workloads/statement_latency.h"
 #include "workloads/tpcc/delivery.h"
@@ -38,8 +38,10 @@ Status TpccWorkload::Setup(engine::Database* db) {
 
 void TpccWorkload::Next(Random& rng, GeneratedTransaction* out) const {
   const double u = std::uniform_real_distribution<double>(0, 1)(rng);
-  size_t type = 0;
-  while (type + 1 < cumulative_.size() && (u >= cumulative_[type] || options_.mix.weights[type] == 0)) ++type;
+  // The first type whose cumulative weight exceeds u (zero-weight types
+  // never are the first).
+  const size_t type = std::min<size_t>(std::upper_bound(cumulative_.begin(), cumulative_.end(), u) - cumulative_.begin(),
+                                       cumulative_.size() - 1);
   out->type = type;
   const int w_id = static_cast<int>(TpccRandom::Uniform(rng, 1, options_.warehouses));
   Draw(static_cast<TpccTransaction>(type), rng, w_id, &out->request);

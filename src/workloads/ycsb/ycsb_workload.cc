@@ -157,6 +157,7 @@ Status YcsbWorkload::Setup(engine::Database* db) {
       rows.push_back(std::move(row));
     }
     PL_RETURN_IF_ERROR(db->BulkLoad("usertable", rows));
+    loaded_rows_ += rows.size();
   }
 
   return db->RegisterProcedure(WithStatementLatency(MakeProcedure(), options_.statement_latency));
