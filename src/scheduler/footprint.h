@@ -1,21 +1,73 @@
 // Footprint: what the scheduler knows of one transaction — the 64-bit keys
-// of the references it makes (a column or its canonical domain, an operator
-// and a value, hashed). The engine computes it from the statements' reference
-// slots and the bound parameters before the transaction is queued; the
-// scheduler never sees SQL text. An empty footprint is valid (nothing known).
+// of the references it makes — and FootprintSpec, what a scheduler asks the
+// engine to compute.
 //
-// A plain value type.
+// A reference is a column (or its canonical domain), an operator and a value,
+// taken from a WHERE conjunct, a SET assignment or an inserted value
+// (`s_w_id=5`; canonically `w_id=5`); with the "all" granularity a whole
+// clause is one reference (`s_i_id=2 AND s_w_id=5`). The engine computes the
+// keys from reference slots fixed when each statement was prepared and the
+// bound parameter values, before the transaction is queued: no parsing and no
+// strings on that path. The scheduler never sees SQL text; it compares keys.
+// An empty footprint is valid (nothing known).
+//
+// Plain value types.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace paceline::scheduler {
 
 using ReferenceKey = uint64_t;
 
+// Literal: the column as written (stock.s_w_id). Canonical: the column's
+// domain, found by following foreign keys to their root column, or its
+// CREATE DOMAIN type (w_id).
+enum class ReferenceForm { kLiteral, kCanonical };
+// Single: each conjunct / assignment / inserted value is a reference. All: a
+// whole WHERE condition, a whole SET list, a whole VALUES row is one.
+enum class ReferenceGranularity { kSingle, kAll };
+
+// Which clauses yield references: all that the paper names (WHERE
+// conjuncts, SET assignments, inserted values), or only WHERE conjuncts —
+// the references that locate existing rows. An assigned or inserted value
+// (`ol_number=1`, `o_all_local=1`) names no row another transaction could
+// touch, yet it recurs in nearly every transaction of its kind, so under
+// Count it gathers the most aborts of all (see docs/results.md).
+enum class ReferenceSources { kAll, kWhere };
+
+struct FootprintSpec {
+  bool references = false;  // compute Footprint::references, in this form:
+  ReferenceForm form = ReferenceForm::kLiteral;
+  ReferenceGranularity granularity = ReferenceGranularity::kSingle;
+  ReferenceSources sources = ReferenceSources::kAll;
+  // Non-empty: compute Footprint::partition_value, the value the
+  // transaction gives this domain (canonical name, e.g. "w_id", or
+  // "table.column").
+  std::string partition_domain;
+};
+
 struct Footprint {
+  // Distinct keys, in the order first met in the transaction.
   std::vector<ReferenceKey> references;
+  // The value of the first equality reference on FootprintSpec's
+  // partition_domain: an integer as its two's complement, any other type as
+  // its Value::Hash.
+  bool has_partition_value = false;
+  uint64_t partition_value = 0;
+};
+
+// Renders the references of the footprint an event is about as text
+// ("s_w_id=5", "s_i_id=2 AND s_w_id=5"), for introspection; slow (it walks
+// the transaction again), so a scheduler calls it rarely, e.g. the first time
+// a reference aborts. Valid only during the call that receives it.
+class ReferenceNamer {
+ public:
+  virtual ~ReferenceNamer() = default;
+  // The text of footprint.references[i].
+  virtual std::string Name(size_t i) const = 0;
 };
 
 }  // namespace paceline::scheduler

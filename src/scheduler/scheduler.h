@@ -5,30 +5,87 @@
 // queues it there, (iii) OnAbort / OnCommit report every outcome, OnFinish
 // its departure. A scheduler knows nothing of SQL, storage or threads.
 //
-// Contract, for one transaction with footprint F:
+// Contract, for one transaction with footprint F (computed as Needs() asks):
 //   q = Pick(F)               exactly once, before it is queued on q
-//   OnAbort(F, q)             once per attempt that ended in a conflict
+//   OnAbort(F, q, namer)      once per attempt that ended in a conflict
 //                             (each is retried, or fails at the retry limit)
 //   OnCommit(F, q)            once if it committed
 //   OnFinish(F, q)            exactly once, last, whatever the outcome
 // q is always the queue Pick chose, even when another worker stole the
 // transaction. A user abort or an error is neither an abort nor a commit.
+// Transactions that bypass Pick (Database::SubmitTo, interactive sessions)
+// may still report OnAbort/OnCommit, with queue = kNoQueue.
 //
 // Thread-safety: every method may be called concurrently from any thread.
 // Ownership: the engine owns its Scheduler; footprints are only borrowed.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "scheduler/footprint.h"
 
 namespace paceline::scheduler {
 
+// Outcome events of a transaction that was not placed by Pick.
+inline constexpr size_t kNoQueue = std::numeric_limits<size_t>::max();
+
+// Whether History keeps counting once the warm-up is over.
+enum class HistoryLearning { kContinuous, kFrozen };
+// What State counts per reference and queue: every transaction ever queued
+// there (the paper's Table I), or only those queued and not yet finished.
+enum class StateMode { kCumulative, kInflight };
+
 struct SchedulerOptions {
   size_t queues = 1;    // run queues (= workers); Pick returns < queues
-  uint64_t seed = 42;   // for randomised policies
+  uint64_t seed = 42;   // for randomised policies and the warm-up
+
+  // Conflict-aware policies ({count|fraction}-{sum|max}-...):
+  // History learns under random placement for the first
+  // `history_warmup_transactions` picks and, if non-zero, for
+  // `history_warmup_time` after the first pick; then the policy takes over.
+  uint64_t history_warmup_transactions = 0;
+  std::chrono::milliseconds history_warmup_time{0};
+  HistoryLearning history_learning = HistoryLearning::kContinuous;
+  StateMode state = StateMode::kInflight;
+  // History keeps at most about this many references: beyond it, references
+  // that never aborted are forgotten (they weigh nothing in any policy).
+  size_t history_capacity = size_t{1} << 20;
+
+  // Which clauses yield references (footprint.h): all the paper names, or
+  // WHERE conjuncts only.
+  ReferenceSources reference_sources = ReferenceSources::kAll;
+
+  // "partition": the canonical domain whose value picks the queue.
+  std::string partition_domain = "w_id";
+};
+
+// One reference as a policy sees it (introspection).
+struct HotReference {
+  ReferenceKey key = 0;
+  std::string name;          // text, e.g. "w_id=5" ("" if never named)
+  uint64_t aborts = 0;
+  uint64_t commits = 0;
+  double weight = 0;         // under the policy's weight (count or fraction)
+  std::vector<int64_t> queued;  // State count per queue
+};
+
+// Bookkeeping size and decisions (introspection; approximate under load).
+struct SchedulerStats {
+  bool warming_up = false;
+  uint64_t picks = 0;            // Pick calls
+  uint64_t default_picks = 0;    // no evidence: smallest total
+  uint64_t warmup_picks = 0;     // random, during the warm-up
+  size_t history_references = 0;
+  size_t state_references = 0;
+  size_t named_references = 0;
+  size_t history_forgotten = 0;  // references dropped to respect history_capacity
+  size_t bytes = 0;              // estimate of History + State + names
 };
 
 class Scheduler {
@@ -36,13 +93,18 @@ class Scheduler {
   virtual ~Scheduler() = default;
   // The name used to select it (--scheduler=NAME), e.g. "random".
   virtual std::string_view Name() const = 0;
+  // What the engine must compute into each footprint (default: nothing, so
+  // baselines cost nothing per transaction).
+  virtual FootprintSpec Needs() const { return {}; }
   // The run queue for a transaction with `footprint`, in [0, queues).
   virtual size_t Pick(const Footprint& footprint) = 0;
   // The outcome events; a policy that ignores outcomes (the baselines)
-  // keeps these no-op defaults.
-  virtual void OnAbort(const Footprint& footprint, size_t queue) {
+  // keeps these no-op defaults. `namer` (may be null) renders the
+  // footprint's references during the call.
+  virtual void OnAbort(const Footprint& footprint, size_t queue, const ReferenceNamer* namer) {
     (void)footprint;
     (void)queue;
+    (void)namer;
   }
   virtual void OnCommit(const Footprint& footprint, size_t queue) {
     (void)footprint;
@@ -52,6 +114,13 @@ class Scheduler {
     (void)footprint;
     (void)queue;
   }
+  // The k references of greatest weight, heaviest first (empty for
+  // policies without History).
+  virtual std::vector<HotReference> TopReferences(size_t k) const {
+    (void)k;
+    return {};
+  }
+  virtual SchedulerStats Stats() const { return {}; }
 };
 
 }  // namespace paceline::scheduler

@@ -2,9 +2,15 @@
 #include "scheduler/scheduler_registry.h"
 
 #include <cassert>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "scheduler/conflict_aware_scheduler.h"
+#include "scheduler/partition_scheduler.h"
 #include "scheduler/random_scheduler.h"
 #include "scheduler/round_robin_scheduler.h"
+#include "scheduler/scheduling_policy.h"
 
 namespace paceline::scheduler {
 
@@ -14,6 +20,13 @@ template <typename Policy>
 SchedulerFactory FactoryOf() {
   return [](const SchedulerOptions& options) -> std::unique_ptr<Scheduler> {
     return std::make_unique<Policy>(options);
+  };
+}
+
+// A conflict-aware policy that answers to `name` (its own or an alias).
+SchedulerFactory ConflictAwareFactory(const SchedulingPolicy& policy, std::string name) {
+  return [policy, name = std::move(name)](const SchedulerOptions& options) -> std::unique_ptr<Scheduler> {
+    return std::make_unique<ConflictAwareScheduler>(policy, options, name);
   };
 }
 
@@ -29,15 +42,23 @@ Status SchedulerRegistry::Create(std::string_view name, const SchedulerOptions& 
 
 void RegisterBuiltinSchedulers(SchedulerRegistry* registry) {
   struct Builtin {
-    std::string_view name;
+    std::string name;
     SchedulerFactory factory;
   };
-  const Builtin builtins[] = {
-      {RandomScheduler::kName, FactoryOf<RandomScheduler>()},
-      {RoundRobinScheduler::kName, FactoryOf<RoundRobinScheduler>()},
+  std::vector<Builtin> builtins = {
+      {std::string(RandomScheduler::kName), FactoryOf<RandomScheduler>()},
+      {std::string(RoundRobinScheduler::kName), FactoryOf<RoundRobinScheduler>()},
+      {std::string(PartitionScheduler::kName), FactoryOf<PartitionScheduler>()},
   };
-  for (const Builtin& builtin : builtins) {
-    [[maybe_unused]] Status status = registry->Register(std::string(builtin.name), builtin.factory);
+  for (const SchedulingPolicy& policy : SchedulingPolicy::All()) {
+    const std::string name = policy.Name();
+    builtins.push_back({name, ConflictAwareFactory(policy, name)});
+    if (policy.granularity == ReferenceGranularity::kSingle) {
+      builtins.push_back({name + "-single", ConflictAwareFactory(policy, name + "-single")});
+    }
+  }
+  for (Builtin& builtin : builtins) {
+    [[maybe_unused]] Status status = registry->Register(builtin.name, std::move(builtin.factory));
     assert(status.ok());
   }
 }

@@ -1,8 +1,10 @@
 // SchedulerRegistry: scheduling policies by name (--scheduler=NAME), a
 // Registry (common/registry.h) whose Create also requires at least one run
-// queue (22023). RegisterBuiltinSchedulers adds "random" and "round-robin";
-// the engine creates a registry, registers the built-ins, and may add its
-// own.
+// queue (22023). RegisterBuiltinSchedulers adds the baselines "random",
+// "round-robin" and "partition", and the 16 conflict-aware policies
+// (SchedulingPolicy::AllNames(), e.g. "count-max-canonical") with an alias
+// "<name>-single" for each of the 8 single-granularity ones; the engine
+// creates a registry, registers the built-ins, and may add its own.
 //
 // Thread-safety and ownership: as Registry.
 #pragma once
@@ -27,8 +29,8 @@ class SchedulerRegistry : public Registry<Scheduler, SchedulerOptions> {
   Status Create(std::string_view name, const SchedulerOptions& options, std::unique_ptr<Scheduler>* out) const;
 };
 
-// Registers the built-in policies: "random", "round-robin". Requires that
-// none of their names is registered yet.
+// Registers the built-in policies (above). Requires that none of their
+// names is registered yet.
 void RegisterBuiltinSchedulers(SchedulerRegistry* registry);
 
 }  // namespace paceline::scheduler

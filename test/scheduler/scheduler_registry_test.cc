@@ -1,15 +1,19 @@
-// SchedulerRegistry and the built-in baselines: names, the unknown-name
-// error, and the queues "random" and "round-robin" pick.
+// SchedulerRegistry and the built-in baselines: names (every built-in, the
+// conflict-aware policies included), the unknown-name error, and the queues
+// "random" and "round-robin" pick.
 #include "scheduler/scheduler_registry.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "scheduler/random_scheduler.h"
 #include "scheduler/round_robin_scheduler.h"
+#include "scheduler/scheduling_policy.h"
 
 namespace paceline::scheduler {
 namespace {
@@ -50,7 +54,19 @@ std::vector<std::vector<int>> PickFromThreads(Scheduler* scheduler, size_t queue
 }
 
 TEST_F(SchedulerRegistryTest, NamesAreSortedAndEachCreatesTheSchedulerOfThatName) {
-  EXPECT_THAT(registry_.Names(), ElementsAre("random", "round-robin"));
+  // The baselines, the 16 conflict-aware policies, and the 8 "-single"
+  // aliases of the single-granularity ones.
+  std::vector<std::string> expected = {"partition", "random", "round-robin"};
+  for (const std::string& name : SchedulingPolicy::AllNames()) {
+    expected.push_back(name);
+    if (!name.ends_with("-all")) expected.push_back(name + "-single");
+  }
+  std::sort(expected.begin(), expected.end());
+  ASSERT_EQ(expected.size(), 27u);
+  EXPECT_EQ(registry_.Names(), expected);
+  EXPECT_THAT(registry_.Names(), ::testing::Contains("count-max-canonical"));
+  EXPECT_THAT(registry_.Names(), ::testing::Contains("fraction-sum-literal-all"));
+  EXPECT_THAT(registry_.Names(), ::testing::Contains("count-sum-literal-single"));
   for (const std::string& name : registry_.Names()) {
     std::unique_ptr<Scheduler> scheduler = Create(name, 4);
     ASSERT_NE(scheduler, nullptr);
@@ -153,7 +169,7 @@ TEST_F(SchedulerRegistryTest, RoundRobinGivesConcurrentCallersDistinctTurns) {
 
 TEST_F(SchedulerRegistryTest, BaselinesIgnoreOutcomes) {
   std::unique_ptr<Scheduler> scheduler = Create("round-robin", 2);
-  scheduler->OnAbort(footprint_, 0);
+  scheduler->OnAbort(footprint_, 0, nullptr);
   scheduler->OnCommit(footprint_, 0);
   scheduler->OnFinish(footprint_, 0);
   EXPECT_EQ(scheduler->Pick(footprint_), 0u);

@@ -1,0 +1,132 @@
+// History: what the scheduler has learnt about each reference — how many
+// attempts of transactions that made it aborted, and how many committed (the
+// paper's Table I, "History"). Every event counts once for every reference
+// of the transaction; counters never decrease. A reference never seen has
+// counts (0, 0).
+//
+// Names: the first time a reference aborts, History asks the event's
+// ReferenceNamer (if one is given) for its text and keeps it, for
+// introspection only; scheduling never reads names. They live in a small
+// mutex-guarded side table, written once per aborting reference and read
+// only by introspection, never on the scheduling path.
+//
+// Capacity: the table keeps about `capacity` references. When it grows
+// beyond that, one thread (whichever first claims the sweep; the others go
+// on) forgets every reference that never aborted: it weighs nothing under
+// any policy, and if it aborts later it starts again from (1, 0). References
+// that have aborted are never forgotten, so a workload with more aborting
+// references than `capacity` keeps them all; the next sweep is then due when
+// the table has grown by a quarter of `capacity` more. The sweep locks the
+// whole table (libcuckoo lock_table) and blocks concurrent events for its
+// duration; sweeps are rare by construction.
+//
+// Memory: a filter of references that may have aborted (MayHaveAborted), of
+// about one bit per reference of capacity (2^16 to 2^24 bits, 8 KB to 2 MB);
+// the cuckoo table, from 2^10 buckets of 4 slots, doubling as it fills; and
+// libcuckoo's lock array at its full 2^16 stripes (4 MB) from the start.
+// That last one is deliberate: while a table has fewer than 2^16 buckets,
+// libcuckoo (0.3.1) grows its lock array with it and publishes the new array
+// to concurrent callers without synchronisation (a data race ThreadSanitizer
+// reports). So the table is created at 2^16 buckets, which allocates the
+// full lock array, and shrunk before any use; growing never touches the
+// locks again. State does the same.
+//
+// Thread-safety: every method may be called concurrently. Counts are updated
+// under libcuckoo's per-bucket locks; readers see each reference's pair as it
+// was at some instant, not a consistent snapshot across references (stale
+// reads are the paper's accepted trade-off). Ownership: plain member of its
+// scheduler; the namer is only borrowed during the call.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <libcuckoo/cuckoohash_map.hh>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "scheduler/footprint.h"
+#include "scheduler/reference_hash.h"
+
+namespace paceline::scheduler {
+
+struct HistoryCounts {
+  uint64_t aborts = 0;
+  uint64_t commits = 0;
+};
+
+struct HistoryEntry {
+  ReferenceKey key = 0;
+  HistoryCounts counts;
+};
+
+class History {
+ public:
+  explicit History(size_t capacity);
+
+  History(const History&) = delete;
+  History& operator=(const History&) = delete;
+
+  // One aborted attempt of a transaction with these (distinct) references.
+  // `namer` (may be null) names references[i] as Name(i), on its first abort.
+  void RecordAbort(std::span<const ReferenceKey> references, const ReferenceNamer* namer);
+  // One committed transaction with these (distinct) references.
+  void RecordCommit(std::span<const ReferenceKey> references);
+
+  // The counts of `key`; (0, 0) if never seen or forgotten.
+  HistoryCounts Lookup(ReferenceKey key) const;
+  // False only if `key` has certainly never aborted, so that Lookup(key)
+  // would find no aborts: a filter of one bit per hash slot, set at a
+  // reference's first abort and never cleared. It lets the scheduling path
+  // skip the table (cache misses) for the many references that never abort.
+  // May answer true for a reference that never aborted (another aborted key
+  // shares its bit).
+  bool MayHaveAborted(ReferenceKey key) const {
+    const uint64_t bit = FilterBit(key);
+    return (filter_[bit / 64].load(std::memory_order_relaxed) >> (bit % 64)) & 1;
+  }
+  // The text recorded at the first abort of `key`; "" if none.
+  std::string Name(ReferenceKey key) const;
+  // Every reference with at least one abort, in no particular order. Locks
+  // the whole table while copying (introspection, not for the hot path).
+  std::vector<HistoryEntry> Aborted() const;
+
+  // Bookkeeping (exact when quiescent, approximate under concurrent events).
+  size_t references() const;
+  size_t named() const { return named_.load(std::memory_order_relaxed); }
+  size_t forgotten() const { return forgotten_.load(std::memory_order_relaxed); }
+  // Memory held: the allocated cuckoo slots (key, counts, partial key and
+  // occupancy byte each), the lock array, the filter, and the names (hash
+  // node, string, text).
+  size_t ApproximateBytes() const;
+
+ private:
+  using CountsMap = libcuckoo::cuckoohash_map<ReferenceKey, HistoryCounts, ReferenceHash>;
+
+  // Sweeps out never-aborted references if the table is over its bound and
+  // no other thread is sweeping.
+  void MaybeForget();
+  // The filter bit of `key`: the top bits of a multiplicative hash (the
+  // cuckoo table indexes by the low bits of ReferenceHash).
+  uint64_t FilterBit(ReferenceKey key) const { return (key * ReferenceHash::kMultiplier) >> filter_shift_; }
+
+  const size_t capacity_;
+  const unsigned filter_shift_;                     // 64 - log2(filter bits)
+  std::unique_ptr<std::atomic<uint64_t>[]> filter_;  // see MayHaveAborted
+  mutable CountsMap counts_;  // mutable: Aborted() needs lock_table()
+  mutable std::mutex names_mutex_;
+  std::unordered_map<ReferenceKey, std::string> names_;  // guarded by names_mutex_
+  // Signed: a sweep may count out an insertion before its inserter counts it in.
+  std::atomic<int64_t> entries_{0};
+  std::atomic<size_t> named_{0};
+  std::atomic<size_t> name_bytes_{0};
+  std::atomic<size_t> forgotten_{0};
+  std::atomic<int64_t> sweep_threshold_;  // sweep when entries_ exceeds it
+  std::atomic<bool> sweeping_{false};
+};
+
+}  // namespace paceline::scheduler

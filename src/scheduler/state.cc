@@ -1,0 +1,147 @@
+// State: counts per (reference, group of 8 queues) in a libcuckoo map,
+// changed in place under the bucket lock; totals and in-flight counts as
+// per-queue atomics on their own cache lines; a try-flag sweep bounds the
+// cumulative table.
+#include "scheduler/state.h"
+
+#include <algorithm>
+#include <cassert>
+#include <limits>
+
+namespace paceline::scheduler {
+
+namespace {
+
+constexpr size_t kLockStripeBytes = 64;              // libcuckoo: one aligned spinlock per bucket,
+constexpr size_t kMaxLockStripes = size_t{1} << 16;  // at most 2^16
+// Created at 2^16 buckets (libcuckoo's full lock array), then shrunk before
+// any use: growing later never resizes the lock array (see history.h).
+constexpr size_t kFullLockArraySlots = kMaxLockStripes * libcuckoo::DEFAULT_SLOT_PER_BUCKET;
+constexpr size_t kInitialHashpower = 10;
+constexpr int32_t kMaxCount = std::numeric_limits<int32_t>::max();
+
+int64_t ClampToInt64(size_t n) {
+  return static_cast<int64_t>(std::min<size_t>(n, std::numeric_limits<int64_t>::max()));
+}
+
+}  // namespace
+
+State::State(size_t queues, StateMode mode, size_t capacity)
+    : queues_(queues),
+      groups_((queues + kQueuesPerEntry - 1) / kQueuesPerEntry),
+      mode_(mode),
+      capacity_(capacity),
+      map_(kFullLockArraySlots),
+      totals_(new PaddedCounter[queues]),
+      in_flight_(new PaddedCounter[queues]),
+      sweep_threshold_(ClampToInt64(capacity)) {
+  assert(queues >= 1);
+  map_.rehash(kInitialHashpower);
+}
+
+void State::Add(std::span<const ReferenceKey> references, size_t queue) {
+  assert(queue < queues_);
+  const uint64_t group = queue / kQueuesPerEntry;
+  const size_t slot = queue % kQueuesPerEntry;
+  Counts8 first;
+  first.count[slot] = 1;
+  int64_t inserted = 0;
+  for (ReferenceKey reference : references) {
+    const auto increment = [slot](Counts8& counts) {
+      if (counts.count[slot] < kMaxCount) ++counts.count[slot];
+    };
+    if (map_.upsert(Key{reference, group}, increment, first)) ++inserted;
+  }
+  if (inserted > 0) entries_.fetch_add(inserted, std::memory_order_relaxed);
+  totals_[queue].value.fetch_add(static_cast<int64_t>(references.size()), std::memory_order_relaxed);
+  in_flight_[queue].value.fetch_add(1, std::memory_order_relaxed);
+}
+
+void State::Remove(std::span<const ReferenceKey> references, size_t queue) {
+  assert(queue < queues_);
+  in_flight_[queue].value.fetch_sub(1, std::memory_order_relaxed);
+  if (mode_ == StateMode::kCumulative) return;
+  const uint64_t group = queue / kQueuesPerEntry;
+  const size_t slot = queue % kQueuesPerEntry;
+  int64_t erased = 0;
+  for (ReferenceKey reference : references) {
+    map_.erase_fn(Key{reference, group}, [slot, &erased](Counts8& counts) {
+      --counts.count[slot];
+      const bool empty = std::all_of(counts.count.begin(), counts.count.end(), [](int32_t c) { return c == 0; });
+      if (empty) ++erased;
+      return empty;
+    });
+  }
+  if (erased > 0) entries_.fetch_sub(erased, std::memory_order_relaxed);
+  totals_[queue].value.fetch_sub(static_cast<int64_t>(references.size()), std::memory_order_relaxed);
+}
+
+void State::Accumulate(ReferenceKey key, double weight, double* scores) const {
+  for (uint64_t group = 0; group < groups_; ++group) {
+    const size_t first = group * kQueuesPerEntry;
+    const size_t n = std::min(kQueuesPerEntry, queues_ - first);
+    map_.find_fn(Key{key, group}, [weight, n, out = scores + first](const Counts8& counts) {
+      for (size_t i = 0; i < n; ++i) out[i] += weight * static_cast<double>(counts.count[i]);
+    });
+  }
+}
+
+int64_t State::Count(ReferenceKey key, size_t queue) const {
+  assert(queue < queues_);
+  int64_t count = 0;
+  map_.find_fn(Key{key, queue / kQueuesPerEntry},
+               [&count, slot = queue % kQueuesPerEntry](const Counts8& counts) { count = counts.count[slot]; });
+  return count;
+}
+
+std::vector<int64_t> State::Counts(ReferenceKey key) const {
+  std::vector<int64_t> counts(queues_, 0);
+  for (uint64_t group = 0; group < groups_; ++group) {
+    const size_t first = group * kQueuesPerEntry;
+    const size_t n = std::min(kQueuesPerEntry, queues_ - first);
+    map_.find_fn(Key{key, group}, [&counts, first, n](const Counts8& found) {
+      std::copy_n(found.count.begin(), n, counts.begin() + static_cast<ptrdiff_t>(first));
+    });
+  }
+  return counts;
+}
+
+bool State::OverCapacity() const {
+  return mode_ == StateMode::kCumulative &&
+         entries_.load(std::memory_order_relaxed) > sweep_threshold_.load(std::memory_order_relaxed);
+}
+
+size_t State::Forget(const std::function<bool(ReferenceKey)>& keep) {
+  if (sweeping_.exchange(true, std::memory_order_acquire)) return 0;  // another thread sweeps
+  size_t dropped = 0;
+  size_t kept = 0;
+  {
+    auto locked = map_.lock_table();
+    for (auto it = locked.begin(); it != locked.end();) {
+      if (!keep(it->first.reference)) {
+        it = locked.erase(it);
+        ++dropped;
+      } else {
+        ++it;
+        ++kept;
+      }
+    }
+  }
+  entries_.fetch_sub(static_cast<int64_t>(dropped), std::memory_order_relaxed);
+  forgotten_.fetch_add(dropped, std::memory_order_relaxed);
+  const size_t threshold = std::max(capacity_, kept + std::max<size_t>(capacity_ / 4, 1));
+  sweep_threshold_.store(ClampToInt64(threshold), std::memory_order_relaxed);
+  sweeping_.store(false, std::memory_order_release);
+  return dropped;
+}
+
+size_t State::entries() const {
+  return static_cast<size_t>(std::max<int64_t>(entries_.load(std::memory_order_relaxed), 0));
+}
+
+size_t State::ApproximateBytes() const {
+  const size_t slot = sizeof(std::pair<Key, Counts8>) + sizeof(uint8_t) + sizeof(bool);
+  return map_.capacity() * slot + kMaxLockStripes * kLockStripeBytes + 2 * queues_ * sizeof(PaddedCounter);
+}
+
+}  // namespace paceline::scheduler
