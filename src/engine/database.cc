@@ -3,6 +3,7 @@
 #include "engine/database.h"
 
 #include "common/datetime.h"
+#include "engine/footprint_builder.h"
 #include "engine/sql/ddl_executor.h"
 #include "engine/execution/retry_pause.h"
 #include "engine/sql/executor.h"
@@ -76,6 +77,9 @@ class Database::Runner : public TransactionRunner {
     if (ctx.timestamp == 0) ctx.timestamp = db_->NextTimestamp();  // kept across retries
     return db_->RunAttempt(request, ctx.timestamp, result, &ctx.abort_reason);
   }
+  void NameReferences(const TransactionRequest& request, std::vector<std::string>* names) override {
+    db_->NameReferences(request, names);
+  }
 
  private:
   Database* db_;
@@ -113,12 +117,22 @@ Status Database::Open(const Options& options, std::unique_ptr<Database>* out) {
   scheduler::SchedulerOptions scheduler_options;
   scheduler_options.queues = options.workers == 0 ? 1 : options.workers;
   scheduler_options.seed = options.seed;
+  scheduler_options.history_warmup_transactions = options.history_warmup_transactions;
+  scheduler_options.history_warmup_time = options.history_warmup;
+  scheduler_options.history_learning = options.history_learning;
+  scheduler_options.state = options.state;
+  scheduler_options.history_capacity = options.history_capacity;
+  scheduler_options.partition_domain = options.partition_domain;
+  scheduler_options.reference_sources = options.reference_sources;
   PL_RETURN_IF_ERROR(schedulers.Create(options.scheduler, scheduler_options, &db->scheduler_));
+  db->footprint_spec_ = db->scheduler_->Needs();
+  db->needs_footprint_ = db->footprint_spec_.references || !db->footprint_spec_.partition_domain.empty();
   if (options.workers > 0) {
     db->runner_ = std::make_unique<Runner>(db.get());
     WorkerPoolOptions pool_options;
     pool_options.workers = options.workers;
     pool_options.steal = options.steal;
+    pool_options.steal_threshold = options.steal_threshold;
     pool_options.max_retries = options.max_retries;
     pool_options.seed = options.seed;
     pool_options.max_retry_pause = options.max_retry_pause;
@@ -137,10 +151,76 @@ void Database::Submit(TransactionRequest request, ResultCallback done) {
     done(std::move(result));
     return;
   }
-  scheduler::Footprint footprint;  // references come with the scheduler policies
+  scheduler::Footprint footprint;
+  if (needs_footprint_) {
+    FootprintBuilder builder(footprint_spec_);
+    AddFootprint(request, &builder);
+    footprint = builder.Finish();
+  }
   size_t queue = scheduler_->Pick(footprint);
   pool_->Submit(queue, std::move(request), std::move(footprint), std::move(done));
 }
+
+namespace {
+
+// A procedure's predictions, fed to a FootprintBuilder through the
+// procedure's prepared statements.
+class PredictionsToFootprint : public StatementPredictions {
+ public:
+  PredictionsToFootprint(const std::vector<std::unique_ptr<std::atomic<const sql::PreparedStatement*>>>& prepared,
+                         FootprintBuilder* builder)
+      : prepared_(prepared), builder_(builder) {}
+  void Add(size_t statement, std::span<const Value> params) override {
+    if (statement >= prepared_.size()) return;  // a bad prediction predicts nothing
+    builder_->Add(*prepared_[statement]->load(std::memory_order_acquire), params);
+  }
+
+ private:
+  const std::vector<std::unique_ptr<std::atomic<const sql::PreparedStatement*>>>& prepared_;
+  FootprintBuilder* builder_;
+};
+
+}  // namespace
+
+void Database::AddFootprint(const TransactionRequest& request, FootprintBuilder* builder) {
+  if (!request.procedure.empty()) {
+    std::shared_ptr<RegisteredProcedure> proc;
+    {
+      std::lock_guard lock(procedures_mu_);
+      auto it = procedures_.find(request.procedure);
+      if (it == procedures_.end()) return;  // fails when it runs
+      proc = it->second;
+    }
+    if (!proc->procedure.predict) return;
+    PredictionsToFootprint out(proc->prepared, builder);
+    try {
+      proc->procedure.predict(request.args, out);
+    } catch (...) {
+      // A prediction is a hint: what was added before the throw stays.
+    }
+    return;
+  }
+  // Statement lists: prepared (from the cache) under the gate, as when they
+  // run; a statement that does not prepare adds nothing (it fails when it
+  // runs).
+  ScopedGate gate(this);
+  if (!gate.Enter().ok()) return;
+  for (const StatementCall& call : request.statements) {
+    std::shared_ptr<const sql::PreparedStatement> p;
+    if (Prepare(call.sql, {}, &p).ok()) builder->Add(*p, call.params);
+  }
+}
+
+void Database::NameReferences(const TransactionRequest& request, std::vector<std::string>* names) {
+  FootprintBuilder builder(footprint_spec_, /*with_names=*/true);
+  AddFootprint(request, &builder);
+  builder.Finish();
+  *names = builder.Names();
+}
+
+std::vector<scheduler::HotReference> Database::TopReferences(size_t k) const { return scheduler_->TopReferences(k); }
+
+scheduler::SchedulerStats Database::SchedulerStats() const { return scheduler_->Stats(); }
 
 std::future<TransactionResult> Database::Submit(TransactionRequest request) {
   auto promise = std::make_shared<std::promise<TransactionResult>>();
@@ -158,7 +238,13 @@ void Database::SubmitTo(size_t queue, TransactionRequest request, ResultCallback
     done(std::move(result));
     return;
   }
-  pool_->Submit(queue, std::move(request), scheduler::Footprint{}, std::move(done));
+  scheduler::Footprint footprint;  // History still learns from it
+  if (needs_footprint_) {
+    FootprintBuilder builder(footprint_spec_);
+    AddFootprint(request, &builder);
+    footprint = builder.Finish();
+  }
+  pool_->Submit(queue, std::move(request), std::move(footprint), std::move(done), /*picked=*/false);
 }
 
 ExecutionStats Database::Stats() const { return pool_ ? pool_->Stats() : ExecutionStats{}; }

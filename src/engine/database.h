@@ -35,6 +35,7 @@
 #include "engine/catalog/catalog.h"
 #include "engine/execution/worker_pool.h"
 #include "engine/execution_gate.h"
+#include "engine/footprint_builder.h"
 #include "engine/options.h"
 #include "engine/procedure.h"
 #include "engine/session.h"
@@ -68,7 +69,8 @@ class Database {
   void Submit(TransactionRequest request, ResultCallback done);
   std::future<TransactionResult> Submit(TransactionRequest request);
   // Queues it on run queue `queue` (< workers()), bypassing the scheduler's
-  // choice (its events are still reported).
+  // choice; its outcomes still teach the scheduler's History (events with
+  // scheduler::kNoQueue), but it counts in no queue's State.
   void SubmitTo(size_t queue, TransactionRequest request, ResultCallback done);
   // Statistics of the workers since start or the last ResetStats.
   ExecutionStats Stats() const;
@@ -83,6 +85,11 @@ class Database {
   std::string_view cc_name() const { return cc_->Name(); }
   const cc::ConcurrencyControl& concurrency_control() const { return *cc_; }
   std::string_view scheduler_name() const { return scheduler_->Name(); }
+  // The scheduler's k heaviest references (name, aborts, commits, weight,
+  // State per queue), heaviest first; empty for the baselines.
+  std::vector<scheduler::HotReference> TopReferences(size_t k) const;
+  // The scheduler's bookkeeping: decisions, references known, bytes.
+  scheduler::SchedulerStats SchedulerStats() const;
   // The names Options::cc and Options::scheduler accept.
   static std::vector<std::string> ConcurrencyControlNames();
   static std::vector<std::string> SchedulerNames();
@@ -102,6 +109,11 @@ class Database {
   explicit Database(const Options& options);
 
   class Runner;
+  // Adds `request`'s references to `builder` (a procedure's predictions,
+  // or its statements prepared from the cache).
+  void AddFootprint(const TransactionRequest& request, FootprintBuilder* builder);
+  // The text of each reference of `request`'s footprint, in its order.
+  void NameReferences(const TransactionRequest& request, std::vector<std::string>* names);
   // One attempt of `request` in a new transaction with `timestamp`.
   AttemptOutcome RunAttempt(const TransactionRequest& request, uint64_t timestamp, TransactionResult* result,
                             cc::AbortReason* reason);
@@ -182,6 +194,8 @@ class Database {
   // into tables that still exist.
   storage::EpochManager epoch_;
   std::unique_ptr<scheduler::Scheduler> scheduler_;
+  scheduler::FootprintSpec footprint_spec_;  // what scheduler_ needs (fixed at Open)
+  bool needs_footprint_ = false;
   std::unique_ptr<Runner> runner_;
   std::unique_ptr<WorkerPool> pool_;  // last: its workers stop first
 };

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "scheduler/scheduler.h"
+
 namespace paceline::engine {
 
 struct Options {
@@ -23,10 +25,34 @@ struct Options {
   // queue; 0 runs no workers (Submit then fails, sessions and Execute work).
   size_t workers = 4;
   // The scheduler that picks each transaction's run queue, by name:
-  // "random", "round-robin" (see src/scheduler).
+  // "random" (the paper's Original), "round-robin", "partition" (hard
+  // partition on partition_domain), or a conflict-aware policy
+  // "{count|fraction}-{sum|max}-{literal|canonical}[-{single|all}]"
+  // (see src/scheduler and Database::SchedulerNames()).
   std::string scheduler = "random";
-  // Idle workers take queued transactions from other workers' queues.
+  // Conflict-aware policies: History learns under random placement for the
+  // first history_warmup_transactions transactions and history_warmup (both
+  // 0: no warm-up), then the policy decides; frozen learning stops History
+  // there (the paper), continuous keeps it counting. State counts, per
+  // reference and queue, the transactions queued and not finished
+  // (inflight) or ever queued (cumulative). History keeps at most about
+  // history_capacity references (beyond: those that never aborted go).
+  uint64_t history_warmup_transactions = 0;
+  std::chrono::milliseconds history_warmup{0};
+  scheduler::HistoryLearning history_learning = scheduler::HistoryLearning::kContinuous;
+  scheduler::StateMode state = scheduler::StateMode::kInflight;
+  size_t history_capacity = size_t{1} << 20;
+  // Which clauses yield references for the conflict-aware policies: all the
+  // paper names (WHERE, SET, VALUES) or WHERE conjuncts only
+  // (scheduler/footprint.h).
+  scheduler::ReferenceSources reference_sources = scheduler::ReferenceSources::kAll;
+  // "partition": the canonical domain whose value picks the queue (value mod
+  // workers), e.g. "w_id" or "warehouse.w_id".
+  std::string partition_domain = "w_id";
+  // Idle workers take queued transactions from other workers' queues ...
   bool steal = true;
+  // ... holding at least this many waiting transactions (1: any non-empty).
+  size_t steal_threshold = 1;
   // A transaction aborted by a conflict is retried at once by its worker, at
   // most this many times; then it fails with 40001.
   int max_retries = 100;

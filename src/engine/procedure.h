@@ -5,6 +5,10 @@
 // it will run with which parameters (what the scheduler reads as its
 // footprint).
 //
+// What `predict` is for: values computed inside the transaction (an order id
+// read from a row) cannot be known before it runs; a prediction passes NULL
+// for them and they yield no reference.
+//
 // A procedure ends its transaction by returning: OK commits; an error rolls
 // back. ProcedureContext::Rollback marks a business-rule abort (TPC-C's
 // invalid item): rolled back, reported as a user abort, never retried.
@@ -13,8 +17,11 @@
 // run on many threads at once; a ProcedureContext belongs to one execution.
 #pragma once
 
+#include <cstddef>
 #include <functional>
+#include <initializer_list>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -35,13 +42,28 @@ class ProcedureContext {
   virtual Status Rollback(std::string message) = 0;
 };
 
+// Receives a procedure's predictions, one statement execution at a time.
+class StatementPredictions {
+ public:
+  virtual ~StatementPredictions() = default;
+  // Declared statement number `statement` will run with parameters
+  // `params` ($1 first); NULL stands for a value computed at run time.
+  virtual void Add(size_t statement, std::span<const Value> params) = 0;
+  void Add(size_t statement, std::initializer_list<Value> params) {
+    Add(statement, std::span<const Value>(params.begin(), params.size()));
+  }
+};
+
 struct Procedure {
   std::string name;
   std::vector<std::string> statements;  // the SQL it may run, by index
   std::function<Status(ProcedureContext& ctx, const std::vector<Value>& args)> body;
-  // Optional: the statement calls (declared texts with parameters) the body
-  // will make for `args`, as far as the arguments determine them.
-  std::function<void(const std::vector<Value>& args, std::vector<StatementCall>* calls)> predict;
+  // Optional: the statements the body will run for `args` and how the
+  // arguments feed their parameters, as far as the arguments determine them
+  // (the transaction's footprint for the scheduler). Must be cheap, must not
+  // throw, and must not assume `args` are valid (a malformed call is
+  // rejected when the body runs): predict nothing for what it cannot read.
+  std::function<void(const std::vector<Value>& args, StatementPredictions& out)> predict;
 };
 
 }  // namespace paceline::engine

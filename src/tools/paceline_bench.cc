@@ -33,8 +33,27 @@ DEFINE_double(ycsb_read_fraction, 0.5, "YCSB: fraction of operations that only r
 DEFINE_double(ycsb_theta, 0.9, "YCSB: Zipfian skew in [0, 1); 0 is uniform");
 DEFINE_int32(workers, 8, "worker threads (= run queues); more than the cores is expected");
 DEFINE_string(cc, "occ", "concurrency control: occ, 2pl, 2pl-wait-die, 2pl-wound-wait");
-DEFINE_string(scheduler, "random", "scheduler: random, round-robin");
+DEFINE_string(scheduler, "random",
+              "scheduler: random, round-robin, partition, or a conflict-aware policy "
+              "{count|fraction}-{sum|max}-{literal|canonical}[-{single|all}] such as count-max-canonical");
+DEFINE_string(history_warmup, "0",
+              "conflict-aware policies: History learns under random placement for this many transactions (N) or "
+              "this long (e.g. 2s, 500ms) before the policy takes over; 0: no warm-up");
+DEFINE_string(history_learning, "continuous",
+              "conflict-aware policies: continuous (History keeps counting) or frozen (stops after the warm-up, "
+              "as in the paper)");
+DEFINE_string(state, "inflight",
+              "conflict-aware policies: what State counts per reference and queue: inflight (transactions queued "
+              "and not finished) or cumulative (every transaction ever queued, the paper's Table I)");
+DEFINE_uint64(history_capacity, 1 << 20,
+              "conflict-aware policies: references History keeps before forgetting those that never aborted");
+DEFINE_string(reference_sources, "all",
+              "conflict-aware policies: which clauses yield references: all (WHERE, SET and VALUES, as in the "
+              "paper) or where (WHERE conjuncts only: the references that locate rows)");
+DEFINE_string(partition_domain, "w_id", "partition: the canonical domain whose value picks the queue");
+DEFINE_int32(top_references, 10, "print (and put in --json) the scheduler's this many heaviest references");
 DEFINE_bool(steal, true, "idle workers steal queued transactions from other queues");
+DEFINE_int32(steal_threshold, 1, "with --steal: steal only from queues holding at least this many waiting transactions");
 DEFINE_int32(max_retries, 100, "retries of a transaction aborted by conflicts before it fails with 40001");
 DEFINE_int32(max_retry_pause_us, 1000, "longest pause before a retry (the first 8 are immediate); 0: always at once");
 DEFINE_int32(lock_timeout_ms, 10000, "longest lock wait (2PL waiting variants)");
@@ -59,6 +78,32 @@ namespace {
 int Fail(const Status& s, const char* what) {
   std::cerr << "paceline-bench: " << what << ": " << s.message() << "\n";
   return 2;
+}
+
+// "N" transactions, or a duration "Ns" / "Nms".
+Status ParseHistoryWarmup(const std::string& text, engine::Options* options) {
+  auto bad = [&] {
+    return Status(sqlstate::kInvalidParameterValue,
+                  "\"" + text + "\" is neither a number of transactions (5000) nor a duration (2s, 500ms)");
+  };
+  size_t end = 0;
+  double number = 0;
+  try {
+    number = std::stod(text, &end);
+  } catch (const std::exception&) {
+    return bad();
+  }
+  if (!(number >= 0)) return bad();
+  const std::string unit = text.substr(end);
+  if (unit.empty()) {
+    if (number != static_cast<double>(static_cast<uint64_t>(number))) return bad();
+    options->history_warmup_transactions = static_cast<uint64_t>(number);
+  } else if (unit == "s" || unit == "ms") {
+    options->history_warmup = std::chrono::milliseconds(static_cast<int64_t>(unit == "s" ? number * 1000 : number));
+  } else {
+    return bad();
+  }
+  return Status::OK();
 }
 
 int Main() {
@@ -107,10 +152,42 @@ int Main() {
   options.cc = FLAGS_cc;
   options.scheduler = FLAGS_scheduler;
   options.steal = FLAGS_steal;
+  if (FLAGS_steal_threshold < 1) return invalid("--steal-threshold must be at least 1");
+  options.steal_threshold = static_cast<size_t>(FLAGS_steal_threshold);
   options.max_retries = FLAGS_max_retries;
   options.max_retry_pause = std::chrono::microseconds(std::max(0, FLAGS_max_retry_pause_us));
   options.lock_timeout = std::chrono::milliseconds(std::max(0, FLAGS_lock_timeout_ms));
   options.seed = FLAGS_seed;
+  s = ParseHistoryWarmup(FLAGS_history_warmup, &options);
+  if (!s.ok()) return Fail(s, "--history-warmup");
+  if (FLAGS_history_learning == "continuous") {
+    options.history_learning = scheduler::HistoryLearning::kContinuous;
+  } else if (FLAGS_history_learning == "frozen") {
+    options.history_learning = scheduler::HistoryLearning::kFrozen;
+    if (options.history_warmup_transactions == 0 && options.history_warmup.count() == 0) {
+      return invalid("--history-learning=frozen needs a --history-warmup: History would never learn");
+    }
+  } else {
+    return invalid("--history-learning must be continuous or frozen: \"" + FLAGS_history_learning + "\"");
+  }
+  if (FLAGS_state == "inflight") {
+    options.state = scheduler::StateMode::kInflight;
+  } else if (FLAGS_state == "cumulative") {
+    options.state = scheduler::StateMode::kCumulative;
+  } else {
+    return invalid("--state must be inflight or cumulative: \"" + FLAGS_state + "\"");
+  }
+  if (FLAGS_history_capacity == 0) return invalid("--history-capacity must be at least 1");
+  options.history_capacity = FLAGS_history_capacity;
+  options.partition_domain = FLAGS_partition_domain;
+  if (FLAGS_reference_sources == "all") {
+    options.reference_sources = scheduler::ReferenceSources::kAll;
+  } else if (FLAGS_reference_sources == "where") {
+    options.reference_sources = scheduler::ReferenceSources::kWhere;
+  } else {
+    return invalid("--reference-sources must be all or where: \"" + FLAGS_reference_sources + "\"");
+  }
+  if (FLAGS_top_references < 0) return invalid("--top-references must not be negative");
   std::unique_ptr<engine::Database> db;
   s = engine::Database::Open(options, &db);
   if (!s.ok()) return Fail(s, "options");
@@ -133,7 +210,14 @@ int Main() {
   report.settings.push_back({"cores", std::to_string(std::thread::hardware_concurrency())});
   report.settings.push_back({"cc", std::string(db->cc_name())});
   report.settings.push_back({"scheduler", std::string(db->scheduler_name())});
+  report.settings.push_back({"history_warmup", FLAGS_history_warmup});
+  report.settings.push_back({"history_learning", FLAGS_history_learning});
+  report.settings.push_back({"state", FLAGS_state});
+  report.settings.push_back({"history_capacity", std::to_string(FLAGS_history_capacity)});
+  report.settings.push_back({"reference_sources", FLAGS_reference_sources});
+  report.settings.push_back({"partition_domain", FLAGS_partition_domain});
   report.settings.push_back({"steal", options.steal ? "true" : "false"});
+  report.settings.push_back({"steal_threshold", std::to_string(options.steal_threshold)});
   report.settings.push_back({"max_retries", std::to_string(options.max_retries)});
   report.settings.push_back({"max_retry_pause_us", std::to_string(options.max_retry_pause.count())});
   report.settings.push_back({"lock_timeout_ms", std::to_string(options.lock_timeout.count())});
@@ -193,6 +277,9 @@ int Main() {
     s = run("", FLAGS_rate > 0 ? 0 : clients, FLAGS_rate, &report.run);
     if (!s.ok()) return Fail(s, "run");
   }
+
+  report.hot_references = db->TopReferences(static_cast<size_t>(FLAGS_top_references));
+  report.scheduler = db->SchedulerStats();
 
   if (FLAGS_check) {
     report.checked = true;

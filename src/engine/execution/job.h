@@ -20,7 +20,10 @@ using ResultCallback = std::function<void(TransactionResult&&)>;
 struct Job {
   TransactionRequest request;
   scheduler::Footprint footprint;
-  size_t queue = 0;          // the run queue the scheduler picked (also when stolen)
+  size_t queue = 0;          // the run queue it was put on (also when stolen)
+  // The queue reported with its scheduler events: `queue` when the
+  // scheduler picked it, scheduler::kNoQueue when it was placed by hand.
+  size_t event_queue = 0;
   ResultCallback done;
   uint64_t enqueue_ns = 0;   // steady clock, at Submit
 };

@@ -19,6 +19,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "cc/abort_reason.h"
 #include "engine/transaction_request.h"
@@ -42,6 +44,13 @@ class TransactionRunner {
   virtual ~TransactionRunner() = default;
   virtual AttemptOutcome RunAttempt(const TransactionRequest& request, AttemptContext& ctx,
                                     TransactionResult* result) = 0;
+  // The text of each reference of `request`'s footprint, in the order of its
+  // Footprint::references (for the scheduler's introspection; slow, called
+  // rarely). The default knows none.
+  virtual void NameReferences(const TransactionRequest& request, std::vector<std::string>* names) {
+    (void)request;
+    names->clear();
+  }
 };
 
 }  // namespace paceline::engine

@@ -10,8 +10,10 @@
 // increment (S sees a sleeper and takes idle_mu_). In the second case S gets
 // idle_mu_ only once W waits (W holds it from its announcement until the
 // wait releases it), so the notify cannot fall between W's check and its
-// wait. Whom S wakes: the queue's owner if it sleeps, else (with stealing)
-// any one sleeper; if every flagged sleeper was already woken, nobody. That
+// wait. Whom S wakes: the queue's owner if it sleeps, else (with stealing,
+// when the queue holds at least steal_threshold jobs) any one sleeper; if
+// every flagged sleeper was already woken, nobody. A job on a queue shorter
+// than the threshold is its owner's alone, and the owner is awake. That
 // suffices because an awake worker sleeps again only after re-checking every
 // queue it may take from (with stealing: all of them), so the job is taken by
 // the owner, by the woken worker, or by whichever worker runs out of work
@@ -46,6 +48,26 @@ Status ShutdownStatus(std::string detail) {
 }
 
 
+// Names a job's references for the scheduler, asking the runner only if the
+// scheduler wants a name (the first abort of a reference).
+class JobNamer final : public scheduler::ReferenceNamer {
+ public:
+  JobNamer(TransactionRunner* runner, const TransactionRequest* request) : runner_(runner), request_(request) {}
+  std::string Name(size_t i) const override {
+    if (!named_) {
+      runner_->NameReferences(*request_, &names_);
+      named_ = true;
+    }
+    return i < names_.size() ? names_[i] : std::string();
+  }
+
+ private:
+  TransactionRunner* runner_;
+  const TransactionRequest* request_;
+  mutable bool named_ = false;
+  mutable std::vector<std::string> names_;
+};
+
 }  // namespace
 
 struct WorkerPool::Worker {
@@ -61,7 +83,10 @@ struct WorkerPool::Worker {
 };
 
 WorkerPool::WorkerPool(WorkerPoolOptions options, TransactionRunner* runner, scheduler::Scheduler* scheduler)
-    : options_(options), runner_(runner), scheduler_(scheduler) {
+    : options_(options),
+      steal_threshold_(options.steal_threshold < 1 ? 1 : options.steal_threshold),
+      runner_(runner),
+      scheduler_(scheduler) {
   workers_.reserve(options_.workers);
   for (size_t i = 0; i < options_.workers; ++i) workers_.push_back(std::make_unique<Worker>(i, options_.seed));
 }
@@ -85,8 +110,9 @@ Status WorkerPool::Start() {
 }
 
 void WorkerPool::Submit(size_t queue, TransactionRequest request, scheduler::Footprint footprint,
-                        ResultCallback done) {
-  Job job{std::move(request), std::move(footprint), queue, std::move(done), SteadyNowNs()};
+                        ResultCallback done, bool picked) {
+  Job job{std::move(request), std::move(footprint), queue, picked ? queue : scheduler::kNoQueue, std::move(done),
+          SteadyNowNs()};
   if (queue >= workers_.size()) {
     TransactionResult result;
     result.status = Status(sqlstate::kInvalidParameterValue, "run queue " + std::to_string(queue) +
@@ -120,7 +146,7 @@ void WorkerPool::WakeFor(size_t queue) {
   Worker* target = nullptr;
   if (workers_[queue]->idle) {
     target = workers_[queue].get();
-  } else if (options_.steal) {
+  } else if (options_.steal && workers_[queue]->queue.size() >= steal_threshold_) {
     for (size_t k = 1; k < workers_.size() && target == nullptr; ++k) {
       Worker& candidate = *workers_[(queue + k) % workers_.size()];
       if (candidate.idle) target = &candidate;
@@ -136,7 +162,7 @@ bool WorkerPool::HasWork(const Worker& worker) const {
   if (worker.queue.size() != 0) return true;
   if (!options_.steal) return false;
   for (const std::unique_ptr<Worker>& other : workers_) {
-    if (other->queue.size() != 0) return true;
+    if (other->queue.size() >= steal_threshold_) return true;
   }
   return false;
 }
@@ -147,7 +173,7 @@ bool WorkerPool::TrySteal(Worker& thief, Job* job) {
   const size_t start = thief.victims.Below(n - 1);
   for (size_t k = 0; k < n - 1; ++k) {
     Worker& victim = *workers_[(thief.index + 1 + (start + k) % (n - 1)) % n];
-    if (victim.queue.size() != 0 && victim.queue.PopFront(job)) return true;
+    if (victim.queue.size() >= steal_threshold_ && victim.queue.PopFront(job)) return true;
   }
   return false;
 }
@@ -191,7 +217,7 @@ void WorkerPool::Run(Worker& worker, Job& job, bool stolen) {
     const AttemptOutcome outcome = runner_->RunAttempt(job.request, ctx, &result);
     if (outcome == AttemptOutcome::kCommitted) {
       worker.stats.CountCommit();
-      if (scheduler_ != nullptr) scheduler_->OnCommit(job.footprint, job.queue);
+      if (scheduler_ != nullptr) scheduler_->OnCommit(job.footprint, job.event_queue);
       break;
     }
     if (outcome == AttemptOutcome::kUserAbort) {
@@ -207,7 +233,10 @@ void WorkerPool::Run(Worker& worker, Job& job, bool stolen) {
     // kConflict.
     ++conflicts;
     worker.stats.CountAbort(ctx.abort_reason);
-    if (scheduler_ != nullptr) scheduler_->OnAbort(job.footprint, job.queue);
+    if (scheduler_ != nullptr) {
+      JobNamer namer(runner_, &job.request);
+      scheduler_->OnAbort(job.footprint, job.event_queue, &namer);
+    }
     if (ctx.attempt >= max_retries) {
       worker.stats.CountRetryLimitFailure();
       result.status = RetryLimitStatus(ctx.attempt + 1, max_retries, ctx.abort_reason, result.status);
@@ -232,7 +261,7 @@ void WorkerPool::Run(Worker& worker, Job& job, bool stolen) {
 void WorkerPool::Finish(Job& job, TransactionResult&& result) {
   // The scheduler hears of the departure before the client does, so a
   // client's next transaction is picked against the updated state.
-  if (scheduler_ != nullptr) scheduler_->OnFinish(job.footprint, job.queue);
+  if (scheduler_ != nullptr) scheduler_->OnFinish(job.footprint, job.event_queue);
   job.done(std::move(result));
 }
 

@@ -6,7 +6,8 @@
 //     → run queue q (FIFO) → worker q pops from its front
 //                            (or, when steal is on and its own queue is
 //                            empty, an idle worker takes the oldest job of a
-//                            random other non-empty queue and runs it to the end)
+//                            random other queue holding at least
+//                            steal_threshold jobs and runs it to the end)
 //     → attempt: kConflict → OnAbort(footprint, q), retry at once on the same
 //                            worker, up to max_retries retries, then 40001
 //                kCommitted → OnCommit(footprint, q)
@@ -46,6 +47,11 @@ namespace paceline::engine {
 struct WorkerPoolOptions {
   size_t workers = 4;     // threads, and run queues (must be >= 1)
   bool steal = true;      // an idle worker takes the oldest job of a random other non-empty queue
+  // ... but only from a queue holding at least this many waiting jobs (1:
+  // any non-empty queue, the paper's rule). Higher values leave short queues
+  // to their owners, so conflicting transactions placed together stay
+  // together unless a queue really backs up.
+  size_t steal_threshold = 1;
   int max_retries = 100;  // retries after conflicts per transaction; <= 0: none
   uint64_t seed = 42;     // for the choice of steal victims
   // Longest pause before a retry (retry_pause.h); 0: every retry at once.
@@ -69,7 +75,10 @@ class WorkerPool {
   // once: on a worker thread; or, if the pool is shut down, on the calling
   // thread with 57P01 ("terminating: the database is shutting down"); or
   // with 22023 if `queue` >= workers() (then without scheduler events).
-  void Submit(size_t queue, TransactionRequest request, scheduler::Footprint footprint, ResultCallback done);
+  // picked = false: the scheduler did not choose `queue` (Database::SubmitTo);
+  // its events then name scheduler::kNoQueue.
+  void Submit(size_t queue, TransactionRequest request, scheduler::Footprint footprint, ResultCallback done,
+              bool picked = true);
   // The same, with the result delivered through a future.
   std::future<TransactionResult> Submit(size_t queue, TransactionRequest request, scheduler::Footprint footprint);
 
@@ -112,6 +121,7 @@ class WorkerPool {
   void FailQueued();
 
   const WorkerPoolOptions options_;
+  const size_t steal_threshold_;  // >= 1
   TransactionRunner* const runner_;
   scheduler::Scheduler* const scheduler_;
   std::vector<std::unique_ptr<Worker>> workers_;

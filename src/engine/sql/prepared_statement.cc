@@ -3,6 +3,7 @@
 
 #include "engine/sql/binder.h"
 #include "engine/sql/parser.h"
+#include "engine/sql/reference_slot_extractor.h"
 
 namespace paceline::sql {
 
@@ -62,6 +63,7 @@ Status PreparedStatement::FromStatement(std::unique_ptr<Statement> statement, co
       break;
   }
   p->param_types = binder.ParameterTypes();
+  ReferenceSlotExtractor(&catalog).Extract(*p, &p->reference_slots);
   p->ast = std::move(statement);
   *out = std::move(p);
   return Status::OK();

@@ -4,7 +4,9 @@
 // DML statements hold their plan; utility and DDL statements hold their AST
 // and are interpreted at each execution. `catalog_version` is the catalog
 // version the plan was bound against: the StatementCache rebuilds the
-// statement when the catalog has changed since.
+// statement when the catalog has changed since. DML statements also hold
+// their reference slots (reference_slot.h), what the scheduler's footprint of
+// a transaction is computed from.
 //
 // Thread-safety: immutable after Prepare; shared (shared_ptr) by every
 // session that executes the same text.
@@ -20,6 +22,7 @@
 #include "engine/query_result.h"
 #include "engine/sql/ast.h"
 #include "engine/sql/plan.h"
+#include "engine/sql/reference_slot.h"
 
 namespace paceline::sql {
 
@@ -35,6 +38,7 @@ struct PreparedStatement {
   std::vector<engine::ResultColumn> columns;    // rows it returns (empty: none)
   bool returns_rows = false;
   uint64_t catalog_version = 0;
+  std::vector<ReferenceSlot> reference_slots;   // in written order; none for non-DML
 
   // Parses and binds `text`, which must hold exactly one statement (an
   // empty text gives kind kUnsupported with unsupported_what "empty query";

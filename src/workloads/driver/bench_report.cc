@@ -86,6 +86,31 @@ std::string FormatReport(const BenchReport& report) {
                   static_cast<unsigned long long>(s.aborts()), static_cast<unsigned long long>(s.steals));
     out += buffer;
   }
+  const scheduler::SchedulerStats& sched = report.scheduler;
+  if (sched.picks > 0 || sched.history_references > 0) {
+    out += "scheduler: " + std::to_string(sched.picks) + " picks (" + std::to_string(sched.warmup_picks) +
+           " random in the warm-up, " + std::to_string(sched.default_picks) + " without evidence); History " +
+           std::to_string(sched.history_references) + " references (" + std::to_string(sched.history_forgotten) +
+           " forgotten), State " + std::to_string(sched.state_references) + ", ~" +
+           Format("%.1f", static_cast<double>(sched.bytes) / (1 << 20)) + " MiB" +
+           (sched.warming_up ? "; still warming up" : "") + "\n";
+  }
+  if (!report.hot_references.empty()) {
+    out += "hot references (heaviest first; State = transactions per queue)\n";
+    std::snprintf(buffer, sizeof buffer, "  %-36s %10s %10s %9s  %s\n", "reference", "aborts", "commits", "weight",
+                  "State per queue");
+    out += buffer;
+    for (const scheduler::HotReference& h : report.hot_references) {
+      std::string queued;
+      for (int64_t c : h.queued) queued += (queued.empty() ? "" : " ") + std::to_string(c);
+      char key[32];
+      std::snprintf(key, sizeof key, "#%016llx", static_cast<unsigned long long>(h.key));
+      std::snprintf(buffer, sizeof buffer, "  %-36s %10llu %10llu %9.3f  %s\n", h.name.empty() ? key : h.name.c_str(),
+                    static_cast<unsigned long long>(h.aborts), static_cast<unsigned long long>(h.commits), h.weight,
+                    queued.c_str());
+      out += buffer;
+    }
+  }
   if (report.target_latency_ms > 0) {
     out += "rate bisection (target mean latency " + Format("%.1f", report.target_latency_ms) +
            " ms; closed-loop capacity " + Format("%.1f", report.capacity_tps) + " txn/s)\n";
@@ -160,6 +185,26 @@ nlohmann::json ReportJson(const BenchReport& report) {
                       {"probes", probes}};
   }
   if (report.checked) j["check"] = {{"ok", report.check_ok}, {"report", report.check_report}};
+  const scheduler::SchedulerStats& sched = report.scheduler;
+  j["scheduler"] = {{"picks", sched.picks},
+                    {"warmup_picks", sched.warmup_picks},
+                    {"default_picks", sched.default_picks},
+                    {"warming_up", sched.warming_up},
+                    {"history_references", sched.history_references},
+                    {"history_forgotten", sched.history_forgotten},
+                    {"state_references", sched.state_references},
+                    {"named_references", sched.named_references},
+                    {"bytes", sched.bytes}};
+  nlohmann::json hot = nlohmann::json::array();
+  for (const scheduler::HotReference& h : report.hot_references) {
+    hot.push_back({{"reference", h.name},
+                   {"key", h.key},
+                   {"aborts", h.aborts},
+                   {"commits", h.commits},
+                   {"weight", h.weight},
+                   {"queued", h.queued}});
+  }
+  j["hot_references"] = hot;
   return j;
 }
 

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "scheduler/scheduler.h"
 #include "workloads/driver/bench_driver.h"
 #include "workloads/driver/rate_bisection.h"
 
@@ -28,6 +29,9 @@ struct BenchReport {
   bool checked = false;          // --check ran
   bool check_ok = false;
   std::string check_report;      // one line per condition, or the violation
+  // The scheduler's heaviest references and bookkeeping at the end.
+  std::vector<scheduler::HotReference> hot_references;
+  scheduler::SchedulerStats scheduler;
 };
 
 std::string FormatReport(const BenchReport& report);

@@ -46,6 +46,24 @@ Status Body(engine::ProcedureContext& ctx, const std::vector<Value>& args) {
   return Status::OK();
 }
 
+// Each district of the warehouse; the orders and customers are read inside.
+void Predict(const std::vector<Value>& args, engine::StatementPredictions& out) {
+  if (args.size() < 2) return;
+  const Value& w = args[0];
+  const Value& carrier = args[1];
+  const Value unknown = Computed();
+  for (int d_id = 1; d_id <= kDistrictsPerWarehouse; ++d_id) {
+    const Value d = Int(d_id);
+    out.Add(kOldestNewOrder, {w, d});
+    out.Add(kDeleteNewOrder, {w, d, unknown});
+    out.Add(kOrderCustomer, {w, d, unknown});
+    out.Add(kSetCarrier, {w, d, unknown, carrier});
+    out.Add(kStampLines, {w, d, unknown});
+    out.Add(kSumLines, {w, d, unknown});
+    out.Add(kCreditCustomer, {w, d, unknown, unknown});
+  }
+}
+
 }  // namespace
 
 engine::Procedure DeliveryProcedure() {
@@ -62,6 +80,7 @@ engine::Procedure DeliveryProcedure() {
       "WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3",
   };
   p.body = Body;
+  p.predict = Predict;
   return p;
 }
 

@@ -94,6 +94,43 @@ Status Body(engine::ProcedureContext& ctx, const std::vector<Value>& args) {
   return Status::OK();
 }
 
+// What the arguments tell of the statements Body runs: everything but the
+// order id, the stock quantity and the line amounts (read or computed inside).
+void Predict(const std::vector<Value>& args, engine::StatementPredictions& out) {
+  if (args.size() < 4 || !IsInt(args[0]) || !IsInt(args[1]) || !IsInt(args[3])) return;
+  const Value& w = args[0];
+  const Value& d = args[1];
+  const Value& c = args[2];
+  const int64_t lines = IntOf(args[3]);
+  const int64_t d_id = IntOf(d);
+  if (lines < 0 || args.size() < 4 + 3 * static_cast<size_t>(lines) || d_id < 1 || d_id > kDistrictsPerWarehouse) {
+    return;
+  }
+  bool all_local = true;
+  for (int64_t l = 0; l < lines; ++l) {
+    if (!IsInt(args[5 + 3 * l])) return;
+    all_local = all_local && IntOf(args[5 + 3 * l]) == IntOf(w);
+  }
+  const Value o_id = Computed();
+  out.Add(kWarehouseTax, {w});
+  out.Add(kDistrictForUpdate, {w, d});
+  out.Add(kDistrictNextOrder, {w, d, Computed()});
+  out.Add(kCustomer, {w, d, c});
+  out.Add(kInsertOrder, {o_id, d, w, c, Int(lines), Int(all_local ? 1 : 0)});
+  out.Add(kInsertNewOrder, {o_id, d, w});
+  const size_t stock_statement = kStock + static_cast<size_t>(d_id - 1);
+  for (int64_t l = 0; l < lines; ++l) {
+    const Value& item = args[4 + 3 * l];
+    const Value& supply_w = args[5 + 3 * l];
+    const Value& quantity = args[6 + 3 * l];
+    const bool remote = IntOf(supply_w) != IntOf(w);
+    out.Add(kItem, {item});
+    out.Add(stock_statement, {supply_w, item});
+    out.Add(kUpdateStock, {supply_w, item, Computed(), quantity, Int(remote)});
+    out.Add(kInsertOrderLine, {o_id, d, w, Int(l + 1), item, supply_w, quantity, Computed(), Computed()});
+  }
+}
+
 }  // namespace
 
 engine::Procedure NewOrderProcedure() {
@@ -101,6 +138,7 @@ engine::Procedure NewOrderProcedure() {
   p.name = kNewOrderProcedure;
   p.statements = Statements();
   p.body = Body;
+  p.predict = Predict;
   return p;
 }
 

@@ -26,6 +26,20 @@ Status Body(engine::ProcedureContext& ctx, const std::vector<Value>& args) {
   return ctx.Execute(kOrderLines, {w, d, o_id}, &r);
 }
 
+// The customer (unless looked up by name) and its district; the order id is
+// read inside.
+void Predict(const std::vector<Value>& args, engine::StatementPredictions& out) {
+  if (args.size() < 4) return;
+  const Value& w = args[0];
+  const Value& d = args[1];
+  const Value& c_last = args[3];
+  const Value c = c_last.is_null() ? args[2] : Computed();
+  if (!c_last.is_null()) out.Add(kCustomersByName, {w, d, c_last});
+  out.Add(kCustomer, {w, d, c});
+  out.Add(kLastOrder, {w, d, c});
+  out.Add(kOrderLines, {w, d, Computed()});
+}
+
 }  // namespace
 
 engine::Procedure OrderStatusProcedure() {
@@ -40,6 +54,7 @@ engine::Procedure OrderStatusProcedure() {
       "WHERE ol_w_id = $1 AND ol_d_id = $2 AND ol_o_id = $3",
   };
   p.body = Body;
+  p.predict = Predict;
   return p;
 }
 

@@ -76,6 +76,27 @@ Status Body(engine::ProcedureContext& ctx, const std::vector<Value>& args) {
   return ctx.Execute(kInsertHistory, {c, c_d, c_w, d, w, amount, Str(w_name + "    " + d_name)}, &r);
 }
 
+// Everything but the customer id when it is looked up by last name, the
+// customer's new c_data (bad credit) and the history text.
+void Predict(const std::vector<Value>& args, engine::StatementPredictions& out) {
+  if (args.size() < 7) return;
+  const Value& w = args[0];
+  const Value& d = args[1];
+  const Value& c_w = args[2];
+  const Value& c_d = args[3];
+  const Value& c_last = args[5];
+  const Value& amount = args[6];
+  const Value c = c_last.is_null() ? args[4] : Computed();
+  out.Add(kWarehouseYtd, {w, amount});
+  out.Add(kWarehouse, {w});
+  out.Add(kDistrictYtd, {w, d, amount});
+  out.Add(kDistrict, {w, d});
+  if (!c_last.is_null()) out.Add(kCustomersByName, {c_w, c_d, c_last});
+  out.Add(kCustomerForUpdate, {c_w, c_d, c});
+  out.Add(kCustomerPay, {c_w, c_d, c, amount});
+  out.Add(kInsertHistory, {c, c_d, c_w, d, w, amount, Computed()});
+}
+
 }  // namespace
 
 Status ResolveCustomer(engine::ProcedureContext& ctx, size_t by_name, const Value& w, const Value& d,
@@ -96,6 +117,7 @@ engine::Procedure PaymentProcedure() {
   p.name = kPaymentProcedure;
   p.statements = Statements();
   p.body = Body;
+  p.predict = Predict;
   return p;
 }
 

@@ -19,6 +19,15 @@ Status Body(engine::ProcedureContext& ctx, const std::vector<Value>& args) {
   return ctx.Execute(kLowStock, {w, d, Int(next), Int(next - 20), w, args[2]}, &r);
 }
 
+// The district; the order range is read inside.
+void Predict(const std::vector<Value>& args, engine::StatementPredictions& out) {
+  if (args.size() < 3) return;
+  const Value& w = args[0];
+  const Value& d = args[1];
+  out.Add(kNextOrder, {w, d});
+  out.Add(kLowStock, {w, d, Computed(), Computed(), w, args[2]});
+}
+
 }  // namespace
 
 engine::Procedure StockLevelProcedure() {
@@ -30,6 +39,7 @@ engine::Procedure StockLevelProcedure() {
       "AND ol_o_id < $3 AND ol_o_id >= $4 AND s_w_id = $5 AND s_i_id = ol_i_id AND s_quantity < $6",
   };
   p.body = Body;
+  p.predict = Predict;
   return p;
 }
 

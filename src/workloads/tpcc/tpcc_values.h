@@ -21,6 +21,13 @@ inline Value Num(int64_t unscaled, int scale) { return Value::Numeric(Decimal(un
 // Money in cents.
 inline Value Cents(int64_t cents) { return Num(cents, 2); }
 
+// Whether `v` is a non-NULL integer (predictions check their arguments
+// before reading them: a malformed call must not crash its prediction).
+inline bool IsInt(const Value& v) { return !v.is_null() && Type(v.type()).IsInteger(); }
+// A value computed inside the transaction, unknown to a prediction: NULL
+// (it yields no reference, see engine::StatementPredictions).
+inline Value Computed() { return Value(); }
+
 // An integer column's value (0 for NULL).
 inline int64_t IntOf(const Value& v) { return v.is_null() ? 0 : v.int_value(); }
 // A NUMERIC column's value in cents (hundredths), rounded; 0 for NULL.

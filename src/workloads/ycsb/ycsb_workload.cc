@@ -126,6 +126,21 @@ engine::Procedure YcsbWorkload::MakeProcedure() const {
     }
     return Status::OK();
   };
+  // Every key, read or written; the written value is computed inside.
+  p.predict = [fields](const std::vector<Value>& args, engine::StatementPredictions& out) {
+    for (size_t i = 0; i + 2 < args.size(); i += 3) {
+      const Value& key = args[i];
+      const Value& field = args[i + 1];
+      const Value& write = args[i + 2];
+      if (field.is_null() || field.type() != TypeId::kInt32 || write.is_null() || write.type() != TypeId::kBool ||
+          field.int_value() < 0 || field.int_value() >= fields) {
+        return;  // the body rejects the call
+      }
+      const size_t base = static_cast<size_t>(field.int_value()) * kStatementsPerField;
+      out.Add(base + (write.bool_value() ? kReadForUpdate : kRead), {key});
+      if (write.bool_value()) out.Add(base + kWrite, {key, Value()});
+    }
+  };
   return p;
 }
 

@@ -15,6 +15,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <latch>
+#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -95,7 +96,7 @@ class RecordingScheduler : public scheduler::Scheduler {
 
   std::string_view Name() const override { return "recording"; }
   size_t Pick(const scheduler::Footprint&) override { return 0; }
-  void OnAbort(const scheduler::Footprint& f, size_t queue) override { Add(Kind::kAbort, f, queue); }
+  void OnAbort(const scheduler::Footprint& f, size_t queue, const scheduler::ReferenceNamer*) override { Add(Kind::kAbort, f, queue); }
   void OnCommit(const scheduler::Footprint& f, size_t queue) override { Add(Kind::kCommit, f, queue); }
   void OnFinish(const scheduler::Footprint& f, size_t queue) override { Add(Kind::kFinish, f, queue); }
 
@@ -309,6 +310,49 @@ TEST(WorkerPoolTest, ASleepingWorkerIsWokenForWorkOnABusyQueue) {
   release.Open();
   EXPECT_TRUE(Await(first).committed());
   EXPECT_NE(runner.attempts()[1].worker, held);
+}
+
+// steal_threshold = 2. Interleaving: worker 0 runs job 0 and holds it; job 1
+// arrives on queue 0 (1 waiting: its owner's alone, worker 1 must not take
+// it); job 2 arrives (2 waiting: worker 1 steals the oldest, job 1, and
+// finishes it while job 0 still holds worker 0); job 2 (1 waiting again)
+// stays for worker 0. Excluded: stealing from a short queue, which would
+// split transactions a scheduler placed together.
+TEST(WorkerPoolTest, StealThresholdLeavesShortQueuesToTheirOwner) {
+  for (size_t threshold : {2, 3}) {
+    SCOPED_TRACE("steal_threshold " + std::to_string(threshold));
+    Gate release;
+    std::promise<size_t> first_worker;
+    FakeRunner runner([&](int job, AttemptContext& ctx, TransactionResult*) {
+      if (job == 0) {
+        first_worker.set_value(ctx.worker);
+        release.Wait();
+      }
+      return AttemptOutcome::kCommitted;
+    });
+    WorkerPoolOptions options = Options(2, /*steal=*/true);
+    options.steal_threshold = threshold;
+    WorkerPool pool(options, &runner, nullptr);
+    ASSERT_TRUE(pool.Start().ok());
+    std::future<TransactionResult> job0 = pool.Submit(0, Request(0), FootprintOf(0));
+    ASSERT_EQ(first_worker.get_future().get(), 0u);  // a queue of 1 is not stolen, even job 0
+    std::future<TransactionResult> job1 = pool.Submit(0, Request(1), FootprintOf(1));
+    std::future<TransactionResult> job2 = pool.Submit(0, Request(2), FootprintOf(2));
+    if (threshold == 2) {
+      EXPECT_TRUE(Await(job1).committed());  // stolen while job 0 holds worker 0
+    }
+    release.Open();
+    EXPECT_TRUE(Await(job0).committed());
+    if (threshold != 2) {
+      EXPECT_TRUE(Await(job1).committed());
+    }
+    EXPECT_TRUE(Await(job2).committed());
+    std::map<int, size_t> worker_of;
+    for (const FakeRunner::Attempt& a : runner.attempts()) worker_of[a.job] = a.worker;
+    EXPECT_EQ(worker_of[1], threshold == 2 ? 1u : 0u);
+    EXPECT_EQ(worker_of[2], 0u);
+    EXPECT_EQ(pool.Stats().steals, threshold == 2 ? 1u : 0u);
+  }
 }
 
 TEST(WorkerPoolTest, ConflictsAreRetriedAtOnceOnTheSameWorker) {

@@ -111,7 +111,9 @@ TEST_P(TpccConcurrencyTest, LedgersAndConsistencyConditionsHoldAfterAConcurrentR
 std::vector<Param> EveryCcAndScheduler() {
   std::vector<Param> params;
   for (const std::string& cc : engine::Database::ConcurrencyControlNames()) {
-    for (const char* scheduler : {"random", "round-robin"}) params.push_back({cc, scheduler});
+    for (const std::string& scheduler : engine::Database::SchedulerNames()) {
+      if (!scheduler.ends_with("-single")) params.push_back({cc, scheduler});  // aliases of the short names
+    }
   }
   return params;
 }

@@ -1,0 +1,209 @@
+// FootprintBuilder: reference keys from prepared slots and parameter values
+// (see footprint_builder.h).
+#include "engine/footprint_builder.h"
+
+#include <algorithm>
+
+#include "common/split_mix64.h"
+
+namespace paceline::engine {
+
+namespace {
+
+constexpr uint64_t kOpSalt = 0x9e3779b97f4a7c15ULL;  // × (op + 1): one salt per operator
+constexpr uint64_t kAllSeed = 0xa11c1a05e5ca1ab1ULL;  // starts an "all" clause's key
+constexpr size_t kInitialCells = 256;                 // a power of two: 128 keys before growing
+
+uint64_t PartKey(uint64_t subject, sql::ReferenceOp op, uint64_t value_hash) {
+  return SplitMix64::Mix(SplitMix64::Mix(subject + kOpSalt * (static_cast<uint64_t>(op) + 1)) ^ value_hash);
+}
+
+// The key of a clause of two or more distinct parts: their sum, a
+// commutative combination (the parts are mixed keys already), mixed again.
+uint64_t ClauseKey(const std::vector<uint64_t>& parts) {
+  uint64_t sum = kAllSeed;
+  for (uint64_t p : parts) sum += p;
+  return SplitMix64::Mix(sum);
+}
+
+void AppendValueText(const Value& v, std::string* out) {
+  switch (v.type()) {
+    case TypeId::kBool:
+      out->append(v.bool_value() ? "true" : "false");
+      return;
+    case TypeId::kInt16:
+    case TypeId::kInt32:
+    case TypeId::kInt64:
+    case TypeId::kFloat32:
+    case TypeId::kFloat64:
+    case TypeId::kNumeric:
+      v.AppendTo(out);
+      return;
+    default:
+      break;
+  }
+  // Strings and dates/times as SQL literals; CHAR without its padding.
+  std::string text = v.ToString();
+  if (v.type() == TypeId::kChar) {
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+  }
+  out->push_back('\'');
+  for (char c : text) {
+    if (c == '\'') out->push_back('\'');
+    out->push_back(c);
+  }
+  out->push_back('\'');
+}
+
+}  // namespace
+
+FootprintBuilder::FootprintBuilder(const scheduler::FootprintSpec& spec, bool with_names)
+    : references_(spec.references),
+      canonical_(spec.form == scheduler::ReferenceForm::kCanonical),
+      all_(spec.granularity == scheduler::ReferenceGranularity::kAll),
+      where_only_(spec.sources == scheduler::ReferenceSources::kWhere),
+      with_names_(with_names),
+      wants_partition_(!spec.partition_domain.empty()) {
+  if (wants_partition_) partition_domain_hash_ = sql::ReferenceNameHash(spec.partition_domain);
+  if (all_ && references_) parts_.reserve(16);
+}
+
+void FootprintBuilder::Add(const sql::PreparedStatement& statement, std::span<const Value> params) {
+  if (names_final_) {
+    names_.clear();
+    names_final_ = false;
+  }
+  if (!references_) {
+    // The partition value only: the first equality on its domain.
+    if (!wants_partition_ || footprint_.has_partition_value) return;
+    for (const sql::ReferenceSlot& slot : statement.reference_slots) {
+      const Value* value;
+      uint64_t hash;
+      if (!OnPartitionDomain(slot) || !SlotValue(slot, params, &value, &hash)) continue;
+      NotePartition(*value);
+      return;
+    }
+    return;
+  }
+  const bool names = with_names_;
+  bool in_clause = false;
+  uint32_t clause = 0;
+  for (const sql::ReferenceSlot& slot : statement.reference_slots) {
+    if (where_only_ && !slot.from_where) continue;
+    if (all_ && in_clause && slot.clause != clause) FlushClause();
+    clause = slot.clause;
+    in_clause = true;
+    const Value* value;
+    uint64_t hash;
+    if (!SlotValue(slot, params, &value, &hash)) continue;
+    if (wants_partition_ && !footprint_.has_partition_value && OnPartitionDomain(slot)) NotePartition(*value);
+    const uint64_t key = PartKey(canonical_ ? slot.canonical_id : slot.literal_id, slot.op, hash);
+    if (all_) {
+      if (std::find(parts_.begin(), parts_.end(), key) != parts_.end()) continue;  // said twice
+      parts_.push_back(key);
+      if (names) {
+        if (!clause_text_.empty()) clause_text_.append(" AND ");
+        AppendText(slot, *value, &clause_text_);
+      }
+    } else if (InsertKey(key) && names) {
+      names_.emplace_back();
+      AppendText(slot, *value, &names_.back());
+    }
+  }
+  if (all_) FlushClause();
+}
+
+void FootprintBuilder::FlushClause() {
+  if (parts_.empty()) return;
+  const uint64_t key = parts_.size() == 1 ? parts_[0] : ClauseKey(parts_);
+  if (InsertKey(key) && with_names_) names_.push_back(clause_text_);
+  parts_.clear();
+  clause_text_.clear();
+}
+
+bool FootprintBuilder::SlotValue(const sql::ReferenceSlot& slot, std::span<const Value> params, const Value** value,
+                                 uint64_t* hash) {
+  if (slot.parameter < 0) {
+    *value = &slot.constant;
+    *hash = slot.constant_hash;
+    return true;
+  }
+  if (static_cast<size_t>(slot.parameter) >= params.size()) return false;
+  if (!sql::ReferenceValue(params[slot.parameter], slot.column_type, &scratch_, value)) return false;
+  *hash = (*value)->Hash();
+  return true;
+}
+
+bool FootprintBuilder::OnPartitionDomain(const sql::ReferenceSlot& slot) const {
+  return slot.op == sql::ReferenceOp::kEq && (slot.canonical_name_hash == partition_domain_hash_ ||
+                                              slot.canonical_qualified_hash == partition_domain_hash_);
+}
+
+void FootprintBuilder::NotePartition(const Value& value) {
+  footprint_.has_partition_value = true;
+  const Type type(value.type());
+  if (type.IsInteger()) {
+    footprint_.partition_value = static_cast<uint64_t>(value.int_value());
+    return;
+  }
+  if (type.IsNumber()) {
+    // An integral NUMERIC or float partitions as the equal integer.
+    Value as_int;
+    if (CastValue(value, Type(TypeId::kInt64), false, &as_int).ok() && Value::Compare(as_int, value) == 0) {
+      footprint_.partition_value = static_cast<uint64_t>(as_int.int_value());
+      return;
+    }
+  }
+  footprint_.partition_value = value.Hash();
+}
+
+bool FootprintBuilder::InsertKey(uint64_t key) {
+  if (key == 0) {
+    if (has_zero_) return false;
+    has_zero_ = true;
+  } else {
+    if (cells_.empty()) {
+      cells_.assign(kInitialCells, 0);
+      footprint_.references.reserve(kInitialCells / 2);
+    }
+    size_t mask = cells_.size() - 1;
+    size_t i = static_cast<size_t>(key) & mask;
+    while (cells_[i] != 0) {
+      if (cells_[i] == key) return false;
+      i = (i + 1) & mask;
+    }
+    cells_[i] = key;
+    if (++cell_count_ * 2 > cells_.size()) {
+      // Grow: rehash every key into twice the cells.
+      std::vector<uint64_t> old(cells_.size() * 2, 0);
+      old.swap(cells_);
+      mask = cells_.size() - 1;
+      for (uint64_t k : old) {
+        if (k == 0) continue;
+        size_t j = static_cast<size_t>(k) & mask;
+        while (cells_[j] != 0) j = (j + 1) & mask;
+        cells_[j] = k;
+      }
+    }
+  }
+  footprint_.references.push_back(key);
+  return true;
+}
+
+void FootprintBuilder::AppendText(const sql::ReferenceSlot& slot, const Value& value, std::string* out) const {
+  out->append(canonical_ ? slot.canonical_name : slot.literal_name);
+  out->append(sql::ReferenceOpText(slot.op));
+  AppendValueText(value, out);
+}
+
+scheduler::Footprint FootprintBuilder::Finish() {
+  scheduler::Footprint out = std::move(footprint_);
+  footprint_ = scheduler::Footprint{};
+  std::fill(cells_.begin(), cells_.end(), 0);
+  cell_count_ = 0;
+  has_zero_ = false;
+  names_final_ = true;
+  return out;
+}
+
+}  // namespace paceline::engine

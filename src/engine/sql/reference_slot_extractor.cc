@@ -1,0 +1,180 @@
+// ReferenceSlotExtractor: the reference slots of a bound plan
+// (see reference_slot_extractor.h).
+#include "engine/sql/reference_slot_extractor.h"
+
+#include <algorithm>
+
+#include "engine/catalog/canonical_domain.h"
+#include "engine/sql/prepared_statement.h"
+
+namespace paceline::sql {
+
+namespace {
+
+const BoundExpr& StripCasts(const BoundExpr& e) {
+  const BoundExpr* x = &e;
+  while (x->kind == BoundKind::kCast && !x->children.empty()) x = x->children[0].get();
+  return *x;
+}
+
+bool IsValue(const BoundExpr& e) {
+  return e.kind == BoundKind::kParameter || (e.kind == BoundKind::kConstant && !e.constant.is_null());
+}
+
+bool ToReferenceOp(BinaryOp op, ReferenceOp* out) {
+  switch (op) {
+    case BinaryOp::kEq: *out = ReferenceOp::kEq; return true;
+    case BinaryOp::kNe: *out = ReferenceOp::kNe; return true;
+    case BinaryOp::kLt: *out = ReferenceOp::kLt; return true;
+    case BinaryOp::kLe: *out = ReferenceOp::kLe; return true;
+    case BinaryOp::kGt: *out = ReferenceOp::kGt; return true;
+    case BinaryOp::kGe: *out = ReferenceOp::kGe; return true;
+    default: return false;
+  }
+}
+
+// `a op b` as `b op' a`.
+ReferenceOp Mirror(ReferenceOp op) {
+  switch (op) {
+    case ReferenceOp::kLt: return ReferenceOp::kGt;
+    case ReferenceOp::kLe: return ReferenceOp::kGe;
+    case ReferenceOp::kGt: return ReferenceOp::kLt;
+    case ReferenceOp::kGe: return ReferenceOp::kLe;
+    default: return op;
+  }
+}
+
+}  // namespace
+
+void ReferenceSlotExtractor::Extract(const PreparedStatement& statement, std::vector<ReferenceSlot>* out) {
+  out_ = out;
+  clause_ = 0;
+  clause_start_ = out->size();
+  if (statement.select) {
+    ExtractSelect(*statement.select);
+  } else if (statement.update) {
+    const UpdatePlan& plan = *statement.update;
+    for (size_t i = 0; i < plan.set_columns.size(); ++i) {
+      AddAssignment(*plan.target.table, plan.set_columns[i], plan.set_values[i].get());
+    }
+    EndClause();
+    std::vector<const BoundExpr*> where;
+    for (const auto& f : plan.target.filters) where.push_back(f.get());
+    AddCondition(std::span(&plan.target, 1), std::move(where));
+  } else if (statement.del) {
+    const DeletePlan& plan = *statement.del;
+    std::vector<const BoundExpr*> where;
+    for (const auto& f : plan.target.filters) where.push_back(f.get());
+    AddCondition(std::span(&plan.target, 1), std::move(where));
+  } else if (statement.insert) {
+    const InsertPlan& plan = *statement.insert;
+    for (const auto& row : plan.rows) {
+      for (size_t i = 0; i < row.size() && i < plan.target_columns.size(); ++i) {
+        AddAssignment(*plan.table, plan.target_columns[i], row[i].get());
+      }
+      EndClause();
+    }
+    if (plan.query) {
+      for (size_t i = 0; i < plan.query->outputs.size() && i < plan.target_columns.size(); ++i) {
+        AddAssignment(*plan.table, plan.target_columns[i], plan.query->outputs[i].get());
+      }
+      EndClause();
+      ExtractSelect(*plan.query);
+    }
+  }
+  out_ = nullptr;
+}
+
+void ReferenceSlotExtractor::ExtractSelect(const SelectPlan& plan) {
+  const std::span<const SourcePlan> sources(plan.sources);
+  std::vector<const BoundExpr*> where;
+  for (const SourcePlan& source : plan.sources) {
+    if (source.left_join) {
+      // Every filter of a left-joined source is of its ON condition: a
+      // WHERE conjunct that reads the source is a post filter.
+      std::vector<const BoundExpr*> on;
+      for (const auto& f : source.filters) on.push_back(f.get());
+      AddCondition(sources, std::move(on));
+    } else {
+      for (const auto& f : source.filters) where.push_back(f.get());
+    }
+  }
+  for (const auto& f : plan.post_filters) where.push_back(f.get());
+  AddCondition(sources, std::move(where));
+}
+
+void ReferenceSlotExtractor::AddCondition(std::span<const SourcePlan> sources,
+                                          std::vector<const BoundExpr*> conjuncts) {
+  std::stable_sort(conjuncts.begin(), conjuncts.end(),
+                   [](const BoundExpr* a, const BoundExpr* b) { return a->location < b->location; });
+  for (const BoundExpr* c : conjuncts) AddComparison(sources, *c);
+  EndClause();
+}
+
+void ReferenceSlotExtractor::AddComparison(std::span<const SourcePlan> sources, const BoundExpr& conjunct) {
+  ReferenceOp op;
+  if (conjunct.kind != BoundKind::kCompare || conjunct.children.size() != 2 || !ToReferenceOp(conjunct.op, &op)) {
+    return;
+  }
+  const BoundExpr* column = &StripCasts(*conjunct.children[0]);
+  const BoundExpr* value = &StripCasts(*conjunct.children[1]);
+  if (column->kind != BoundKind::kColumn) {
+    std::swap(column, value);
+    op = Mirror(op);
+  }
+  if (column->kind != BoundKind::kColumn || !IsValue(*value)) return;
+  if (column->source < 0 || static_cast<size_t>(column->source) >= sources.size()) return;
+  AddSlot(*sources[column->source].table, column->index, op, *value, /*from_where=*/true);
+}
+
+void ReferenceSlotExtractor::AddAssignment(const storage::Table& table, int column, const BoundExpr* value) {
+  if (value == nullptr) return;
+  const BoundExpr& v = StripCasts(*value);
+  if (IsValue(v)) AddSlot(table, column, ReferenceOp::kEq, v, /*from_where=*/false);
+}
+
+void ReferenceSlotExtractor::AddSlot(const storage::Table& table, int column, ReferenceOp op,
+                                     const BoundExpr& value, bool from_where) {
+  if (column < 0 || static_cast<size_t>(column) >= table.schema().columns.size()) return;
+  ReferenceSlot slot = SubjectOf(table, column).fields;
+  slot.op = op;
+  if (value.kind == BoundKind::kParameter) {
+    slot.parameter = value.index;
+  } else {
+    Value scratch;
+    const Value* v = nullptr;
+    if (!ReferenceValue(value.constant, slot.column_type, &scratch, &v)) return;
+    slot.constant = *v;
+    slot.constant_hash = slot.constant.Hash();
+  }
+  slot.clause = clause_;
+  slot.from_where = from_where;
+  out_->push_back(std::move(slot));
+}
+
+void ReferenceSlotExtractor::EndClause() {
+  if (out_->size() > clause_start_) ++clause_;
+  clause_start_ = out_->size();
+}
+
+const ReferenceSlotExtractor::Subject& ReferenceSlotExtractor::SubjectOf(const storage::Table& table, int column) {
+  for (const Subject& s : subjects_) {
+    if (s.table == &table && s.column == column) return s;
+  }
+  const catalog::TableSchema& schema = table.schema();
+  const catalog::ColumnSchema& c = schema.columns[column];
+  Subject s{&table, column, ReferenceSlot{}};
+  s.fields.literal_id = ReferenceNameHash(schema.name + "." + c.name);
+  s.fields.literal_name = c.name;
+  const catalog::CanonicalDomain domain = catalog::CanonicalDomain::Resolve(*catalog_, schema.name, c.name);
+  const std::string qualified = domain.QualifiedName();
+  s.fields.canonical_id = domain.is_domain() ? ReferenceDomainHash(domain.domain) : ReferenceNameHash(qualified);
+  s.fields.canonical_name = domain.Name();
+  s.fields.canonical_name_hash = ReferenceNameHash(domain.Name());
+  s.fields.canonical_qualified_hash = ReferenceNameHash(qualified);
+  s.fields.column_type = c.type;
+  subjects_.push_back(std::move(s));
+  return subjects_.back();
+}
+
+}  // namespace paceline::sql
