@@ -30,7 +30,10 @@ def run_one(bench, cc, scheduler, extra):
         if proc.returncode not in (0, 1) or os.path.getsize(path) == 0:
             sys.exit(f"compare_schedulers: {' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr}")
         with open(path) as f:
-            return json.load(f)
+            j = json.load(f)
+        if "check" in j and not j["check"]["ok"]:
+            sys.exit(f"compare_schedulers: consistency check FAILED after {' '.join(cmd)}:\n{j['check']['report']}")
+        return j
     finally:
         os.unlink(path)
 

@@ -34,13 +34,15 @@ struct Options {
   // first history_warmup_transactions transactions and history_warmup (both
   // 0: no warm-up), then the policy decides; frozen learning stops History
   // there (the paper), continuous keeps it counting. State counts, per
-  // reference and queue, the transactions queued and not finished
-  // (inflight) or ever queued (cumulative). History keeps at most about
+  // reference and queue, the transactions ever queued (cumulative, the
+  // default: a hot reference keeps its queue even when its transactions
+  // come one at a time) or only those queued and not finished (inflight:
+  // the evidence drains whenever queues are short; see docs/results.md). History keeps at most about
   // history_capacity references (beyond: those that never aborted go).
   uint64_t history_warmup_transactions = 0;
   std::chrono::milliseconds history_warmup{0};
   scheduler::HistoryLearning history_learning = scheduler::HistoryLearning::kContinuous;
-  scheduler::StateMode state = scheduler::StateMode::kInflight;
+  scheduler::StateMode state = scheduler::StateMode::kCumulative;
   size_t history_capacity = size_t{1} << 20;
   // Which clauses yield references for the conflict-aware policies: all the
   // paper names (WHERE, SET, VALUES) or WHERE conjuncts only

@@ -42,9 +42,9 @@ DEFINE_string(history_warmup, "0",
 DEFINE_string(history_learning, "continuous",
               "conflict-aware policies: continuous (History keeps counting) or frozen (stops after the warm-up, "
               "as in the paper)");
-DEFINE_string(state, "inflight",
-              "conflict-aware policies: what State counts per reference and queue: inflight (transactions queued "
-              "and not finished) or cumulative (every transaction ever queued, the paper's Table I)");
+DEFINE_string(state, "cumulative",
+              "conflict-aware policies: what State counts per reference and queue: cumulative (every transaction "
+              "ever queued, the paper's Table I) or inflight (only those queued and not finished)");
 DEFINE_uint64(history_capacity, 1 << 20,
               "conflict-aware policies: references History keeps before forgetting those that never aborted");
 DEFINE_string(reference_sources, "all",

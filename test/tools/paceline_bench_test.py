@@ -82,6 +82,33 @@ class PacelineBenchTest(unittest.TestCase):
         self.assertIn("abort rate", err)
         self.assertNotIn("in flight", out)
 
+    def test_conflict_aware_scheduler_reports_what_it_learned(self):
+        # A contended tiny TPC-C (one warehouse, statement latency): the
+        # scheduler learns from aborts during a random warm-up, then places.
+        j, out = self.run_json(*TINY_TPCC, "--scheduler=count-max-canonical-all", "--steal=false",
+                               "--history-warmup=100", "--history-learning=frozen", "--stmt-latency-us=20",
+                               "--top-references=5", "--check")
+        s = j["settings"]
+        self.assertEqual((s["scheduler"], s["steal"], s["state"], s["history_learning"], s["history_warmup"]),
+                         ("count-max-canonical-all", "false", "cumulative", "frozen", "100"))
+        self.assertTrue(j["check"]["ok"], j["check"]["report"])
+        sched = j["scheduler"]
+        self.assertGreaterEqual(sched["picks"], j["commits"])
+        self.assertEqual(sched["warmup_picks"], 100)
+        self.assertFalse(sched["warming_up"])
+        self.assertGreater(sched["history_references"], 0)
+        self.assertLessEqual(len(j["hot_references"]), 5)
+        weights = [h["weight"] for h in j["hot_references"]]
+        self.assertEqual(weights, sorted(weights, reverse=True))
+        for h in j["hot_references"]:
+            self.assertGreater(h["aborts"], 0)
+            self.assertEqual(len(h["queued"]), 3)
+        self.assertIn("scheduler: ", out)
+        # A baseline learns nothing and says so.
+        j, out = self.run_json(*TINY_TPCC, "--scheduler=partition")
+        self.assertEqual(j["hot_references"], [])
+        self.assertEqual(j["scheduler"]["picks"], 0)
+
     def test_invalid_flags_fail_at_start_listing_valid_values(self):
         cases = [
             (["--workload=tpch"], "valid workloads: tpcc, ycsb"),
@@ -94,6 +121,12 @@ class PacelineBenchTest(unittest.TestCase):
             (["--workload=ycsb", "--ycsb-theta=1.5"], "--ycsb-theta"),
             (["--duration=0"], "--duration"),
             (["--no-such-flag=1"], "no_such_flag"),
+            (["--scheduler=count-max"], "count-max-canonical-all"),
+            (["--state=sometimes"], "--state must be inflight or cumulative"),
+            (["--history-learning=frozen"], "needs a --history-warmup"),
+            (["--history-warmup=soon"], "neither a number of transactions"),
+            (["--reference-sources=select"], "--reference-sources must be all or where"),
+            (["--steal-threshold=0"], "--steal-threshold must be at least 1"),
         ]
         for args, message in cases:
             code, out, err = run(*args, "--items=100", "--tpcc-customers=30")
