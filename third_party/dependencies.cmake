@@ -7,7 +7,7 @@ find_package(Threads REQUIRED)
 find_package(TBB REQUIRED)            # libtbb-dev: TBB::tbb, TBB::tbbmalloc
 find_package(libcuckoo REQUIRED)      # libcuckoo-dev: libcuckoo::libcuckoo
 find_package(gflags REQUIRED)         # libgflags-dev
-find_package(absl REQUIRED)           # libabsl-dev: absl::btree (ordered indexes)
+find_package(absl REQUIRED)           # libabsl-dev: absl::btree (ordered indexes), absl::flat_hash_set
 
 # libpg-query-dev: PostgreSQL's parser as a library. Its protobuf output is
 # unpacked with the protobuf-c runtime compiled into libpg_query itself; only

@@ -114,16 +114,9 @@ Status Database::Open(const Options& options, std::unique_ptr<Database>* out) {
   PL_RETURN_IF_ERROR(ccs.Create(options.cc, cc_options, &db->cc_));
   scheduler::SchedulerRegistry schedulers;
   scheduler::RegisterBuiltinSchedulers(&schedulers);
-  scheduler::SchedulerOptions scheduler_options;
+  scheduler::SchedulerOptions scheduler_options = options.scheduling;
   scheduler_options.queues = options.workers == 0 ? 1 : options.workers;
   scheduler_options.seed = options.seed;
-  scheduler_options.history_warmup_transactions = options.history_warmup_transactions;
-  scheduler_options.history_warmup_time = options.history_warmup;
-  scheduler_options.history_learning = options.history_learning;
-  scheduler_options.state = options.state;
-  scheduler_options.history_capacity = options.history_capacity;
-  scheduler_options.partition_domain = options.partition_domain;
-  scheduler_options.reference_sources = options.reference_sources;
   PL_RETURN_IF_ERROR(schedulers.Create(options.scheduler, scheduler_options, &db->scheduler_));
   db->footprint_spec_ = db->scheduler_->Needs();
   db->needs_footprint_ = db->footprint_spec_.references || !db->footprint_spec_.partition_domain.empty();
@@ -151,12 +144,7 @@ void Database::Submit(TransactionRequest request, ResultCallback done) {
     done(std::move(result));
     return;
   }
-  scheduler::Footprint footprint;
-  if (needs_footprint_) {
-    FootprintBuilder builder(footprint_spec_);
-    AddFootprint(request, &builder);
-    footprint = builder.Finish();
-  }
+  scheduler::Footprint footprint = FootprintOf(request);
   size_t queue = scheduler_->Pick(footprint);
   pool_->Submit(queue, std::move(request), std::move(footprint), std::move(done));
 }
@@ -211,6 +199,13 @@ void Database::AddFootprint(const TransactionRequest& request, FootprintBuilder*
   }
 }
 
+scheduler::Footprint Database::FootprintOf(const TransactionRequest& request) {
+  if (!needs_footprint_) return {};  // the baselines need none: nothing is computed
+  FootprintBuilder builder(footprint_spec_);
+  AddFootprint(request, &builder);
+  return builder.Finish();
+}
+
 void Database::NameReferences(const TransactionRequest& request, std::vector<std::string>* names) {
   FootprintBuilder builder(footprint_spec_, /*with_names=*/true);
   AddFootprint(request, &builder);
@@ -238,12 +233,7 @@ void Database::SubmitTo(size_t queue, TransactionRequest request, ResultCallback
     done(std::move(result));
     return;
   }
-  scheduler::Footprint footprint;  // History still learns from it
-  if (needs_footprint_) {
-    FootprintBuilder builder(footprint_spec_);
-    AddFootprint(request, &builder);
-    footprint = builder.Finish();
-  }
+  scheduler::Footprint footprint = FootprintOf(request);  // History still learns from it
   pool_->Submit(queue, std::move(request), std::move(footprint), std::move(done), /*picked=*/false);
 }
 

@@ -109,6 +109,9 @@ class Database {
   explicit Database(const Options& options);
 
   class Runner;
+  // `request`'s footprint as the scheduler Needs() it (empty when it needs
+  // none).
+  scheduler::Footprint FootprintOf(const TransactionRequest& request);
   // Adds `request`'s references to `builder` (a procedure's predictions,
   // or its statements prepared from the cache).
   void AddFootprint(const TransactionRequest& request, FootprintBuilder* builder);

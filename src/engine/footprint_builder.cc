@@ -12,7 +12,6 @@ namespace {
 
 constexpr uint64_t kOpSalt = 0x9e3779b97f4a7c15ULL;  // × (op + 1): one salt per operator
 constexpr uint64_t kAllSeed = 0xa11c1a05e5ca1ab1ULL;  // starts an "all" clause's key
-constexpr size_t kInitialCells = 256;                 // a power of two: 128 keys before growing
 
 uint64_t PartKey(uint64_t subject, sql::ReferenceOp op, uint64_t value_hash) {
   return SplitMix64::Mix(SplitMix64::Mix(subject + kOpSalt * (static_cast<uint64_t>(op) + 1)) ^ value_hash);
@@ -158,34 +157,7 @@ void FootprintBuilder::NotePartition(const Value& value) {
 }
 
 bool FootprintBuilder::InsertKey(uint64_t key) {
-  if (key == 0) {
-    if (has_zero_) return false;
-    has_zero_ = true;
-  } else {
-    if (cells_.empty()) {
-      cells_.assign(kInitialCells, 0);
-      footprint_.references.reserve(kInitialCells / 2);
-    }
-    size_t mask = cells_.size() - 1;
-    size_t i = static_cast<size_t>(key) & mask;
-    while (cells_[i] != 0) {
-      if (cells_[i] == key) return false;
-      i = (i + 1) & mask;
-    }
-    cells_[i] = key;
-    if (++cell_count_ * 2 > cells_.size()) {
-      // Grow: rehash every key into twice the cells.
-      std::vector<uint64_t> old(cells_.size() * 2, 0);
-      old.swap(cells_);
-      mask = cells_.size() - 1;
-      for (uint64_t k : old) {
-        if (k == 0) continue;
-        size_t j = static_cast<size_t>(k) & mask;
-        while (cells_[j] != 0) j = (j + 1) & mask;
-        cells_[j] = k;
-      }
-    }
-  }
+  if (!seen_.insert(key).second) return false;
   footprint_.references.push_back(key);
   return true;
 }
@@ -199,9 +171,7 @@ void FootprintBuilder::AppendText(const sql::ReferenceSlot& slot, const Value& v
 scheduler::Footprint FootprintBuilder::Finish() {
   scheduler::Footprint out = std::move(footprint_);
   footprint_ = scheduler::Footprint{};
-  std::fill(cells_.begin(), cells_.end(), 0);
-  cell_count_ = 0;
-  has_zero_ = false;
+  seen_.clear();
   names_final_ = true;
   return out;
 }

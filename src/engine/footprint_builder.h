@@ -44,6 +44,8 @@
 #include <string>
 #include <vector>
 
+#include <absl/container/flat_hash_set.h>
+
 #include "common/value.h"
 #include "engine/sql/prepared_statement.h"
 #include "scheduler/footprint.h"
@@ -92,11 +94,7 @@ class FootprintBuilder {
   uint64_t partition_domain_hash_ = 0;
 
   scheduler::Footprint footprint_;
-  // Open-addressing set of the keys in footprint_.references (0 = empty
-  // cell; key 0 itself is tracked by has_zero_), a power of two in size.
-  std::vector<uint64_t> cells_;
-  size_t cell_count_ = 0;
-  bool has_zero_ = false;
+  absl::flat_hash_set<uint64_t> seen_;  // the keys in footprint_.references
   // The "all" clause being gathered: its distinct part keys (written order)
   // and, with names, its text.
   std::vector<uint64_t> parts_;

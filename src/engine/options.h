@@ -30,27 +30,10 @@ struct Options {
   // "{count|fraction}-{sum|max}-{literal|canonical}[-{single|all}]"
   // (see src/scheduler and Database::SchedulerNames()).
   std::string scheduler = "random";
-  // Conflict-aware policies: History learns under random placement for the
-  // first history_warmup_transactions transactions and history_warmup (both
-  // 0: no warm-up), then the policy decides; frozen learning stops History
-  // there (the paper), continuous keeps it counting. State counts, per
-  // reference and queue, the transactions ever queued (cumulative, the
-  // default: a hot reference keeps its queue even when its transactions
-  // come one at a time) or only those queued and not finished (inflight:
-  // the evidence drains whenever queues are short; see docs/results.md). History keeps at most about
-  // history_capacity references (beyond: those that never aborted go).
-  uint64_t history_warmup_transactions = 0;
-  std::chrono::milliseconds history_warmup{0};
-  scheduler::HistoryLearning history_learning = scheduler::HistoryLearning::kContinuous;
-  scheduler::StateMode state = scheduler::StateMode::kCumulative;
-  size_t history_capacity = size_t{1} << 20;
-  // Which clauses yield references for the conflict-aware policies: all the
-  // paper names (WHERE, SET, VALUES) or WHERE conjuncts only
-  // (scheduler/footprint.h).
-  scheduler::ReferenceSources reference_sources = scheduler::ReferenceSources::kAll;
-  // "partition": the canonical domain whose value picks the queue (value mod
-  // workers), e.g. "w_id" or "warehouse.w_id".
-  std::string partition_domain = "w_id";
+  // The scheduler's settings (warm-up, learning, State, capacity, reference
+  // sources, partition domain: scheduler/scheduler.h). Its `queues` and
+  // `seed` are not read: Open sets them from `workers` and `seed`.
+  scheduler::SchedulerOptions scheduling;
   // Idle workers take queued transactions from other workers' queues ...
   bool steal = true;
   // ... holding at least this many waiting transactions (1: any non-empty).

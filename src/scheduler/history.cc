@@ -12,21 +12,8 @@ namespace paceline::scheduler {
 
 namespace {
 
-// libcuckoo keeps one 64-byte-aligned spinlock per bucket, up to 2^16.
-constexpr size_t kLockStripeBytes = 64;
-constexpr size_t kMaxLockStripes = size_t{1} << 16;
-// The table is created at 2^16 buckets, which allocates libcuckoo's full
-// lock array, then shrunk to 2^kInitialHashpower buckets before any use; it
-// grows from there without ever resizing the lock array (see the header).
-constexpr size_t kFullLockArraySlots = kMaxLockStripes * libcuckoo::DEFAULT_SLOT_PER_BUCKET;
-constexpr size_t kInitialHashpower = 10;
 // A name's node in std::unordered_map: next pointer, cached hash, key, string.
 constexpr size_t kNameNodeBytes = 2 * sizeof(void*) + sizeof(ReferenceKey) + sizeof(std::string);
-
-int64_t ClampToInt64(size_t n) {
-  return static_cast<int64_t>(std::min<size_t>(n, std::numeric_limits<int64_t>::max()));
-}
-
 
 // log2 of the filter's size in bits: capacity rounded up to a power of two,
 // within [2^16, 2^24] (8 KB to 2 MB).
@@ -39,12 +26,9 @@ unsigned FilterBitsLog2(size_t capacity) {
 }  // namespace
 
 History::History(size_t capacity)
-    : capacity_(capacity),
-      filter_shift_(64 - FilterBitsLog2(capacity)),
+    : filter_shift_(64 - FilterBitsLog2(capacity)),
       filter_(new std::atomic<uint64_t>[(uint64_t{1} << FilterBitsLog2(capacity)) / 64]),
-      counts_(kFullLockArraySlots),
-      sweep_threshold_(ClampToInt64(capacity)) {
-  counts_.rehash(kInitialHashpower);
+      counts_(capacity) {
   const size_t words = (uint64_t{1} << (64 - filter_shift_)) / 64;
   for (size_t i = 0; i < words; ++i) filter_[i].store(0, std::memory_order_relaxed);
 }
@@ -53,7 +37,7 @@ void History::RecordAbort(std::span<const ReferenceKey> references, const Refere
   size_t inserted = 0;
   for (size_t i = 0; i < references.size(); ++i) {
     bool first_abort = false;
-    if (counts_.upsert(
+    if (counts_.map().upsert(
             references[i],
             [&first_abort](HistoryCounts& counts) {
               first_abort = counts.aborts == 0;
@@ -80,7 +64,7 @@ void History::RecordAbort(std::span<const ReferenceKey> references, const Refere
     }
   }
   if (inserted > 0) {
-    entries_.fetch_add(static_cast<int64_t>(inserted), std::memory_order_relaxed);
+    counts_.CountInserted(static_cast<int64_t>(inserted));
     MaybeForget();
   }
 }
@@ -88,24 +72,24 @@ void History::RecordAbort(std::span<const ReferenceKey> references, const Refere
 void History::RecordCommit(std::span<const ReferenceKey> references) {
   size_t inserted = 0;
   for (ReferenceKey key : references) {
-    if (counts_.upsert(
+    if (counts_.map().upsert(
             key, [](HistoryCounts& counts) { ++counts.commits; }, HistoryCounts{.aborts = 0, .commits = 1})) {
       ++inserted;
     }
   }
   if (inserted > 0) {
-    entries_.fetch_add(static_cast<int64_t>(inserted), std::memory_order_relaxed);
+    counts_.CountInserted(static_cast<int64_t>(inserted));
     MaybeForget();
   }
 }
 
 size_t History::references() const {
-  return static_cast<size_t>(std::max<int64_t>(entries_.load(std::memory_order_relaxed), 0));
+  return counts_.entries();
 }
 
 HistoryCounts History::Lookup(ReferenceKey key) const {
   HistoryCounts counts;
-  counts_.find_fn(key, [&counts](const HistoryCounts& found) { counts = found; });
+  counts_.map().find_fn(key, [&counts](const HistoryCounts& found) { counts = found; });
   return counts;
 }
 
@@ -117,7 +101,7 @@ std::string History::Name(ReferenceKey key) const {
 
 std::vector<HistoryEntry> History::Aborted() const {
   std::vector<HistoryEntry> aborted;
-  auto locked = counts_.lock_table();
+  auto locked = counts_.map().lock_table();
   for (const auto& [key, counts] : locked) {
     if (counts.aborts > 0) aborted.push_back(HistoryEntry{.key = key, .counts = counts});
   }
@@ -133,35 +117,13 @@ size_t History::ApproximateBytes() const {
   const size_t filter_bytes = (uint64_t{1} << (64 - filter_shift_)) / 8;
   // Each slot: the key-value pair, a one-byte partial key, an occupied flag.
   const size_t slot = sizeof(std::pair<ReferenceKey, HistoryCounts>) + sizeof(uint8_t) + sizeof(bool);
-  return counts_.capacity() * slot + kMaxLockStripes * kLockStripeBytes + filter_bytes +
+  return counts_.ApproximateBytes(slot) + filter_bytes +
          name_buckets * sizeof(void*) + name_bytes_.load(std::memory_order_relaxed);
 }
 
 void History::MaybeForget() {
-  if (entries_.load(std::memory_order_relaxed) <= sweep_threshold_.load(std::memory_order_relaxed)) return;
-  if (sweeping_.exchange(true, std::memory_order_acquire)) return;  // another thread sweeps
-  size_t dropped = 0;
-  size_t kept = 0;
-  {
-    auto locked = counts_.lock_table();
-    for (auto it = locked.begin(); it != locked.end();) {
-      if (it->second.aborts == 0) {
-        it = locked.erase(it);
-        ++dropped;
-      } else {
-        ++it;
-        ++kept;
-      }
-    }
-  }
-  entries_.fetch_sub(static_cast<int64_t>(dropped), std::memory_order_relaxed);
-  forgotten_.fetch_add(dropped, std::memory_order_relaxed);
-  // Aborted references are kept even past capacity; then leave room for a
-  // quarter of capacity more before sweeping again, so that sweeps stay
-  // amortised over many insertions.
-  const size_t threshold = std::max(capacity_, kept + std::max<size_t>(capacity_ / 4, 1));
-  sweep_threshold_.store(ClampToInt64(threshold), std::memory_order_relaxed);
-  sweeping_.store(false, std::memory_order_release);
+  // Aborted references are kept even past capacity.
+  counts_.Sweep([](ReferenceKey, const HistoryCounts& counts) { return counts.aborts == 0; });
 }
 
 }  // namespace paceline::scheduler

@@ -23,13 +23,8 @@
 // Memory: a filter of references that may have aborted (MayHaveAborted), of
 // about one bit per reference of capacity (2^16 to 2^24 bits, 8 KB to 2 MB);
 // the cuckoo table, from 2^10 buckets of 4 slots, doubling as it fills; and
-// libcuckoo's lock array at its full 2^16 stripes (4 MB) from the start.
-// That last one is deliberate: while a table has fewer than 2^16 buckets,
-// libcuckoo (0.3.1) grows its lock array with it and publishes the new array
-// to concurrent callers without synchronisation (a data race ThreadSanitizer
-// reports). So the table is created at 2^16 buckets, which allocates the
-// full lock array, and shrunk before any use; growing never touches the
-// locks again. State does the same.
+// libcuckoo's lock array at its full 2^16 stripes (4 MB) from the start
+// (bounded_table.h says why; State does the same).
 //
 // Thread-safety: every method may be called concurrently. Counts are updated
 // under libcuckoo's per-bucket locks; readers see each reference's pair as it
@@ -41,7 +36,6 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <libcuckoo/cuckoohash_map.hh>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -49,6 +43,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "scheduler/bounded_table.h"
 #include "scheduler/footprint.h"
 #include "scheduler/reference_hash.h"
 
@@ -98,15 +93,13 @@ class History {
   // Bookkeeping (exact when quiescent, approximate under concurrent events).
   size_t references() const;
   size_t named() const { return named_.load(std::memory_order_relaxed); }
-  size_t forgotten() const { return forgotten_.load(std::memory_order_relaxed); }
+  size_t forgotten() const { return counts_.forgotten(); }
   // Memory held: the allocated cuckoo slots (key, counts, partial key and
   // occupancy byte each), the lock array, the filter, and the names (hash
   // node, string, text).
   size_t ApproximateBytes() const;
 
  private:
-  using CountsMap = libcuckoo::cuckoohash_map<ReferenceKey, HistoryCounts, ReferenceHash>;
-
   // Sweeps out never-aborted references if the table is over its bound and
   // no other thread is sweeping.
   void MaybeForget();
@@ -114,19 +107,13 @@ class History {
   // cuckoo table indexes by the low bits of ReferenceHash).
   uint64_t FilterBit(ReferenceKey key) const { return (key * ReferenceHash::kMultiplier) >> filter_shift_; }
 
-  const size_t capacity_;
   const unsigned filter_shift_;                     // 64 - log2(filter bits)
   std::unique_ptr<std::atomic<uint64_t>[]> filter_;  // see MayHaveAborted
-  mutable CountsMap counts_;  // mutable: Aborted() needs lock_table()
+  BoundedTable<ReferenceKey, HistoryCounts, ReferenceHash> counts_;
   mutable std::mutex names_mutex_;
   std::unordered_map<ReferenceKey, std::string> names_;  // guarded by names_mutex_
-  // Signed: a sweep may count out an insertion before its inserter counts it in.
-  std::atomic<int64_t> entries_{0};
   std::atomic<size_t> named_{0};
   std::atomic<size_t> name_bytes_{0};
-  std::atomic<size_t> forgotten_{0};
-  std::atomic<int64_t> sweep_threshold_;  // sweep when entries_ exceeds it
-  std::atomic<bool> sweeping_{false};
 };
 
 }  // namespace paceline::scheduler

@@ -52,7 +52,10 @@ struct SchedulerOptions {
   uint64_t history_warmup_transactions = 0;
   std::chrono::milliseconds history_warmup_time{0};
   HistoryLearning history_learning = HistoryLearning::kContinuous;
-  StateMode state = StateMode::kCumulative;  // measured better: docs/results.md
+  // Cumulative is the default: a hot reference keeps its queue even when its
+  // transactions come one at a time; inflight evidence drains whenever
+  // queues are short (measured: docs/results.md).
+  StateMode state = StateMode::kCumulative;
   // History keeps at most about this many references: beyond it, references
   // that never aborted are forgotten (they weigh nothing in any policy).
   size_t history_capacity = size_t{1} << 20;

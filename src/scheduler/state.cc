@@ -12,17 +12,7 @@ namespace paceline::scheduler {
 
 namespace {
 
-constexpr size_t kLockStripeBytes = 64;              // libcuckoo: one aligned spinlock per bucket,
-constexpr size_t kMaxLockStripes = size_t{1} << 16;  // at most 2^16
-// Created at 2^16 buckets (libcuckoo's full lock array), then shrunk before
-// any use: growing later never resizes the lock array (see history.h).
-constexpr size_t kFullLockArraySlots = kMaxLockStripes * libcuckoo::DEFAULT_SLOT_PER_BUCKET;
-constexpr size_t kInitialHashpower = 10;
 constexpr int32_t kMaxCount = std::numeric_limits<int32_t>::max();
-
-int64_t ClampToInt64(size_t n) {
-  return static_cast<int64_t>(std::min<size_t>(n, std::numeric_limits<int64_t>::max()));
-}
 
 }  // namespace
 
@@ -30,13 +20,10 @@ State::State(size_t queues, StateMode mode, size_t capacity)
     : queues_(queues),
       groups_((queues + kQueuesPerEntry - 1) / kQueuesPerEntry),
       mode_(mode),
-      capacity_(capacity),
-      map_(kFullLockArraySlots),
+      table_(capacity),
       totals_(new PaddedCounter[queues]),
-      in_flight_(new PaddedCounter[queues]),
-      sweep_threshold_(ClampToInt64(capacity)) {
+      in_flight_(new PaddedCounter[queues]) {
   assert(queues >= 1);
-  map_.rehash(kInitialHashpower);
 }
 
 void State::Add(std::span<const ReferenceKey> references, size_t queue) {
@@ -50,9 +37,9 @@ void State::Add(std::span<const ReferenceKey> references, size_t queue) {
     const auto increment = [slot](Counts8& counts) {
       if (counts.count[slot] < kMaxCount) ++counts.count[slot];
     };
-    if (map_.upsert(Key{reference, group}, increment, first)) ++inserted;
+    if (table_.map().upsert(Key{reference, group}, increment, first)) ++inserted;
   }
-  if (inserted > 0) entries_.fetch_add(inserted, std::memory_order_relaxed);
+  table_.CountInserted(inserted);
   totals_[queue].value.fetch_add(static_cast<int64_t>(references.size()), std::memory_order_relaxed);
   in_flight_[queue].value.fetch_add(1, std::memory_order_relaxed);
 }
@@ -65,14 +52,14 @@ void State::Remove(std::span<const ReferenceKey> references, size_t queue) {
   const size_t slot = queue % kQueuesPerEntry;
   int64_t erased = 0;
   for (ReferenceKey reference : references) {
-    map_.erase_fn(Key{reference, group}, [slot, &erased](Counts8& counts) {
+    table_.map().erase_fn(Key{reference, group}, [slot, &erased](Counts8& counts) {
       --counts.count[slot];
       const bool empty = std::all_of(counts.count.begin(), counts.count.end(), [](int32_t c) { return c == 0; });
       if (empty) ++erased;
       return empty;
     });
   }
-  if (erased > 0) entries_.fetch_sub(erased, std::memory_order_relaxed);
+  table_.CountErased(erased);
   totals_[queue].value.fetch_sub(static_cast<int64_t>(references.size()), std::memory_order_relaxed);
 }
 
@@ -80,7 +67,7 @@ void State::Accumulate(ReferenceKey key, double weight, double* scores) const {
   for (uint64_t group = 0; group < groups_; ++group) {
     const size_t first = group * kQueuesPerEntry;
     const size_t n = std::min(kQueuesPerEntry, queues_ - first);
-    map_.find_fn(Key{key, group}, [weight, n, out = scores + first](const Counts8& counts) {
+    table_.map().find_fn(Key{key, group}, [weight, n, out = scores + first](const Counts8& counts) {
       for (size_t i = 0; i < n; ++i) out[i] += weight * static_cast<double>(counts.count[i]);
     });
   }
@@ -89,7 +76,7 @@ void State::Accumulate(ReferenceKey key, double weight, double* scores) const {
 int64_t State::Count(ReferenceKey key, size_t queue) const {
   assert(queue < queues_);
   int64_t count = 0;
-  map_.find_fn(Key{key, queue / kQueuesPerEntry},
+  table_.map().find_fn(Key{key, queue / kQueuesPerEntry},
                [&count, slot = queue % kQueuesPerEntry](const Counts8& counts) { count = counts.count[slot]; });
   return count;
 }
@@ -99,49 +86,25 @@ std::vector<int64_t> State::Counts(ReferenceKey key) const {
   for (uint64_t group = 0; group < groups_; ++group) {
     const size_t first = group * kQueuesPerEntry;
     const size_t n = std::min(kQueuesPerEntry, queues_ - first);
-    map_.find_fn(Key{key, group}, [&counts, first, n](const Counts8& found) {
+    table_.map().find_fn(Key{key, group}, [&counts, first, n](const Counts8& found) {
       std::copy_n(found.count.begin(), n, counts.begin() + static_cast<ptrdiff_t>(first));
     });
   }
   return counts;
 }
 
-bool State::OverCapacity() const {
-  return mode_ == StateMode::kCumulative &&
-         entries_.load(std::memory_order_relaxed) > sweep_threshold_.load(std::memory_order_relaxed);
-}
+bool State::OverCapacity() const { return mode_ == StateMode::kCumulative && table_.OverCapacity(); }
 
 size_t State::Forget(const std::function<bool(ReferenceKey)>& keep) {
-  if (sweeping_.exchange(true, std::memory_order_acquire)) return 0;  // another thread sweeps
-  size_t dropped = 0;
-  size_t kept = 0;
-  {
-    auto locked = map_.lock_table();
-    for (auto it = locked.begin(); it != locked.end();) {
-      if (!keep(it->first.reference)) {
-        it = locked.erase(it);
-        ++dropped;
-      } else {
-        ++it;
-        ++kept;
-      }
-    }
-  }
-  entries_.fetch_sub(static_cast<int64_t>(dropped), std::memory_order_relaxed);
-  forgotten_.fetch_add(dropped, std::memory_order_relaxed);
-  const size_t threshold = std::max(capacity_, kept + std::max<size_t>(capacity_ / 4, 1));
-  sweep_threshold_.store(ClampToInt64(threshold), std::memory_order_relaxed);
-  sweeping_.store(false, std::memory_order_release);
-  return dropped;
+  if (mode_ != StateMode::kCumulative) return 0;
+  return table_.Sweep([&keep](const Key& key, const Counts8&) { return !keep(key.reference); });
 }
 
-size_t State::entries() const {
-  return static_cast<size_t>(std::max<int64_t>(entries_.load(std::memory_order_relaxed), 0));
-}
+size_t State::entries() const { return table_.entries(); }
 
 size_t State::ApproximateBytes() const {
   const size_t slot = sizeof(std::pair<Key, Counts8>) + sizeof(uint8_t) + sizeof(bool);
-  return map_.capacity() * slot + kMaxLockStripes * kLockStripeBytes + 2 * queues_ * sizeof(PaddedCounter);
+  return table_.ApproximateBytes(slot) + 2 * queues_ * sizeof(PaddedCounter);
 }
 
 }  // namespace paceline::scheduler

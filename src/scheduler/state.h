@@ -45,11 +45,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <libcuckoo/cuckoohash_map.hh>
 #include <memory>
 #include <span>
 #include <vector>
 
+#include "scheduler/bounded_table.h"
 #include "scheduler/footprint.h"
 #include "scheduler/reference_hash.h"
 #include "scheduler/scheduler.h"
@@ -86,14 +86,14 @@ class State {
 
   // Cumulative mode: whether there are more entries than the bound allows.
   bool OverCapacity() const;
-  // Erases the entries of every reference for which keep(reference) is
-  // false, unless another thread is already doing so. Returns the entries
-  // erased.
+  // When OverCapacity(): erases the entries of every reference for which
+  // keep(reference) is false, unless another thread is already doing so.
+  // Returns the entries erased.
   size_t Forget(const std::function<bool(ReferenceKey)>& keep);
 
   // Bookkeeping (exact when quiescent, approximate under concurrent calls).
   size_t entries() const;
-  size_t forgotten() const { return forgotten_.load(std::memory_order_relaxed); }
+  size_t forgotten() const { return table_.forgotten(); }
   // Memory held: allocated cuckoo slots, lock stripes, per-queue counters.
   size_t ApproximateBytes() const;
 
@@ -114,20 +114,13 @@ class State {
   struct alignas(64) PaddedCounter {  // one cache line each: queues are updated by different threads
     std::atomic<int64_t> value{0};
   };
-  using Map = libcuckoo::cuckoohash_map<Key, Counts8, KeyHash>;
 
   const size_t queues_;
   const size_t groups_;
   const StateMode mode_;
-  const size_t capacity_;
-  Map map_;
+  BoundedTable<Key, Counts8, KeyHash> table_;
   std::unique_ptr<PaddedCounter[]> totals_;
   std::unique_ptr<PaddedCounter[]> in_flight_;
-  // Signed: an erase may be counted before the insertion it undoes.
-  std::atomic<int64_t> entries_{0};
-  std::atomic<size_t> forgotten_{0};
-  std::atomic<int64_t> sweep_threshold_;
-  std::atomic<bool> sweeping_{false};
 };
 
 }  // namespace paceline::scheduler

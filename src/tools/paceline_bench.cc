@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "engine/database.h"
+#include "scheduler/options_text.h"
 #include "tools/flag_names.h"
 #include "workloads/driver/bench_driver.h"
 #include "workloads/driver/bench_report.h"
@@ -80,32 +81,6 @@ int Fail(const Status& s, const char* what) {
   return 2;
 }
 
-// "N" transactions, or a duration "Ns" / "Nms".
-Status ParseHistoryWarmup(const std::string& text, engine::Options* options) {
-  auto bad = [&] {
-    return Status(sqlstate::kInvalidParameterValue,
-                  "\"" + text + "\" is neither a number of transactions (5000) nor a duration (2s, 500ms)");
-  };
-  size_t end = 0;
-  double number = 0;
-  try {
-    number = std::stod(text, &end);
-  } catch (const std::exception&) {
-    return bad();
-  }
-  if (!(number >= 0)) return bad();
-  const std::string unit = text.substr(end);
-  if (unit.empty()) {
-    if (number != static_cast<double>(static_cast<uint64_t>(number))) return bad();
-    options->history_warmup_transactions = static_cast<uint64_t>(number);
-  } else if (unit == "s" || unit == "ms") {
-    options->history_warmup = std::chrono::milliseconds(static_cast<int64_t>(unit == "s" ? number * 1000 : number));
-  } else {
-    return bad();
-  }
-  return Status::OK();
-}
-
 int Main() {
   using workloads::WorkloadOptions;
   // Options from flags.
@@ -158,35 +133,22 @@ int Main() {
   options.max_retry_pause = std::chrono::microseconds(std::max(0, FLAGS_max_retry_pause_us));
   options.lock_timeout = std::chrono::milliseconds(std::max(0, FLAGS_lock_timeout_ms));
   options.seed = FLAGS_seed;
-  s = ParseHistoryWarmup(FLAGS_history_warmup, &options);
+  scheduler::SchedulerOptions& scheduling = options.scheduling;
+  s = scheduler::ParseHistoryWarmup(FLAGS_history_warmup, &scheduling);
   if (!s.ok()) return Fail(s, "--history-warmup");
-  if (FLAGS_history_learning == "continuous") {
-    options.history_learning = scheduler::HistoryLearning::kContinuous;
-  } else if (FLAGS_history_learning == "frozen") {
-    options.history_learning = scheduler::HistoryLearning::kFrozen;
-    if (options.history_warmup_transactions == 0 && options.history_warmup.count() == 0) {
-      return invalid("--history-learning=frozen needs a --history-warmup: History would never learn");
-    }
-  } else {
-    return invalid("--history-learning must be continuous or frozen: \"" + FLAGS_history_learning + "\"");
+  s = scheduler::ParseHistoryLearning(FLAGS_history_learning, &scheduling.history_learning);
+  if (!s.ok()) return invalid("--history-learning " + s.message());
+  if (scheduling.history_learning == scheduler::HistoryLearning::kFrozen &&
+      scheduling.history_warmup_transactions == 0 && scheduling.history_warmup_time.count() == 0) {
+    return invalid("--history-learning=frozen needs a --history-warmup: History would never learn");
   }
-  if (FLAGS_state == "inflight") {
-    options.state = scheduler::StateMode::kInflight;
-  } else if (FLAGS_state == "cumulative") {
-    options.state = scheduler::StateMode::kCumulative;
-  } else {
-    return invalid("--state must be inflight or cumulative: \"" + FLAGS_state + "\"");
-  }
+  s = scheduler::ParseStateMode(FLAGS_state, &scheduling.state);
+  if (!s.ok()) return invalid("--state " + s.message());
   if (FLAGS_history_capacity == 0) return invalid("--history-capacity must be at least 1");
-  options.history_capacity = FLAGS_history_capacity;
-  options.partition_domain = FLAGS_partition_domain;
-  if (FLAGS_reference_sources == "all") {
-    options.reference_sources = scheduler::ReferenceSources::kAll;
-  } else if (FLAGS_reference_sources == "where") {
-    options.reference_sources = scheduler::ReferenceSources::kWhere;
-  } else {
-    return invalid("--reference-sources must be all or where: \"" + FLAGS_reference_sources + "\"");
-  }
+  scheduling.history_capacity = FLAGS_history_capacity;
+  s = scheduler::ParseReferenceSources(FLAGS_reference_sources, &scheduling.reference_sources);
+  if (!s.ok()) return invalid("--reference-sources " + s.message());
+  scheduling.partition_domain = FLAGS_partition_domain;
   if (FLAGS_top_references < 0) return invalid("--top-references must not be negative");
   std::unique_ptr<engine::Database> db;
   s = engine::Database::Open(options, &db);
