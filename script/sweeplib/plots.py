@@ -10,6 +10,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
 
 from . import design  # noqa: E402
 from .report import METRICS  # noqa: E402
@@ -34,6 +35,8 @@ def policies_png(path, summary, ccs, title):
     names = design.schedulers()
     fig, axes = plt.subplots(2, len(ccs), figsize=(6.5 * len(ccs), 9), squeeze=False, sharex=True)
     colours = ["#7f7f7f", "#2ca02c"] + ["#1f77b4"] * 8 + ["#d62728"] * 8  # baselines, Fraction, Count
+    legend = [Patch(color=c, label=t) for c, t in (("#7f7f7f", "Original (random)"), ("#2ca02c", "Hard Partition"),
+                                                  ("#1f77b4", "Fraction policies"), ("#d62728", "Count policies"))]
     for col, cc in enumerate(ccs):
         for row, (metric, label) in enumerate(METRICS):
             ax = axes[row][col]
@@ -49,6 +52,7 @@ def policies_png(path, summary, ccs, title):
             ax.grid(axis="y", alpha=0.3)
             ax.set_xticks(range(len(names)))
             ax.set_xticklabels([design.row_label(n) for n in names], rotation=90, fontsize=8)
+    axes[0][0].legend(handles=legend, fontsize=7, loc="upper right")
     _title(fig, title + " (error bars: 95% CI of the mean, clipped to the metric's range)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
