@@ -8,6 +8,7 @@ find_package(TBB REQUIRED)            # libtbb-dev: TBB::tbb, TBB::tbbmalloc
 find_package(libcuckoo REQUIRED)      # libcuckoo-dev: libcuckoo::libcuckoo
 find_package(gflags REQUIRED)         # libgflags-dev
 find_package(absl REQUIRED)           # libabsl-dev: absl::btree (ordered indexes), absl::flat_hash_set
+find_package(OpenSSL REQUIRED)        # libssl-dev: OpenSSL::Crypto (SCRAM-SHA-256 in the server)
 
 # libpg-query-dev: PostgreSQL's parser as a library. Its protobuf output is
 # unpacked with the protobuf-c runtime compiled into libpg_query itself; only
@@ -29,6 +30,14 @@ add_library(xxhash::xxhash UNKNOWN IMPORTED)
 set_target_properties(xxhash::xxhash PROPERTIES
   IMPORTED_LOCATION "${XXHASH_LIBRARY}"
   INTERFACE_INCLUDE_DIRECTORIES "${XXHASH_INCLUDE_DIR}")
+
+# libasio-dev: standalone Asio (header-only), the server's sockets.
+find_path(ASIO_INCLUDE_DIR asio.hpp REQUIRED)
+add_library(asio::asio INTERFACE IMPORTED)
+set_target_properties(asio::asio PROPERTIES
+  INTERFACE_INCLUDE_DIRECTORIES "${ASIO_INCLUDE_DIR}"
+  INTERFACE_COMPILE_DEFINITIONS "ASIO_STANDALONE"
+  INTERFACE_LINK_LIBRARIES Threads::Threads)
 
 if(PACELINE_BUILD_TESTS)
   find_package(GTest REQUIRED)        # libgtest-dev, libgmock-dev

@@ -5,6 +5,7 @@
 #include "common/datetime.h"
 #include "engine/database.h"
 #include "engine/execution/retry_pause.h"
+#include "engine/footprint_builder.h"
 #include "engine/sql/parser.h"
 
 namespace paceline::engine {
@@ -184,6 +185,46 @@ Status Session::EndTransaction(bool commit) {
   if (commit) status = txn_->Commit();  // a conflict aborts it
   else txn_->Abort();
   last_abort_reason_ = txn_->abort_reason();
+  if (footprint_) {
+    // History learns from this transaction as from a submitted one: a
+    // commit, or an abort by a conflict (not a user's ROLLBACK or an error).
+    scheduler::Footprint footprint = footprint_->Finish();
+    const bool conflict =
+        last_abort_reason_ != cc::AbortReason::kNone && last_abort_reason_ != cc::AbortReason::kLockTimeout;
+    if (!footprint.references.empty()) {
+      if (commit && status.ok()) {
+        db_->scheduler_->OnCommit(footprint, scheduler::kNoQueue);
+      } else if (conflict) {
+        // Names the references the same way, from the statements again.
+        class Namer : public scheduler::ReferenceNamer {
+         public:
+          Namer(Database* db, const std::vector<Executed>& executed) : db_(db), executed_(executed) {}
+          std::string Name(size_t i) const override {
+            if (!built_) {
+              built_ = true;
+              FootprintBuilder builder(db_->footprint_spec_, /*with_names=*/true);
+              for (const auto& e : executed_) {
+                std::shared_ptr<const sql::PreparedStatement> p;
+                if (db_->Prepare(e.text, e.param_types, &p).ok()) builder.Add(*p, e.params);
+              }
+              builder.Finish();
+              names_ = builder.Names();
+            }
+            return i < names_.size() ? names_[i] : std::string();
+          }
+
+         private:
+          Database* db_;
+          const std::vector<Executed>& executed_;
+          mutable bool built_ = false;
+          mutable std::vector<std::string> names_;
+        };
+        Namer namer(db_, executed_);
+        db_->scheduler_->OnAbort(footprint, scheduler::kNoQueue, &namer);
+      }
+    }
+    executed_.clear();
+  }
   if (state_ != TransactionState::kIdle) EndBlockSettings(commit && status.ok());
   txn_.reset();
   db_->LeaveGate();
@@ -341,7 +382,9 @@ Status Session::RunUtility(const sql::PreparedStatement& statement, QueryResult*
     }
     case sql::StatementKind::kShow: {
       const std::string& name = ast.show->name;
-      if (name == "all") {
+      if (ShowPacelineSetting(name, result)) {
+        // the database's, not this session's
+      } else if (name == "all") {
         result->columns = {{"name", Type(TypeId::kText)}, {"setting", Type(TypeId::kText)}};
         for (const auto& [k, v] : settings_) result->rows.push_back({Value::Text(k), Value::Text(v)});
       } else {
@@ -363,12 +406,52 @@ Status Session::RunUtility(const sql::PreparedStatement& statement, QueryResult*
       result->command_tag = tag;
       return Status::OK();
     }
+    case sql::StatementKind::kCopy:  // the wire protocol server carries these out
+      return NotSupported("COPY");
+    case sql::StatementKind::kDeallocate:
+      return NotSupported("DEALLOCATE");
+    case sql::StatementKind::kPrepare:
+      return NotSupported("PREPARE");
+    case sql::StatementKind::kExecute:
+      return NotSupported("EXECUTE");
     case sql::StatementKind::kUnsupported:
       if (statement.IsEmpty()) return Status::OK();  // empty query: no tag
       return NotSupported(ast.unsupported_what);
     default:
       return InternalError("unexpected utility statement");
   }
+}
+
+bool Session::ShowPacelineSetting(const std::string& name, QueryResult* result) const {
+  auto one = [&](std::string value) {
+    result->columns = {{name, Type(TypeId::kText)}};
+    result->rows.push_back({Value::Text(std::move(value))});
+  };
+  if (name == "paceline.scheduler") {
+    one(std::string(db_->scheduler_name()));
+  } else if (name == "paceline.cc") {
+    one(std::string(db_->cc_name()));
+  } else if (name == "paceline.workers") {
+    one(std::to_string(db_->workers()));
+  } else if (name == "paceline.hot_references") {
+    constexpr size_t kShown = 20;
+    result->columns = {{"reference", Type(TypeId::kText)},
+                       {"aborts", Type(TypeId::kInt64)},
+                       {"commits", Type(TypeId::kInt64)},
+                       {"weight", Type(TypeId::kFloat64)},
+                       {"queued", Type(TypeId::kText)}};
+    for (const auto& ref : db_->TopReferences(kShown)) {
+      std::string queued = "{";
+      for (size_t q = 0; q < ref.queued.size(); ++q) queued += (q ? "," : "") + std::to_string(ref.queued[q]);
+      queued += "}";
+      result->rows.push_back({Value::Text(ref.name), Value::Int64(static_cast<int64_t>(ref.aborts)),
+                              Value::Int64(static_cast<int64_t>(ref.commits)), Value::Float64(ref.weight),
+                              Value::Text(std::move(queued))});
+    }
+  } else {
+    return false;
+  }
+  return true;
 }
 
 Status Session::CheckDdlAfterWrites(const sql::Statement& ast) const {
@@ -421,6 +504,11 @@ Status Session::RunDmlInTransaction(const sql::PreparedStatement& statement, con
     if (!SameResultShape(statement, *rebound)) {
       return Status(sqlstate::kFeatureNotSupported, "cached plan must not change result type");
     }
+  }
+  if (db_->footprint_spec_.references) {
+    if (!footprint_) footprint_ = std::make_unique<FootprintBuilder>(db_->footprint_spec_);
+    footprint_->Add(*current, params);
+    executed_.push_back({current->text, current->param_types, params});
   }
   return db_->RunDml(*current, params, txn_.get(), txn_start_, result);
 }

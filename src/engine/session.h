@@ -16,6 +16,11 @@
 // Thread-safety: a Session is used by one thread at a time (it may move
 // between threads). Ownership: created by Database::CreateSession; must not
 // outlive its Database. Destroying a session rolls back its open transaction.
+//
+// Scheduling: a session's transactions run on the caller's thread, outside
+// the run queues (they cannot be placed in advance: their statements arrive
+// one by one), but their commits and conflict aborts still feed the
+// scheduler's History (events with scheduler::kNoQueue).
 #pragma once
 
 #include <map>
@@ -34,6 +39,7 @@
 namespace paceline::engine {
 
 class Database;
+class FootprintBuilder;
 
 enum class TransactionState { kIdle, kInBlock, kFailed };
 
@@ -83,9 +89,27 @@ class Session {
   // its SET LOCALs; the next transaction's READ ONLY mode is the default's.
   void EndBlockSettings(bool commit);
 
+  // SHOW paceline.scheduler | paceline.cc | paceline.workers |
+  // paceline.hot_references: the database's execution settings and the
+  // scheduler's heaviest references. False when `name` is none of these.
+  bool ShowPacelineSetting(const std::string& name, QueryResult* result) const;
+
   Database* db_;
   TransactionState state_ = TransactionState::kIdle;
   std::unique_ptr<Transaction> txn_;  // the open block's transaction
+  // The open transaction's references (only when the scheduler needs
+  // footprints): its commit or conflict abort teaches the scheduler's
+  // History like a submitted transaction's, with queue kNoQueue, though it
+  // ran outside the run queues.
+  std::unique_ptr<FootprintBuilder> footprint_;
+  // Its statements (text, parameter types, values), to name the references
+  // of a conflict abort for History (only then rendered).
+  struct Executed {
+    std::string text;
+    std::vector<Type> param_types;
+    std::vector<Value> params;
+  };
+  std::vector<Executed> executed_;
   cc::AbortReason last_abort_reason_ = cc::AbortReason::kNone;  // of the last ended transaction
   int64_t txn_start_ = 0;
   std::map<std::string, std::string, std::less<>> settings_;

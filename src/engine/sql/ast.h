@@ -289,6 +289,41 @@ struct ShowStmt {
   std::string name;  // lower-cased; "all" for SHOW ALL
 };
 
+// COPY table [(columns)] FROM STDIN | TO STDOUT [WITH (options)]: the wire
+// protocol layer moves the data; the engine only parses the statement.
+struct CopyStmt {
+  std::string table;
+  std::vector<std::string> columns;  // empty: every column, in table order
+  bool from = true;                  // FROM (load) or TO (dump)
+  bool stdio = true;                 // STDIN/STDOUT (false: a file or PROGRAM, not supported)
+  bool has_query = false;            // COPY (SELECT ...) TO: not supported
+  bool has_where = false;            // COPY ... FROM ... WHERE: not supported
+  std::string format = "text";       // lower-cased FORMAT option
+  std::string delimiter;             // DELIMITER option ("" when not given)
+  std::string null_string;           // NULL option
+  bool has_null_string = false;
+  bool header = false;               // HEADER option
+  std::vector<std::string> unsupported_options;  // names of options not understood
+};
+
+// DEALLOCATE [PREPARE] name | ALL.
+struct DeallocateStmt {
+  std::string name;  // "" for ALL
+};
+
+// PREPARE name [(types)] AS statement.
+struct PrepareStmt {
+  std::string name;
+  std::vector<TypeName> types;
+  std::string query;  // the statement's text (after AS)
+};
+
+// EXECUTE name [(arguments)].
+struct ExecuteStmt {
+  std::string name;
+  std::string arguments;  // the text between the parentheses ("" when none)
+};
+
 // ---------------------------------------------------------------- statement
 
 enum class StatementKind {
@@ -296,6 +331,7 @@ enum class StatementKind {
   kCreateTable, kCreateDomain, kCreateIndex, kDrop, kTruncate, kAlterTable,
   kTransaction, kSet, kShow,
   kVacuum, kAnalyze,    // accepted, no effect
+  kCopy, kDeallocate, kPrepare, kExecute,  // carried out by the protocol layer (src/server)
   kUnsupported,         // parsed by PostgreSQL's grammar but not by Paceline
 };
 
@@ -321,6 +357,10 @@ struct Statement {
   std::unique_ptr<TransactionStmt> transaction;
   std::unique_ptr<SetStmt> set;
   std::unique_ptr<ShowStmt> show;
+  std::unique_ptr<CopyStmt> copy;
+  std::unique_ptr<DeallocateStmt> deallocate;
+  std::unique_ptr<PrepareStmt> prepare;
+  std::unique_ptr<ExecuteStmt> execute;
   // kUnsupported: what it is, for the 0A000 message ("CREATE FUNCTION").
   std::string unsupported_what;
 };

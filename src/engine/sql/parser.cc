@@ -130,6 +130,40 @@ std::string ObjectTypeName(PgQuery__ObjectType type) {
   return name;
 }
 
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// The offset of the first `token` ("as": a keyword, case-insensitive, as a
+// whole word; "(": the character) outside quotes and parentheses, or npos.
+size_t FindTopLevel(std::string_view text, std::string_view token) {
+  int depth = 0;
+  char quote = 0;
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      quote = c;
+      continue;
+    }
+    if (token == "(" && c == '(' && depth == 0) return i;
+    if (c == '(') ++depth;
+    else if (c == ')') --depth;
+    else if (depth == 0 && token != "(" && i + token.size() <= text.size() && (i == 0 || !word_char(text[i - 1])) &&
+             (i + token.size() == text.size() || !word_char(text[i + token.size()])) &&
+             Lower(std::string(text.substr(i, token.size()))) == token) {
+      return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
 // A readable name for a statement Paceline does not support ("CREATE FUNCTION").
 std::string StatementName(const Node& node) {
   switch (node.node_case) {
@@ -336,6 +370,7 @@ class Translator {
   Status TranslateTransaction(const PgQuery__TransactionStmt& s, std::unique_ptr<TransactionStmt>* out);
   Status TranslateVariableSet(const PgQuery__VariableSetStmt& s, std::unique_ptr<SetStmt>* out);
   Status TranslateSetValue(const Node* node, std::string* out);
+  Status TranslateCopy(const PgQuery__CopyStmt& s, std::unique_ptr<CopyStmt>* out);
 
   // Parts of statements.
   Status TranslateTargetList(Node* const* items, size_t n, std::vector<SelectItem>* out);
@@ -461,6 +496,42 @@ Status Translator::TranslateStatement(const Node& node, Statement* stmt) {
       return Status::OK();
     case PG_QUERY__NODE__NODE_VACUUM_STMT:
       stmt->kind = node.vacuum_stmt->is_vacuumcmd ? StatementKind::kVacuum : StatementKind::kAnalyze;
+      return Status::OK();
+    case PG_QUERY__NODE__NODE_COPY_STMT:
+      stmt->kind = StatementKind::kCopy;
+      return TranslateCopy(*node.copy_stmt, &stmt->copy);
+    case PG_QUERY__NODE__NODE_PREPARE_STMT: {
+      stmt->kind = StatementKind::kPrepare;
+      stmt->prepare = std::make_unique<PrepareStmt>();
+      stmt->prepare->name = Str(node.prepare_stmt->name);
+      for (size_t i = 0; i < node.prepare_stmt->n_argtypes; ++i) {
+        const Node* t = node.prepare_stmt->argtypes[i];
+        if (!Is(t, PG_QUERY__NODE__NODE_TYPE_NAME)) return Unsupported("this PREPARE parameter type", -1);
+        TypeName type;
+        PL_RETURN_IF_ERROR(TranslateTypeName(*t->type_name, &type));
+        stmt->prepare->types.push_back(std::move(type));
+      }
+      // The grammar guarantees a top-level AS before the statement.
+      const size_t as = FindTopLevel(stmt->text, "as");
+      if (as == std::string::npos) return InternalError("PREPARE without AS");
+      stmt->prepare->query = std::string(Trim(std::string_view(stmt->text).substr(as + 2)));
+      return Status::OK();
+    }
+    case PG_QUERY__NODE__NODE_EXECUTE_STMT: {
+      stmt->kind = StatementKind::kExecute;
+      stmt->execute = std::make_unique<ExecuteStmt>();
+      stmt->execute->name = Str(node.execute_stmt->name);
+      const size_t open = FindTopLevel(stmt->text, "(");
+      const size_t close = stmt->text.rfind(')');
+      if (node.execute_stmt->n_params > 0 && open != std::string::npos && close != std::string::npos && close > open) {
+        stmt->execute->arguments = stmt->text.substr(open + 1, close - open - 1);
+      }
+      return Status::OK();
+    }
+    case PG_QUERY__NODE__NODE_DEALLOCATE_STMT:
+      stmt->kind = StatementKind::kDeallocate;
+      stmt->deallocate = std::make_unique<DeallocateStmt>();
+      stmt->deallocate->name = Str(node.deallocate_stmt->name);
       return Status::OK();
     default:
       break;
@@ -1032,6 +1103,41 @@ Status Translator::TranslateSetValue(const Node* node, std::string* out) {
     }
   }
   return Unsupported("this SET value", node != nullptr ? ExpressionLocation(*node) : -1);
+}
+
+Status Translator::TranslateCopy(const PgQuery__CopyStmt& s, std::unique_ptr<CopyStmt>* out) {
+  auto copy = std::make_unique<CopyStmt>();
+  if (s.relation != nullptr) copy->table = Str(s.relation->relname);
+  copy->has_query = s.query != nullptr;
+  copy->has_where = s.where_clause != nullptr;
+  copy->from = s.is_from;
+  copy->stdio = !s.is_program && (s.filename == nullptr || s.filename[0] == '\0');
+  PL_RETURN_IF_ERROR(TranslateNameList(s.attlist, s.n_attlist, -1, &copy->columns));
+  for (size_t i = 0; i < s.n_options; ++i) {
+    const Node* n = s.options[i];
+    if (!Is(n, PG_QUERY__NODE__NODE_DEF_ELEM)) continue;
+    const PgQuery__DefElem& option = *n->def_elem;
+    const std::string name = Lower(Str(option.defname));
+    std::string value;
+    bool has_value = false;
+    if (option.arg != nullptr) {
+      if (const char* text = StringOf(option.arg)) {
+        value = text;
+        has_value = true;
+      } else if (Is(option.arg, PG_QUERY__NODE__NODE_A_CONST)) {
+        has_value = TranslateSetValue(option.arg, &value).ok();
+      }
+    }
+    auto on = [&] { return !has_value || value == "on" || value == "true" || value == "1"; };
+    if (name == "format") copy->format = Lower(value);
+    else if (name == "delimiter") copy->delimiter = value;
+    else if (name == "null") copy->null_string = value, copy->has_null_string = true;
+    else if (name == "header") copy->header = on();
+    else if (name == "freeze" || name == "encoding") continue;  // no effect here
+    else copy->unsupported_options.push_back(name);
+  }
+  *out = std::move(copy);
+  return Status::OK();
 }
 
 // ---------------------------------------------------------------- parts of statements

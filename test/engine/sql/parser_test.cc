@@ -504,8 +504,11 @@ TEST(ParserTest, PgbenchInitialization) {
   EXPECT_EQ(statements[3]->kind, StatementKind::kTruncate);
   EXPECT_EQ(statements[3]->truncate->tables.size(), 4u);
   EXPECT_EQ(statements[4]->kind, StatementKind::kInsert);
-  EXPECT_EQ(statements[5]->kind, StatementKind::kUnsupported);
-  EXPECT_EQ(statements[5]->unsupported_what, "COPY");
+  ASSERT_EQ(statements[5]->kind, StatementKind::kCopy);  // carried out by the wire protocol server
+  EXPECT_EQ(statements[5]->copy->table, "pgbench_accounts");
+  EXPECT_TRUE(statements[5]->copy->from);
+  EXPECT_TRUE(statements[5]->copy->stdio);
+  EXPECT_TRUE(statements[5]->copy->unsupported_options.empty());  // FREEZE has no effect
   EXPECT_EQ(statements[6]->kind, StatementKind::kVacuum);
 
   const AlterTableStmt& pk = *statements[7]->alter_table;
@@ -1117,7 +1120,6 @@ TEST(ParserTest, UnsupportedStatementKindsAreNamed) {
       {"CREATE FUNCTION f() RETURNS int AS 'select 1' LANGUAGE sql", "CREATE FUNCTION"},
       {"CREATE PROCEDURE p() LANGUAGE sql AS 'select 1'", "CREATE PROCEDURE"},
       {"EXPLAIN SELECT 1", "EXPLAIN"},
-      {"COPY t FROM STDIN", "COPY"},
       {"CREATE VIEW v AS SELECT 1", "CREATE VIEW"},
       {"CREATE TABLE t2 AS SELECT * FROM t", "CREATE TABLE AS"},
       {"CREATE MATERIALIZED VIEW mv AS SELECT 1", "CREATE MATERIALIZED VIEW"},
@@ -1126,9 +1128,6 @@ TEST(ParserTest, UnsupportedStatementKindsAreNamed) {
       {"CREATE SCHEMA s", "CREATE SCHEMA"},
       {"GRANT SELECT ON t TO bob", "GRANT"},
       {"REVOKE SELECT ON t FROM bob", "REVOKE"},
-      {"PREPARE q AS SELECT 1", "PREPARE"},
-      {"EXECUTE q", "EXECUTE"},
-      {"DEALLOCATE q", "DEALLOCATE"},
       {"LOCK TABLE t", "LOCK TABLE"},
       {"DISCARD ALL", "DISCARD"},
       {"ALTER INDEX i RENAME TO j", "ALTER INDEX RENAME"},
@@ -1148,6 +1147,39 @@ TEST(ParserTest, UnsupportedStatementKindsAreNamed) {
     EXPECT_EQ(stmt->unsupported_what, c.what) << c.sql;
     EXPECT_EQ(stmt->text, c.sql);
   }
+}
+
+TEST(ParserTest, CopyAndDeallocate) {
+  std::unique_ptr<Statement> copy = ParseOne("COPY t (a, b) TO STDOUT WITH (FORMAT csv, DELIMITER ';', NULL 'x')");
+  ASSERT_EQ(copy->kind, StatementKind::kCopy);
+  EXPECT_EQ(copy->copy->table, "t");
+  EXPECT_EQ(copy->copy->columns, (std::vector<std::string>{"a", "b"}));
+  EXPECT_FALSE(copy->copy->from);
+  EXPECT_TRUE(copy->copy->stdio);
+  EXPECT_EQ(copy->copy->format, "csv");
+  EXPECT_EQ(copy->copy->delimiter, ";");
+  EXPECT_TRUE(copy->copy->has_null_string);
+  EXPECT_EQ(copy->copy->null_string, "x");
+  copy = ParseOne("COPY t FROM '/tmp/file'");
+  EXPECT_FALSE(copy->copy->stdio);
+  copy = ParseOne("COPY (SELECT 1) TO STDOUT");
+  EXPECT_TRUE(copy->copy->has_query);
+  std::unique_ptr<Statement> dealloc = ParseOne("DEALLOCATE q");
+  ASSERT_EQ(dealloc->kind, StatementKind::kDeallocate);
+  EXPECT_EQ(dealloc->deallocate->name, "q");
+  dealloc = ParseOne("DEALLOCATE ALL");
+  EXPECT_EQ(dealloc->deallocate->name, "");
+  std::unique_ptr<Statement> prepare = ParseOne("PREPARE \"as\" (int, varchar(5)) AS SELECT $1 AS a, $2");
+  ASSERT_EQ(prepare->kind, StatementKind::kPrepare);
+  EXPECT_EQ(prepare->prepare->name, "as");
+  ASSERT_EQ(prepare->prepare->types.size(), 2u);
+  EXPECT_EQ(prepare->prepare->types[1].name, "varchar");
+  EXPECT_EQ(prepare->prepare->query, "SELECT $1 AS a, $2");
+  std::unique_ptr<Statement> execute = ParseOne("EXECUTE q (1, 'a)b', (2 + 3))");
+  ASSERT_EQ(execute->kind, StatementKind::kExecute);
+  EXPECT_EQ(execute->execute->name, "q");
+  EXPECT_EQ(execute->execute->arguments, "1, 'a)b', (2 + 3)");
+  EXPECT_EQ(ParseOne("EXECUTE q")->execute->arguments, "");
 }
 
 TEST(ParserTest, UnsupportedConstructsInsideStatementsAreErrors) {

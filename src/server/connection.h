@@ -1,0 +1,209 @@
+// Connection: one client's PostgreSQL protocol v3 conversation — start-up
+// and authentication, then simple and extended queries, COPY, until the
+// client terminates, disconnects, breaks the protocol, or the server shuts
+// down. It owns the client's engine Session (destroying it rolls back an
+// open transaction) and its named prepared statements and portals.
+//
+// Transactions reach the engine two ways:
+//  - Scheduled: a simple Query message that holds a whole transaction
+//    outside a block (DML statements, optionally between a leading BEGIN and
+//    a trailing COMMIT/END), and an extended-protocol batch up to Sync that
+//    does the same (pipelines: Parse/Bind/Describe/Execute ... Sync), are
+//    submitted as ONE TransactionRequest with every parameter bound
+//    (Database::Submit): the scheduler sees its references before it runs,
+//    conflicts are retried by the workers, and the client sees 40001 only
+//    when retries run out. The replies are written in protocol order once
+//    the transaction has finished.
+//  - Interactive: everything else (a block opened by BEGIN in its own
+//    message, DDL, SET, SHOW, COPY, ...) runs through the Session, outside
+//    the run queues, with the same concurrency control; its commits and
+//    conflict aborts still feed the scheduler's History.
+//
+// Errors: an error in a statement is an ErrorResponse (ERROR) and the
+// connection goes on; a protocol violation (malformed, truncated or oversize
+// message, unknown message type) is FATAL 08P01 and closes this connection
+// only.
+//
+// Threading: Run() executes on the connection's own thread and blocks on
+// its socket and on engine calls (a Submit is waited for on this thread),
+// so no other connection ever waits for this one. Interrupt() and
+// RequestCancel() may be called from any thread.
+// Ownership: the Database and the host must outlive the connection.
+#pragma once
+
+#include <asio.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "engine/database.h"
+#include "engine/session.h"
+#include "server/message_reader.h"
+#include "server/message_writer.h"
+#include "server/server_options.h"
+
+namespace paceline::server {
+
+// What a connection needs from the server that runs it.
+class ConnectionHost {
+ public:
+  virtual ~ConnectionHost() = default;
+  // True once the server is shutting down: connections end with 57P01.
+  virtual bool shutting_down() const = 0;
+  // A CancelRequest for the connection with this backend key.
+  virtual void Cancel(int32_t pid, int32_t secret) = 0;
+};
+
+class Connection {
+ public:
+  // reject: the server is full; the client is told 53300 after its
+  // start-up packet, and the connection ends.
+  Connection(engine::Database* db, const ServerOptions& options, ConnectionHost* host, asio::ip::tcp::socket socket,
+             int32_t pid, int32_t secret, bool reject);
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // Serves the client until the conversation ends, then closes the socket.
+  void Run();
+  // Wakes a Run() blocked reading from the client (server shutdown): it
+  // then answers FATAL 57P01 and ends. Any thread.
+  void Interrupt();
+  // Asks the running statement to stop with 57014, where it can (COPY).
+  void RequestCancel() { cancel_requested_.store(true, std::memory_order_relaxed); }
+
+  int32_t pid() const { return pid_; }
+  int32_t secret() const { return secret_; }
+
+ private:
+  // A named (or the unnamed) prepared statement of this connection.
+  struct StatementEntry {
+    std::shared_ptr<const sql::PreparedStatement> prepared;
+    // Whether Database::Submit (which prepares the text without declared
+    // types) runs it exactly as prepared here: a DML statement, or BEGIN /
+    // COMMIT, with the same parameter and result types.
+    bool submittable = false;
+  };
+  struct Portal {
+    StatementEntry statement;
+    std::vector<Value> params;
+    std::vector<int16_t> result_formats;
+    bool started = false;  // executed; `result` holds its rows
+    bool finished = false;
+    engine::QueryResult result;
+    size_t next_row = 0;
+  };
+  struct Message {
+    char type;
+    std::string body;
+  };
+  // An Execute of a scheduled batch whose reply waits for the transaction.
+  struct Deferred {
+    size_t offset;          // where its reply goes in the writer's buffer
+    int call = -1;          // index in the request (-1: BEGIN or COMMIT)
+    std::string tag;        // BEGIN / COMMIT
+    std::vector<int16_t> formats;  // its portal's result formats
+  };
+  // One statement to run, from a Query (ast) or a Parse (prepared).
+  struct StatementRef {
+    const sql::Statement* ast = nullptr;            // may be null for prepared DML
+    const sql::PreparedStatement* prepared = nullptr;
+    sql::StatementKind kind = sql::StatementKind::kUnsupported;
+    std::string_view text;
+  };
+
+  Status Startup();
+  Status Authenticate(const std::string& user);
+  void MessageLoop();
+  // Sends what is buffered.
+  Status Flush();
+  // FATAL `status`, flushed; the caller then ends the connection.
+  void Fatal(const Status& status);
+  char TransactionStatus() const;
+  void ReadyForQuery();
+
+  // Simple Query.
+  void SimpleQuery(std::string_view text);
+  bool TrySubmitScript(std::string_view text, const std::vector<std::unique_ptr<sql::Statement>>& statements);
+  // Runs one statement of a Query through the session (or COPY/DEALLOCATE
+  // here) and writes its replies; the error is returned, not written.
+  Status RunSimpleStatement(const sql::Statement& statement, bool implicit_block);
+
+  // Extended Query.
+  void ProcessPending(bool sync);
+  bool TrySubmitBatch();
+  Status HandleParse(std::string_view body);
+  Status HandleBind(std::string_view body);
+  Status HandleDescribe(std::string_view body);
+  Status HandleExecute(std::string_view body, bool autocommit);
+  Status HandleClose(std::string_view body);
+  // Closes the implicit block opened for a batch (commit unless it failed).
+  void EndImplicitBlock(bool failed);
+  // Prepares `text` for a Parse; sets *entry.
+  Status PrepareEntry(std::string_view text, const std::vector<Type>& declared, StatementEntry* entry);
+  // Writes rows [next_row, next_row + max_rows) of a started portal and
+  // CommandComplete or PortalSuspended.
+  Status SendPortalRows(Portal* portal, int32_t max_rows);
+
+  // Shared by both protocols: runs `ref` through the session; COPY and
+  // DEALLOCATE are carried out here (*written: their replies are written).
+  Status RunStatement(const StatementRef& ref, const std::vector<Value>& params, engine::QueryResult* result,
+                      bool* written);
+  // Writes RowDescription (when rows), DataRows and CommandComplete.
+  Status SendResult(const engine::QueryResult& result, const std::vector<int16_t>& formats);
+  Status RunCopy(const sql::CopyStmt& copy, bool* written);
+  Status CopyIn(const sql::CopyStmt& copy, const std::string& table, const std::vector<engine::ResultColumn>& columns,
+                uint64_t* rows);
+  Status Deallocate(const std::string& name, std::string* tag);
+  // SQL PREPARE / EXECUTE, in the same namespace as Parse's named statements.
+  Status SqlPrepare(const sql::PrepareStmt& prepare);
+  Status SqlExecute(const sql::ExecuteStmt& execute, engine::QueryResult* result, bool* written);
+  // Notes SET / transaction ends, after which reported settings may differ.
+  void NoteStatement(sql::StatementKind kind) {
+    if (kind == sql::StatementKind::kSet || kind == sql::StatementKind::kTransaction) settings_dirty_ = true;
+  }
+  void ReportChangedSettings();
+  bool SubmitAllowed() const;
+
+  engine::Database* db_;
+  const ServerOptions& options_;
+  ConnectionHost* host_;
+  asio::ip::tcp::socket socket_;
+  std::mutex socket_mu_;  // guards closing the socket against Interrupt
+  bool closed_ = false;   // guarded by socket_mu_
+  const int32_t pid_;
+  const int32_t secret_;
+  const bool reject_;
+  std::atomic<bool> cancel_requested_{false};
+
+  MessageReader reader_;
+  MessageWriter writer_;
+  std::unique_ptr<engine::Session> session_;
+  std::string user_;
+
+  std::map<std::string, StatementEntry> statements_;
+  std::map<std::string, Portal> portals_;
+  std::vector<Message> pending_;      // extended-protocol messages before Sync/Flush
+  size_t pending_bytes_ = 0;
+  bool skip_until_sync_ = false;      // after an error in an extended batch
+  bool batch_failed_ = false;         // an error since the last Sync
+  bool implicit_block_ = false;       // a block this connection opened for a batch
+  bool copy_discard_ = false;         // drop CopyData/CopyDone/CopyFail after a COPY error
+  // The client is in a failed transaction block the session does not hold
+  // (a scheduled BEGIN ... batch failed), or a protocol error hit a block:
+  // everything but COMMIT/ROLLBACK gets 25P02.
+  bool failed_block_ = false;
+  bool settings_dirty_ = false;
+  std::map<std::string, std::string> reported_;  // ParameterStatus values sent
+  std::vector<Deferred> deferred_;    // a scheduled batch being built
+  std::vector<engine::StatementCall> deferred_calls_;
+  bool deferring_ = false;
+};
+
+}  // namespace paceline::server

@@ -1,0 +1,111 @@
+// MessageReader: frontend message framing over a blocking socket (see
+// message_reader.h).
+#include "server/message_reader.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace paceline::server {
+
+namespace {
+
+constexpr uint32_t kMaxStartupPacket = 10000;  // PostgreSQL's MAX_STARTUP_PACKET_LENGTH
+constexpr size_t kReadChunk = 64 * 1024;
+
+uint32_t BigEndian32(const char* p) {
+  const auto* u = reinterpret_cast<const unsigned char*>(p);
+  return (uint32_t{u[0]} << 24) | (uint32_t{u[1]} << 16) | (uint32_t{u[2]} << 8) | uint32_t{u[3]};
+}
+
+Status Violation(std::string message) { return Status(kProtocolViolation, std::move(message)); }
+
+}  // namespace
+
+Status MessageReader::Fill(size_t n) {
+  while (end_ - begin_ < n) {
+    if (begin_ > 0) {  // keep the unread bytes at the front
+      std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+      end_ -= begin_;
+      begin_ = 0;
+    }
+    const size_t want = std::max(n, kReadChunk);
+    if (buffer_.size() < want) buffer_.resize(want);
+    asio::error_code ec;
+    const size_t got = socket_->read_some(asio::buffer(buffer_.data() + end_, buffer_.size() - end_), ec);
+    if (ec || got == 0) {
+      const bool mid_message = end_ > begin_;
+      eof_ = true;
+      return mid_message ? Violation("unexpected EOF within message") : Status(kConnectionFailure, "connection closed");
+    }
+    end_ += got;
+  }
+  return Status::OK();
+}
+
+void MessageReader::Take(size_t n, std::string* out) {
+  out->assign(buffer_.data() + begin_, n);
+  begin_ += n;
+  if (begin_ == end_) begin_ = end_ = 0;
+  // Do not keep a huge buffer after a huge message.
+  if (end_ == 0 && buffer_.size() > 4 * kReadChunk) {
+    buffer_.resize(kReadChunk);
+    buffer_.shrink_to_fit();
+  }
+}
+
+Status MessageReader::ReadStartupPacket(std::string* body) {
+  PL_RETURN_IF_ERROR(Fill(4));
+  const uint32_t length = BigEndian32(buffer_.data() + begin_);
+  if (length < 8 || length > kMaxStartupPacket) return Violation("invalid length of startup packet");
+  PL_RETURN_IF_ERROR(Fill(length));
+  begin_ += 4;
+  Take(length - 4, body);
+  return Status::OK();
+}
+
+Status MessageReader::ReadMessage(char* type, std::string* body) {
+  PL_RETURN_IF_ERROR(Fill(5));
+  *type = buffer_[begin_];
+  const uint32_t length = BigEndian32(buffer_.data() + begin_ + 1);
+  if (length < 4) return Violation("invalid message length");
+  if (length - 4 > max_message_bytes_) {
+    return Violation("message of " + std::to_string(length - 4) + " bytes exceeds the limit of " +
+                     std::to_string(max_message_bytes_) + " bytes (max_message_bytes)");
+  }
+  PL_RETURN_IF_ERROR(Fill(size_t{length} + 1));
+  begin_ += 5;
+  Take(length - 4, body);
+  return Status::OK();
+}
+
+Status Body::Int16(int16_t* out) {
+  if (remaining() < 2) return Violation("insufficient data left in message");
+  const auto* u = reinterpret_cast<const unsigned char*>(data_.data() + pos_);
+  *out = static_cast<int16_t>((u[0] << 8) | u[1]);
+  pos_ += 2;
+  return Status::OK();
+}
+
+Status Body::Int32(int32_t* out) {
+  if (remaining() < 4) return Violation("insufficient data left in message");
+  *out = static_cast<int32_t>(BigEndian32(data_.data() + pos_));
+  pos_ += 4;
+  return Status::OK();
+}
+
+Status Body::CString(std::string_view* out) {
+  const size_t nul = data_.find('\0', pos_);
+  if (nul == std::string_view::npos) return Violation("invalid string in message");
+  *out = data_.substr(pos_, nul - pos_);
+  pos_ = nul + 1;
+  return Status::OK();
+}
+
+Status Body::Bytes(size_t n, std::string_view* out) {
+  if (remaining() < n) return Violation("insufficient data left in message");
+  *out = data_.substr(pos_, n);
+  pos_ += n;
+  return Status::OK();
+}
+
+}  // namespace paceline::server

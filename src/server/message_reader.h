@@ -1,0 +1,76 @@
+// MessageReader: reads PostgreSQL protocol v3 frontend messages from a
+// blocking Asio socket: the untyped start-up packets (int32 length that
+// counts itself, then the body, whose first int32 is a protocol version or a
+// request code), then typed messages (1-byte type, int32 length, body).
+//
+// Bounds: a length below its minimum, or above the limit (start-up packets:
+// 10000 bytes as in PostgreSQL; typed messages: max_message_bytes) is a
+// protocol violation (08P01) detected from the 5-byte header alone: the
+// body is neither read nor allocated. End of stream gives 08006; a stream
+// that ends inside a message gives 08P01 with eof() true (nobody to tell).
+//
+// Also: Body, a cursor that decodes a message body's fields (int16/int32
+// big-endian, NUL-terminated strings, counted bytes) and reports a
+// truncated or malformed body as 08P01.
+//
+// Thread-safety: one reader per connection, used by one thread at a time.
+// Ownership: borrows the socket, which must outlive the reader.
+#pragma once
+
+#include <asio.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+
+namespace paceline::server {
+
+// SQLSTATE of a connection that broke (the peer closed or reset it).
+inline constexpr std::string_view kConnectionFailure = "08006";
+inline constexpr std::string_view kProtocolViolation = "08P01";
+
+class MessageReader {
+ public:
+  MessageReader(asio::ip::tcp::socket* socket, uint32_t max_message_bytes)
+      : socket_(socket), max_message_bytes_(max_message_bytes) {}
+
+  // A start-up packet's body (starting with its int32 code).
+  Status ReadStartupPacket(std::string* body);
+  // A typed message: its type byte and body (without the length word).
+  Status ReadMessage(char* type, std::string* body);
+  // True once the peer closed the stream (or it broke).
+  bool eof() const { return eof_; }
+
+ private:
+  // Makes at least `n` unread bytes available in buffer_.
+  Status Fill(size_t n);
+  // Takes `n` available bytes.
+  void Take(size_t n, std::string* out);
+
+  asio::ip::tcp::socket* socket_;
+  const uint32_t max_message_bytes_;
+  std::vector<char> buffer_;
+  size_t begin_ = 0;  // unread bytes are [begin_, end_)
+  size_t end_ = 0;
+  bool eof_ = false;
+};
+
+class Body {
+ public:
+  explicit Body(std::string_view data) : data_(data) {}
+  Status Int16(int16_t* out);
+  Status Int32(int32_t* out);
+  Status CString(std::string_view* out);
+  Status Bytes(size_t n, std::string_view* out);
+  size_t remaining() const { return data_.size() - pos_; }
+  bool done() const { return pos_ == data_.size(); }
+
+ private:
+  std::string_view data_;
+  size_t pos_ = 0;
+};
+
+}  // namespace paceline::server

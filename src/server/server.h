@@ -1,0 +1,99 @@
+// Server: paceline-server's listener. Accepts PostgreSQL protocol v3 client
+// connections on ServerOptions::listen:port and serves each on its own
+// thread (Connection), over one embedded engine Database.
+//
+// Threading model: one Asio io_context, run by one acceptor thread, accepts
+// connections (async_accept); each accepted socket is then served by a
+// thread of its own with blocking Asio I/O. Why not a small io_context pool
+// with asynchronous handlers: every engine call a connection makes blocks
+// (a Session statement runs on the calling thread; a scheduled transaction
+// is waited for until a worker has run it), and must not hold an I/O thread
+// that other clients need. A thread per connection keeps each conversation
+// a straight-line state machine and isolates clients from one another; the
+// thread count is bounded by max_connections (like PostgreSQL's process per
+// connection). The engine's own workers (Options::workers) run the
+// scheduled transactions.
+//
+// Limits: beyond max_connections a client is answered FATAL 53300 after its
+// start-up packet, on a short-lived thread (at most max_connections more at
+// once; beyond that, the socket is simply closed).
+//
+// Shutdown (Shutdown(), e.g. on SIGTERM): stops accepting, wakes every
+// connection blocked on its client (it answers FATAL 57P01 and closes); a
+// connection busy with a statement finishes it and replies first. Returns
+// when every connection thread has ended. The Database is not shut down
+// here (its owner does that).
+//
+// Thread-safety: Start once; Shutdown from any thread (idempotent);
+// accessors any time. Ownership: the Database is borrowed and must outlive
+// the Server.
+#pragma once
+
+#include <asio.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "common/status.h"
+#include "engine/database.h"
+#include "server/connection.h"
+#include "server/server_options.h"
+
+namespace paceline::server {
+
+class Server : public ConnectionHost {
+ public:
+  Server(engine::Database* db, ServerOptions options);
+  ~Server() override;
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds and starts accepting. 22023 for bad options; 08006-like errors
+  // (the address in use, ...) name the address.
+  Status Start();
+  // The port listened on (the chosen one when options.port was 0).
+  uint16_t port() const { return port_; }
+  const ServerOptions& options() const { return options_; }
+  // Connections being served now.
+  size_t connections() const;
+
+  void Shutdown();
+  bool shutting_down() const override { return shutting_down_.load(std::memory_order_acquire); }
+  void Cancel(int32_t pid, int32_t secret) override;
+
+ private:
+  struct Slot {
+    std::unique_ptr<Connection> connection;
+    std::thread thread;
+    std::atomic<bool> done{false};
+    bool rejected = false;
+  };
+
+  void Accept();
+  void Serve(asio::ip::tcp::socket socket);
+  // Joins the threads of finished connections (mu_ held).
+  void Reap();
+
+  engine::Database* db_;
+  const ServerOptions options_;
+  asio::io_context io_;
+  asio::ip::tcp::acceptor acceptor_;
+  std::thread io_thread_;
+  uint16_t port_ = 0;
+  std::atomic<bool> shutting_down_{false};
+  std::atomic<bool> stopped_{false};
+
+  mutable std::mutex mu_;
+  std::list<std::unique_ptr<Slot>> slots_;  // guarded by mu_
+  size_t active_ = 0;                       // served (not rejected) connections, guarded by mu_
+  size_t rejecting_ = 0;                    // guarded by mu_
+  int32_t next_pid_ = 0;                    // guarded by mu_
+  std::mt19937 random_;                     // guarded by mu_
+};
+
+}  // namespace paceline::server

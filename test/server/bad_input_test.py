@@ -1,0 +1,424 @@
+#!/usr/bin/env python3
+"""paceline-server against hand-built protocol frames over raw sockets:
+malformed start-up packets, an oversize length (08P01 and close, without
+the body being read), a truncated message, an unknown message type, an
+abrupt disconnect inside a BEGIN block (rolled back: another connection sees
+nothing of it), too many connections (53300), SSL/GSSENC requests, protocol
+3.2 negotiation, CancelRequest, and extended-protocol edge cases (skip to
+Sync after an error, PortalSuspended, Describe, Close, duplicate names); a
+normal client keeps working throughout. Run by ctest with the server binary
+as the only argument."""
+import os
+import socket
+import struct
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from server_process import ServerProcess  # noqa: E402
+
+BINARY = None
+TIMEOUT = 20
+
+
+OPEN = []  # every client socket, closed after each test
+
+
+class Client:
+    def __init__(self, port):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+        self.buf = b""
+        OPEN.append(self)
+
+    def send(self, data):
+        self.sock.sendall(data)
+
+    def msg(self, kind, body=b""):
+        self.send(kind + struct.pack("!i", len(body) + 4) + body)
+
+    def startup_packet(self, params, version=196608):
+        body = struct.pack("!i", version)
+        for k, v in params.items():
+            body += k.encode() + b"\0" + v.encode() + b"\0"
+        body += b"\0"
+        self.send(struct.pack("!i", len(body) + 4) + body)
+
+    def _fill(self, n):
+        while len(self.buf) < n:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                return False
+            self.buf += chunk
+        return True
+
+    def read(self):
+        """(type, body), or None at end of stream."""
+        if not self._fill(5):
+            return None
+        kind = self.buf[0:1]
+        length = struct.unpack("!i", self.buf[1:5])[0]
+        if not self._fill(1 + length):
+            return None
+        body = self.buf[5:1 + length]
+        self.buf = self.buf[1 + length:]
+        return kind, body
+
+    def read_until(self, kind):
+        got = []
+        while True:
+            m = self.read()
+            if m is None:
+                return got
+            got.append(m)
+            if m[0] == kind:
+                return got
+
+    def eof(self):
+        """True when the server closed the connection (after what it sent)."""
+        while True:
+            m = self.read()
+            if m is None:
+                return True
+
+    def connect(self, user="tester", database="paceline"):
+        self.startup_packet({"user": user, "database": database})
+        msgs = self.read_until(b"Z")
+        assert msgs and msgs[-1] == (b"Z", b"I"), msgs
+        return msgs
+
+    def query(self, sql):
+        self.msg(b"Q", sql.encode() + b"\0")
+        return self.read_until(b"Z")
+
+    def close(self):
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+
+def fields(body):
+    out = {}
+    for part in body.split(b"\0"):
+        if part:
+            out[chr(part[0])] = part[1:].decode()
+    return out
+
+
+def cstr(s):
+    return s.encode() + b"\0"
+
+
+class BadInputTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.server = ServerProcess(BINARY, "--workers=2", "--max-message-mb=1").start()
+        c = cls.client()
+        c.connect()
+        c.query("CREATE TABLE kv (k INT PRIMARY KEY, v INT)")
+        OPEN.remove(c)
+        c.close()
+
+    @classmethod
+    def tearDownClass(cls):
+        code, err = cls.server.stop()
+        assert code == 0, err
+
+    @classmethod
+    def client(cls):
+        return Client(cls.server.port)
+
+    def tearDown(self):
+        while OPEN:
+            OPEN.pop().close()
+        # A normal client keeps working whatever the last test did.
+        p = subprocess.run(["psql", "-X", "-At", "-c", "SELECT 40 + 2"], capture_output=True, text=True,
+                           env=self.server.env(), timeout=TIMEOUT)
+        self.assertEqual(p.stdout, "42\n", p.stderr)
+
+    def assertFatal(self, c, code):
+        m = c.read()
+        self.assertIsNotNone(m)
+        self.assertEqual(m[0], b"E", m)
+        f = fields(m[1])
+        self.assertEqual(f["S"], "FATAL", f)
+        self.assertEqual(f["C"], code, f)
+        self.assertTrue(c.eof())
+        return f
+
+    def test_startup_length_too_small(self):
+        c = self.client()
+        c.send(struct.pack("!ii", 4, 196608))
+        self.assertFatal(c, "08P01")
+
+    def test_startup_length_too_large(self):
+        c = self.client()
+        c.send(struct.pack("!ii", 1 << 30, 196608))
+        self.assertFatal(c, "08P01")
+
+    def test_startup_without_terminator(self):
+        c = self.client()
+        body = struct.pack("!i", 196608) + b"user\0tester"  # no NULs to end it
+        c.send(struct.pack("!i", len(body) + 4) + body)
+        self.assertFatal(c, "08P01")
+
+    def test_unsupported_protocol_version(self):
+        c = self.client()
+        c.startup_packet({"user": "tester"}, version=2 << 16)
+        self.assertFatal(c, "0A000")
+
+    def test_ssl_and_gssenc_requests_answered_n(self):
+        for code in (80877103, 80877104):
+            c = self.client()
+            c.send(struct.pack("!ii", 8, code))
+            self.assertEqual(c.sock.recv(1), b"N")
+            c.connect()
+            self.assertEqual(c.query("SELECT 1")[-1], (b"Z", b"I"))
+            c.close()
+
+    def test_protocol_32_negotiated_down(self):
+        c = self.client()
+        c.startup_packet({"user": "tester", "database": "paceline", "_pq_.foo": "x"}, version=(3 << 16) | 2)
+        msgs = c.read_until(b"Z")
+        self.assertEqual(msgs[0][0], b"v")
+        newest, count = struct.unpack("!ii", msgs[0][1][:8])
+        self.assertEqual((newest, count), (196608, 1))
+        self.assertIn(b"_pq_.foo", msgs[0][1])
+        self.assertEqual(msgs[1], (b"R", struct.pack("!i", 0)))
+        c.close()
+
+    def test_startup_parameters_and_key(self):
+        c = self.client()
+        msgs = c.connect()
+        status = {}
+        for kind, body in msgs:
+            if kind == b"S":
+                name, value = body.split(b"\0")[:2]
+                status[name.decode()] = value.decode()
+        self.assertTrue(status["server_version"].startswith("15."))
+        self.assertEqual(status["client_encoding"], "UTF8")
+        self.assertEqual(status["session_authorization"], "tester")
+        self.assertEqual(status["integer_datetimes"], "on")
+        self.assertIn(b"K", [k for k, _ in msgs])
+        c.close()
+
+    def test_cancel_request_closed_without_reply(self):
+        victim = self.client()
+        msgs = victim.connect()
+        key = [b for k, b in msgs if k == b"K"][0]
+        c = self.client()
+        c.send(struct.pack("!ii", 16, 80877102) + key)
+        self.assertEqual(c.sock.recv(1), b"")  # closed, nothing sent
+        self.assertEqual(victim.query("SELECT 1")[-1], (b"Z", b"I"))
+        victim.close()
+
+    def test_unknown_database(self):
+        c = self.client()
+        c.startup_packet({"user": "tester", "database": "nope"})
+        self.assertEqual(c.read(), (b"R", struct.pack("!i", 0)))
+        f = self.assertFatal(c, "3D000")
+        self.assertIn('database "nope" does not exist', f["M"])
+
+    def test_oversize_message(self):
+        c = self.client()
+        c.connect()
+        c.send(b"Q" + struct.pack("!i", 0x7FFFFFF0))  # only the header: the body is never sent
+        f = self.assertFatal(c, "08P01")
+        self.assertIn("exceeds the limit", f["M"])
+
+    def test_bad_message_length(self):
+        c = self.client()
+        c.connect()
+        c.send(b"Q" + struct.pack("!i", 2))
+        self.assertFatal(c, "08P01")
+
+    def test_truncated_message_then_close(self):
+        c = self.client()
+        c.connect()
+        c.send(b"Q" + struct.pack("!i", 100) + b"SELECT")
+        c.sock.shutdown(socket.SHUT_WR)
+        self.assertTrue(c.eof())
+
+    def test_unknown_message_type(self):
+        c = self.client()
+        c.connect()
+        c.msg(b"?", b"")
+        f = self.assertFatal(c, "08P01")
+        self.assertEqual(f["M"], "invalid frontend message type 63")
+
+    def test_malformed_bind(self):
+        c = self.client()
+        c.connect()
+        c.msg(b"P", cstr("") + cstr("SELECT $1::int") + struct.pack("!h", 0))
+        c.msg(b"B", cstr("") + cstr("") + struct.pack("!h", 0) + struct.pack("!h", 1) + struct.pack("!i", 50) + b"12")
+        c.msg(b"S")
+        msgs = c.read_until(b"Z")
+        kinds = [k for k, _ in msgs]
+        self.assertEqual(kinds, [b"1", b"E", b"Z"])
+        self.assertEqual(fields(msgs[1][1])["C"], "08P01")
+        self.assertEqual(c.query("SELECT 1")[-1], (b"Z", b"I"))
+        c.close()
+
+    def test_disconnect_inside_block_rolls_back(self):
+        a = self.client()
+        a.connect()
+        self.assertEqual(a.query("BEGIN")[-1], (b"Z", b"T"))
+        self.assertEqual(a.query("INSERT INTO kv VALUES (100, 1)")[-1], (b"Z", b"T"))
+        a.sock.close()  # no Terminate, no COMMIT
+        b = self.client()
+        b.connect()
+        self.assertIn(b"SELECT 0", b"".join(body for _, body in b.query("SELECT * FROM kv WHERE k = 100")))
+        # The key is free again once the server has noticed (bounded wait).
+        for _ in range(1000):
+            msgs = b.query("INSERT INTO kv VALUES (100, 2)")
+            if msgs[0][0] == b"C":
+                break
+        self.assertEqual(msgs[0], (b"C", b"INSERT 0 1\0"))
+        rows = [body for k, body in b.query("SELECT v FROM kv WHERE k = 100") if k == b"D"]
+        self.assertEqual(rows, [struct.pack("!hi", 1, 1) + b"2"])
+        b.close()
+
+    def test_too_many_connections(self):
+        server = ServerProcess(BINARY, "--workers=1", "--max-connections=2").start()
+        try:
+            first, second = Client(server.port), Client(server.port)
+            first.connect()
+            second.connect()
+            third = Client(server.port)
+            third.startup_packet({"user": "tester", "database": "paceline"})
+            f = self.assertFatal(third, "53300")
+            self.assertEqual(f["M"], "sorry, too many clients already")
+            first.msg(b"X")
+            self.assertTrue(first.eof())
+            # A slot frees once the server has seen the Terminate (bounded).
+            for _ in range(1000):
+                c = Client(server.port)
+                c.startup_packet({"user": "tester", "database": "paceline"})
+                m = c.read()
+                if m[0] == b"R":
+                    c.read_until(b"Z")
+                    self.assertEqual(c.query("SELECT 1")[-1], (b"Z", b"I"))
+                    break
+                c.close()
+            else:
+                self.fail("no connection slot freed")
+            self.assertEqual(second.query("SELECT 1")[-1], (b"Z", b"I"))
+        finally:
+            code, err = server.stop()
+            self.assertEqual(code, 0, err)
+
+    def test_sigterm_closes_connections_with_57p01(self):
+        server = ServerProcess(BINARY, "--workers=1").start()
+        idle, busy = Client(server.port), Client(server.port)
+        idle.connect()
+        busy.connect()
+        self.assertEqual(busy.query("BEGIN")[-1], (b"Z", b"T"))
+        server.proc.send_signal(15)
+        for c in (idle, busy):
+            f = self.assertFatal(c, "57P01")
+            self.assertIn("administrator command", f["M"])
+        self.assertEqual(server.proc.wait(timeout=30), 0)
+        server.stop()
+
+    def test_error_mid_batch_skips_to_sync(self):
+        c = self.client()
+        c.connect()
+        c.msg(b"P", cstr("") + cstr("SELECT 1/0") + struct.pack("!h", 0))
+        c.msg(b"B", cstr("") + cstr("") + struct.pack("!hhh", 0, 0, 0))
+        c.msg(b"E", cstr("") + struct.pack("!i", 0))
+        c.msg(b"P", cstr("") + cstr("SELECT 2") + struct.pack("!h", 0))
+        c.msg(b"B", cstr("") + cstr("") + struct.pack("!hhh", 0, 0, 0))
+        c.msg(b"E", cstr("") + struct.pack("!i", 0))
+        c.msg(b"S")
+        kinds = [k for k, _ in c.read_until(b"Z")]
+        self.assertEqual(kinds, [b"1", b"2", b"E", b"Z"])
+        c.close()
+
+    def test_pipeline_error_rolls_back_batch(self):
+        c = self.client()
+        c.connect()
+        for sql in ("INSERT INTO kv VALUES (200, 1)", "SELECT 1/0", "INSERT INTO kv VALUES (201, 1)"):
+            c.msg(b"P", cstr("") + cstr(sql) + struct.pack("!h", 0))
+            c.msg(b"B", cstr("") + cstr("") + struct.pack("!hhh", 0, 0, 0))
+            c.msg(b"D", b"P" + cstr(""))
+            c.msg(b"E", cstr("") + struct.pack("!i", 0))
+        c.msg(b"S")
+        kinds = [k for k, _ in c.read_until(b"Z")]
+        self.assertEqual(kinds[:4], [b"1", b"2", b"n", b"C"])
+        self.assertIn(b"E", kinds)
+        msgs = c.query("SELECT count(*) FROM kv WHERE k >= 200")
+        self.assertIn((b"D", struct.pack("!hi", 1, 1) + b"0"), msgs)
+        c.close()
+
+    def pipeline(self, c, statements):
+        for sql, params in statements:
+            c.msg(b"P", cstr("") + cstr(sql) + struct.pack("!h", 0))
+            body = cstr("") + cstr("") + struct.pack("!hh", 0, len(params))
+            for p in params:
+                body += struct.pack("!i", len(p)) + p.encode()
+            c.msg(b"B", body + struct.pack("!h", 0))
+            c.msg(b"D", b"P" + cstr(""))
+            c.msg(b"E", cstr("") + struct.pack("!i", 0))
+        c.msg(b"S")
+        return c.read_until(b"Z")
+
+    def test_pipeline_replies_in_order(self):
+        c = self.client()
+        c.connect()
+        msgs = self.pipeline(c, [("BEGIN", []), ("INSERT INTO kv VALUES ($1, $2)", ["300", "1"]),
+                                 ("SELECT v FROM kv WHERE k = $1", ["300"]),
+                                 ("UPDATE kv SET v = v + $1 WHERE k = $2", ["5", "300"]), ("COMMIT", [])])
+        tags = [body for k, body in msgs if k == b"C"]
+        self.assertEqual(tags, [b"BEGIN\0", b"INSERT 0 1\0", b"SELECT 1\0", b"UPDATE 1\0", b"COMMIT\0"])
+        self.assertIn((b"D", struct.pack("!hi", 1, 1) + b"1"), msgs)
+        self.assertEqual(msgs[-1], (b"Z", b"I"))
+        # An error inside a pipelined BEGIN ... COMMIT: nothing stays, and the
+        # client is in a failed block until ROLLBACK.
+        msgs = self.pipeline(c, [("BEGIN", []), ("UPDATE kv SET v = 100 WHERE k = $1", ["300"]),
+                                 ("INSERT INTO kv VALUES ($1, $2)", ["300", "1"]), ("COMMIT", [])])
+        self.assertEqual(fields([b for k, b in msgs if k == b"E"][0])["C"], "23505")
+        self.assertEqual(msgs[-1], (b"Z", b"E"))
+        msgs = c.query("SELECT 1")
+        self.assertEqual(fields(msgs[0][1])["C"], "25P02")
+        msgs = c.query("COMMIT")
+        self.assertEqual(msgs, [(b"C", b"ROLLBACK\0"), (b"Z", b"I")])
+        msgs = c.query("SELECT v FROM kv WHERE k = 300")
+        self.assertIn((b"D", struct.pack("!hi", 1, 1) + b"6"), msgs)
+        c.close()
+
+    def test_portal_suspended_and_describe_close(self):
+        c = self.client()
+        c.connect()
+        c.query("CREATE TABLE five (n INT); INSERT INTO five VALUES (1), (2), (3), (4), (5)")
+        c.msg(b"P", cstr("s1") + cstr("SELECT n FROM five WHERE n > $1 ORDER BY n") + struct.pack("!h", 0))
+        c.msg(b"D", b"S" + cstr("s1"))
+        c.msg(b"S")
+        msgs = c.read_until(b"Z")
+        self.assertEqual([k for k, _ in msgs], [b"1", b"t", b"T", b"Z"])
+        self.assertEqual(msgs[1][1], struct.pack("!hi", 1, 23))
+        c.msg(b"P", cstr("s1") + cstr("SELECT 1") + struct.pack("!h", 0))
+        c.msg(b"S")
+        msgs = c.read_until(b"Z")
+        self.assertEqual(fields(msgs[0][1])["C"], "42P05")
+        c.query("BEGIN")
+        c.msg(b"B", cstr("p1") + cstr("s1") + struct.pack("!hh", 0, 1) + struct.pack("!i", 1) + b"1" +
+              struct.pack("!h", 0))
+        for _ in range(3):
+            c.msg(b"E", cstr("p1") + struct.pack("!i", 2))
+        c.msg(b"C", b"S" + cstr("s1"))
+        c.msg(b"C", b"P" + cstr("nonexistent"))
+        c.msg(b"S")
+        kinds = [k for k, _ in c.read_until(b"Z")]
+        self.assertEqual(kinds, [b"2", b"D", b"D", b"s", b"D", b"D", b"s", b"C", b"3", b"3", b"Z"])
+        c.query("COMMIT")
+        c.msg(b"B", cstr("") + cstr("s1") + struct.pack("!hhh", 0, 0, 0))
+        c.msg(b"S")
+        msgs = c.read_until(b"Z")
+        self.assertEqual(fields(msgs[0][1])["C"], "26000")
+        c.close()
+
+
+if __name__ == "__main__":
+    BINARY = sys.argv.pop(1)
+    unittest.main()
