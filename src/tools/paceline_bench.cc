@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "engine/database.h"
-#include "scheduler/options_text.h"
+#include "tools/engine_flags.h"
 #include "tools/flag_names.h"
 #include "workloads/driver/bench_driver.h"
 #include "workloads/driver/bench_report.h"
@@ -32,32 +32,7 @@ DEFINE_int32(ycsb_field_length, 100, "YCSB: characters per field");
 DEFINE_int32(ycsb_operations, 10, "YCSB: operations (distinct keys) per transaction");
 DEFINE_double(ycsb_read_fraction, 0.5, "YCSB: fraction of operations that only read (the rest read-modify-write)");
 DEFINE_double(ycsb_theta, 0.9, "YCSB: Zipfian skew in [0, 1); 0 is uniform");
-DEFINE_int32(workers, 8, "worker threads (= run queues); more than the cores is expected");
-DEFINE_string(cc, "occ", "concurrency control: occ, 2pl, 2pl-wait-die, 2pl-wound-wait");
-DEFINE_string(scheduler, "random",
-              "scheduler: random, round-robin, partition, or a conflict-aware policy "
-              "{count|fraction}-{sum|max}-{literal|canonical}[-{single|all}] such as count-max-canonical");
-DEFINE_string(history_warmup, "0",
-              "conflict-aware policies: History learns under random placement for this many transactions (N) or "
-              "this long (e.g. 2s, 500ms) before the policy takes over; 0: no warm-up");
-DEFINE_string(history_learning, "continuous",
-              "conflict-aware policies: continuous (History keeps counting) or frozen (stops after the warm-up, "
-              "as in the paper)");
-DEFINE_string(state, "cumulative",
-              "conflict-aware policies: what State counts per reference and queue: cumulative (every transaction "
-              "ever queued, the paper's Table I) or inflight (only those queued and not finished)");
-DEFINE_uint64(history_capacity, 1 << 20,
-              "conflict-aware policies: references History keeps before forgetting those that never aborted");
-DEFINE_string(reference_sources, "all",
-              "conflict-aware policies: which clauses yield references: all (WHERE, SET and VALUES, as in the "
-              "paper) or where (WHERE conjuncts only: the references that locate rows)");
-DEFINE_string(partition_domain, "w_id", "partition: the canonical domain whose value picks the queue");
 DEFINE_int32(top_references, 10, "print (and put in --json) the scheduler's this many heaviest references");
-DEFINE_bool(steal, true, "idle workers steal queued transactions from other queues");
-DEFINE_int32(steal_threshold, 1, "with --steal: steal only from queues holding at least this many waiting transactions");
-DEFINE_int32(max_retries, 100, "retries of a transaction aborted by conflicts before it fails with 40001");
-DEFINE_int32(max_retry_pause_us, 1000, "longest pause before a retry (the first 8 are immediate); 0: always at once");
-DEFINE_int32(lock_timeout_ms, 10000, "longest lock wait (2PL waiting variants)");
 DEFINE_double(duration, 10, "measured seconds");
 DEFINE_double(warmup, 2, "seconds run before measuring");
 DEFINE_int32(clients, 0, "closed loop: clients, each waiting for its transaction (default: 2 per worker)");
@@ -69,7 +44,6 @@ DEFINE_int32(stmt_latency_us, 0,
              "wait this long after each statement, transaction open (the interactive/network regime)");
 DEFINE_string(json, "", "write the results as one JSON object to this file");
 DEFINE_bool(check, false, "after the run, check the workload's consistency conditions (exit 1 if violated)");
-DEFINE_uint64(seed, 42, "seed of the clients' inputs, arrivals and the scheduler");
 DEFINE_uint64(load_seed, 1, "seed of the loaded data (and TPC-C's NURand constants)");
 DEFINE_bool(progress, true, "print a progress line each second on stderr");
 
@@ -106,7 +80,6 @@ int Main() {
     std::cerr << "paceline-bench: " << message << "\n";
     return 2;
   };
-  if (FLAGS_workers < 1) return invalid("--workers must be at least 1: " + std::to_string(FLAGS_workers));
   if (FLAGS_clients < 0) return invalid("--clients must not be negative: " + std::to_string(FLAGS_clients));
   if (FLAGS_clients > 0 && FLAGS_rate > 0) return invalid("give --clients (closed loop) or --rate (open loop), not both");
   if (FLAGS_target_latency_ms > 0 && FLAGS_rate > 0) {
@@ -123,32 +96,8 @@ int Main() {
   if (!s.ok()) return Fail(s, "--workload");
 
   engine::Options options;
-  options.workers = static_cast<size_t>(FLAGS_workers);
-  options.cc = FLAGS_cc;
-  options.scheduler = FLAGS_scheduler;
-  options.steal = FLAGS_steal;
-  if (FLAGS_steal_threshold < 1) return invalid("--steal-threshold must be at least 1");
-  options.steal_threshold = static_cast<size_t>(FLAGS_steal_threshold);
-  options.max_retries = FLAGS_max_retries;
-  options.max_retry_pause = std::chrono::microseconds(std::max(0, FLAGS_max_retry_pause_us));
-  options.lock_timeout = std::chrono::milliseconds(std::max(0, FLAGS_lock_timeout_ms));
-  options.seed = FLAGS_seed;
-  scheduler::SchedulerOptions& scheduling = options.scheduling;
-  s = scheduler::ParseHistoryWarmup(FLAGS_history_warmup, &scheduling);
-  if (!s.ok()) return Fail(s, "--history-warmup");
-  s = scheduler::ParseHistoryLearning(FLAGS_history_learning, &scheduling.history_learning);
-  if (!s.ok()) return invalid("--history-learning " + s.message());
-  if (scheduling.history_learning == scheduler::HistoryLearning::kFrozen &&
-      scheduling.history_warmup_transactions == 0 && scheduling.history_warmup_time.count() == 0) {
-    return invalid("--history-learning=frozen needs a --history-warmup: History would never learn");
-  }
-  s = scheduler::ParseStateMode(FLAGS_state, &scheduling.state);
-  if (!s.ok()) return invalid("--state " + s.message());
-  if (FLAGS_history_capacity == 0) return invalid("--history-capacity must be at least 1");
-  scheduling.history_capacity = FLAGS_history_capacity;
-  s = scheduler::ParseReferenceSources(FLAGS_reference_sources, &scheduling.reference_sources);
-  if (!s.ok()) return invalid("--reference-sources " + s.message());
-  scheduling.partition_domain = FLAGS_partition_domain;
+  s = EngineOptionsFromFlags(&options);
+  if (!s.ok()) return invalid(s.message());
   if (FLAGS_top_references < 0) return invalid("--top-references must not be negative");
   std::unique_ptr<engine::Database> db;
   s = engine::Database::Open(options, &db);

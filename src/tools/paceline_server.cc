@@ -11,9 +11,9 @@
 #include <asio.hpp>
 
 #include "engine/database.h"
-#include "scheduler/options_text.h"
 #include "server/password_file.h"
 #include "server/server.h"
+#include "tools/engine_flags.h"
 #include "tools/flag_names.h"
 
 DEFINE_string(listen, "127.0.0.1", "address to listen on (IPv4 or IPv6 literal)");
@@ -23,22 +23,6 @@ DEFINE_string(database, "paceline", "the database name clients must connect to (
 DEFINE_string(auth, "trust", "authentication: trust, or scram-sha-256 (with --password-file)");
 DEFINE_string(password_file, "", "with --auth=scram-sha-256: the users and their passwords");
 DEFINE_int32(max_message_mb, 64, "largest frontend message accepted, in MiB (beyond it: 08P01 and close)");
-DEFINE_int32(workers, 8, "worker threads (= run queues) that run scheduled transactions");
-DEFINE_string(cc, "occ", "concurrency control (see the list below)");
-DEFINE_string(scheduler, "count-max-canonical", "the scheduler that picks each transaction's run queue (see below)");
-DEFINE_string(history_warmup, "0",
-              "random placement while History learns: a number of transactions (5000) or a time (2s)");
-DEFINE_string(history_learning, "continuous", "History after the warm-up: continuous or frozen");
-DEFINE_string(state, "cumulative", "what State counts: cumulative (every queued transaction) or inflight");
-DEFINE_uint64(history_capacity, 1 << 20, "references History keeps at most");
-DEFINE_string(reference_sources, "all", "clauses that yield references: all (WHERE, SET, VALUES) or where");
-DEFINE_string(partition_domain, "w_id", "partition scheduler: the canonical domain whose value picks the queue");
-DEFINE_bool(steal, true, "idle workers steal queued transactions from other queues");
-DEFINE_int32(steal_threshold, 1, "with --steal: steal only from queues holding at least this many transactions");
-DEFINE_int32(max_retries, 100, "retries of a transaction aborted by conflicts before the client sees 40001");
-DEFINE_int32(max_retry_pause_us, 1000, "longest pause before a retry (the first 8 are immediate); 0: always at once");
-DEFINE_int32(lock_timeout_ms, 10000, "longest lock wait (2PL waiting variants) and DDL wait");
-DEFINE_uint64(seed, 42, "seed of the scheduler's and stealing's random choices");
 
 namespace paceline::tools {
 namespace {
@@ -50,33 +34,8 @@ int Invalid(const std::string& message) {
 
 int Main() {
   engine::Options options;
-  if (FLAGS_workers < 1) return Invalid("--workers must be at least 1");
-  options.workers = static_cast<size_t>(FLAGS_workers);
-  options.cc = FLAGS_cc;
-  options.scheduler = FLAGS_scheduler;
-  options.steal = FLAGS_steal;
-  if (FLAGS_steal_threshold < 1) return Invalid("--steal-threshold must be at least 1");
-  options.steal_threshold = static_cast<size_t>(FLAGS_steal_threshold);
-  options.max_retries = FLAGS_max_retries;
-  options.max_retry_pause = std::chrono::microseconds(std::max(0, FLAGS_max_retry_pause_us));
-  options.lock_timeout = std::chrono::milliseconds(std::max(0, FLAGS_lock_timeout_ms));
-  options.seed = FLAGS_seed;
-  scheduler::SchedulerOptions& scheduling = options.scheduling;
-  Status s = scheduler::ParseHistoryWarmup(FLAGS_history_warmup, &scheduling);
-  if (!s.ok()) return Invalid("--history-warmup " + s.message());
-  s = scheduler::ParseHistoryLearning(FLAGS_history_learning, &scheduling.history_learning);
-  if (!s.ok()) return Invalid("--history-learning " + s.message());
-  if (scheduling.history_learning == scheduler::HistoryLearning::kFrozen &&
-      scheduling.history_warmup_transactions == 0 && scheduling.history_warmup_time.count() == 0) {
-    return Invalid("--history-learning=frozen needs a --history-warmup: History would never learn");
-  }
-  s = scheduler::ParseStateMode(FLAGS_state, &scheduling.state);
-  if (!s.ok()) return Invalid("--state " + s.message());
-  if (FLAGS_history_capacity == 0) return Invalid("--history-capacity must be at least 1");
-  scheduling.history_capacity = FLAGS_history_capacity;
-  s = scheduler::ParseReferenceSources(FLAGS_reference_sources, &scheduling.reference_sources);
-  if (!s.ok()) return Invalid("--reference-sources " + s.message());
-  scheduling.partition_domain = FLAGS_partition_domain;
+  Status s = EngineOptionsFromFlags(&options);
+  if (!s.ok()) return Invalid(s.message());
 
   server::ServerOptions server_options;
   server_options.listen = FLAGS_listen;
@@ -145,6 +104,8 @@ int main(int argc, char** argv) {
       "\nconcurrency controls: " + paceline::tools::Names(paceline::engine::Database::ConcurrencyControlNames());
   gflags::SetUsageMessage(usage);
   gflags::SetVersionString("0.1.0");
+  // The server's point is conflict-aware scheduling: its default policy.
+  paceline::tools::SetEngineFlagDefault("scheduler", "count-max-canonical");
   paceline::tools::AcceptDashedFlags(argc, argv);
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (argc > 1) {

@@ -1,0 +1,88 @@
+// The engine flags shared by paceline-bench and paceline-server; see
+// engine_flags.h.
+#include "tools/engine_flags.h"
+
+#include <gflags/gflags.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "scheduler/options_text.h"
+
+DEFINE_int32(workers, 8, "worker threads (= run queues); more than the cores is expected");
+DEFINE_string(cc, "occ", "concurrency control: occ, 2pl, 2pl-wait-die, 2pl-wound-wait");
+DEFINE_string(scheduler, "random",
+              "random | round-robin | partition | {count|fraction}-{sum|max}-{literal|canonical}[-{single|all}]");
+DEFINE_string(history_warmup, "0",
+              "conflict-aware policies: random placement while History learns, for N transactions or a time "
+              "(2s, 500ms); 0: no warm-up");
+DEFINE_string(history_learning, "continuous",
+              "conflict-aware policies: History keeps learning after the warm-up (continuous) or stops (frozen)");
+DEFINE_string(state, "cumulative",
+              "conflict-aware policies: State counts every transaction queued (cumulative) or those queued and "
+              "unfinished (inflight)");
+DEFINE_uint64(history_capacity, 1 << 20,
+              "conflict-aware policies: references History keeps before forgetting those that never aborted");
+DEFINE_string(reference_sources, "all",
+              "conflict-aware policies: references from WHERE, SET and VALUES (all) or WHERE only (where)");
+DEFINE_string(partition_domain, "w_id", "partition: the canonical domain whose value picks the queue");
+DEFINE_bool(steal, true, "idle workers steal queued transactions from other queues");
+DEFINE_int32(steal_threshold, 1, "with --steal: steal only from queues holding at least this many waiting transactions");
+DEFINE_int32(max_retries, 100, "retries of a transaction aborted by conflicts before it fails with 40001");
+DEFINE_int32(max_retry_pause_us, 1000, "longest pause before a retry (the first 8 are immediate); 0: always at once");
+DEFINE_int32(lock_timeout_ms, 10000, "longest lock wait (2PL waiting variants) and DDL wait");
+DEFINE_uint64(seed, 42, "seed of the scheduler's and stealing's random choices (and paceline-bench's inputs)");
+
+namespace paceline::tools {
+namespace {
+
+bool IsEngineFlag(const std::string& name) {
+  static const char* const kNames[] = {
+      "workers", "cc", "scheduler", "history_warmup", "history_learning", "state", "history_capacity",
+      "reference_sources", "partition_domain", "steal", "steal_threshold", "max_retries", "max_retry_pause_us",
+      "lock_timeout_ms", "seed"};
+  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+}
+
+Status Invalid(const std::string& message) { return Status(sqlstate::kInvalidParameterValue, message); }
+
+}  // namespace
+
+bool SetEngineFlagDefault(const std::string& name, const std::string& value) {
+  if (!IsEngineFlag(name)) return false;
+  return !gflags::SetCommandLineOptionWithMode(name.c_str(), value.c_str(), gflags::SET_FLAGS_DEFAULT).empty();
+}
+
+Status EngineOptionsFromFlags(engine::Options* options) {
+  if (FLAGS_workers < 1) return Invalid("--workers must be at least 1: " + std::to_string(FLAGS_workers));
+  options->workers = static_cast<size_t>(FLAGS_workers);
+  options->cc = FLAGS_cc;
+  options->scheduler = FLAGS_scheduler;
+  options->steal = FLAGS_steal;
+  if (FLAGS_steal_threshold < 1) return Invalid("--steal-threshold must be at least 1");
+  options->steal_threshold = static_cast<size_t>(FLAGS_steal_threshold);
+  if (FLAGS_max_retries < 0) return Invalid("--max-retries must not be negative");
+  options->max_retries = FLAGS_max_retries;
+  options->max_retry_pause = std::chrono::microseconds(std::max(0, FLAGS_max_retry_pause_us));
+  options->lock_timeout = std::chrono::milliseconds(std::max(0, FLAGS_lock_timeout_ms));
+  options->seed = FLAGS_seed;
+  scheduler::SchedulerOptions& scheduling = options->scheduling;
+  Status s = scheduler::ParseHistoryWarmup(FLAGS_history_warmup, &scheduling);
+  if (!s.ok()) return Invalid("--history-warmup " + s.message());
+  s = scheduler::ParseHistoryLearning(FLAGS_history_learning, &scheduling.history_learning);
+  if (!s.ok()) return Invalid("--history-learning " + s.message());
+  if (scheduling.history_learning == scheduler::HistoryLearning::kFrozen &&
+      scheduling.history_warmup_transactions == 0 && scheduling.history_warmup_time.count() == 0) {
+    return Invalid("--history-learning=frozen needs a --history-warmup: History would never learn");
+  }
+  s = scheduler::ParseStateMode(FLAGS_state, &scheduling.state);
+  if (!s.ok()) return Invalid("--state " + s.message());
+  if (FLAGS_history_capacity == 0) return Invalid("--history-capacity must be at least 1");
+  scheduling.history_capacity = FLAGS_history_capacity;
+  s = scheduler::ParseReferenceSources(FLAGS_reference_sources, &scheduling.reference_sources);
+  if (!s.ok()) return Invalid("--reference-sources " + s.message());
+  scheduling.partition_domain = FLAGS_partition_domain;
+  return Status::OK();
+}
+
+}  // namespace paceline::tools
