@@ -8,7 +8,7 @@ The workload is pgbench's TPC-B-like transaction sent as ONE message per
 transaction (statements joined with `\\;`), so that paceline-server can hand
 each transaction whole to its scheduler. For each --scale it initialises
 both databases with `pgbench -i -s SCALE`, then runs `pgbench -n -c CLIENTS
--j 2 -T SECONDS -M simple -f tpcb_one_message.sql` on each; with
+-j 2 -T SECONDS -M simple -f examples/pgbench/tpcb_one_message.sql` on each; with
 --schedulers, Paceline runs once per scheduler (a fresh server each).
 
   script/pgbench_vs_postgres.py --scales 1,8 --clients 8 --seconds 20 \\
@@ -29,18 +29,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PG_BIN = "/usr/lib/postgresql/15/bin"
 
-SCRIPT = r"""\set aid random(1, 100000 * :scale)
-\set bid random(1, 1 * :scale)
-\set tid random(1, 10 * :scale)
-\set delta random(-5000, 5000)
-BEGIN \;
-UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid \;
-SELECT abalance FROM pgbench_accounts WHERE aid = :aid \;
-UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid \;
-UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid \;
-INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP) \;
-END;
-"""
+SCRIPT = os.path.join(ROOT, "examples", "pgbench", "tpcb_one_message.sql")
 
 
 def run(cmd, **kw):
@@ -111,32 +100,26 @@ def main():
                    help="paceline-server flags besides --scheduler (space-separated)")
     p.add_argument("--pg-port", type=int, default=55499)
     args = p.parse_args()
-    with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as f:
-        f.write(SCRIPT)
-        script = f.name
-    os.chmod(script, 0o644)
+    script = SCRIPT
     rows = []
-    try:
-        for scale in [int(s) for s in args.scales.split(",")]:
-            pg = Postgres(args.pg_port)
-            pg.start()
+    for scale in [int(s) for s in args.scales.split(",")]:
+        pg = Postgres(args.pg_port)
+        pg.start()
+        try:
+            r = pgbench(args.pg_port, "postgres", scale, args.clients, args.seconds, script, "postgres")
+        finally:
+            pg.stop()
+        rows.append(("PostgreSQL 15 (fsync off)", scale, r))
+        print(f"  postgres scale {scale}: {r}", file=sys.stderr, flush=True)
+        for scheduler in args.schedulers.split(","):
+            server = Paceline(args.server, scheduler, args.server_flags.split())
+            server.start()
             try:
-                r = pgbench(args.pg_port, "postgres", scale, args.clients, args.seconds, script, "postgres")
+                r = pgbench(server.port, "paceline", scale, args.clients, args.seconds, script, "paceline")
             finally:
-                pg.stop()
-            rows.append(("PostgreSQL 15 (fsync off)", scale, r))
-            print(f"  postgres scale {scale}: {r}", file=sys.stderr, flush=True)
-            for scheduler in args.schedulers.split(","):
-                server = Paceline(args.server, scheduler, args.server_flags.split())
-                server.start()
-                try:
-                    r = pgbench(server.port, "paceline", scale, args.clients, args.seconds, script, "paceline")
-                finally:
-                    server.stop()
-                rows.append((f"paceline-server {scheduler}", scale, r))
-                print(f"  paceline {scheduler} scale {scale}: {r}", file=sys.stderr, flush=True)
-    finally:
-        os.unlink(script)
+                server.stop()
+            rows.append((f"paceline-server {scheduler}", scale, r))
+            print(f"  paceline {scheduler} scale {scale}: {r}", file=sys.stderr, flush=True)
     print(f"pgbench TPC-B-like, one message per transaction, {args.clients} clients, {args.seconds} s, "
           f"paceline-server {args.server_flags}")
     print(f"{'server':<44} {'scale':>5} {'tps':>10} {'latency ms':>11} {'failed':>7}")
