@@ -5,6 +5,10 @@
 //   - a full prepare (parse + bind + plan), uncached,
 //   - the scheduler footprint of a NewOrder transaction (its predict
 //     function feeding a FootprintBuilder),
+//   - the same point SELECT and UPDATE with their values inlined as
+//     literals (as pgbench's simple protocol sends them, every text new),
+//     with Options::parameterize_literals on (1) and off (0), and the
+//     LiteralParameterizer alone,
 // all single-threaded, on a TPC-C-like stock table (100,000 rows).
 //
 //   build/bench/engine_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
@@ -14,6 +18,7 @@
 
 #include "engine/database.h"
 #include "engine/footprint_builder.h"
+#include "engine/sql/literal_parameterizer.h"
 #include "engine/sql/parser.h"
 #include "engine/sql/prepared_statement.h"
 #include "workloads/tpcc/new_order.h"
@@ -32,28 +37,33 @@ constexpr const char* kUpdate =
     "UPDATE stock SET s_quantity = $1, s_ytd = s_ytd + $2, s_order_cnt = s_order_cnt + 1 "
     "WHERE s_i_id = $3 AND s_w_id = $4";
 
-Database* SharedDatabase() {
-  static Database* db = [] {
-    std::unique_ptr<Database> d;
-    Status s = Database::Open(Options{}, &d);
-    auto session = d->CreateSession();
-    QueryResult r;
-    s = session->Execute(
-        "CREATE TABLE stock (s_i_id INT NOT NULL, s_w_id INT NOT NULL, s_quantity SMALLINT, "
-        "s_dist_01 CHAR(24), s_dist_02 CHAR(24), s_ytd NUMERIC(8,0), s_order_cnt SMALLINT, "
-        "s_remote_cnt SMALLINT, s_data VARCHAR(50), PRIMARY KEY (s_w_id, s_i_id))",
-        &r);
-    std::vector<std::vector<Value>> rows;
-    for (int i = 1; i <= kItems; ++i) {
-      rows.push_back({Value::Int32(i), Value::Int32(1), Value::Int16(50), Value::String(paceline::TypeId::kChar, std::string(24, 'a')),
-                      Value::String(paceline::TypeId::kChar, std::string(24, 'b')), Value::Numeric(paceline::Decimal(0, 0)),
-                      Value::Int16(0), Value::Int16(0), Value::Text("original stock data for item")});
-    }
-    s = d->BulkLoad("stock", rows);
-    if (!s.ok()) std::abort();
-    return d.release();
-  }();
-  return db;
+Database* OpenStockDatabase(bool parameterize_literals) {
+  std::unique_ptr<Database> d;
+  Options options;
+  options.parameterize_literals = parameterize_literals;
+  Status s = Database::Open(options, &d);
+  auto session = d->CreateSession();
+  QueryResult r;
+  s = session->Execute(
+      "CREATE TABLE stock (s_i_id INT NOT NULL, s_w_id INT NOT NULL, s_quantity SMALLINT, "
+      "s_dist_01 CHAR(24), s_dist_02 CHAR(24), s_ytd NUMERIC(8,0), s_order_cnt SMALLINT, "
+      "s_remote_cnt SMALLINT, s_data VARCHAR(50), PRIMARY KEY (s_w_id, s_i_id))",
+      &r);
+  std::vector<std::vector<Value>> rows;
+  for (int i = 1; i <= kItems; ++i) {
+    rows.push_back({Value::Int32(i), Value::Int32(1), Value::Int16(50), Value::String(paceline::TypeId::kChar, std::string(24, 'a')),
+                    Value::String(paceline::TypeId::kChar, std::string(24, 'b')), Value::Numeric(paceline::Decimal(0, 0)),
+                    Value::Int16(0), Value::Int16(0), Value::Text("original stock data for item")});
+  }
+  s = d->BulkLoad("stock", rows);
+  if (!s.ok()) std::abort();
+  return d.release();
+}
+
+Database* SharedDatabase(bool parameterize_literals = true) {
+  static Database* on = OpenStockDatabase(true);
+  static Database* off = OpenStockDatabase(false);
+  return parameterize_literals ? on : off;
 }
 
 // Arg: how many distinct rows are touched (1,000: cache-resident, the CPU
@@ -85,6 +95,68 @@ void BM_PointUpdate(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_PointUpdate)->Arg(1000)->Arg(kItems);
+
+// Texts with literals, pgbench-style: every text is new (100,000 items, a
+// random delta). Arg: Options::parameterize_literals (1 on, 0 off).
+std::string LiteralSelect(int item) {
+  return "SELECT s_quantity, s_data, s_dist_01 FROM stock WHERE s_w_id = 1 AND s_i_id = " + std::to_string(item);
+}
+
+std::string LiteralUpdate(int item, int delta) {
+  return "UPDATE stock SET s_quantity = 42, s_ytd = s_ytd + " + std::to_string(delta) +
+         ", s_order_cnt = s_order_cnt + 1 WHERE s_i_id = " + std::to_string(item) + " AND s_w_id = 1";
+}
+
+void BM_LiteralPointSelect(benchmark::State& state) {
+  auto session = SharedDatabase(state.range(0) != 0)->CreateSession();
+  static std::mt19937 rng(3);  // not restarted per repetition: every text stays new
+  std::uniform_int_distribution<int> item(1, kItems);
+  QueryResult r;
+  for (auto _ : state) {
+    Status s = session->Execute(LiteralSelect(item(rng)), &r);
+    if (!s.ok() || r.rows.size() != 1) state.SkipWithError("select failed");
+  }
+}
+BENCHMARK(BM_LiteralPointSelect)->ArgName("parameterize")->Arg(0)->Arg(1);
+
+void BM_LiteralPointUpdate(benchmark::State& state) {
+  auto session = SharedDatabase(state.range(0) != 0)->CreateSession();
+  static std::mt19937 rng(4);  // not restarted per repetition: every text stays new
+  std::uniform_int_distribution<int> item(1, kItems);
+  std::uniform_int_distribution<int> delta(-5000, 5000);
+  QueryResult r;
+  for (auto _ : state) {
+    Status s = session->Execute(LiteralUpdate(item(rng), delta(rng)), &r);
+    if (!s.ok() || r.rows_affected != 1) state.SkipWithError("update failed");
+  }
+}
+BENCHMARK(BM_LiteralPointUpdate)->ArgName("parameterize")->Arg(0)->Arg(1);
+
+// The simple-query path (Session::ExecuteScript), one statement per message.
+void BM_LiteralPointSelectScript(benchmark::State& state) {
+  auto session = SharedDatabase(state.range(0) != 0)->CreateSession();
+  static std::mt19937 rng(5);  // not restarted per repetition: every text stays new
+  std::uniform_int_distribution<int> item(1, kItems);
+  std::vector<QueryResult> r;
+  for (auto _ : state) {
+    Status s = session->ExecuteScript(LiteralSelect(item(rng)), &r);
+    if (!s.ok() || r.size() != 1 || r[0].rows.size() != 1) state.SkipWithError("select failed");
+  }
+}
+BENCHMARK(BM_LiteralPointSelectScript)->ArgName("parameterize")->Arg(0)->Arg(1);
+
+// The lexer and the choice alone, on the UPDATE above (~150 characters).
+void BM_ParameterizeOnly(benchmark::State& state) {
+  const std::string text = LiteralUpdate(12345, -678);
+  paceline::sql::ParameterizedStatement out;
+  for (auto _ : state) {
+    bool applied = paceline::sql::LiteralParameterizer::Parameterize(text, 0, &out);
+    if (!applied) state.SkipWithError("not applied");
+    benchmark::DoNotOptimize(out.text.data());
+  }
+  state.counters["chars"] = static_cast<double>(text.size());
+}
+BENCHMARK(BM_ParameterizeOnly);
 
 void BM_ParseOnly(benchmark::State& state) {
   std::vector<std::unique_ptr<paceline::sql::Statement>> out;

@@ -26,7 +26,9 @@
 //   - Commit or Abort exactly once, at the end.
 // A conflict is a Status with SQLSTATE 40001 (serialization_failure) or
 // 40P01 (deadlock_detected), and ctx->abort_reason() names it; lock waits
-// longer than lock_timeout fail with 55P03 (reason kLockTimeout).
+// longer than lock_timeout fail with 55P03 (reason kLockTimeout); a lock
+// wait whose context's CancelToken is canceled fails with 57014 at once
+// (reason kNone: not a conflict).
 //
 // Thread-safety: a ConcurrencyControl is shared by all threads; a
 // TransactionContext is used by one thread at a time. Ownership: the
@@ -42,6 +44,7 @@
 #include <vector>
 
 #include "cc/abort_reason.h"
+#include "common/cancel_token.h"
 #include "common/status.h"
 #include "engine/storage/index.h"
 #include "engine/storage/row.h"
@@ -75,6 +78,12 @@ class TransactionContext {
   // The transaction's age: smaller is older. Kept across retries.
   uint64_t timestamp() const { return timestamp_; }
   AbortReason abort_reason() const { return abort_reason_; }
+  // The token that cancels this transaction's running statement (borrowed,
+  // may be null): algorithms that wait for locks wake up and fail with
+  // 57014 when it is canceled (not a conflict: abort_reason() stays kNone).
+  void set_cancel_token(const CancelToken* token) { cancel_ = token; }
+  const CancelToken* cancel_token() const { return cancel_; }
+  bool canceled() const { return cancel_ != nullptr && cancel_->canceled(); }
 
  protected:
   // The conflict status for `reason`, remembering the reason.
@@ -83,6 +92,7 @@ class TransactionContext {
  private:
   const uint64_t timestamp_;
   AbortReason abort_reason_ = AbortReason::kNone;
+  const CancelToken* cancel_ = nullptr;
 };
 
 // What the engine does at commit, called by the algorithm.

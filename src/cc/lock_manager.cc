@@ -91,6 +91,10 @@ Status LockManager::Lock(LockingContext* ctx, storage::Row* row, LockMode mode) 
     waiting_->fetch_sub(1, std::memory_order_acq_rel);
     lock.lock();
     b.waiters.erase(std::find(b.waiters.begin(), b.waiters.end(), ctx));
+    if (ctx->canceled()) {  // not a conflict: no abort reason, never retried
+      leave(b.entries[row]);
+      return CanceledStatus();
+    }
     if (ctx->wounded()) {
       leave(b.entries[row]);
       return ctx->Conflict(AbortReason::kWounded,

@@ -7,7 +7,8 @@
 // requests queued before it is granted (S with S; an S owner alone upgrades
 // to X); otherwise the rule decides — with the queued requests counting as
 // holders — abort, or queue and wait until a release in the bucket (or a
-// wound, or lock_timeout: 55P03).
+// wound, or lock_timeout: 55P03, or a cancel of the context's CancelToken:
+// 57014).
 //
 // Thread-safety: every method may be called concurrently; one context's
 // calls come from one thread at a time. Ownership: contexts are borrowed

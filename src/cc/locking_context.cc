@@ -20,8 +20,12 @@ void LockingContext::Wound() {
 }
 
 bool LockingContext::WaitSignal(std::chrono::steady_clock::time_point deadline) {
+  // Registered before the predicate is first tested: a Cancel either set
+  // the flag before (the predicate sees it) or finds the wakeup.
+  CancelToken::Wakeup wakeup(
+      cancel_token(), [](void* self) { static_cast<LockingContext*>(self)->Signal(); }, this);
   std::unique_lock lock(signal_mu_);
-  return signal_cv_.wait_until(lock, deadline, [&] { return signaled_ || wounded(); });
+  return signal_cv_.wait_until(lock, deadline, [&] { return signaled_ || wounded() || canceled(); });
 }
 
 Status Arbitrate(DeadlockRule rule, LockingContext* me, const std::vector<LockingContext*>& holders,

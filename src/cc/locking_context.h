@@ -18,7 +18,8 @@
 //
 // Thread-safety: `phase`, `Signal`, `Wound` may be used by any thread; the
 // rest by the transaction's own thread. Lock order: a lock table's mutex may
-// be held while taking a context's signal mutex, never the reverse.
+// be held while taking a context's signal mutex, never the reverse; a
+// CancelToken's mutex is taken before the signal mutex (Cancel → Signal).
 #pragma once
 
 #include <atomic>
@@ -53,9 +54,10 @@ class LockingContext : public TransactionContext {
   void Signal();
   // Wounds it unless it is already committing; wakes it if it waits.
   void Wound();
-  // Sleeps until Signal, a wound, or `deadline`; false on timeout. The
-  // caller armed the signal (ArmSignal) while holding the lock table mutex
-  // it then released, so a Signal in between is not lost.
+  // Sleeps until Signal, a wound, a cancel (the context's CancelToken, which
+  // wakes it), or `deadline`; false on timeout. The caller armed the signal
+  // (ArmSignal) while holding the lock table mutex it then released, so a
+  // Signal in between is not lost; then checks canceled() and wounded().
   bool WaitSignal(std::chrono::steady_clock::time_point deadline);
   void ArmSignal();
   bool wounded() const { return phase.load(std::memory_order_acquire) == kWounded; }

@@ -51,6 +51,7 @@ Status PredicateLockTable::CheckInsert(LockingContext* ctx, const std::string& k
     waiting->fetch_sub(1, std::memory_order_acq_rel);
     lock.lock();
     waiters_.erase(std::find(waiters_.begin(), waiters_.end(), ctx));
+    if (ctx->canceled()) return CanceledStatus();  // not a conflict
     if (ctx->wounded()) {
       return ctx->Conflict(AbortReason::kWounded,
                            "could not serialize access: an older transaction needed a lock this one held (2PL WOUND_WAIT)");

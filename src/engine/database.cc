@@ -7,6 +7,7 @@
 #include "engine/sql/ddl_executor.h"
 #include "engine/execution/retry_pause.h"
 #include "engine/sql/executor.h"
+#include "engine/sql/literal_parameterizer.h"
 #include "scheduler/scheduler_registry.h"
 
 namespace paceline::engine {
@@ -193,9 +194,12 @@ void Database::AddFootprint(const TransactionRequest& request, FootprintBuilder*
   // runs).
   ScopedGate gate(this);
   if (!gate.Enter().ok()) return;
+  std::vector<Value> with_literals;
   for (const StatementCall& call : request.statements) {
     std::shared_ptr<const sql::PreparedStatement> p;
-    if (Prepare(call.sql, {}, &p).ok()) builder->Add(*p, call.params);
+    if (PrepareCall(call.sql, call.params, &p, &with_literals).ok()) {
+      builder->Add(*p, with_literals.empty() ? call.params : with_literals);
+    }
   }
 }
 
@@ -287,8 +291,29 @@ Status Database::Prepare(std::string_view sql, const std::vector<Type>& declared
   return cache_.Get(sql, catalog_, declared, out);
 }
 
+Status Database::PrepareCall(std::string_view sql, const std::vector<Value>& params,
+                             std::shared_ptr<const sql::PreparedStatement>* out, std::vector<Value>* with_literals) {
+  with_literals->clear();
+  sql::ParameterizedStatement normalized;
+  if (options_.parameterize_literals && sql::LiteralParameterizer::Parameterize(sql, params.size(), &normalized)) {
+    // Any failure (an error, a literal that would not convert) falls back
+    // to the original text, which then fails exactly as it always did.
+    std::shared_ptr<const sql::PreparedStatement> p;
+    if (Prepare(normalized.text, normalized.declared, &p).ok()) {
+      *with_literals = params;
+      if (sql::LiteralParameterizer::BindLiterals(normalized, *p, with_literals)) {
+        *out = std::move(p);
+        return Status::OK();
+      }
+      with_literals->clear();
+    }
+  }
+  return Prepare(sql, {}, out);
+}
+
 Status Database::RunDml(const sql::PreparedStatement& statement, const std::vector<Value>& params, Transaction* txn,
                         int64_t start_time, QueryResult* result) {
+  PL_RETURN_IF_ERROR(txn->CheckCanceled());  // between the statements of a transaction
   std::vector<Value> cast;
   PL_RETURN_IF_ERROR(CastParameters(statement, params, &cast));
   sql::Executor executor(txn, &cast, start_time);
@@ -392,6 +417,7 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
   std::unique_ptr<Transaction> txn;  // aborts in its destructor if never committed
   result->status = NewTransaction(timestamp, &txn);
   if (!result->status.ok()) return AttemptOutcome::kFailed;
+  txn->SetCancelToken(request.cancel);
   const int64_t start = CurrentTimestampMicros();
   Status status;
   if (proc) {
@@ -399,9 +425,10 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
     status = proc->procedure.body(ctx, request.args);
     result->user_abort = ctx.user_abort();
   } else {
+    std::vector<Value> with_literals;
     for (const auto& call : request.statements) {
       std::shared_ptr<const sql::PreparedStatement> p;
-      status = Prepare(call.sql, {}, &p);
+      status = PrepareCall(call.sql, call.params, &p, &with_literals);
       if (status.ok() && p->kind != sql::StatementKind::kSelect && p->kind != sql::StatementKind::kInsert &&
           p->kind != sql::StatementKind::kUpdate && p->kind != sql::StatementKind::kDelete) {
         status = Status(sqlstate::kFeatureNotSupported,
@@ -409,7 +436,8 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
       }
       if (!status.ok()) break;
       result->results.emplace_back();
-      status = RunDml(*p, call.params, txn.get(), start, &result->results.back());
+      status = RunDml(*p, with_literals.empty() ? call.params : with_literals, txn.get(), start,
+                      &result->results.back());
       if (!status.ok()) break;
     }
   }

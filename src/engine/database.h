@@ -130,6 +130,15 @@ class Database {
   Status RunDdl(const sql::PreparedStatement& statement, QueryResult* result);
   Status Prepare(std::string_view sql, const std::vector<Type>& declared,
                  std::shared_ptr<const sql::PreparedStatement>* out);
+  // Prepares `sql` to run with `params` ($1..$n), the caller holding the
+  // gate. With Options::parameterize_literals, when sql::LiteralParameterizer
+  // replaces literals of `sql` and the normalized text prepares, that is the
+  // statement (shared by every text differing only in literals) and
+  // `*with_literals` receives `params` followed by the literal values: run
+  // it with those. Otherwise `sql` itself is prepared, as by Prepare, and
+  // `*with_literals` is left empty: run it with `params`.
+  Status PrepareCall(std::string_view sql, const std::vector<Value>& params,
+                     std::shared_ptr<const sql::PreparedStatement>* out, std::vector<Value>* with_literals);
   // The gate (execution_gate.h): shared for transactions and binding,
   // exclusive for DDL and bulk loads; 55P03 after lock_timeout.
   Status EnterGate();

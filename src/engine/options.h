@@ -14,6 +14,12 @@ namespace paceline::engine {
 struct Options {
   // Distinct SQL texts kept parsed and planned (see StatementCache).
   size_t statement_cache_capacity = 10000;
+  // Texts run with Session::Execute, Session::ExecuteScript and statement
+  // lists (Submit, Execute) have their literals in value positions replaced
+  // by parameters first (sql::LiteralParameterizer), so texts differing only
+  // in literal values share one cached plan; Session::Prepare (a protocol's
+  // Parse) never does.
+  bool parameterize_literals = true;
   // Concurrency control by name: "occ", "2pl" (NO_WAIT), "2pl-wait-die",
   // "2pl-wound-wait" (see src/cc).
   std::string cc = "occ";

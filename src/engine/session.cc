@@ -6,6 +6,7 @@
 #include "engine/database.h"
 #include "engine/execution/retry_pause.h"
 #include "engine/footprint_builder.h"
+#include "engine/sql/literal_parameterizer.h"
 #include "engine/sql/parser.h"
 
 namespace paceline::engine {
@@ -152,6 +153,7 @@ Status Session::Begin(uint64_t timestamp) {
     db_->LeaveGate();
     return status;
   }
+  txn_->SetCancelToken(&cancel_);
   txn_start_ = CurrentTimestampMicros();
   return Status::OK();
 }
@@ -243,21 +245,80 @@ Status Session::Prepare(std::string_view sql, const std::vector<Type>& declared_
 }
 
 Status Session::Execute(std::string_view sql, const std::vector<Value>& params, QueryResult* result) {
+  RequestScope request(this);
   result->Clear();
   auto it = recent_statements_.find(sql);
   if (it != recent_statements_.end() && it->second->catalog_version == db_->catalog().version()) {
     return ExecutePrepared(*it->second, params, result);
   }
   std::shared_ptr<const sql::PreparedStatement> statement;
+  if (db_->options().parameterize_literals) {
+    std::vector<Value> with_literals;
+    bool applied = false;
+    PL_RETURN_IF_ERROR(PrepareParameterized(sql, params, &statement, &with_literals, &applied));
+    if (applied) return ExecutePrepared(*statement, with_literals, result);
+  }
   PL_RETURN_IF_ERROR(Prepare(sql, {}, &statement));
-  constexpr size_t kRecentCapacity = 256;
-  if (recent_statements_.size() >= kRecentCapacity) recent_statements_.clear();
-  recent_statements_[std::string(sql)] = statement;
+  RememberStatement(std::string(sql), statement);
   return ExecutePrepared(*statement, params, result);
 }
 
+void Session::RememberStatement(std::string key, std::shared_ptr<const sql::PreparedStatement> statement) {
+  constexpr size_t kRecentCapacity = 256;
+  if (recent_statements_.size() >= kRecentCapacity) recent_statements_.clear();
+  recent_statements_[std::move(key)] = std::move(statement);
+}
+
+Status Session::PrepareParameterized(std::string_view sql, const std::vector<Value>& params,
+                                     std::shared_ptr<const sql::PreparedStatement>* out,
+                                     std::vector<Value>* with_literals, bool* applied) {
+  *applied = false;
+  sql::ParameterizedStatement normalized;
+  if (!sql::LiteralParameterizer::Parameterize(sql, params.size(), &normalized)) return Status::OK();
+  // Keyed by the normalized text and the literals' declared types (x = 5
+  // and x = 5000000000 differ); a NUL never ends a text that prepares.
+  std::string key = normalized.text;
+  key.push_back('\0');
+  for (size_t i = normalized.first_literal; i < normalized.declared.size(); ++i) {
+    key.push_back(static_cast<char>('A' + static_cast<int>(normalized.declared[i].id)));
+  }
+  std::shared_ptr<const sql::PreparedStatement> statement;
+  auto it = recent_statements_.find(key);
+  if (it != recent_statements_.end() && it->second->catalog_version == db_->catalog().version()) {
+    statement = it->second;
+  } else {
+    Status s = Prepare(normalized.text, normalized.declared, &statement);
+    // Any error falls back to the original text, which then fails exactly
+    // as it always did; only a gate timeout would just time out again.
+    if (s.Is(sqlstate::kLockNotAvailable)) return s;
+    if (!s.ok()) return Status::OK();
+    RememberStatement(std::move(key), statement);
+  }
+  *with_literals = params;
+  if (!sql::LiteralParameterizer::BindLiterals(normalized, *statement, with_literals)) return Status::OK();
+  *out = std::move(statement);
+  *applied = true;
+  return Status::OK();
+}
+
 Status Session::ExecuteScript(std::string_view sql, std::vector<QueryResult>* results) {
+  RequestScope request(this);
   results->clear();
+  if (db_->options().parameterize_literals) {
+    // One DML statement whose literals parameterize: run it like Execute
+    // (a script of one statement is no implicit block); anything else, or
+    // any failure to prepare it, goes the way below.
+    std::shared_ptr<const sql::PreparedStatement> statement;
+    std::vector<Value> with_literals;
+    bool applied = false;
+    PL_RETURN_IF_ERROR(PrepareParameterized(sql, {}, &statement, &with_literals, &applied));
+    if (applied) {
+      results->emplace_back();
+      Status status = ExecutePrepared(*statement, with_literals, &results->back());
+      if (!status.ok()) results->pop_back();
+      return status;
+    }
+  }
   std::vector<std::unique_ptr<sql::Statement>> statements;
   PL_RETURN_IF_ERROR(sql::Parse(sql, &statements));
   // Several statements outside a block form one implicit transaction.
@@ -276,6 +337,11 @@ Status Session::ExecuteScript(std::string_view sql, std::vector<QueryResult>* re
         results->back().command_tag = "BEGIN";
         continue;
       }
+    }
+    if (cancel_.Poll()) {  // canceled between statements
+      status = CanceledStatus();
+      if (state_ == TransactionState::kInBlock) state_ = TransactionState::kFailed;
+      break;
     }
     std::shared_ptr<sql::PreparedStatement> prepared;
     // Bound just before it runs, so it sees what earlier statements created.
@@ -302,6 +368,7 @@ Status Session::ExecuteScript(std::string_view sql, std::vector<QueryResult>* re
 
 Status Session::ExecutePrepared(const sql::PreparedStatement& statement, const std::vector<Value>& params,
                                 QueryResult* result) {
+  RequestScope request(this);
   result->Clear();
   if (statement.kind == sql::StatementKind::kTransaction) {
     return RunTransactionControl(*statement.ast->transaction, result);

@@ -14,7 +14,7 @@
 // writes with 25006.
 //
 // Thread-safety: a Session is used by one thread at a time (it may move
-// between threads). Ownership: created by Database::CreateSession; must not
+// between threads); Cancel() may be called from any thread. Ownership: created by Database::CreateSession; must not
 // outlive its Database. Destroying a session rolls back its open transaction.
 //
 // Scheduling: a session's transactions run on the caller's thread, outside
@@ -30,6 +30,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/cancel_token.h"
 #include "common/status.h"
 #include "common/value.h"
 #include "engine/query_result.h"
@@ -62,6 +63,37 @@ class Session {
   Status ExecutePrepared(const sql::PreparedStatement& statement, const std::vector<Value>& params,
                          QueryResult* result);
 
+  // Cancels what this session runs now — the statement (and with it an
+  // autocommit transaction), or the script — with 57014, as PostgreSQL's
+  // CancelRequest: a lock wait wakes up, the executor stops within
+  // kCancelCheckRows rows, a script stops before its next statement, an
+  // autocommit conflict is not retried. In a block, the block becomes failed
+  // (25P02 until ROLLBACK). Ignored when nothing runs: each Execute,
+  // ExecuteScript or ExecutePrepared called from outside starts by clearing
+  // it. Any thread.
+  void Cancel() { cancel_.Cancel(); }
+  // The token Cancel() sets, for work the session's owner runs on the
+  // session's behalf outside it (a TransactionRequest it submits, inside a
+  // RequestScope) and for tests (checks()).
+  CancelToken* cancel_token() { return &cancel_; }
+  // One client request: the outermost scope clears the cancel token when it
+  // opens; calls inside it (each public entry point opens one) do not. An
+  // owner that serves one client message with several calls (a protocol's
+  // Query with several statements, a COPY, a Submit) opens one around them,
+  // so a cancel that arrives between or before those calls is not dropped.
+  class RequestScope {
+   public:
+    explicit RequestScope(Session* session) : session_(session) {
+      if (session_->request_depth_++ == 0) session_->cancel_.Reset();
+    }
+    ~RequestScope() { --session_->request_depth_; }
+    RequestScope(const RequestScope&) = delete;
+    RequestScope& operator=(const RequestScope&) = delete;
+
+   private:
+    Session* session_;
+  };
+
   TransactionState state() const { return state_; }
   // A setting's current value (SHOW), or "" with 42704 when unknown.
   Status GetSetting(std::string_view name, std::string* value) const;
@@ -78,6 +110,18 @@ class Session {
   Status CheckDdlAfterWrites(const sql::Statement& ast) const;
   // Starts a transaction (timestamp 0: a new age).
   Status Begin(uint64_t timestamp = 0);
+  // Execute's and ExecuteScript's parameterization of literals
+  // (Options::parameterize_literals): prepares the normalized text of `sql`
+  // (from this session's recent statements, else the shared cache) and sets
+  // `*with_literals` to `params` followed by the literal values, `*applied`
+  // then true. Not applicable, or the normalized text does not prepare:
+  // OK with `*applied` false, and the caller runs `sql` as it is. Returns
+  // only a gate timeout as an error.
+  Status PrepareParameterized(std::string_view sql, const std::vector<Value>& params,
+                              std::shared_ptr<const sql::PreparedStatement>* out, std::vector<Value>* with_literals,
+                              bool* applied);
+  // Keeps `statement` among the recent ones under `key`.
+  void RememberStatement(std::string key, std::shared_ptr<const sql::PreparedStatement> statement);
   Status RunDmlInTransaction(const sql::PreparedStatement& statement, const std::vector<Value>& params,
                              QueryResult* result);
   // Begin() for a transaction block (BEGIN, or a multi-statement script).
@@ -95,6 +139,8 @@ class Session {
   bool ShowPacelineSetting(const std::string& name, QueryResult* result) const;
 
   Database* db_;
+  CancelToken cancel_;     // borrowed by txn_ and by the owner's requests
+  int request_depth_ = 0;  // public entry points on the stack
   TransactionState state_ = TransactionState::kIdle;
   std::unique_ptr<Transaction> txn_;  // the open block's transaction
   // The open transaction's references (only when the scheduler needs

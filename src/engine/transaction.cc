@@ -45,6 +45,7 @@ Status Transaction::Start() {
     return Status(sqlstate::kTooManyConnections, "too many concurrent transactions");
   }
   ctx_ = cc_->Begin(timestamp_);
+  ctx_->set_cancel_token(cancel_);
   return Status::OK();
 }
 
@@ -304,8 +305,16 @@ void Transaction::Install() {
   }
 }
 
+void Transaction::SetCancelToken(const CancelToken* token) {
+  cancel_ = token;
+  if (ctx_) ctx_->set_cancel_token(token);
+}
+
 Status Transaction::Explain(Status failure) {
   if (ctx_->abort_reason() != cc::AbortReason::kNone) return failure;
+  // A canceled statement stopped at the user's request: however stale its
+  // reads, it is not a conflict and must not be retried.
+  if (failure.Is(sqlstate::kQueryCanceled) && canceled()) return failure;
   Status stale = cc_->Validate(ctx_.get(), WriteRows());
   return stale.ok() ? failure : stale;
 }

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "cc/concurrency_control.h"
+#include "common/cancel_token.h"
 #include "common/status.h"
 #include "engine/storage/epoch_manager.h"
 #include "engine/storage/table.h"
@@ -74,6 +75,14 @@ class Transaction : private cc::CommitHooks {
   // Whether this transaction has a pending write (insert, update, delete) to `table`.
   bool HasWritesTo(const storage::Table* table) const;
   size_t write_count() const { return writes_.size(); }
+
+  // The token that cancels this transaction's running statement (borrowed,
+  // may be null; it must outlive the transaction). Lock waits wake up on a
+  // cancel; the executor and the statement runners poll it.
+  void SetCancelToken(const CancelToken* token);
+  bool canceled() const { return cancel_ != nullptr && cancel_->canceled(); }
+  // A check point: 57014 when canceled (counted in CancelToken::checks()).
+  Status CheckCanceled() const { return cancel_ != nullptr && cancel_->Poll() ? CanceledStatus() : Status::OK(); }
 
   // Savepoint for statement-level rollback.
   size_t Mark() const { return undo_.size(); }
@@ -140,6 +149,7 @@ class Transaction : private cc::CommitHooks {
   storage::EpochManager* const epoch_;
   const uint64_t timestamp_;
   std::unique_ptr<cc::TransactionContext> ctx_;
+  const CancelToken* cancel_ = nullptr;
   size_t pin_ = storage::EpochManager::kNoSlot;
   std::unordered_map<const storage::Row*, Write> writes_;
   std::vector<Undo> undo_;

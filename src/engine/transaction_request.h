@@ -5,13 +5,14 @@
 // Because the request is complete before it runs, a scheduler can read its
 // footprint (the statements' reference slots bound to these parameter
 // values; for a procedure, the calls its `predict` function lists) without
-// executing it. Plain value types.
+// executing it. Plain value types (the cancel token is borrowed).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "common/cancel_token.h"
 #include "common/status.h"
 #include "common/value.h"
 #include "engine/query_result.h"
@@ -27,6 +28,11 @@ struct TransactionRequest {
   std::vector<StatementCall> statements;  // run in order, then commit
   std::string procedure;                  // or: the name of a registered procedure
   std::vector<Value> args;                // its arguments
+  // Cancels it (borrowed, may be null; must outlive the result's delivery):
+  // canceled while queued, it never runs; while running, it stops at the
+  // next check point (see common/cancel_token.h). Either way it fails with
+  // 57014, is not retried, and is no abort in the scheduler's History.
+  const CancelToken* cancel = nullptr;
 
   static TransactionRequest Statements(std::vector<StatementCall> calls) {
     TransactionRequest r;

@@ -14,9 +14,13 @@
 #include <thread>
 
 #include "engine/database.h"
+#include "test/engine/session_sql.h"
 
 namespace paceline::engine {
 namespace {
+
+using test_sql::Ok;
+using test_sql::RunSql;
 
 class ScheduleTest : public ::testing::TestWithParam<const char*> {
  protected:
@@ -38,22 +42,14 @@ class ScheduleTest : public ::testing::TestWithParam<const char*> {
 
   std::string cc() const { return GetParam(); }
 
-  static Status Run(const std::unique_ptr<Session>& s, const std::string& sql, QueryResult* r = nullptr) {
-    QueryResult local;
-    return s->Execute(sql, r ? r : &local);
-  }
-  static void Ok(const std::unique_ptr<Session>& s, const std::string& sql) {
-    Status st = Run(s, sql);
-    ASSERT_TRUE(st.ok()) << sql << ": " << st.ToString();
-  }
   static void Conflict(const std::unique_ptr<Session>& s, const std::string& sql) {
-    Status st = Run(s, sql);
+    Status st = RunSql(s, sql);
     EXPECT_TRUE(st.Is(sqlstate::kSerializationFailure)) << sql << ": expected 40001, got " << st.ToString();
   }
   int64_t V(int id) {
     auto s = db_->CreateSession();
     QueryResult r;
-    Status st = Run(s, "SELECT v FROM x WHERE id = " + std::to_string(id), &r);
+    Status st = RunSql(s, "SELECT v FROM x WHERE id = " + std::to_string(id), &r);
     EXPECT_TRUE(st.ok()) << st.ToString();
     return st.ok() && !r.rows.empty() ? r.rows[0][0].int_value() : -1;
   }
@@ -99,13 +95,13 @@ TEST_P(ScheduleTest, WriterMeetsReader) {
   } else if (cc() == "2pl" || cc() == "2pl-wait-die") {
     Conflict(s2_, "UPDATE x SET v = 11 WHERE id = 1");
     Ok(s2_, "ROLLBACK");
-    ASSERT_TRUE(Run(s1_, "SELECT v FROM x WHERE id = 1", &r).ok());
+    ASSERT_TRUE(RunSql(s1_, "SELECT v FROM x WHERE id = 1", &r).ok());
     EXPECT_EQ(r.rows[0][0].int_value(), 10);  // repeatable
     Ok(s1_, "COMMIT");
     EXPECT_EQ(V(1), 10);
   } else {
     auto update = RunBlocked(s2_, "UPDATE x SET v = 11 WHERE id = 1");
-    ASSERT_TRUE(Run(s1_, "SELECT v FROM x WHERE id = 1", &r).ok());
+    ASSERT_TRUE(RunSql(s1_, "SELECT v FROM x WHERE id = 1", &r).ok());
     EXPECT_EQ(r.rows[0][0].int_value(), 10);  // repeatable
     Ok(s1_, "COMMIT");
     Status st = update.get();
@@ -170,12 +166,12 @@ TEST_P(ScheduleTest, OlderWriterMeetsYoungerWriter) {
 TEST_P(ScheduleTest, ScanThenConcurrentInsertIntoTheRange) {
   QueryResult r;
   Ok(s1_, "BEGIN");
-  ASSERT_TRUE(Run(s1_, "SELECT count(*) FROM items WHERE k = 7", &r).ok());
+  ASSERT_TRUE(RunSql(s1_, "SELECT count(*) FROM items WHERE k = 7", &r).ok());
   EXPECT_EQ(r.rows[0][0].int_value(), 0);
   auto count = [&] {
     auto s = db_->CreateSession();
     QueryResult c;
-    EXPECT_TRUE(Run(s, "SELECT count(*) FROM items WHERE k = 7", &c).ok());
+    EXPECT_TRUE(RunSql(s, "SELECT count(*) FROM items WHERE k = 7", &c).ok());
     return c.rows.empty() ? -1 : c.rows[0][0].int_value();
   };
   if (cc() == "occ") {
@@ -208,7 +204,7 @@ TEST_P(ScheduleTest, UncommittedInsertIsInvisibleAndItsKeyIsTaken) {
   Ok(s1_, "BEGIN");
   Ok(s1_, "INSERT INTO items VALUES (5, 7)");
   if (cc() == "occ") {
-    ASSERT_TRUE(Run(s2_, "SELECT count(*) FROM items WHERE id = 5", &r).ok());
+    ASSERT_TRUE(RunSql(s2_, "SELECT count(*) FROM items WHERE id = 5", &r).ok());
     EXPECT_EQ(r.rows[0][0].int_value(), 0);
     // A concurrent insert of the same key is a conflict while T1 is open.
     Conflict(s2_, "INSERT INTO items VALUES (5, 8)");
@@ -223,9 +219,9 @@ TEST_P(ScheduleTest, UncommittedInsertIsInvisibleAndItsKeyIsTaken) {
     EXPECT_TRUE(st.ok()) << st.ToString();
   }
   if (s1_->state() != TransactionState::kIdle) Ok(s1_, "COMMIT");
-  Status st = Run(s2_, "INSERT INTO items VALUES (5, 8)");
+  Status st = RunSql(s2_, "INSERT INTO items VALUES (5, 8)");
   EXPECT_TRUE(st.Is(sqlstate::kUniqueViolation)) << st.ToString();
-  ASSERT_TRUE(Run(s2_, "SELECT k FROM items WHERE id = 5", &r).ok());
+  ASSERT_TRUE(RunSql(s2_, "SELECT k FROM items WHERE id = 5", &r).ok());
   EXPECT_EQ(r.rows[0][0].int_value(), 7);
 }
 
@@ -243,10 +239,10 @@ TEST_P(ScheduleTest, KeyDeletedAndInsertedAgainStaysVisibleToOthers) {
   Ok(s1_, "DELETE FROM x WHERE id = 1");
   Ok(s1_, "INSERT INTO x VALUES (1, 99)");
   if (cc() == "occ") {
-    ASSERT_TRUE(Run(s2_, "SELECT v FROM x WHERE id = 1", &r).ok());
+    ASSERT_TRUE(RunSql(s2_, "SELECT v FROM x WHERE id = 1", &r).ok());
     ASSERT_EQ(r.rows.size(), 1u);
     EXPECT_EQ(r.rows[0][0].int_value(), 10);
-    ASSERT_TRUE(Run(s2_, "SELECT count(*) FROM x WHERE id BETWEEN 0 AND 5", &r).ok());
+    ASSERT_TRUE(RunSql(s2_, "SELECT count(*) FROM x WHERE id BETWEEN 0 AND 5", &r).ok());
     EXPECT_EQ(r.rows[0][0].int_value(), 2);
   } else if (cc() == "2pl" || cc() == "2pl-wait-die") {
     Conflict(s2_, "SELECT v FROM x WHERE id = 1");

@@ -214,6 +214,13 @@ void WorkerPool::Run(Worker& worker, Job& job, bool stolen) {
   for (;;) {
     result = TransactionResult();
     ctx.abort_reason = cc::AbortReason::kNone;
+    if (job.request.cancel != nullptr && job.request.cancel->Poll()) {
+      // Canceled while queued (it never runs) or before a retry: not a
+      // conflict, no scheduler event but OnFinish.
+      worker.stats.CountError();
+      result.status = CanceledStatus();
+      break;
+    }
     const AttemptOutcome outcome = runner_->RunAttempt(job.request, ctx, &result);
     if (outcome == AttemptOutcome::kCommitted) {
       worker.stats.CountCommit();

@@ -12,6 +12,8 @@
 //                            worker, up to max_retries retries, then 40001
 //                kCommitted → OnCommit(footprint, q)
 //                kUserAbort, kFailed → no retry, no scheduler event
+//     (a request whose CancelToken is canceled fails with 57014 before its
+//      first attempt or a retry: counted as an error, no scheduler event)
 //     → OnFinish(footprint, q), exactly once, then done(result), exactly once.
 //
 // Idle workers sleep on condition variables (no spinning, no timed polling):

@@ -138,6 +138,7 @@ Status Executor::Scan(const SourcePlan& source, int level, Fn fn) {
   const AccessPath& path = source.access;
   storage::Table* table = source.table.get();
   (void)level;
+  PL_RETURN_IF_ERROR(Tick());
   if (path.kind == AccessKind::kFullScan) {
     // The whole table is the predicate: a concurrent insert anywhere in it
     // is a phantom for this scan.
@@ -148,6 +149,8 @@ Status Executor::Scan(const SourcePlan& source, int level, Fn fn) {
     Status status;
     table->ForEachRow([&](Row* row) {
       const Tuple* t = nullptr;
+      status = Tick();
+      if (!status.ok()) return false;
       status = txn_->Read(row, for_update_, &t);
       if (!status.ok()) return false;
       return t == nullptr || fn(t, row);
@@ -191,6 +194,8 @@ Status Executor::Scan(const SourcePlan& source, int level, Fn fn) {
     }
     path.index->Scan(lower, upper, [&](const std::string& entry, Row* row) {
       const Tuple* t = nullptr;
+      status = Tick();
+      if (!status.ok()) return false;
       status = txn_->Read(row, for_update_, &t);
       if (!status.ok()) return false;
       if (t == nullptr) return true;
@@ -563,6 +568,7 @@ Status Executor::Update(const UpdatePlan& plan, engine::QueryResult* result) {
   const auto& columns = table->schema().columns;
   std::vector<Value> values(plan.set_values.size());
   for (const auto& [row, old] : targets) {
+    PL_RETURN_IF_ERROR(Tick());
     tuples_[0] = old;
     for (size_t i = 0; i < plan.set_values.size(); ++i) {
       PL_RETURN_IF_ERROR(Evaluate(*plan.set_values[i], ctx_, &values[i]));
@@ -590,6 +596,7 @@ Status Executor::Delete(const DeletePlan& plan, engine::QueryResult* result) {
   for_update_ = true;
   PL_RETURN_IF_ERROR(CollectTargets(plan.target, &targets));
   for (const auto& [row, old] : targets) {
+    PL_RETURN_IF_ERROR(Tick());
     PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), old, result));
     PL_RETURN_IF_ERROR(txn_->Delete(table, row));
   }

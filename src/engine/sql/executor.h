@@ -9,11 +9,16 @@
 // go through the Transaction, so a failing statement leaves nothing behind
 // once the caller rolls back to its mark.
 //
+// Cancellation: the row loops of scans (so of joins, aggregation and sort
+// input) and of UPDATE/DELETE poll the transaction's CancelToken every
+// kCancelCheckRows rows and stop with 57014; lock waits wake up on it.
+//
 // Thread-safety: an Executor runs one statement on one thread.
 #pragma once
 
 #include <vector>
 
+#include "common/cancel_token.h"
 #include "common/status.h"
 #include "common/value.h"
 #include "engine/query_result.h"
@@ -47,6 +52,14 @@ class Executor {
   Status Returning(const std::vector<BoundExprPtr>& exprs, const storage::TupleLayout& layout,
                    const storage::Tuple* tuple, engine::QueryResult* result);
   Status CheckNotNull(const storage::Table& table, const std::vector<Value>& values);
+  // A cancel check point, called per row visited and per scan started; it
+  // polls the transaction's CancelToken once per kCancelCheckRows calls
+  // (57014 when canceled), so its cost is a decrement.
+  Status Tick() {
+    if (--until_check_ != 0) return Status::OK();
+    until_check_ = kCancelCheckRows;
+    return txn_->CheckCanceled();
+  }
 
   EvalContext ctx_;
   engine::Transaction* txn_;
@@ -56,6 +69,7 @@ class Executor {
   // Rows read will be written (UPDATE, DELETE, SELECT FOR UPDATE): 2PL
   // locks them exclusively at once instead of upgrading later.
   bool for_update_ = false;
+  uint32_t until_check_ = kCancelCheckRows;
 };
 
 }  // namespace paceline::sql
