@@ -5,7 +5,9 @@
 
 #include <algorithm>
 
+#include "common/cancel_token.h"
 #include "common/utf8.h"
+#include "engine/sql/literal_parameterizer.h"
 #include "engine/sql/parser.h"
 #include "server/pg_value_codec.h"
 
@@ -162,13 +164,28 @@ Connection::Connection(engine::Database* db, const ServerOptions& options, Conne
       reader_(&socket_, options.max_message_bytes) {}
 
 Connection::~Connection() {
-  session_.reset();  // rolls back an open transaction
+  ResetSession();  // rolls back an open transaction
   std::lock_guard lock(socket_mu_);
   if (!closed_) {
     asio::error_code ec;
     socket_.close(ec);
     closed_ = true;
   }
+}
+
+void Connection::ResetSession() {
+  std::unique_ptr<engine::Session> session;
+  {
+    std::lock_guard lock(session_mu_);
+    session = std::move(session_);
+  }
+  session.reset();
+}
+
+void Connection::RequestCancel() {
+  cancel_requested_.store(true, std::memory_order_relaxed);
+  std::lock_guard lock(session_mu_);
+  if (session_) session_->Cancel();
 }
 
 void Connection::Interrupt() {
@@ -195,7 +212,7 @@ void Connection::Run() {
   socket_.set_option(asio::ip::tcp::no_delay(true), ec);  // replies are whole messages: send them at once
   Status s = Startup();
   if (s.ok()) MessageLoop();
-  session_.reset();
+  ResetSession();
   std::lock_guard lock(socket_mu_);
   socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
   socket_.close(ec);
@@ -270,7 +287,11 @@ Status Connection::Startup() {
       Fatal(s);
       return s;
     }
-    session_ = db_->CreateSession();
+    {
+      std::unique_ptr<engine::Session> session = db_->CreateSession();
+      std::lock_guard lock(session_mu_);
+      session_ = std::move(session);
+    }
     for (const auto& [name, value] : params) {
       if (name == "user" || name == "database" || name == "options" || name == "replication") continue;
       (void)session_->SetSetting(name, value);  // unknown settings are ignored
@@ -418,7 +439,11 @@ void Connection::MessageLoop() {
       }
       return;
     }
+    // A new message: a cancel that arrived while nothing ran is dropped;
+    // one that arrives while it is processed stops it (the scope keeps the
+    // session's calls for it from clearing the token).
     cancel_requested_.store(false, std::memory_order_relaxed);
+    engine::Session::RequestScope request(session_.get());
     if (copy_discard_) {
       if (type == 'd' || type == 'c' || type == 'f') continue;  // the rest of a failed COPY
       copy_discard_ = false;
@@ -477,6 +502,7 @@ bool Connection::SubmitAllowed() const {
 // ---------------------------------------------------------------- simple query
 
 void Connection::SimpleQuery(std::string_view text) {
+  if (TrySubmitParameterized(text)) return;
   std::vector<std::unique_ptr<sql::Statement>> statements;
   Status s = sql::Parse(text, &statements);
   if (!s.ok()) {
@@ -501,6 +527,12 @@ void Connection::SimpleQuery(std::string_view text) {
   }
   for (const auto& statement : statements) {
     const int offset = Utf8CharPosition(text, statement->location) - 1;
+    if (cancel_requested_.load(std::memory_order_relaxed)) {  // canceled between statements
+      s = CanceledStatus();
+      writer_.Error(s);
+      if (!implicit && session_->state() == engine::TransactionState::kInBlock) failed_block_ = true;
+      break;
+    }
     if (implicit && statement->kind == StatementKind::kTransaction) {
       implicit = false;  // an explicit BEGIN/COMMIT takes over the block
       if (IsKind(statement.get(), sql::TransactionKind::kBegin)) {
@@ -521,6 +553,22 @@ void Connection::SimpleQuery(std::string_view text) {
   }
 }
 
+bool Connection::TrySubmitParameterized(std::string_view text) {
+  if (!db_->options().parameterize_literals || !SubmitAllowed()) return false;
+  sql::ParameterizedStatement normalized;
+  if (!sql::LiteralParameterizer::Parameterize(text, 0, &normalized)) return false;
+  engine::TransactionRequest request = engine::TransactionRequest::Statements({{std::string(text), {}}});
+  request.cancel = session_->cancel_token();  // outlives the wait below
+  engine::TransactionResult r = db_->Submit(std::move(request)).get();
+  if (!r.committed()) {
+    writer_.Error(CatalogError(r.status, text));
+    return true;
+  }
+  Status s = SendResult(r.results.front(), {});
+  if (!s.ok()) writer_.Error(s);
+  return true;
+}
+
 bool Connection::TrySubmitScript(std::string_view text,
                                  const std::vector<std::unique_ptr<sql::Statement>>& statements) {
   if (!SubmitAllowed()) return false;
@@ -539,7 +587,9 @@ bool Connection::TrySubmitScript(std::string_view text,
     offsets.push_back(Utf8CharPosition(text, statements[i]->location) - 1);
   }
   const size_t n = calls.size();
-  engine::TransactionResult r = db_->Submit(engine::TransactionRequest::Statements(std::move(calls))).get();
+  engine::TransactionRequest request = engine::TransactionRequest::Statements(std::move(calls));
+  request.cancel = session_->cancel_token();  // outlives the wait below
+  engine::TransactionResult r = db_->Submit(std::move(request)).get();
   if (begin) writer_.CommandComplete("BEGIN");
   const size_t failed = r.committed() ? n + 1 : FailedCall(r, n);
   for (size_t i = 0; i < n && i < failed; ++i) {
@@ -822,9 +872,7 @@ Status Connection::CopyIn(const sql::CopyStmt& copy, const std::string& table,
     if (column < columns.size()) {
       return Status("22P04", "missing data for column \"" + columns[column].name + "\"");
     }
-    if (cancel_requested_.load(std::memory_order_relaxed)) {
-      return Status(sqlstate::kQueryCanceled, "canceling statement due to user request");
-    }
+    if (cancel_requested_.load(std::memory_order_relaxed)) return CanceledStatus();
     PL_RETURN_IF_ERROR(session_->Execute(insert, params, &result));
     ++*rows;
     return Status::OK();
@@ -1282,8 +1330,9 @@ bool Connection::TrySubmitBatch() {
     return true;
   }
   const size_t n = deferred_calls_.size();
-  engine::TransactionResult r =
-      db_->Submit(engine::TransactionRequest::Statements(std::move(deferred_calls_))).get();
+  engine::TransactionRequest request = engine::TransactionRequest::Statements(std::move(deferred_calls_));
+  request.cancel = session_->cancel_token();  // outlives the wait below
+  engine::TransactionResult r = db_->Submit(std::move(request)).get();
   deferred_calls_.clear();
   const size_t failed = r.committed() ? n + 1 : FailedCall(r, n);
   std::string built = writer_.buffer().substr(0, batch_start);

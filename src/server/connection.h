@@ -75,8 +75,12 @@ class Connection {
   // Wakes a Run() blocked reading from the client (server shutdown): it
   // then answers FATAL 57P01 and ends. Any thread.
   void Interrupt();
-  // Asks the running statement to stop with 57014, where it can (COPY).
-  void RequestCancel() { cancel_requested_.store(true, std::memory_order_relaxed); }
+  // A matching CancelRequest: stops what this connection runs now with
+  // 57014 — a statement through the session, a scheduled transaction
+  // (queued: it never runs; running: at its next check point), the rest of
+  // a multi-statement Query, a COPY FROM. Ignored when nothing runs (the
+  // flags are cleared as each client message is read). Any thread.
+  void RequestCancel();
 
   int32_t pid() const { return pid_; }
   int32_t secret() const { return secret_; }
@@ -118,6 +122,9 @@ class Connection {
     std::string_view text;
   };
 
+  // Destroys the session (rolling back its open transaction), out of
+  // RequestCancel's way.
+  void ResetSession();
   Status Startup();
   Status Authenticate(const std::string& user);
   void MessageLoop();
@@ -130,6 +137,11 @@ class Connection {
 
   // Simple Query.
   void SimpleQuery(std::string_view text);
+  // A Query message that is one SELECT/INSERT/UPDATE/DELETE whose literals
+  // sql::LiteralParameterizer replaces, outside a block: submitted as one
+  // transaction without parsing it here (the engine runs it on the plan it
+  // shares with every text of the same shape). False when not applicable.
+  bool TrySubmitParameterized(std::string_view text);
   bool TrySubmitScript(std::string_view text, const std::vector<std::unique_ptr<sql::Statement>>& statements);
   // Runs one statement of a Query through the session (or COPY/DEALLOCATE
   // here) and writes its replies; the error is returned, not written.
@@ -180,7 +192,11 @@ class Connection {
   const int32_t pid_;
   const int32_t secret_;
   const bool reject_;
+  // Set by RequestCancel for the message being processed (checked between
+  // the statements of a Query and the rows of a COPY FROM); the session's
+  // own token covers the statement running and scheduled transactions.
   std::atomic<bool> cancel_requested_{false};
+  std::mutex session_mu_;  // guards session_ being set or reset against RequestCancel
 
   MessageReader reader_;
   MessageWriter writer_;

@@ -31,6 +31,8 @@ DEFINE_int32(steal_threshold, 1, "with --steal: steal only from queues holding a
 DEFINE_int32(max_retries, 100, "retries of a transaction aborted by conflicts before it fails with 40001");
 DEFINE_int32(max_retry_pause_us, 1000, "longest pause before a retry (the first 8 are immediate); 0: always at once");
 DEFINE_int32(lock_timeout_ms, 10000, "longest lock wait (2PL waiting variants) and DDL wait");
+DEFINE_bool(parameterize_literals, true,
+            "statements sent with literals share one plan per shape (their literals become parameters)");
 DEFINE_uint64(seed, 42, "seed of the scheduler's and stealing's random choices (and paceline-bench's inputs)");
 
 namespace paceline::tools {
@@ -40,7 +42,7 @@ bool IsEngineFlag(const std::string& name) {
   static const char* const kNames[] = {
       "workers", "cc", "scheduler", "history_warmup", "history_learning", "state", "history_capacity",
       "reference_sources", "partition_domain", "steal", "steal_threshold", "max_retries", "max_retry_pause_us",
-      "lock_timeout_ms", "seed"};
+      "lock_timeout_ms", "parameterize_literals", "seed"};
   return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
 
@@ -65,6 +67,7 @@ Status EngineOptionsFromFlags(engine::Options* options) {
   options->max_retries = FLAGS_max_retries;
   options->max_retry_pause = std::chrono::microseconds(std::max(0, FLAGS_max_retry_pause_us));
   options->lock_timeout = std::chrono::milliseconds(std::max(0, FLAGS_lock_timeout_ms));
+  options->parameterize_literals = FLAGS_parameterize_literals;
   options->seed = FLAGS_seed;
   scheduler::SchedulerOptions& scheduling = options->scheduling;
   Status s = scheduler::ParseHistoryWarmup(FLAGS_history_warmup, &scheduling);

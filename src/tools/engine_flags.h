@@ -34,6 +34,7 @@ DECLARE_int32(steal_threshold);
 DECLARE_int32(max_retries);
 DECLARE_int32(max_retry_pause_us);
 DECLARE_int32(lock_timeout_ms);
+DECLARE_bool(parameterize_literals);
 DECLARE_uint64(seed);
 
 namespace paceline::tools {

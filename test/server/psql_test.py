@@ -150,6 +150,36 @@ class PsqlTest(unittest.TestCase):
         out, _ = self.psql("-At", "-c", "SELECT count(*) FROM cp")
         self.assertEqual(out, "3\n")
 
+    def test_statements_with_literals_alone_and_in_a_block_answer_alike(self):
+        # Alone in a Query, a statement with literals is submitted to the
+        # scheduler without being parsed by the connection (the engine
+        # parameterizes it); inside a block it runs on the session. Results,
+        # command tags and errors (SQLSTATE, message, position) must not
+        # differ between the two paths.
+        self.psql("-c", "CREATE TABLE lit (id INT PRIMARY KEY, v INT NOT NULL, s VARCHAR(5))",
+                  "-c", "INSERT INTO lit VALUES (1, 10, 'a'), (2, 20, 'b')")
+        statements = [
+            "UPDATE lit SET v = v + 5 WHERE id = 1 RETURNING v",
+            "SELECT v, s FROM lit WHERE id = 1 AND v > 3",
+            "INSERT INTO lit VALUES (3, 30, 'c')",
+            "DELETE FROM lit WHERE id = 3",
+            "UPDATE lit SET v = 'x' WHERE id = 2",
+            "INSERT INTO lit VALUES (1, 1, 'dup')",
+            "UPDATE lit SET s = 'toolong' WHERE id = 2",
+            "SELECT v FROM lit WHERE nosuch = 1",
+        ]
+        for statement in statements:
+            with self.subTest(statement=statement):
+                # The block first: it is rolled back, then the statement
+                # alone runs on the same rows and commits.
+                block, block_err = self.psql("-At", "-c", "BEGIN", "-c", statement, "-c", "ROLLBACK", check=False)
+                block = block.replace("BEGIN\n", "", 1).replace("ROLLBACK\n", "")
+                alone, alone_err = self.psql("-At", "-c", statement, check=False)
+                self.assertEqual(alone, block)
+                self.assertEqual(alone_err, block_err)
+        out, _ = self.psql("-At", "-c", "SELECT id, v, s FROM lit ORDER BY id")
+        self.assertEqual(out, "1|15|a\n2|20|b\n")
+
     def test_show_paceline(self):
         out, _ = self.psql("-At", "-c", "SHOW paceline.scheduler", "-c", "SHOW paceline.cc", "-c",
                            "SHOW paceline.workers")

@@ -2,11 +2,13 @@
 """paceline-server with psycopg 3 (python3-psycopg): parameters in text and
 binary, binary results, executemany, pipelines (one scheduled transaction
 each), transactions committed and rolled back, an error, automatic
-preparation. Run by ctest with the server binary as the only argument."""
+preparation, and a CancelRequest interrupting a lock wait. Run by ctest with the server binary as the only argument."""
 import datetime
 import decimal
 import os
 import sys
+import threading
+import time
 import unittest
 
 import psycopg
@@ -92,6 +94,78 @@ class PsycopgTest(unittest.TestCase):
         for i in range(8):  # prepared automatically after 5 runs
             self.assertEqual(cur.execute("SELECT %s::int + 1", (i,)).fetchone(), (i + 1,))
         conn.commit()
+
+
+class PsycopgCancelTest(unittest.TestCase):
+    """conn.cancel() from another thread while the first thread's execute is
+    blocked in a lock wait (2PL WOUND_WAIT: the younger requester waits, here
+    up to a minute): psycopg raises QueryCanceled (57014) at once, the holder
+    is unaffected, and the canceled connection is usable after ROLLBACK.
+    Both paths: a statement inside a block (run by the session) and an
+    autocommit statement (a scheduled transaction, waiting on a worker)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = ServerProcess(BINARY, "--workers=2", "--cc=2pl-wound-wait", "--lock-timeout-ms=60000").start()
+
+    @classmethod
+    def tearDownClass(cls):
+        code, err = cls.server.stop()
+        assert code == 0, err
+
+    connect = PsycopgTest.connect
+
+    def blocked_then_canceled(self, waiter, sql):
+        outcome = {}
+
+        def run():
+            try:
+                waiter.execute(sql)
+                outcome["error"] = None
+            except psycopg.Error as e:  # noqa: PERF203
+                outcome["error"] = e
+
+        thread = threading.Thread(target=run)
+        start = time.monotonic()
+        thread.start()
+        # A cancel that reaches the server before the statement runs is
+        # dropped (as PostgreSQL does), so it is repeated until one lands;
+        # the statement would otherwise wait for the 60 s lock timeout.
+        while thread.is_alive() and time.monotonic() - start < 30:
+            if waiter.pgconn.transaction_status == psycopg.pq.TransactionStatus.ACTIVE:
+                waiter.cancel()
+            thread.join(0.2)
+        thread.join()
+        self.assertLess(time.monotonic() - start, 30)
+        self.assertIsInstance(outcome.get("error"), psycopg.errors.QueryCanceled)
+        self.assertEqual(outcome["error"].sqlstate, "57014")
+        self.assertIn("canceling statement due to user request", str(outcome["error"]))
+
+    def test_cancel_lock_wait(self):
+        setup = self.connect(autocommit=True)
+        setup.execute("CREATE TABLE cx (id INT PRIMARY KEY, v INT)")
+        setup.execute("INSERT INTO cx VALUES (1, 10), (2, 20)")
+        holder = self.connect()
+        holder.execute("UPDATE cx SET v = 11 WHERE id = 1")  # BEGIN first: the older, holding x1
+        with self.subTest("in a block"):
+            waiter = self.connect()
+            waiter.execute("SELECT v FROM cx WHERE id = 2")  # opens the block
+            self.blocked_then_canceled(waiter, "UPDATE cx SET v = 12 WHERE id = 1")
+            with self.assertRaises(psycopg.errors.InFailedSqlTransaction):
+                waiter.execute("SELECT 1")
+            waiter.rollback()
+            self.assertEqual(waiter.execute("SELECT v FROM cx WHERE id = 2").fetchone(), (20,))
+            waiter.rollback()
+        with self.subTest("autocommit, scheduled"):
+            waiter = self.connect(autocommit=True)
+            self.blocked_then_canceled(waiter, "UPDATE cx SET v = 13 WHERE id = 1")
+            self.assertEqual(waiter.execute("SELECT v FROM cx WHERE id = 2").fetchone(), (20,))
+        # The holder was not affected; after it commits, the waiter's row is free.
+        holder.execute("UPDATE cx SET v = 21 WHERE id = 2")
+        holder.commit()
+        self.assertEqual(setup.execute("SELECT id, v FROM cx ORDER BY id").fetchall(), [(1, 11), (2, 21)])
+        waiter.execute("UPDATE cx SET v = 14 WHERE id = 1")
+        self.assertEqual(setup.execute("SELECT v FROM cx WHERE id = 1").fetchone(), (14,))
 
 
 if __name__ == "__main__":
