@@ -427,6 +427,7 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
   } else {
     std::vector<Value> with_literals;
     for (const auto& call : request.statements) {
+      result->results.emplace_back();  // the failed statement, too, has its (empty) result
       std::shared_ptr<const sql::PreparedStatement> p;
       status = PrepareCall(call.sql, call.params, &p, &with_literals);
       if (status.ok() && p->kind != sql::StatementKind::kSelect && p->kind != sql::StatementKind::kInsert &&
@@ -435,7 +436,6 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
                         "a transaction request may hold only SELECT, INSERT, UPDATE and DELETE statements");
       }
       if (!status.ok()) break;
-      result->results.emplace_back();
       status = RunDml(*p, with_literals.empty() ? call.params : with_literals, txn.get(), start,
                       &result->results.back());
       if (!status.ok()) break;

@@ -49,7 +49,7 @@ struct TransactionRequest {
 
 struct TransactionResult {
   Status status;                     // OK when committed
-  std::vector<QueryResult> results;  // one per statement executed (statement lists)
+  std::vector<QueryResult> results;  // statement lists: one per statement run, the failed one last
   bool user_abort = false;           // rolled back by the procedure itself (not a conflict)
   uint32_t conflicts = 0;            // attempts aborted by conflicts before this outcome (retries + 1 at the limit)
   bool committed() const { return status.ok(); }

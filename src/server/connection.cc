@@ -502,7 +502,7 @@ bool Connection::SubmitAllowed() const {
 // ---------------------------------------------------------------- simple query
 
 void Connection::SimpleQuery(std::string_view text) {
-  if (TrySubmitParameterized(text)) return;
+  if (TrySubmitUnparsed(text)) return;
   std::vector<std::unique_ptr<sql::Statement>> statements;
   Status s = sql::Parse(text, &statements);
   if (!s.ok()) {
@@ -514,7 +514,18 @@ void Connection::SimpleQuery(std::string_view text) {
     writer_.EmptyQueryResponse();
     return;
   }
-  if (TrySubmitScript(text, statements)) return;
+  std::vector<sql::ScriptStatement> parts;
+  for (const auto& statement : statements) {
+    sql::ScriptStatement part;
+    part.text = statement->text;
+    part.offset = static_cast<size_t>(statement->location);
+    part.kind = IsPlainBegin(statement.get())                                ? sql::ScriptStatement::Kind::kBegin
+                : IsKind(statement.get(), sql::TransactionKind::kCommit) ? sql::ScriptStatement::Kind::kCommit
+                : IsDml(statement->kind)                                 ? sql::ScriptStatement::Kind::kDml
+                                                                         : sql::ScriptStatement::Kind::kOther;
+    parts.push_back(part);
+  }
+  if (TrySubmitScript(text, parts)) return;
   // Several statements outside a block: one implicit transaction.
   bool implicit = statements.size() > 1 && session_->state() == engine::TransactionState::kIdle && !failed_block_;
   if (implicit) {
@@ -553,38 +564,39 @@ void Connection::SimpleQuery(std::string_view text) {
   }
 }
 
-bool Connection::TrySubmitParameterized(std::string_view text) {
+bool Connection::TrySubmitUnparsed(std::string_view text) {
   if (!db_->options().parameterize_literals || !SubmitAllowed()) return false;
+  std::vector<sql::ScriptStatement> parts;
+  if (!sql::LiteralParameterizer::SplitScript(text, &parts)) return false;
   sql::ParameterizedStatement normalized;
-  if (!sql::LiteralParameterizer::Parameterize(text, 0, &normalized)) return false;
-  engine::TransactionRequest request = engine::TransactionRequest::Statements({{std::string(text), {}}});
-  request.cancel = session_->cancel_token();  // outlives the wait below
-  engine::TransactionResult r = db_->Submit(std::move(request)).get();
-  if (!r.committed()) {
-    writer_.Error(CatalogError(r.status, text));
-    return true;
+  for (const sql::ScriptStatement& part : parts) {
+    // DML whose literals parameterize is what the engine runs on a cached
+    // plan; a DML text without literals, or anything unusual, is parsed.
+    if (part.kind == sql::ScriptStatement::Kind::kOther) return false;
+    if (part.kind == sql::ScriptStatement::Kind::kDml &&
+        !sql::LiteralParameterizer::Parameterize(part.text, 0, &normalized)) {
+      return false;
+    }
   }
-  Status s = SendResult(r.results.front(), {});
-  if (!s.ok()) writer_.Error(s);
-  return true;
+  return TrySubmitScript(text, parts);
 }
 
-bool Connection::TrySubmitScript(std::string_view text,
-                                 const std::vector<std::unique_ptr<sql::Statement>>& statements) {
-  if (!SubmitAllowed()) return false;
+bool Connection::TrySubmitScript(std::string_view text, const std::vector<sql::ScriptStatement>& parts) {
+  using Kind = sql::ScriptStatement::Kind;
+  if (parts.empty() || !SubmitAllowed()) return false;
   // [BEGIN] DML... [COMMIT]
-  size_t first = 0, last = statements.size();
-  const bool begin = IsPlainBegin(statements.front().get());
+  size_t first = 0, last = parts.size();
+  const bool begin = parts.front().kind == Kind::kBegin;
   if (begin) first = 1;
-  const bool commit = last > first && IsKind(statements.back().get(), sql::TransactionKind::kCommit);
+  const bool commit = last > first && parts.back().kind == Kind::kCommit;
   if (commit) --last;
   if (begin != commit || first >= last) return false;
   std::vector<engine::StatementCall> calls;
   std::vector<int> offsets;
   for (size_t i = first; i < last; ++i) {
-    if (!IsDml(statements[i]->kind)) return false;
-    calls.push_back({statements[i]->text, {}});
-    offsets.push_back(Utf8CharPosition(text, statements[i]->location) - 1);
+    if (parts[i].kind != Kind::kDml) return false;
+    calls.push_back({std::string(parts[i].text), {}});
+    offsets.push_back(Utf8CharPosition(text, static_cast<int>(parts[i].offset)) - 1);
   }
   const size_t n = calls.size();
   engine::TransactionRequest request = engine::TransactionRequest::Statements(std::move(calls));

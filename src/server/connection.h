@@ -44,6 +44,7 @@
 #include "common/status.h"
 #include "engine/database.h"
 #include "engine/session.h"
+#include "engine/sql/literal_parameterizer.h"
 #include "server/message_reader.h"
 #include "server/message_writer.h"
 #include "server/server_options.h"
@@ -137,12 +138,13 @@ class Connection {
 
   // Simple Query.
   void SimpleQuery(std::string_view text);
-  // A Query message that is one SELECT/INSERT/UPDATE/DELETE whose literals
-  // sql::LiteralParameterizer replaces, outside a block: submitted as one
-  // transaction without parsing it here (the engine runs it on the plan it
-  // shares with every text of the same shape). False when not applicable.
-  bool TrySubmitParameterized(std::string_view text);
-  bool TrySubmitScript(std::string_view text, const std::vector<std::unique_ptr<sql::Statement>>& statements);
+  // A Query message that is a whole transaction ([BEGIN;] DML...[; COMMIT]
+  // outside a block) goes to the scheduler as one TransactionRequest. The
+  // unparsed way: sql::LiteralParameterizer splits the text and every DML
+  // statement's literals parameterize (the engine then runs them on cached
+  // plans, and libpg_query never sees the text). False when not applicable.
+  bool TrySubmitUnparsed(std::string_view text);
+  bool TrySubmitScript(std::string_view text, const std::vector<sql::ScriptStatement>& parts);
   // Runs one statement of a Query through the session (or COPY/DEALLOCATE
   // here) and writes its replies; the error is returned, not written.
   Status RunSimpleStatement(const sql::Statement& statement, bool implicit_block);

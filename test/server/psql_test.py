@@ -180,6 +180,27 @@ class PsqlTest(unittest.TestCase):
         out, _ = self.psql("-At", "-c", "SELECT id, v, s FROM lit ORDER BY id")
         self.assertEqual(out, "1|15|a\n2|20|b\n")
 
+    def test_error_position_in_a_one_message_transaction(self):
+        # The error of the second statement of a whole transaction sent as
+        # one message points into that statement, whichever way the message
+        # goes: split without parsing, parsed then submitted, or run on the
+        # session inside a block.
+        self.psql("-c", "CREATE TABLE pos (id INT PRIMARY KEY, v INT NOT NULL)",
+                  "-c", "INSERT INTO pos VALUES (1, 1), (2, 2)")
+        body = "UPDATE pos SET v = v + 1 WHERE id = 1; UPDATE pos SET v = 'y' WHERE id = 2"
+        for args in (["-c", "BEGIN; %s; COMMIT" % body],
+                     ["-c", "BEGIN ISOLATION LEVEL SERIALIZABLE; %s; COMMIT" % body],
+                     ["-c", "BEGIN", "-c", body, "-c", "ROLLBACK"]):
+            with self.subTest(args=args):
+                _, err = self.psql(*args, check=False)
+                self.assertIn('22P02: invalid input syntax for type integer: "y"', err)
+                lines = err.splitlines()
+                line = next(i for i, l in enumerate(lines) if l.startswith("LINE 1: "))
+                caret = lines[line + 1].index("^")
+                self.assertEqual(lines[line][caret:caret + 3], "'y'", err)
+        out, _ = self.psql("-At", "-c", "SELECT id, v FROM pos ORDER BY id")
+        self.assertEqual(out, "1|1\n2|2\n")  # nothing half-applied
+
     def test_show_paceline(self):
         out, _ = self.psql("-At", "-c", "SHOW paceline.scheduler", "-c", "SHOW paceline.cc", "-c",
                            "SHOW paceline.workers")

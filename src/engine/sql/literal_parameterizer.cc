@@ -4,6 +4,7 @@
 // the choice; BindLiterals.
 #include "engine/sql/literal_parameterizer.h"
 
+#include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -521,8 +522,11 @@ bool LiteralParameterizer::Parameterize(std::string_view sql, size_t supplied, P
       case TokenKind::kWord:
         switch (tok.keyword) {
           case Keyword::kStop: stopped = true; break;
-          case Keyword::kSelect: case Keyword::kFrom: case Keyword::kJoin: case Keyword::kOn: case Keyword::kUsing:
           case Keyword::kInto:
+            if (statement == Keyword::kSelect) return false;  // SELECT ... INTO creates a table
+            clause = Clause::kNone;
+            break;
+          case Keyword::kSelect: case Keyword::kFrom: case Keyword::kJoin: case Keyword::kOn: case Keyword::kUsing:
             clause = Clause::kNone;
             break;
           case Keyword::kWhere:
@@ -631,6 +635,63 @@ bool LiteralParameterizer::Parameterize(std::string_view sql, size_t supplied, P
     from = r.end;
   }
   out->text.append(sql.substr(from));
+  return true;
+}
+
+// ---------------------------------------------------------------- SplitScript
+
+namespace {
+
+bool WordIs(std::string_view sql, const Token& t, std::string_view lower) {
+  if (t.kind != TokenKind::kWord || t.end - t.begin != lower.size()) return false;
+  for (size_t i = 0; i < lower.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(sql[t.begin + i])) != lower[i]) return false;
+  }
+  return true;
+}
+
+// The kind of the statement made of tokens [begin, end).
+ScriptStatement::Kind StatementKindOf(std::string_view sql, const std::vector<Token>& tokens, size_t begin,
+                                      size_t end) {
+  const size_t n = end - begin;
+  const Token& first = tokens[begin];
+  const Keyword k = first.keyword;
+  if (first.kind == TokenKind::kWord &&
+      (k == Keyword::kSelect || k == Keyword::kInsert || k == Keyword::kUpdate || k == Keyword::kDelete)) {
+    return ScriptStatement::Kind::kDml;
+  }
+  const bool noise = n == 2 && (WordIs(sql, tokens[begin + 1], "work") || WordIs(sql, tokens[begin + 1], "transaction"));
+  if (n == 1 || noise) {
+    if (WordIs(sql, first, "begin")) return ScriptStatement::Kind::kBegin;
+    if (WordIs(sql, first, "commit") || WordIs(sql, first, "end")) return ScriptStatement::Kind::kCommit;
+  }
+  if (n == 2 && WordIs(sql, first, "start") && WordIs(sql, tokens[begin + 1], "transaction")) {
+    return ScriptStatement::Kind::kBegin;
+  }
+  return ScriptStatement::Kind::kOther;
+}
+
+}  // namespace
+
+bool LiteralParameterizer::SplitScript(std::string_view sql, std::vector<ScriptStatement>* out) {
+  out->clear();
+  if (sql.size() > (1u << 24)) return false;
+  std::vector<Token> tokens;
+  tokens.reserve(128);
+  size_t max_param = 0;
+  if (!Lexer(sql).Run(&tokens, &max_param)) return false;
+  size_t begin = 0;  // the current statement's first token
+  for (size_t i = 0; i <= tokens.size(); ++i) {
+    if (i < tokens.size() && tokens[i].kind != TokenKind::kSemicolon) continue;
+    if (i > begin) {
+      ScriptStatement statement;
+      statement.offset = tokens[begin].begin;
+      statement.text = sql.substr(statement.offset, tokens[i - 1].end - statement.offset);
+      statement.kind = StatementKindOf(sql, tokens, begin, i);
+      out->push_back(statement);
+    }
+    begin = i + 1;
+  }
   return true;
 }
 

@@ -189,6 +189,7 @@ TEST(LiteralParameterizerTest, StatementsLeftAlone) {
   EXPECT_EQ(Normalize("SELECT a FROM t WHERE a = 1; SELECT 2"), "n/a");
   EXPECT_EQ(Normalize("SELECT a FROM t WHERE a = 1;;"), "SELECT a FROM t WHERE a = $1;;");
   EXPECT_EQ(Normalize("SELECT a FROM t WHERE a = 1)"), "n/a");
+  EXPECT_EQ(Normalize("SELECT a INTO u FROM t WHERE a = 1"), "n/a");  // creates a table
   EXPECT_EQ(Normalize("SELECT a FROM t WHERE a = 1 \\g"), "n/a");
   EXPECT_EQ(Normalize(""), "n/a");
   EXPECT_EQ(Normalize("select a from t where a = 1"), "select a from t where a = $1");  // any case
@@ -200,6 +201,39 @@ TEST(LiteralParameterizerTest, OperatorsAsPostgreSqlLexesThem) {
   EXPECT_EQ(Normalize("SELECT a FROM t WHERE a<>-5"), "SELECT a FROM t WHERE a<>$1");
   EXPECT_EQ(Normalize("SELECT a FROM t WHERE a @- 5"), "n/a");  // some other operator
   EXPECT_EQ(Normalize("SELECT a FROM t WHERE a = 5 || 'x'"), "SELECT a FROM t WHERE a = $1 || 'x'");
+}
+
+// "kind:text@offset" per statement, or "n/a".
+std::string Split(std::string_view sql) {
+  std::vector<ScriptStatement> parts;
+  if (!LiteralParameterizer::SplitScript(sql, &parts)) return "n/a";
+  std::string out;
+  for (const ScriptStatement& p : parts) {
+    static const char* const kKinds[] = {"dml", "begin", "commit", "other"};
+    out += std::string(kKinds[static_cast<int>(p.kind)]) + ":" + std::string(p.text) + "@" + std::to_string(p.offset) + "\n";
+    EXPECT_EQ(sql.substr(p.offset, p.text.size()), p.text);
+  }
+  return out;
+}
+
+TEST(LiteralParameterizerTest, SplitScriptFindsStatementsAndTheirKinds) {
+  // pgbench's one-message TPC-B transaction (`\;` joins).
+  EXPECT_EQ(Split("BEGIN;UPDATE a SET v = v + 1 WHERE id = 5;SELECT v FROM a WHERE id = 5;END;"),
+            "begin:BEGIN@0\ndml:UPDATE a SET v = v + 1 WHERE id = 5@6\ndml:SELECT v FROM a WHERE id = 5@42\n"
+            "commit:END@71\n");
+  EXPECT_EQ(Split("  start transaction ; insert into t values (1) ;; Commit Work  "),
+            "begin:start transaction@2\ndml:insert into t values (1)@22\ncommit:Commit Work@50\n");
+  // Semicolons in strings, quoted names and comments do not split.
+  EXPECT_EQ(Split("SELECT 'a;b' FROM \"x;y\" -- c;d\n WHERE a = 1 /* e;f */"),
+            "dml:SELECT 'a;b' FROM \"x;y\" -- c;d\n WHERE a = 1@0\n");
+  // Transaction control with options, and other statements, are kOther.
+  EXPECT_EQ(Split("BEGIN ISOLATION LEVEL SERIALIZABLE; ROLLBACK; COMMIT AND CHAIN; CREATE TABLE t (a INT)"),
+            "other:BEGIN ISOLATION LEVEL SERIALIZABLE@0\nother:ROLLBACK@36\nother:COMMIT AND CHAIN@46\n"
+            "other:CREATE TABLE t (a INT)@64\n");
+  EXPECT_EQ(Split(""), "");
+  EXPECT_EQ(Split(" ; -- nothing\n;"), "");
+  EXPECT_EQ(Split("SELECT 'unterminated"), "n/a");
+  EXPECT_EQ(Split("SELECT E'\\x41' FROM t"), "n/a");
 }
 
 }  // namespace
