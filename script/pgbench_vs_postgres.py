@@ -7,8 +7,9 @@ the other on this machine, and prints tps and latency side by side.
 The workload is pgbench's TPC-B-like transaction sent as ONE message per
 transaction (statements joined with `\\;`), so that paceline-server can hand
 each transaction whole to its scheduler. For each --scale it initialises
-both databases with `pgbench -i -s SCALE`, then runs `pgbench -n -c CLIENTS
--j 2 -T SECONDS -M simple -f examples/pgbench/tpcb_one_message.sql` on each; with
+both databases with `pgbench -i -s SCALE`, then runs `pgbench -n -s SCALE
+-c CLIENTS -j 2 -T SECONDS -M simple -f examples/pgbench/tpcb_one_message.sql`
+on each; with
 --schedulers, Paceline runs once per scheduler (a fresh server each).
 
   script/pgbench_vs_postgres.py --scales 1,8 --clients 8 --seconds 20 \\
@@ -39,7 +40,10 @@ def run(cmd, **kw):
 def pgbench(port, db, scale, clients, seconds, script, user):
     env = dict(os.environ, PGHOST="127.0.0.1", PGPORT=str(port), PGUSER=user, PGDATABASE=db, PGSSLMODE="disable")
     run(["pgbench", "-i", "-q", "-s", str(scale)], env=env, timeout=1800)
-    out = run(["pgbench", "-n", "-c", str(clients), "-j", "2", "-T", str(seconds), "-M", "simple", "-f", script],
+    # -s again: a custom script's :scale is what -s says (default 1), not
+    # the number of branches -i created.
+    out = run(["pgbench", "-n", "-s", str(scale), "-c", str(clients), "-j", "2", "-T", str(seconds), "-M", "simple",
+               "-f", script],
               env=env, timeout=seconds + 600).stdout
     tps = float(re.search(r"tps = ([\d.]+)", out).group(1))
     latency = float(re.search(r"latency average = ([\d.]+) ms", out).group(1))

@@ -103,6 +103,22 @@ class FootprintBuilderTest : public ::testing::Test {
   std::unique_ptr<Session> session_;
 };
 
+TEST_F(FootprintBuilderTest, ColumnNamesSharedByTablesAreShownQualified) {
+  // pgbench's tables all have `bid`: without foreign keys, the branches'
+  // and the history's bid are distinct references and must not look alike.
+  Run("CREATE TABLE branches (bid INT PRIMARY KEY, bbalance INT)");
+  Run("CREATE TABLE history (bid INT, delta INT)");
+  const std::string update = "UPDATE branches SET bbalance = bbalance + $1 WHERE bid = $2";
+  const std::string insert = "INSERT INTO history (bid, delta) VALUES ($1, $2)";
+  EXPECT_EQ(Literal(update, {I(5), I(1)}), (Names{"branches.bid=1"}));
+  EXPECT_EQ(Literal(insert, {I(1), I(5)}), (Names{"history.bid=1", "delta=5"}));
+  EXPECT_EQ(NamesOf(Spec(kCanonical, kSingle), insert, {I(1), I(5)}), (Names{"history.bid=1", "delta=5"}));
+  EXPECT_NE(Key(Spec(kCanonical, kSingle), update, {I(5), I(1)}),
+            Key(Spec(kCanonical, kSingle), "SELECT 1 FROM history WHERE bid = $1", {I(1)}));
+  // A name of one table only stays bare.
+  EXPECT_EQ(Literal("SELECT 1 FROM stock WHERE s_w_id = $1", {I(3)}), (Names{"s_w_id=3"}));
+}
+
 TEST_F(FootprintBuilderTest, EveryComparisonOperator) {
   EXPECT_EQ(Literal("SELECT 1 FROM order_line WHERE ol_w_id = $1 AND ol_o_id <> $2 AND ol_number < $3 "
                     "AND ol_i_id <= $4 AND ol_quantity > $5 AND ol_o_id >= $6",

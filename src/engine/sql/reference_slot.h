@@ -40,16 +40,18 @@ enum class ReferenceOp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
 std::string_view ReferenceOpText(ReferenceOp op);
 
 struct ReferenceSlot {
-  // The literal subject: ReferenceNameHash("stock.s_w_id"), shown "s_w_id".
+  // The literal subject: ReferenceNameHash("stock.s_w_id"), shown "s_w_id"
+  // ("pgbench_history.bid" when other tables have a column of that name).
   uint64_t literal_id = 0;
   std::string literal_name;
   // The canonical subject: ReferenceNameHash("warehouse.w_id") of a root
-  // column, ReferenceDomainHash(name) of a domain; shown "w_id" or the
-  // domain's name.
+  // column, ReferenceDomainHash(name) of a domain; shown "w_id" (qualified
+  // as above when the name is shared) or the domain's name.
   uint64_t canonical_id = 0;
   std::string canonical_name;
   // For matching FootprintSpec::partition_domain ("w_id" or
-  // "warehouse.w_id"): ReferenceNameHash(canonical_name) and
+  // "warehouse.w_id"): ReferenceNameHash of the root column's bare name (of
+  // the domain's name) and
   // ReferenceNameHash of the root's "table.column" (of the domain's name).
   uint64_t canonical_name_hash = 0;
   uint64_t canonical_qualified_hash = 0;

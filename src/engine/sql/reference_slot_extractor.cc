@@ -157,6 +157,18 @@ void ReferenceSlotExtractor::EndClause() {
   clause_start_ = out_->size();
 }
 
+bool ReferenceSlotExtractor::ColumnNameShared(const std::string& column) const {
+  int tables = 0;
+  for (const std::string& name : catalog_->TableNames()) {
+    std::shared_ptr<storage::Table> table = catalog_->FindTable(name);
+    if (table == nullptr) continue;
+    for (const catalog::ColumnSchema& c : table->schema().columns) {
+      if (c.name == column && ++tables > 1) return true;
+    }
+  }
+  return false;
+}
+
 const ReferenceSlotExtractor::Subject& ReferenceSlotExtractor::SubjectOf(const storage::Table& table, int column) {
   for (const Subject& s : subjects_) {
     if (s.table == &table && s.column == column) return s;
@@ -165,11 +177,14 @@ const ReferenceSlotExtractor::Subject& ReferenceSlotExtractor::SubjectOf(const s
   const catalog::ColumnSchema& c = schema.columns[column];
   Subject s{&table, column, ReferenceSlot{}};
   s.fields.literal_id = ReferenceNameHash(schema.name + "." + c.name);
-  s.fields.literal_name = c.name;
+  // Shown by the column's name alone (s_w_id) unless other tables have a
+  // column of that name (pgbench's bid): then qualified, so that distinct
+  // references never look alike.
+  s.fields.literal_name = ColumnNameShared(c.name) ? schema.name + "." + c.name : c.name;
   const catalog::CanonicalDomain domain = catalog::CanonicalDomain::Resolve(*catalog_, schema.name, c.name);
   const std::string qualified = domain.QualifiedName();
   s.fields.canonical_id = domain.is_domain() ? ReferenceDomainHash(domain.domain) : ReferenceNameHash(qualified);
-  s.fields.canonical_name = domain.Name();
+  s.fields.canonical_name = !domain.is_domain() && ColumnNameShared(domain.column) ? qualified : domain.Name();
   s.fields.canonical_name_hash = ReferenceNameHash(domain.Name());
   s.fields.canonical_qualified_hash = ReferenceNameHash(qualified);
   s.fields.column_type = c.type;

@@ -57,6 +57,9 @@ class ReferenceSlotExtractor {
   // Closes the current clause: the next slot starts a new one.
   void EndClause();
   const Subject& SubjectOf(const storage::Table& table, int column);
+  // Whether more than one table has a column named `column` (its references
+  // are then shown qualified).
+  bool ColumnNameShared(const std::string& column) const;
 
   const catalog::Catalog* catalog_;
   std::vector<ReferenceSlot>* out_ = nullptr;
