@@ -515,6 +515,26 @@ bool Session::ShowPacelineSetting(const std::string& name, QueryResult* result) 
                               Value::Int64(static_cast<int64_t>(ref.commits)), Value::Float64(ref.weight),
                               Value::Text(std::move(queued))});
     }
+  } else if (name == "paceline.stats") {
+    // One row per run queue, then their sum: what the workers did since
+    // start (see ExecutionStats). Interactive transactions are not counted.
+    result->columns = {{"queue", Type(TypeId::kText)},       {"queued", Type(TypeId::kInt64)},
+                       {"commits", Type(TypeId::kInt64)},    {"aborts", Type(TypeId::kInt64)},
+                       {"abort_rate", Type(TypeId::kFloat64)}, {"steals", Type(TypeId::kInt64)},
+                       {"failed_40001", Type(TypeId::kInt64)}, {"errors", Type(TypeId::kInt64)}};
+    auto row = [&](std::string queue, const ExecutionStats& st) {
+      auto i64 = [](uint64_t v) { return Value::Int64(static_cast<int64_t>(v)); };
+      result->rows.push_back({Value::Text(std::move(queue)), i64(st.queued), i64(st.commits), i64(st.aborts()),
+                              Value::Float64(st.abort_rate()), i64(st.steals), i64(st.retry_limit_failures),
+                              i64(st.errors)});
+    };
+    const std::vector<ExecutionStats> per_queue = db_->StatsPerQueue();
+    ExecutionStats total;
+    for (size_t q = 0; q < per_queue.size(); ++q) {
+      row(std::to_string(q), per_queue[q]);
+      total.Add(per_queue[q]);
+    }
+    row("all", total);
   } else {
     return false;
   }

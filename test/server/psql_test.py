@@ -207,6 +207,15 @@ class PsqlTest(unittest.TestCase):
         self.assertEqual(out, "count-max-canonical\nocc\n2\n")
         out, _ = self.psql("-c", "SHOW paceline.hot_references")
         self.assertIn("reference | aborts | commits | weight | queued", out)
+        # Per run queue, then the sum; a statement sent alone is scheduled.
+        before, _ = self.psql("-At", "-F", ",", "-c", "SHOW paceline.stats")
+        self.psql("-c", "CREATE TABLE st (id INT PRIMARY KEY)", "-c", "INSERT INTO st VALUES (1)")
+        after, _ = self.psql("-At", "-F", ",", "-c", "SHOW paceline.stats")
+        rows = [line.split(",") for line in after.splitlines()]
+        self.assertEqual([r[0] for r in rows], ["0", "1", "all"])
+        commits = lambda text: int(text.splitlines()[-1].split(",")[2])  # noqa: E731
+        self.assertEqual(commits(after), commits(before) + 1)
+        self.assertEqual(sum(int(r[2]) for r in rows[:-1]), int(rows[-1][2]))
 
     def test_catalog_queries_get_a_clear_error(self):
         out, err = self.psql("-c", "\\dt", check=False)
