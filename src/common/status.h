@@ -61,11 +61,14 @@ inline constexpr std::string_view kStatementTooComplex = "54001";
 inline constexpr std::string_view kTooManyConnections = "53300";
 inline constexpr std::string_view kLockNotAvailable = "55P03";
 inline constexpr std::string_view kObjectNotInPrerequisiteState = "55000";
+inline constexpr std::string_view kObjectInUse = "55006";
+inline constexpr std::string_view kIoError = "58030";
 inline constexpr std::string_view kQueryCanceled = "57014";
 inline constexpr std::string_view kAdminShutdown = "57P01";
 inline constexpr std::string_view kUndefinedParameterName = "42704";
 inline constexpr std::string_view kRaiseException = "P0001";
 inline constexpr std::string_view kInternalError = "XX000";
+inline constexpr std::string_view kDataCorrupted = "XX001";
 }  // namespace sqlstate
 
 class Status {

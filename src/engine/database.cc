@@ -3,6 +3,8 @@
 #include "engine/database.h"
 
 #include "common/datetime.h"
+#include "engine/durability/redo_record.h"
+#include "engine/log/log_frame.h"
 #include "engine/footprint_builder.h"
 #include "engine/sql/ddl_executor.h"
 #include "engine/execution/retry_pause.h"
@@ -88,7 +90,85 @@ class Database::Runner : public TransactionRunner {
 
 Database::Database(const Options& options) : options_(options), cache_(options.statement_cache_capacity) {}
 
-Database::~Database() { Shutdown(true); }
+Database::~Database() {
+  Shutdown(true);
+  if (checkpointer_.joinable()) {
+    {
+      std::lock_guard lock(checkpointer_mu_);
+      checkpointer_stop_ = true;
+    }
+    checkpointer_cv_.notify_all();
+    checkpointer_.join();
+  }
+  if (durability_ != nullptr && options_.checkpoint_on_close && durability_->log_bytes_since_checkpoint() > 0) {
+    durability::CheckpointStats stats;
+    Checkpoint(&stats);  // a failure leaves the log, which recovery replays
+  }
+  // The log writer's last callbacks run now, while the (stopped) worker
+  // pool they may submit to still exists.
+  durability_.reset();
+}
+
+Status Database::Checkpoint(durability::CheckpointStats* stats) {
+  if (durability_ == nullptr) {
+    return Status(sqlstate::kObjectNotInPrerequisiteState, "this database has no data directory (Options::data_dir)");
+  }
+  ScopedGate gate(this);  // shared: transactions go on, DDL waits
+  PL_RETURN_IF_ERROR(gate.Enter());
+  const size_t pin = epoch_.Pin();  // the images it copies stay readable
+  Status s = durability_->WriteCheckpoint(catalog_, stats);
+  epoch_.Unpin(pin);
+  return s;
+}
+
+log::LogWriterStats Database::LogStats() const {
+  return durability_ != nullptr ? durability_->log_stats() : log::LogWriterStats{};
+}
+
+void Database::CheckpointerLoop() {
+  // Wakes every second to compare the log's growth with the threshold (no
+  // work is waited for here: a checkpoint is due by time or by size).
+  auto last = std::chrono::steady_clock::now();
+  std::unique_lock lock(checkpointer_mu_);
+  while (!checkpointer_stop_) {
+    checkpointer_cv_.wait_for(lock, std::chrono::seconds(1));
+    if (checkpointer_stop_) break;
+    const bool by_time = options_.checkpoint_interval.count() > 0 &&
+                         std::chrono::steady_clock::now() - last >= options_.checkpoint_interval;
+    const bool by_size = options_.checkpoint_log_bytes > 0 &&
+                         durability_->log_bytes_since_checkpoint() >= options_.checkpoint_log_bytes;
+    if (!by_time && !by_size) continue;
+    lock.unlock();
+    durability::CheckpointStats stats;
+    Checkpoint(&stats);  // on failure the log stays; the next one tries again
+    last = std::chrono::steady_clock::now();
+    lock.lock();
+  }
+}
+
+ResultCallback Database::AfterDurable(ResultCallback done) {
+  if (durability_ == nullptr) return done;
+  return [this, done = std::move(done)](TransactionResult&& result) mutable {
+    if (!result.committed()) {
+      done(std::move(result));
+      return;
+    }
+    const uint64_t lsn = result.commit_lsn != 0 ? result.commit_lsn : durability_->appended_lsn();
+    auto shared = std::make_shared<TransactionResult>(std::move(result));
+    durability_->WhenDurable(lsn, [done = std::move(done), shared](const Status& s) mutable {
+      if (!s.ok()) {
+        shared->status = Status(s.sqlstate(), "the transaction committed in memory but its log record is not durable: " +
+                                              s.message());
+      }
+      done(std::move(*shared));
+    });
+  };
+}
+
+Status Database::AwaitCommitDurable(uint64_t lsn) {
+  if (durability_ == nullptr) return Status::OK();
+  return durability_->WaitDurable(lsn != 0 ? lsn : durability_->appended_lsn());
+}
 
 std::vector<std::string> Database::ConcurrencyControlNames() {
   cc::CcRegistry registry;
@@ -119,6 +199,22 @@ Status Database::Open(const Options& options, std::unique_ptr<Database>* out) {
   scheduler_options.queues = options.workers == 0 ? 1 : options.workers;
   scheduler_options.seed = options.seed;
   PL_RETURN_IF_ERROR(schedulers.Create(options.scheduler, scheduler_options, &db->scheduler_));
+  if (!options.data_dir.empty()) {
+    durability::DurabilityOptions d;
+    d.data_dir = options.data_dir;
+    PL_RETURN_IF_ERROR(log::ParseSyncMode(options.sync, &d.sync));
+    d.segment_bytes = options.log_segment_bytes;
+    Database* raw = db.get();
+    auto run_ddl = [raw](const std::string& sql) -> Status {
+      std::shared_ptr<const sql::PreparedStatement> p;
+      PL_RETURN_IF_ERROR(raw->Prepare(sql, {}, &p));
+      QueryResult ignored;
+      return raw->RunDdl(*p, &ignored);  // durability_ is not set yet: not logged again
+    };
+    PL_RETURN_IF_ERROR(durability::Durability::Open(d, &db->catalog_, run_ddl, &db->recovery_stats_,
+                                                    &db->durability_));
+    db->checkpointer_ = std::thread([raw] { raw->CheckpointerLoop(); });
+  }
   db->footprint_spec_ = db->scheduler_->Needs();
   db->needs_footprint_ = db->footprint_spec_.references || !db->footprint_spec_.partition_domain.empty();
   if (options.workers > 0) {
@@ -147,7 +243,7 @@ void Database::Submit(TransactionRequest request, ResultCallback done) {
   }
   scheduler::Footprint footprint = FootprintOf(request);
   size_t queue = scheduler_->Pick(footprint);
-  pool_->Submit(queue, std::move(request), std::move(footprint), std::move(done));
+  pool_->Submit(queue, std::move(request), std::move(footprint), AfterDurable(std::move(done)));
 }
 
 namespace {
@@ -238,7 +334,7 @@ void Database::SubmitTo(size_t queue, TransactionRequest request, ResultCallback
     return;
   }
   scheduler::Footprint footprint = FootprintOf(request);  // History still learns from it
-  pool_->Submit(queue, std::move(request), std::move(footprint), std::move(done), /*picked=*/false);
+  pool_->Submit(queue, std::move(request), std::move(footprint), AfterDurable(std::move(done)), /*picked=*/false);
 }
 
 ExecutionStats Database::Stats() const { return pool_ ? pool_->Stats() : ExecutionStats{}; }
@@ -258,6 +354,7 @@ void Database::Shutdown(bool drain) {
 Status Database::NewTransaction(uint64_t timestamp, std::unique_ptr<Transaction>* out) {
   auto txn = std::make_unique<Transaction>(cc_.get(), &epoch_, timestamp);
   PL_RETURN_IF_ERROR(txn->Start());
+  txn->SetDurability(durability_.get());
   *out = std::move(txn);
   return Status::OK();
 }
@@ -347,6 +444,7 @@ Status Database::RunDdl(const sql::PreparedStatement& statement, QueryResult* re
   for (const auto& t : before) stamps.push_back(t->stamp());
   sql::DdlExecutor ddl(&catalog_);
   Status status = ddl.Execute(*statement.ast, result);
+  if (status.ok() && durability_ != nullptr) status = durability_->WaitDurable(durability_->AppendDdl(statement.text));
   // Tables dropped, truncated or that lost an index keep what they buried
   // until every transaction pinned now has ended.
   auto survivors = new Survivors;
@@ -450,7 +548,10 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
     txn->Abort();
   }
   result->status = status;
-  if (status.ok()) return AttemptOutcome::kCommitted;
+  if (status.ok()) {
+    result->commit_lsn = txn->commit_lsn();
+    return AttemptOutcome::kCommitted;
+  }
   cc::AbortReason conflict = txn->abort_reason();
   if (conflict != cc::AbortReason::kNone && conflict != cc::AbortReason::kLockTimeout) {
     // A conflict is not a business decision, even if the body then chose
@@ -468,6 +569,7 @@ void Database::Execute(const TransactionRequest& request, TransactionResult* res
     cc::AbortReason reason;
     if (RunAttempt(request, timestamp, result, &reason) != AttemptOutcome::kConflict) {
       result->conflicts = static_cast<uint32_t>(attempt);
+      if (result->committed()) result->status = AwaitCommitDurable(result->commit_lsn);
       return;
     }
     if (attempt >= options_.max_retries) {
@@ -563,13 +665,29 @@ Status Database::BulkLoad(std::string_view table_name, const std::vector<std::ve
     table->ExchangeTuple(target, std::move(tuple));  // nobody reads meanwhile: freed at once
     loaded.push_back(target);
   }
+  // With a redo log, the load is one record: a crash keeps all of it or
+  // none of it.
+  std::string redo;
+  if (status.ok() && durability_ != nullptr) {
+    for (storage::Row* row : loaded) {
+      durability::AppendRowImage(table->name(), row->row_id, row->tuple.load(std::memory_order_acquire), &redo);
+    }
+    if (redo.size() > log::kMaxFramePayload) {
+      status = Status(sqlstate::kProgramLimitExceeded,
+                      "bulk load into " + table->name() + ": " + std::to_string(loaded.size()) + " rows make a " +
+                          std::to_string(redo.size() >> 20) + " MiB redo record, over the log's limit of " +
+                          std::to_string(log::kMaxFramePayload >> 20) + " MiB: load them in smaller calls");
+    }
+  }
   if (!status.ok()) {
     for (auto it = loaded.rbegin(); it != loaded.rend(); ++it) {
       erase_entries(*it, *(*it)->tuple.load(std::memory_order_acquire), table->indexes().size());
       table->ExchangeTuple(*it, nullptr);
       table->ReleaseRow(*it);
     }
+    return status;
   }
+  if (!redo.empty()) status = durability_->WaitDurable(durability_->AppendRowImages(redo));
   return status;
 }
 

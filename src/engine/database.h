@@ -23,16 +23,19 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <future>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cc/cc_registry.h"
 #include "common/status.h"
 #include "engine/catalog/catalog.h"
+#include "engine/durability/durability.h"
 #include "engine/execution/worker_pool.h"
 #include "engine/execution_gate.h"
 #include "engine/footprint_builder.h"
@@ -93,6 +96,16 @@ class Database {
   // The names Options::cc and Options::scheduler accept.
   static std::vector<std::string> ConcurrencyControlNames();
   static std::vector<std::string> SchedulerNames();
+
+  // Durability (Options::data_dir). Whether there is a data directory;
+  // what recovery found at Open; a checkpoint now (55000 without a data
+  // directory). Checkpoints also run in the background (Options).
+  bool durable() const { return durability_ != nullptr; }
+  const durability::RecoveryStats& recovery_stats() const { return recovery_stats_; }
+  Status Checkpoint(durability::CheckpointStats* stats);
+  // The redo log's counters (appends, writes, syncs, bytes); zero without a
+  // data directory.
+  log::LogWriterStats LogStats() const;
 
   // Appends rows to `table` without SQL: each row has one value per column
   // (converted to the column type when needed). Checks NOT NULL and unique
@@ -208,6 +221,21 @@ class Database {
   std::unique_ptr<scheduler::Scheduler> scheduler_;
   scheduler::FootprintSpec footprint_spec_;  // what scheduler_ needs (fixed at Open)
   bool needs_footprint_ = false;
+  // The data directory (null: in memory only), and the thread that writes
+  // checkpoints in the background.
+  std::unique_ptr<durability::Durability> durability_;
+  durability::RecoveryStats recovery_stats_;
+  std::thread checkpointer_;
+  std::mutex checkpointer_mu_;
+  std::condition_variable checkpointer_cv_;
+  bool checkpointer_stop_ = false;
+  void CheckpointerLoop();
+  // `done` of a committed request, once its redo record is durable (at once
+  // without a data directory, and for failures).
+  ResultCallback AfterDurable(ResultCallback done);
+  // Blocks until what a commit at `lsn` (0: a read-only one) depends on is
+  // durable; the log's I/O error if any.
+  Status AwaitCommitDurable(uint64_t lsn);
   std::unique_ptr<Runner> runner_;
   std::unique_ptr<WorkerPool> pool_;  // last: its workers stop first
 };

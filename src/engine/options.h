@@ -54,6 +54,24 @@ struct Options {
   std::chrono::microseconds max_retry_pause{1000};
   // Seed of randomised choices (scheduler, stealing).
   uint64_t seed = 42;
+
+  // Durability (src/engine/durability). Empty: purely in memory, nothing
+  // survives the process. Otherwise the data directory: opened (created)
+  // and recovered by Database::Open, with a redo log of every commit.
+  std::string data_dir;
+  // When a commit is acknowledged: after its log record is written and
+  // fsync'ed ("fsync") or fdatasync'ed ("fdatasync"), with many commits per
+  // sync (group commit); "off" acknowledges before the write (a crash may
+  // lose the last ~10 ms of commits, never half of one).
+  std::string sync = "fsync";
+  // A checkpoint is written in the background after this long, or once this
+  // much log has been written since the last one (0: never by that
+  // measure), and when the database closes (unless turned off).
+  std::chrono::seconds checkpoint_interval{300};
+  uint64_t checkpoint_log_bytes = 256ull << 20;
+  bool checkpoint_on_close = true;
+  // Size at which the log starts a new segment file.
+  size_t log_segment_bytes = 64u << 20;
 };
 
 }  // namespace paceline::engine

@@ -186,6 +186,8 @@ Status Session::EndTransaction(bool commit) {
   Status status;
   if (commit) status = txn_->Commit();  // a conflict aborts it
   else txn_->Abort();
+  // Acknowledged only once durable (locks are already released).
+  if (commit && status.ok()) status = db_->AwaitCommitDurable(txn_->commit_lsn());
   last_abort_reason_ = txn_->abort_reason();
   if (footprint_) {
     // History learns from this transaction as from a submitted one: a

@@ -2,6 +2,8 @@
 // statement mark, commit and abort with index maintenance (transaction.h).
 #include "engine/transaction.h"
 
+#include "engine/durability/redo_record.h"
+
 namespace paceline::engine {
 
 using storage::Index;
@@ -269,6 +271,23 @@ bool Transaction::StillOwnsKeys() {
 }
 
 void Transaction::Install() {
+  // With a redo log: the record is encoded from the final images first, the
+  // images published, then the record appended, all under the install
+  // guard and while the write set is still locked or validated (see
+  // durability.h for why in this order).
+  std::string redo;
+  std::shared_lock<std::shared_mutex> guard;
+  if (durability_ != nullptr && !writes_.empty()) {
+    for (const auto& [row, write] : writes_) {
+      durability::AppendRowImage(write.table->name(), row->row_id, write.image.get(), &redo);
+    }
+    guard = durability_->InstallGuard();
+  }
+  Publish();
+  if (!redo.empty()) commit_lsn_ = durability_->AppendRowImages(redo);
+}
+
+void Transaction::Publish() {
   // Index entries this transaction added that its final images no longer
   // match (a key updated twice, a row inserted then deleted) are removed; so
   // are the entries of committed images whose key changed or that were

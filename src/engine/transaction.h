@@ -32,6 +32,7 @@
 #include "cc/concurrency_control.h"
 #include "common/cancel_token.h"
 #include "common/status.h"
+#include "engine/durability/durability.h"
 #include "engine/storage/epoch_manager.h"
 #include "engine/storage/table.h"
 
@@ -99,6 +100,11 @@ class Transaction : private cc::CommitHooks {
   // Discards every write and removes the index entries it added.
   void Abort();
   bool finished() const { return finished_; }
+  // The redo log its commit appends to (borrowed, may be null: in memory
+  // only). Set before Commit.
+  void SetDurability(durability::Durability* durability) { durability_ = durability; }
+  // After a Commit that wrote: the LSN of its redo record; 0 otherwise.
+  uint64_t commit_lsn() const { return commit_lsn_; }
   cc::AbortReason abort_reason() const { return ctx_ ? ctx_->abort_reason() : cc::AbortReason::kNone; }
   uint64_t timestamp() const { return timestamp_; }
 
@@ -144,12 +150,16 @@ class Transaction : private cc::CommitHooks {
   const std::vector<storage::Row*>& WriteRows() override;
   bool StillOwnsKeys() override;
   void Install() override;
+  // Install's work on the tables: index entries and images.
+  void Publish();
 
   cc::ConcurrencyControl* const cc_;
   storage::EpochManager* const epoch_;
   const uint64_t timestamp_;
   std::unique_ptr<cc::TransactionContext> ctx_;
   const CancelToken* cancel_ = nullptr;
+  durability::Durability* durability_ = nullptr;
+  uint64_t commit_lsn_ = 0;
   size_t pin_ = storage::EpochManager::kNoSlot;
   std::unordered_map<const storage::Row*, Write> writes_;
   std::vector<Undo> undo_;

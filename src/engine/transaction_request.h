@@ -51,6 +51,9 @@ struct TransactionResult {
   Status status;                     // OK when committed
   std::vector<QueryResult> results;  // statement lists: one per statement run, the failed one last
   bool user_abort = false;           // rolled back by the procedure itself (not a conflict)
+  // A commit's redo record (0: it wrote nothing, or no data directory);
+  // its result is delivered once the record is durable.
+  uint64_t commit_lsn = 0;
   uint32_t conflicts = 0;            // attempts aborted by conflicts before this outcome (retries + 1 at the limit)
   bool committed() const { return status.ok(); }
 };

@@ -33,6 +33,12 @@ DEFINE_int32(max_retry_pause_us, 1000, "longest pause before a retry (the first 
 DEFINE_int32(lock_timeout_ms, 10000, "longest lock wait (2PL waiting variants) and DDL wait");
 DEFINE_bool(parameterize_literals, true,
             "statements sent with literals share one plan per shape (their literals become parameters)");
+DEFINE_string(data_dir, "",
+              "data directory (redo log, checkpoints; recovered at start); empty: in memory only, nothing survives");
+DEFINE_string(sync, "fsync", "with --data-dir, a commit is acknowledged after: fsync, fdatasync, off (before the write)");
+DEFINE_int32(checkpoint_interval_s, 300, "with --data-dir: a checkpoint at least this often (0: not by time)");
+DEFINE_uint64(checkpoint_log_mb, 256, "with --data-dir: a checkpoint once this much log was written (0: not by size)");
+DEFINE_bool(checkpoint_on_close, true, "with --data-dir: write a checkpoint when shutting down (faster restart)");
 DEFINE_uint64(seed, 42, "seed of the scheduler's and stealing's random choices (and paceline-bench's inputs)");
 
 namespace paceline::tools {
@@ -42,7 +48,8 @@ bool IsEngineFlag(const std::string& name) {
   static const char* const kNames[] = {
       "workers", "cc", "scheduler", "history_warmup", "history_learning", "state", "history_capacity",
       "reference_sources", "partition_domain", "steal", "steal_threshold", "max_retries", "max_retry_pause_us",
-      "lock_timeout_ms", "parameterize_literals", "seed"};
+      "lock_timeout_ms", "parameterize_literals", "data_dir", "sync", "checkpoint_interval_s", "checkpoint_log_mb", "checkpoint_on_close",
+      "seed"};
   return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
 
@@ -69,6 +76,14 @@ Status EngineOptionsFromFlags(engine::Options* options) {
   options->lock_timeout = std::chrono::milliseconds(std::max(0, FLAGS_lock_timeout_ms));
   options->parameterize_literals = FLAGS_parameterize_literals;
   options->seed = FLAGS_seed;
+  options->data_dir = FLAGS_data_dir;
+  if (FLAGS_sync != "fsync" && FLAGS_sync != "fdatasync" && FLAGS_sync != "off") {
+    return Invalid("--sync must be fsync, fdatasync or off: " + FLAGS_sync);
+  }
+  options->sync = FLAGS_sync;
+  options->checkpoint_interval = std::chrono::seconds(std::max(0, FLAGS_checkpoint_interval_s));
+  options->checkpoint_log_bytes = FLAGS_checkpoint_log_mb << 20;
+  options->checkpoint_on_close = FLAGS_checkpoint_on_close;
   scheduler::SchedulerOptions& scheduling = options->scheduling;
   Status s = scheduler::ParseHistoryWarmup(FLAGS_history_warmup, &scheduling);
   if (!s.ok()) return Invalid("--history-warmup " + s.message());

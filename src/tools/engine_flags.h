@@ -35,6 +35,11 @@ DECLARE_int32(max_retries);
 DECLARE_int32(max_retry_pause_us);
 DECLARE_int32(lock_timeout_ms);
 DECLARE_bool(parameterize_literals);
+DECLARE_string(data_dir);
+DECLARE_string(sync);
+DECLARE_int32(checkpoint_interval_s);
+DECLARE_uint64(checkpoint_log_mb);
+DECLARE_bool(checkpoint_on_close);
 DECLARE_uint64(seed);
 
 namespace paceline::tools {

@@ -45,6 +45,9 @@ DEFINE_int32(stmt_latency_us, 0,
 DEFINE_string(json, "", "write the results as one JSON object to this file");
 DEFINE_bool(check, false, "after the run, check the workload's consistency conditions (exit 1 if violated)");
 DEFINE_uint64(load_seed, 1, "seed of the loaded data (and TPC-C's NURand constants)");
+DEFINE_string(load, "auto",
+              "load the workload's data: yes, no (attach to what --data-dir recovered), or auto (no when the "
+              "data directory already holds tables)");
 DEFINE_bool(progress, true, "print a progress line each second on stderr");
 
 namespace paceline::tools {
@@ -103,10 +106,24 @@ int Main() {
   s = engine::Database::Open(options, &db);
   if (!s.ok()) return Fail(s, "options");
 
+  if (db->durable()) {
+    const engine::durability::RecoveryStats& r = db->recovery_stats();
+    std::cerr << "paceline-bench: data directory " << options.data_dir << " (sync " << options.sync << "): recovered "
+              << (r.had_checkpoint ? std::to_string(r.checkpoint_rows) + " checkpointed rows and " : "")
+              << r.log_records << " log records (" << r.log_bytes << " bytes) in " << r.seconds << " s\n";
+  } else {
+    std::cerr << "paceline-bench: no data directory: in memory only\n";
+  }
+
   // Load.
-  std::cerr << "paceline-bench: loading " << workload->Name() << "...\n";
+  if (FLAGS_load != "yes" && FLAGS_load != "no" && FLAGS_load != "auto") {
+    return invalid("--load must be yes, no or auto: " + FLAGS_load);
+  }
+  const bool load = FLAGS_load == "yes" || (FLAGS_load == "auto" && db->catalog().TableNames().empty());
+  std::cerr << "paceline-bench: " << (load ? "loading " : "attaching to the recovered ") << workload->Name()
+            << "...\n";
   const auto load_start = std::chrono::steady_clock::now();
-  s = workload->Setup(db.get());
+  s = load ? workload->Setup(db.get()) : workload->Attach(db.get());
   if (!s.ok()) return Fail(s, "load");
   workloads::BenchReport report;
   report.load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
@@ -128,6 +145,8 @@ int Main() {
   report.settings.push_back({"reference_sources", FLAGS_reference_sources});
   report.settings.push_back({"partition_domain", FLAGS_partition_domain});
   report.settings.push_back({"steal", options.steal ? "true" : "false"});
+  report.settings.push_back({"data_dir", options.data_dir.empty() ? "none (in memory)" : options.data_dir});
+  if (!options.data_dir.empty()) report.settings.push_back({"sync", options.sync});
   report.settings.push_back({"steal_threshold", std::to_string(options.steal_threshold)});
   report.settings.push_back({"max_retries", std::to_string(options.max_retries)});
   report.settings.push_back({"max_retry_pause_us", std::to_string(options.max_retry_pause.count())});
@@ -140,6 +159,8 @@ int Main() {
   report.settings.push_back({"target_latency_ms", std::to_string(FLAGS_target_latency_ms)});
   report.settings.push_back({"seed", std::to_string(FLAGS_seed)});
 
+  const engine::log::LogWriterStats log_before = db->LogStats();
+  const auto runs_start = std::chrono::steady_clock::now();
   auto run = [&](const std::string& label, size_t run_clients, double rate, workloads::RunResult* result) {
     workloads::DriverOptions d;
     d.warmup_seconds = FLAGS_warmup;
@@ -187,6 +208,13 @@ int Main() {
   } else {
     s = run("", FLAGS_rate > 0 ? 0 : clients, FLAGS_rate, &report.run);
     if (!s.ok()) return Fail(s, "run");
+  }
+  if (db->durable()) {
+    report.durable = true;
+    const engine::log::LogWriterStats now = db->LogStats();
+    report.log = {now.appends - log_before.appends, now.bytes - log_before.bytes, now.writes - log_before.writes,
+                  now.syncs - log_before.syncs, now.segments - log_before.segments};
+    report.log_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - runs_start).count();
   }
 
   report.hot_references = db->TopReferences(static_cast<size_t>(FLAGS_top_references));

@@ -73,7 +73,16 @@ int Main() {
   signals.async_wait([](const asio::error_code&, int) {});
   std::cout << "paceline-server: ready on " << FLAGS_listen << " port " << server->port() << " database "
             << FLAGS_database << " scheduler " << db->scheduler_name() << " cc " << db->cc_name() << " workers "
-            << db->workers() << " auth " << FLAGS_auth << std::endl;
+            << db->workers() << " auth " << FLAGS_auth << " data-dir "
+            << (db->durable() ? options.data_dir + " sync " + options.sync : "none (in memory: nothing survives a restart)")
+            << std::endl;
+  if (db->durable()) {
+    const engine::durability::RecoveryStats& r = db->recovery_stats();
+    std::cerr << "paceline-server: recovered " << (r.had_checkpoint ? "a checkpoint of " : "no checkpoint, ")
+              << (r.had_checkpoint ? std::to_string(r.checkpoint_rows) + " rows, " : "") << r.log_records
+              << " log records (" << r.log_bytes << " bytes" << (r.torn_tail ? ", a torn last record cut off" : "")
+              << ") in " << r.seconds << " s\n";
+  }
   signals_io.run();  // returns once a signal has arrived
   // Shutting down. `signals` stays registered until everything is torn
   // down, so a repeated signal cannot kill the process half-way.
@@ -106,6 +115,8 @@ int main(int argc, char** argv) {
   gflags::SetVersionString("0.1.0");
   // The server's point is conflict-aware scheduling: its default policy.
   paceline::tools::SetEngineFlagDefault("scheduler", "count-max-canonical");
+  // A server keeps its data: a data directory in the working directory.
+  paceline::tools::SetEngineFlagDefault("data_dir", "paceline-data");
   paceline::tools::AcceptDashedFlags(argc, argv);
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (argc > 1) {

@@ -49,6 +49,9 @@ class Workload {
   // Creates the schema, loads the initial data through the bulk-load path
   // and registers the procedures. Run once on an empty database.
   virtual Status Setup(engine::Database* db) = 0;
+  // For a database that already holds this workload's tables (recovered
+  // from a data directory): registers the procedures, loads nothing.
+  virtual Status Attach(engine::Database* db) = 0;
   // Rows Setup loaded, over all tables.
   virtual uint64_t loaded_rows() const = 0;
   // Draws the next transaction of the mix, with its inputs.

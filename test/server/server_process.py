@@ -15,7 +15,10 @@ class ServerProcess:
         self.port = None
 
     def start(self):
-        self.proc = subprocess.Popen([self.binary, "--port=0", "--listen=127.0.0.1", *self.args],
+        # In memory unless the test gives a data directory (the server's
+        # default is one in the working directory).
+        data_dir = [] if any(a.startswith(("--data-dir", "--data_dir")) for a in self.args) else ["--data-dir="]
+        self.proc = subprocess.Popen([self.binary, "--port=0", "--listen=127.0.0.1", *data_dir, *self.args],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()  # blocks until ready (or exit: empty)
         m = re.search(r"port (\d+)", line)
@@ -47,3 +50,11 @@ class ServerProcess:
         code = self.proc.returncode
         self.proc = None
         return code, err
+
+    def kill(self):
+        """SIGKILL (a crash): nothing is flushed or closed by the server."""
+        if self.proc is None:
+            return
+        self.proc.kill()
+        self.proc.communicate()
+        self.proc = None

@@ -134,6 +134,35 @@ class PacelineBenchTest(unittest.TestCase):
             self.assertIn(message, err, args)
             self.assertEqual(out, "", args)
 
+    def test_tpcc_survives_sigkill_with_a_data_directory(self):
+        # TPC-C with a data directory, killed (SIGKILL) mid-run at several
+        # points; each restart recovers, attaches to the recovered tables
+        # and must pass TPC-C's consistency conditions (a half-applied
+        # NewOrder or Payment would break them).
+        import shutil
+        import signal
+        d = tempfile.mkdtemp(prefix="paceline-tpcc-crash-")
+        try:
+            flags = [*TINY_TPCC[:-2], "--data-dir=" + d, "--checkpoint-interval-s=1", "--cc=occ"]
+            for kill_after in (1, 2, 3):  # progress lines (seconds of running) before the kill
+                p = subprocess.Popen([BINARY, *flags, "--duration=60", "--progress=true"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                lines = 0
+                for line in p.stderr:
+                    if " tps " in line:
+                        lines += 1
+                        if lines == kill_after:
+                            break
+                p.send_signal(signal.SIGKILL)
+                p.communicate()
+                self.assertEqual(lines, kill_after, "paceline-bench stopped before its kill point")
+                code, out, err = run(*flags, "--duration=0.3", "--progress=false", "--check")
+                self.assertEqual(code, 0, err + out)
+                self.assertIn("attaching to the recovered tpcc", err)
+                self.assertRegex(err, r"recovered .*log records")
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+
 
 if __name__ == "__main__":
     BINARY = sys.argv.pop(1)

@@ -30,6 +30,16 @@ Row* Table::AllocateRow() {
   return row;
 }
 
+Row* Table::RestoreRow(uint64_t row_id) {
+  Row* row = new Row(row_id, generation_);
+  uint64_t next = next_row_id_.load(std::memory_order_relaxed);
+  if (row_id >= next) next_row_id_.store(row_id + 1, std::memory_order_relaxed);
+  std::lock_guard lock(append_mu_);
+  rows_.push_back(row);
+  published_.store(rows_.size(), std::memory_order_release);
+  return row;
+}
+
 TuplePtr Table::ExchangeTuple(Row* row, TuplePtr tuple) {
   return TuplePtr(row->tuple.exchange(tuple.release(), std::memory_order_seq_cst));  // see epoch_manager.cc
 }

@@ -54,6 +54,9 @@ class Table {
   void ReleaseRow(Row* row) {
     if (row->generation == generation_) free_rows_.push(row);
   }
+  // Recovery only (exclusive use): a new absent row with the given id, as
+  // it was before a restart; later AllocateRow ids are larger.
+  Row* RestoreRow(uint64_t row_id);
   // Installs `tuple` (nullptr: absent) as `row`'s committed image and
   // returns the previous one (the caller retires or frees it).
   TuplePtr ExchangeTuple(Row* row, TuplePtr tuple);

@@ -110,6 +110,25 @@ Value TupleLayout::Get(const Tuple& t, int column) const {
   return Value::Null(id);
 }
 
+bool TupleLayout::FromBytes(std::string_view bytes, TuplePtr* out) const {
+  if (bytes.size() < kHeaderBytes + fixed_end_) return false;
+  uint32_t size = 0;
+  std::memcpy(&size, bytes.data(), sizeof(size));
+  if (size != bytes.size()) return false;
+  const auto* data = reinterpret_cast<const uint8_t*>(bytes.data()) + kHeaderBytes;
+  const uint32_t data_bytes = size - kHeaderBytes;
+  for (size_t i = 0; i < types_.size(); ++i) {
+    const bool null = (data[i >> 3] >> (i & 7)) & 1;
+    if (null || !(types_[i].IsString() || types_[i].id == TypeId::kUnknown)) continue;
+    const uint32_t off = Load<uint32_t>(data + offsets_[i]), len = Load<uint32_t>(data + offsets_[i] + 4);
+    if (off < fixed_end_ || off > data_bytes || len > data_bytes - off) return false;
+  }
+  auto* t = static_cast<Tuple*>(scalable_malloc(size));
+  std::memcpy(t, bytes.data(), size);
+  out->reset(t);
+  return true;
+}
+
 TuplePtr TupleLayout::Build(const Value* values) const {
   uint32_t var_bytes = 0;
   for (size_t i = 0; i < types_.size(); ++i) {

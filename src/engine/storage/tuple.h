@@ -55,6 +55,10 @@ class TupleLayout {
   // the column's type (or be NULL): the binder casts on assignment.
   TuplePtr Build(const Value* values) const;
   TuplePtr Build(const std::vector<Value>& values) const { return Build(values.data()); }
+  // A tuple of this layout from the bytes of one (a Tuple's `size` bytes, as
+  // the redo log and checkpoints store them): false when they cannot be one
+  // (sizes disagree, a string reaches outside them).
+  bool FromBytes(std::string_view bytes, TuplePtr* out) const;
   // Copy of `t` with some columns replaced (`columns[i]` gets `values[i]`).
   TuplePtr Update(const Tuple& t, const std::vector<int>& columns, const std::vector<Value>& values) const;
 

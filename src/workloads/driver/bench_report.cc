@@ -86,6 +86,15 @@ std::string FormatReport(const BenchReport& report) {
                   static_cast<unsigned long long>(s.aborts()), static_cast<unsigned long long>(s.steals));
     out += buffer;
   }
+  if (report.durable) {
+    const engine::log::LogWriterStats& l = report.log;
+    out += "redo log (whole run, warm-up included): " + std::to_string(l.appends) + " records, " +
+           Format("%.1f", static_cast<double>(l.bytes) / (1 << 20)) + " MiB, " + std::to_string(l.syncs) +
+           " syncs (" + Format("%.1f", l.syncs ? static_cast<double>(l.appends) / static_cast<double>(l.syncs) : 0.0) +
+           " records per sync, " +
+           Format("%.0f", report.log_seconds > 0 ? static_cast<double>(l.syncs) / report.log_seconds : 0.0) +
+           " syncs/s), " + std::to_string(l.segments) + " segments started\n";
+  }
   const scheduler::SchedulerStats& sched = report.scheduler;
   if (sched.picks > 0 || sched.history_references > 0) {
     out += "scheduler: " + std::to_string(sched.picks) + " picks (" + std::to_string(sched.warmup_picks) +
@@ -185,6 +194,10 @@ nlohmann::json ReportJson(const BenchReport& report) {
                       {"probes", probes}};
   }
   if (report.checked) j["check"] = {{"ok", report.check_ok}, {"report", report.check_report}};
+  if (report.durable) {
+    j["log"] = {{"records", report.log.appends}, {"bytes", report.log.bytes},     {"writes", report.log.writes},
+                {"syncs", report.log.syncs},     {"segments", report.log.segments}, {"seconds", report.log_seconds}};
+  }
   const scheduler::SchedulerStats& sched = report.scheduler;
   j["scheduler"] = {{"picks", sched.picks},
                     {"warmup_picks", sched.warmup_picks},

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/log/log_writer.h"
 #include "scheduler/scheduler.h"
 #include "workloads/driver/bench_driver.h"
 #include "workloads/driver/rate_bisection.h"
@@ -32,6 +33,11 @@ struct BenchReport {
   // The scheduler's heaviest references and bookkeeping at the end.
   std::vector<scheduler::HotReference> hot_references;
   scheduler::SchedulerStats scheduler;
+  // With a data directory: what the redo log did during the run (warm-up
+  // included).
+  bool durable = false;
+  engine::log::LogWriterStats log;
+  double log_seconds = 0;
 };
 
 std::string FormatReport(const BenchReport& report);

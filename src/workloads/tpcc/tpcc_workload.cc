@@ -29,6 +29,11 @@ Status TpccWorkload::Setup(engine::Database* db) {
   PL_RETURN_IF_ERROR(options_.Validate());
   PL_RETURN_IF_ERROR(CreateTpccSchema(db));
   PL_RETURN_IF_ERROR(TpccLoader(options_, random_).Load(db, &load_stats_));
+  return Attach(db);
+}
+
+Status TpccWorkload::Attach(engine::Database* db) {
+  PL_RETURN_IF_ERROR(options_.Validate());
   for (engine::Procedure p : {NewOrderProcedure(), PaymentProcedure(), OrderStatusProcedure(), DeliveryProcedure(),
                               StockLevelProcedure()}) {
     PL_RETURN_IF_ERROR(db->RegisterProcedure(WithStatementLatency(std::move(p), options_.statement_latency)));

@@ -29,6 +29,7 @@ class TpccWorkload : public Workload {
   std::string_view Name() const override { return "tpcc"; }
   const std::vector<std::string>& TransactionTypes() const override { return types_; }
   Status Setup(engine::Database* db) override;
+  Status Attach(engine::Database* db) override;
   uint64_t loaded_rows() const override { return load_stats_.rows; }
   void Next(Random& rng, GeneratedTransaction* out) const override;
   Status Check(engine::Database* db, std::string* report) const override;

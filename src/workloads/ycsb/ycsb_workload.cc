@@ -174,7 +174,10 @@ Status YcsbWorkload::Setup(engine::Database* db) {
     PL_RETURN_IF_ERROR(db->BulkLoad("usertable", rows));
     loaded_rows_ += rows.size();
   }
+  return Attach(db);
+}
 
+Status YcsbWorkload::Attach(engine::Database* db) {
   return db->RegisterProcedure(WithStatementLatency(MakeProcedure(), options_.statement_latency));
 }
 

@@ -55,6 +55,7 @@ class YcsbWorkload : public Workload {
   std::string_view Name() const override { return "ycsb"; }
   const std::vector<std::string>& TransactionTypes() const override { return types_; }
   Status Setup(engine::Database* db) override;
+  Status Attach(engine::Database* db) override;
   uint64_t loaded_rows() const override { return loaded_rows_; }
   void Next(Random& rng, GeneratedTransaction* out) const override;
   void OnFinished(const GeneratedTransaction& txn, const engine::TransactionResult& result) override;

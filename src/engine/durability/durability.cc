@@ -1,0 +1,304 @@
+// The data directory: locking, recovery, appends and checkpoints (see
+// durability.h).
+#include "engine/durability/durability.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+#include "engine/durability/recovery_applier.h"
+#include "engine/durability/redo_record.h"
+#include "engine/log/log_frame.h"
+#include "engine/log/log_reader.h"
+#include "engine/log/log_segments.h"
+
+namespace paceline::engine::durability {
+namespace {
+
+constexpr size_t kCheckpointBatchBytes = 1u << 20;   // row images per kRowImages record of a checkpoint
+constexpr size_t kCheckpointWriteBytes = 8u << 20;   // buffered before each write(2)
+
+using log::IoError;
+using log::ReadWholeFile;
+
+Status MakeDir(const std::string& path) {
+  if (::mkdir(path.c_str(), 0700) == 0 || errno == EEXIST) {
+    struct stat st;
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return Status::OK();
+    errno = ENOTDIR;
+  }
+  return IoError("could not create directory", path);
+}
+
+std::string CheckpointName(uint64_t lsn) {
+  char name[64];
+  std::snprintf(name, sizeof(name), "checkpoint-%016" PRIx64 ".ckpt", lsn);
+  return name;
+}
+
+// The checkpoint files of `dir` by start LSN, newest first; leftovers of an
+// interrupted checkpoint (".tmp") are removed.
+std::vector<std::pair<uint64_t, std::string>> ListCheckpoints(const std::string& dir) {
+  std::vector<std::pair<uint64_t, std::string>> out;
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return out;
+  while (dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    uint64_t lsn = 0;
+    char tail[16] = {};
+    if (std::sscanf(name.c_str(), "checkpoint-%16" SCNx64 ".ckp%1s", &lsn, tail) == 2 && name.size() == 32 &&
+        name.substr(27) == ".ckpt") {
+      out.emplace_back(lsn, dir + "/" + name);
+    } else if (name.rfind("checkpoint-", 0) == 0 && name.size() > 4 && name.substr(name.size() - 4) == ".tmp") {
+      ::unlink((dir + "/" + name).c_str());
+    }
+  }
+  ::closedir(d);
+  std::sort(out.rbegin(), out.rend());
+  return out;
+}
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+Status Durability::Open(const DurabilityOptions& options, catalog::Catalog* catalog, const DdlRunner& run_ddl,
+                        RecoveryStats* stats, std::unique_ptr<Durability>* out) {
+  if (options.data_dir.empty()) return Status(sqlstate::kInvalidParameterValue, "no data directory given");
+  std::unique_ptr<Durability> d(new Durability(options));
+  PL_RETURN_IF_ERROR(MakeDir(options.data_dir));
+  PL_RETURN_IF_ERROR(MakeDir(d->WalDir()));
+  const std::string lock_path = options.data_dir + "/LOCK";
+  d->lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (d->lock_fd_ < 0) return IoError("could not open", lock_path);
+  if (::flock(d->lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    return Status(sqlstate::kObjectInUse,
+                  "data directory \"" + options.data_dir + "\" is in use by another process (" + lock_path + ")");
+  }
+  const auto start = std::chrono::steady_clock::now();
+  *stats = RecoveryStats();
+  PL_RETURN_IF_ERROR(d->Recover(catalog, run_ddl, stats));
+  stats->seconds = SecondsSince(start);
+  *out = std::move(d);
+  return Status::OK();
+}
+
+Durability::~Durability() {
+  writer_.reset();  // flushes and syncs
+  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
+}
+
+Status Durability::Recover(catalog::Catalog* catalog, const DdlRunner& run_ddl, RecoveryStats* stats) {
+  RecoveryApplier applier(catalog);
+  auto run = [&](std::string_view sql, const std::string& where) -> Status {
+    PL_RETURN_IF_ERROR(applier.Flush(false));
+    std::string text(sql);
+    Status s = run_ddl(text);
+    if (!s.ok()) {
+      return Status(sqlstate::kDataCorrupted, "DDL at " + where + " failed on replay (" + s.ToString() +
+                                                  "): " + text + "; recovery stopped");
+    }
+    ddl_history_.push_back(std::move(text));
+    ++stats->ddl_statements;
+    return Status::OK();
+  };
+
+  // The newest checkpoint. Only a complete one is ever renamed into place,
+  // so a damaged one is corruption, not an interrupted write.
+  uint64_t from_lsn = 1, need_lsn = 0;
+  const auto checkpoints = ListCheckpoints(options_.data_dir);
+  if (!checkpoints.empty()) {
+    const std::string& path = checkpoints.front().second;
+    std::string bytes;
+    PL_RETURN_IF_ERROR(ReadWholeFile(path, &bytes));
+    size_t offset = 0;
+    uint64_t expected = 0;
+    bool ended = false;
+    while (offset < bytes.size() && !ended) {
+      uint64_t seq = 0;
+      uint8_t type = 0;
+      std::string_view payload;
+      size_t frame_bytes = 0;
+      const log::FrameResult r =
+          log::DecodeFrame(std::string_view(bytes).substr(offset), &seq, &type, &payload, &frame_bytes);
+      const std::string where = path + " at offset " + std::to_string(offset);
+      if (r != log::FrameResult::kOk || seq != expected) {
+        return Status(sqlstate::kDataCorrupted, "corrupted checkpoint record in " + where + "; recovery stopped");
+      }
+      switch (static_cast<RecordType>(type)) {
+        case RecordType::kDdl:
+          PL_RETURN_IF_ERROR(run(payload, where));
+          break;
+        case RecordType::kRowImages:
+          PL_RETURN_IF_ERROR(applier.Apply(payload, where));
+          break;
+        case RecordType::kCheckpointEnd: {
+          CheckpointEnd end;
+          if (!DecodeCheckpointEnd(payload, &end)) {
+            return Status(sqlstate::kDataCorrupted, "malformed checkpoint end in " + where + "; recovery stopped");
+          }
+          from_lsn = end.start_lsn;
+          need_lsn = end.end_lsn;
+          stats->checkpoint_rows = end.rows;
+          ended = true;
+          break;
+        }
+        default:
+          return Status(sqlstate::kDataCorrupted, "unknown record type in " + where + "; recovery stopped");
+      }
+      offset += frame_bytes;
+      ++expected;
+    }
+    if (!ended || offset != bytes.size()) {
+      return Status(sqlstate::kDataCorrupted, "checkpoint " + path + " is incomplete; recovery stopped");
+    }
+    stats->had_checkpoint = true;
+  }
+
+  // The log after it.
+  log::LogReadResult read;
+  Status s = log::ReadLog(
+      WalDir(), from_lsn, /*truncate_torn_tail=*/true,
+      [&](uint64_t lsn, uint8_t type, std::string_view payload) -> Status {
+        const std::string where = "LSN " + std::to_string(lsn);
+        switch (static_cast<RecordType>(type)) {
+          case RecordType::kDdl:
+            return run(payload, where);
+          case RecordType::kRowImages:
+            return applier.Apply(payload, where);
+          default:
+            return Status(sqlstate::kDataCorrupted, "unknown record type at " + where + "; recovery stopped");
+        }
+      },
+      &read);
+  PL_RETURN_IF_ERROR(s);
+  PL_RETURN_IF_ERROR(applier.Flush(true));
+  const uint64_t next_lsn = std::max(read.next_lsn, from_lsn);
+  if (need_lsn != 0 && next_lsn <= need_lsn) {
+    return Status(sqlstate::kDataCorrupted, "the log in " + WalDir() + " ends before LSN " +
+                                                std::to_string(need_lsn) + ", which checkpoint " +
+                                                checkpoints.front().second + " needs; recovery stopped");
+  }
+  stats->log_records = read.records;
+  stats->log_bytes = read.bytes;
+  stats->torn_tail = read.torn_tail;
+  stats->next_lsn = next_lsn;
+
+  log::LogOptions log_options;
+  log_options.dir = WalDir();
+  log_options.sync = options_.sync;
+  log_options.segment_bytes = options_.segment_bytes;
+  return log::LogWriter::Open(log_options, next_lsn, &writer_);
+}
+
+uint64_t Durability::AppendRowImages(std::string_view payload) {
+  return writer_->Append(static_cast<uint8_t>(RecordType::kRowImages), payload);
+}
+
+uint64_t Durability::AppendDdl(const std::string& sql) {
+  {
+    std::lock_guard lock(ddl_mu_);
+    ddl_history_.push_back(sql);
+  }
+  return writer_->Append(static_cast<uint8_t>(RecordType::kDdl), sql);
+}
+
+uint64_t Durability::log_bytes_since_checkpoint() const {
+  const uint64_t bytes = writer_->stats().bytes;
+  return bytes > checkpoint_log_bytes_ ? bytes - checkpoint_log_bytes_ : 0;
+}
+
+Status Durability::WriteCheckpoint(const catalog::Catalog& catalog, CheckpointStats* stats) {
+  std::lock_guard one_at_a_time(checkpoint_mu_);
+  const auto started = std::chrono::steady_clock::now();
+  *stats = CheckpointStats();
+  const uint64_t bytes_at_start = writer_->stats().bytes;
+  // Every record before start_lsn was appended after its images were
+  // published: the copy below sees them (or newer images).
+  const uint64_t start_lsn = writer_->Rotate();
+  stats->start_lsn = start_lsn;
+  const std::string final_path = options_.data_dir + "/" + CheckpointName(start_lsn);
+  const std::string tmp_path = final_path + ".tmp";
+  int fd = ::open(tmp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return IoError("could not create", tmp_path);
+  Status status;
+  std::string buffer, batch;
+  uint64_t seq = 0;
+  auto frame = [&](RecordType type, std::string_view payload) {
+    log::AppendFrame(seq++, static_cast<uint8_t>(type), payload, &buffer);
+    if (buffer.size() >= kCheckpointWriteBytes && status.ok()) {
+      status = log::WriteAll(fd, buffer.data(), buffer.size(), tmp_path);
+      stats->bytes += buffer.size();
+      buffer.clear();
+    }
+  };
+  {
+    std::lock_guard lock(ddl_mu_);
+    for (const std::string& sql : ddl_history_) frame(RecordType::kDdl, sql);
+  }
+  for (const std::string& name : catalog.TableNames()) {
+    std::shared_ptr<storage::Table> table = catalog.FindTable(name);
+    if (table == nullptr) continue;
+    table->ForEachRow([&](storage::Row* row) {
+      // Images stay readable while this runs: retired ones are freed only
+      // after the epochs of the readers; the caller pins one.
+      const storage::Tuple* tuple = row->tuple.load(std::memory_order_acquire);
+      if (tuple == nullptr) return true;
+      AppendRowImage(table->name(), row->row_id, tuple, &batch);
+      ++stats->rows;
+      if (batch.size() >= kCheckpointBatchBytes) {
+        frame(RecordType::kRowImages, batch);
+        batch.clear();
+      }
+      return status.ok();
+    });
+    if (!batch.empty()) {
+      frame(RecordType::kRowImages, batch);
+      batch.clear();
+    }
+  }
+  {
+    // No transaction is between publishing and appending now: every image
+    // copied above is in a record at or before end_lsn.
+    std::unique_lock exclusive(install_mu_);
+    stats->end_lsn = writer_->appended_lsn();
+  }
+  CheckpointEnd end{start_lsn, stats->end_lsn, stats->rows};
+  frame(RecordType::kCheckpointEnd, EncodeCheckpointEnd(end));
+  if (status.ok() && !buffer.empty()) {
+    status = log::WriteAll(fd, buffer.data(), buffer.size(), tmp_path);
+    stats->bytes += buffer.size();
+  }
+  if (status.ok() && ::fsync(fd) != 0) status = IoError("could not fsync", tmp_path);
+  ::close(fd);
+  if (status.ok() && stats->end_lsn >= start_lsn) status = writer_->SyncTo(stats->end_lsn);
+  if (status.ok() && ::rename(tmp_path.c_str(), final_path.c_str()) != 0) {
+    status = IoError("could not rename", tmp_path);
+  }
+  if (status.ok()) status = log::SyncDirectory(options_.data_dir);
+  if (!status.ok()) {
+    ::unlink(tmp_path.c_str());
+    return status;
+  }
+  // The new checkpoint is in place: older ones and the log before it go.
+  for (const auto& [lsn, path] : ListCheckpoints(options_.data_dir)) {
+    if (lsn < start_lsn) ::unlink(path.c_str());
+  }
+  PL_RETURN_IF_ERROR(writer_->DeleteSegmentsBefore(start_lsn, &stats->segments_deleted));
+  checkpoint_log_bytes_ = bytes_at_start;
+  stats->seconds = SecondsSince(started);
+  return Status::OK();
+}
+
+}  // namespace paceline::engine::durability

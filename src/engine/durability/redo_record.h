@@ -1,0 +1,67 @@
+// RedoRecord: what the write-ahead log and checkpoints say, inside the
+// frames of src/engine/log (which add LSNs and checksums).
+//
+// The redo log is logical per row and physical per image: a committed
+// transaction is one kRowImages record listing, for each row it wrote, the
+// table's name, the row's id and its new image (the Tuple's bytes as they are
+// in memory, see storage/tuple.h) or "deleted". Replaying a record makes
+// each named row hold that image, whatever it held before, so replay is
+// idempotent and order within a record does not matter (a record names a
+// row at most once). Catalog changes are kDdl records holding the statement's
+// text, replayed by running it. A checkpoint file holds kDdl records (every
+// catalog change since the database was created), kRowImages records (every
+// live row) and one kCheckpointEnd record.
+//
+//   kRowImages payload: repeated { u16 name length, name bytes, u64 row id,
+//                                  u8 1 + image bytes (u32 size first) | u8 0 }
+//   kDdl payload:       the statement's text
+//   kCheckpointEnd:     u64 start LSN, u64 end LSN, u64 rows (see Checkpoint)
+//
+// Integers are little-endian. Thread-safety: stateless functions and a
+// reader over caller-owned bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "engine/storage/tuple.h"
+
+namespace paceline::engine::durability {
+
+enum class RecordType : uint8_t { kRowImages = 1, kDdl = 2, kCheckpointEnd = 3 };
+
+// Appends one row's entry to a kRowImages payload (`image` nullptr: deleted).
+void AppendRowImage(std::string_view table, uint64_t row_id, const storage::Tuple* image, std::string* payload);
+
+// One entry of a kRowImages payload; views into the payload.
+struct RowImage {
+  std::string_view table;
+  uint64_t row_id = 0;
+  bool deleted = false;
+  std::string_view image;  // the Tuple's bytes when not deleted
+};
+
+// Reads the entries of a kRowImages payload in order.
+class RowImageReader {
+ public:
+  explicit RowImageReader(std::string_view payload) : rest_(payload) {}
+  // The next entry: true; false at the end or when the payload is malformed
+  // (then malformed() is true).
+  bool Next(RowImage* out);
+  bool malformed() const { return malformed_; }
+
+ private:
+  std::string_view rest_;
+  bool malformed_ = false;
+};
+
+struct CheckpointEnd {
+  uint64_t start_lsn = 0;  // replay the log from here
+  uint64_t end_lsn = 0;    // the log must reach at least this far
+  uint64_t rows = 0;
+};
+std::string EncodeCheckpointEnd(const CheckpointEnd& end);
+bool DecodeCheckpointEnd(std::string_view payload, CheckpointEnd* out);
+
+}  // namespace paceline::engine::durability
