@@ -100,8 +100,9 @@ def main():
     p.add_argument("--clients", type=int, default=8)
     p.add_argument("--seconds", type=int, default=20)
     p.add_argument("--schedulers", default="random,count-max-canonical")
-    p.add_argument("--server-flags", default="--workers=8 --cc=occ",
-                   help="paceline-server flags besides --scheduler (space-separated)")
+    p.add_argument("--server-flags", default="--workers=8 --cc=occ --data-dir=",
+                   help="paceline-server flags besides --scheduler (space-separated); the default runs it in "
+                        "memory (no data directory), as PostgreSQL runs with fsync off")
     p.add_argument("--pg-port", type=int, default=55499)
     args = p.parse_args()
     script = SCRIPT
