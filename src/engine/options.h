@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "scheduler/scheduler.h"
@@ -72,6 +73,9 @@ struct Options {
   bool checkpoint_on_close = true;
   // Size at which the log starts a new segment file.
   size_t log_segment_bytes = 64u << 20;
+  // Tests only: runs on the log writer thread before each sync (to hold
+  // the log back and see what waits for it).
+  std::function<void()> log_before_sync;
 };
 
 }  // namespace paceline::engine

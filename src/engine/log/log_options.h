@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -35,6 +36,9 @@ struct LogOptions {
   std::string dir;                  // the segments' directory (created by the caller)
   SyncMode sync = SyncMode::kFsync;
   size_t segment_bytes = 64u << 20; // a new segment once the current one is this large
+  // Tests only: run on the writer thread before each sync of a batch (to
+  // hold the log back and watch what waits for it).
+  std::function<void()> before_sync;
 };
 
 }  // namespace paceline::engine::log

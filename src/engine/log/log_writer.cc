@@ -138,8 +138,12 @@ void LogWriter::Run() {
   auto last_sync = Clock::now();
   std::unique_lock lock(mu_);
   while (true) {
-    auto has_work = [&] { return stop_ || !pending_.empty() || !rotations_.empty() || sync_requested_ > synced_lsn_; };
-    if (off && written_lsn_ > synced_lsn_) {
+    // After an error only appends (dropped) and the stop are work: a sync
+    // requested in vain must not spin.
+    auto has_work = [&] {
+      return stop_ || !pending_.empty() || !rotations_.empty() || (error_.ok() && sync_requested_ > synced_lsn_);
+    };
+    if (off && error_.ok() && written_lsn_ > synced_lsn_) {
       work_cv_.wait_for(lock, kOffSyncInterval, has_work);  // kOff: sync what was written within the interval
     } else {
       work_cv_.wait(lock, has_work);
@@ -202,7 +206,9 @@ Status LogWriter::WriteBatch(const std::string& batch, const std::vector<std::pa
   }
   PL_RETURN_IF_ERROR(WriteAll(fd_, batch.data() + at, batch.size() - at, path_));
   segment_bytes_written_ += batch.size() - at;
-  return sync ? SyncCurrent() : Status::OK();
+  if (!sync) return Status::OK();
+  if (options_.before_sync) options_.before_sync();
+  return SyncCurrent();
 }
 
 Status LogWriter::StartSegment(uint64_t first_lsn) {

@@ -95,13 +95,14 @@ TEST_F(LogWriterTest, ConcurrentAppendsComeBackWholeInLsnOrder) {
 
 TEST_F(LogWriterTest, DurableMeansWrittenAndSynced) {
   auto w = Open();
+  LogWriter* writer = w.get();  // the callbacks may run in the destructor, when `w` is already null
   std::atomic<int> called{0};
   std::vector<uint64_t> lsns;
   for (int i = 0; i < 50; ++i) lsns.push_back(w->Append(1, "x" + std::to_string(i)));
   for (uint64_t lsn : lsns) {
     w->WhenDurable(lsn, [&, lsn](const Status& s) {
       EXPECT_TRUE(s.ok());
-      EXPECT_GE(w->durable_lsn(), lsn);
+      EXPECT_GE(writer->durable_lsn(), lsn);
       called.fetch_add(1);
     });
   }
