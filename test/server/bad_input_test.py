@@ -6,7 +6,8 @@ abrupt disconnect inside a BEGIN block (rolled back: another connection sees
 nothing of it), too many connections (53300), SSL/GSSENC requests, protocol
 3.2 negotiation, CancelRequest, and extended-protocol edge cases (skip to
 Sync after an error, PortalSuspended, Describe, Close, duplicate names); a
-normal client keeps working throughout. Run by ctest with the server binary
+normal client keeps working throughout. Also: --auth=trust is refused
+unless --listen is loopback. Run by ctest with the server binary
 as the only argument."""
 import os
 import socket
@@ -417,6 +418,47 @@ class BadInputTest(unittest.TestCase):
         msgs = c.read_until(b"Z")
         self.assertEqual(fields(msgs[0][1])["C"], "26000")
         c.close()
+
+class TrustNeedsLoopbackTest(unittest.TestCase):
+    """--auth=trust (the default) lets anyone in as any user: paceline-server
+    refuses it, before opening anything, unless --listen is a loopback
+    address."""
+
+    def start(self, *args):
+        return subprocess.run([BINARY, "--port=0", "--workers=1", *args], capture_output=True, text=True,
+                              timeout=TIMEOUT)
+
+    def test_trust_refused_on_other_addresses(self):
+        for listen in ("0.0.0.0", "192.0.2.1", "::", "2001:db8::1", "::ffff:10.0.0.1"):
+            for auth in ([], ["--auth=trust"]):
+                with self.subTest(listen=listen, auth=auth):
+                    p = self.start(f"--listen={listen}", *auth)
+                    self.assertEqual(p.returncode, 2, p.stderr)
+                    self.assertEqual(p.stdout, "")
+                    self.assertIn(f"--auth=trust is refused with --listen={listen}", p.stderr)
+                    self.assertIn("not a loopback address", p.stderr)
+
+    def test_trust_allowed_on_loopback_and_other_auth_anywhere(self):
+        path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"paceline-passwords-{os.getpid()}")
+        with open(path, "w") as f:
+            f.write("tester:secret\n")
+        self.addCleanup(os.remove, path)
+        for args in (["--listen=127.0.0.2"], ["--listen=::ffff:127.0.0.1"],
+                     ["--listen=0.0.0.0", "--auth=scram-sha-256", f"--password-file={path}"]):
+            with self.subTest(args=args):
+                server = ServerProcess(BINARY, "--workers=1", *args)
+                try:
+                    server.start()
+                except RuntimeError as e:
+                    if "::ffff" in args[0] and "could not listen" in str(e):
+                        continue  # no IPv6 on this machine: the address was accepted, the socket was not
+                    raise
+                code, err = server.stop()
+                self.assertEqual(code, 0, err)
+
+    def test_help_documents_it(self):
+        p = subprocess.run([BINARY, "--help"], capture_output=True, text=True, timeout=TIMEOUT)
+        self.assertIn("only with a loopback --listen address", " ".join((p.stdout + p.stderr).split()))
 
 
 if __name__ == "__main__":
