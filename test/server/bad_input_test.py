@@ -5,9 +5,10 @@ the body being read), a truncated message, an unknown message type, an
 abrupt disconnect inside a BEGIN block (rolled back: another connection sees
 nothing of it), too many connections (53300), SSL/GSSENC requests, protocol
 3.2 negotiation, CancelRequest, and extended-protocol edge cases (skip to
-Sync after an error, PortalSuspended, Describe, Close, duplicate names); a
-normal client keeps working throughout. Also: --auth=trust is refused
-unless --listen is loopback. Run by ctest with the server binary
+Sync after an error, PortalSuspended, Describe, Close, duplicate names),
+COPY FROM STDIN with a line over the message limit; a normal client keeps
+working throughout. Also: --auth=trust is refused unless --listen is
+loopback. Run by ctest with the server binary
 as the only argument."""
 import os
 import socket
@@ -109,6 +110,26 @@ def fields(body):
 
 def cstr(s):
     return s.encode() + b"\0"
+
+
+def data_rows(msgs):
+    """The DataRow messages of `msgs` as tuples of str (None for NULL)."""
+    rows = []
+    for kind, body in msgs:
+        if kind != b"D":
+            continue
+        count = struct.unpack("!h", body[:2])[0]
+        at, row = 2, []
+        for _ in range(count):
+            length = struct.unpack("!i", body[at:at + 4])[0]
+            at += 4
+            if length < 0:
+                row.append(None)
+            else:
+                row.append(body[at:at + length].decode())
+                at += length
+        rows.append(tuple(row))
+    return rows
 
 
 class BadInputTest(unittest.TestCase):
@@ -417,6 +438,38 @@ class BadInputTest(unittest.TestCase):
         c.msg(b"S")
         msgs = c.read_until(b"Z")
         self.assertEqual(fields(msgs[0][1])["C"], "26000")
+        c.close()
+
+    # ------------------------------------------------------------ COPY FROM STDIN
+
+    def copy_in(self, c, sql):
+        c.msg(b"Q", cstr(sql))
+        m = c.read()
+        self.assertIsNotNone(m)
+        self.assertEqual(m[0], b"G", m)  # CopyInResponse
+
+    def test_copy_line_longer_than_the_message_limit(self):
+        # The server runs with --max-message-mb=1: every CopyData message is
+        # within it, but the line they add up to is not.
+        c = self.client()
+        c.connect()
+        c.query("CREATE TABLE copy_long (a INT, b TEXT)")
+        self.copy_in(c, "COPY copy_long FROM STDIN")
+        c.msg(b"d", b"1\tshort\n2\t")
+        chunk = b"x" * (600 * 1024)
+        for _ in range(2):
+            c.msg(b"d", chunk)
+        msgs = c.read_until(b"Z")
+        self.assertEqual([k for k, _ in msgs], [b"E", b"Z"])
+        f = fields(msgs[0][1])
+        self.assertEqual(f["C"], "54000")
+        self.assertIn("COPY line exceeds the limit of 1048576 bytes", f["M"])
+        self.assertIn("line 2", f["M"])
+        # The client's remaining COPY messages are dropped; the connection
+        # goes on, and nothing of the COPY stayed.
+        c.msg(b"d", chunk)
+        c.msg(b"c")
+        self.assertEqual(data_rows(c.query("SELECT count(*) FROM copy_long")), [("0",)])
         c.close()
 
 class TrustNeedsLoopbackTest(unittest.TestCase):
