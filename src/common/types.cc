@@ -100,7 +100,7 @@ struct SimpleName {
 };
 
 // Names of types without modifiers, with the SQL-standard aliases.
-constexpr std::array<SimpleName, 20> kSimpleNames = {{
+constexpr std::array<SimpleName, 21> kSimpleNames = {{
     {"bool", TypeId::kBool},
     {"boolean", TypeId::kBool},
     {"int2", TypeId::kInt16},
@@ -120,12 +120,13 @@ constexpr std::array<SimpleName, 20> kSimpleNames = {{
     {"timestamp without time zone", TypeId::kTimestamp},
     {"timestamptz", TypeId::kTimestampTz},
     {"timestamp with time zone", TypeId::kTimestampTz},
+    {"bytea", TypeId::kBytea},
     {"unknown", TypeId::kUnknown},
 }};
 
 // PostgreSQL types that exist but Paceline does not implement.
-constexpr std::array<std::string_view, 22> kUnsupportedNames = {
-    "interval", "json",   "jsonb", "uuid",  "bytea",    "time",    "timetz",      "money",
+constexpr std::array<std::string_view, 21> kUnsupportedNames = {
+    "interval", "json",   "jsonb", "uuid",  "time",    "timetz",      "money",
     "serial",   "serial4", "bigserial", "serial8", "smallserial", "serial2", "inet", "cidr",
     "xml",      "bit",    "varbit", "oid",  "macaddr", "point",
 };
@@ -185,6 +186,8 @@ std::string Type::ToString() const {
       return "timestamp without time zone";
     case TypeId::kTimestampTz:
       return "timestamp with time zone";
+    case TypeId::kBytea:
+      return "bytea";
   }
   return "unknown";
 }
@@ -205,6 +208,7 @@ uint32_t Type::Oid() const {
     case TypeId::kDate: return 1082;
     case TypeId::kTimestamp: return 1114;
     case TypeId::kTimestampTz: return 1184;
+    case TypeId::kBytea: return 17;
   }
   return 705;
 }
@@ -224,7 +228,8 @@ int16_t Type::WireSize() const {
     case TypeId::kNumeric:
     case TypeId::kChar:
     case TypeId::kVarchar:
-    case TypeId::kText: return -1;
+    case TypeId::kText:
+    case TypeId::kBytea: return -1;
   }
   return -1;
 }
@@ -258,6 +263,7 @@ std::string_view TypeIdName(TypeId id) {
     case TypeId::kDate: return "date";
     case TypeId::kTimestamp: return "timestamp";
     case TypeId::kTimestampTz: return "timestamptz";
+    case TypeId::kBytea: return "bytea";
   }
   return "unknown";
 }

@@ -30,6 +30,7 @@ enum class TypeId : uint8_t {
   kDate,       // days since 1970-01-01
   kTimestamp,  // microseconds since 1970-01-01 00:00:00, no time zone
   kTimestampTz,  // same representation, always UTC in Paceline
+  kBytea,      // BYTEA: a byte string of any bytes (NULs included)
 };
 
 struct Type {
@@ -49,12 +50,17 @@ struct Type {
   bool IsNumber() const { return IsInteger() || IsFloat() || id == TypeId::kNumeric; }
   bool IsString() const { return id == TypeId::kChar || id == TypeId::kVarchar || id == TypeId::kText; }
   bool IsTemporal() const { return id == TypeId::kDate || id == TypeId::kTimestamp || id == TypeId::kTimestampTz; }
+  // Stored as a length and bytes (the strings and bytea): what a tuple keeps
+  // in its variable area. Bytea is not IsString(): it is no text.
+  bool IsVariableLength() const { return IsString() || id == TypeId::kBytea; }
 
   // PostgreSQL's display name with modifiers, as format_type() prints it:
   // "integer", "numeric(12,2)", "character varying(16)", "character(2)",
-  // "timestamp without time zone", "double precision", "boolean", "text".
+  // "timestamp without time zone", "double precision", "boolean", "text",
+  // "bytea".
   std::string ToString() const;
-  // PostgreSQL type OID (int4 = 23, numeric = 1700, varchar = 1043, ...);
+  // PostgreSQL type OID (int4 = 23, numeric = 1700, varchar = 1043, bytea =
+  // 17, ...);
   // kUnknown → 705 ("unknown").
   uint32_t Oid() const;
   // PostgreSQL's typlen for RowDescription (-1 for variable length).
@@ -72,7 +78,8 @@ std::string_view TypeIdName(TypeId id);
 
 // Resolves a normalized built-in type name as the parser produces it ("int4",
 // "numeric", "bpchar", "varchar", "text", "bool", "float4", "float8", "int2",
-// "int8", "date", "timestamp", "timestamptz") with its modifiers into a Type.
+// "int8", "date", "timestamp", "timestamptz", "bytea") with its modifiers into
+// a Type.
 // Bad modifiers (NUMERIC(50), VARCHAR(0), scale > precision) → 22023 with the
 // PostgreSQL-style message; an unknown name → 42704 "type \"x\" does not
 // exist"; a known PostgreSQL type Paceline lacks (interval, json, uuid, ...)

@@ -614,6 +614,36 @@ Status CastToTemporal(const Value& v, TypeId to, Value* out) {
   return Status::OK();
 }
 
+Status CastToBytea(const Value& v, Value* out) {
+  if (v.type() == TypeId::kBytea) {
+    *out = v;
+    return Status::OK();
+  }
+  if (!IsStringType(v.type())) return CannotCast(v.type(), TypeId::kBytea);
+  std::string bytes;
+  PL_RETURN_IF_ERROR(ParseBytea(v.string_value(), &bytes));
+  *out = Value::Bytea(std::move(bytes));
+  return Status::OK();
+}
+
+// A hex digit's value, or -1.
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// byteain's message for the character (all its UTF-8 bytes) at s[i], or ""
+// at the end of the text.
+Status InvalidHexDigit(std::string_view s, size_t i) {
+  size_t n = i < s.size() ? 1 : 0;
+  while (i + n < s.size() && (static_cast<unsigned char>(s[i + n]) & 0xC0) == 0x80) ++n;
+  return Status(sqlstate::kInvalidParameterValue, Cat({"invalid hexadecimal digit: \"", s.substr(i, n), "\""}));
+}
+
+bool IsOctal(char c, char max) { return c >= '0' && c <= max; }
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -684,6 +714,14 @@ Value Value::String(TypeId type, std::string s) {
   return v;
 }
 
+Value Value::Bytea(std::string bytes) {
+  Value v;
+  v.type_ = TypeId::kBytea;
+  v.null_ = false;
+  v.s_ = std::move(bytes);
+  return v;
+}
+
 Value Value::Date(int32_t days) {
   Value v = Int64(days);
   v.type_ = TypeId::kDate;
@@ -747,6 +785,9 @@ void Value::AppendTo(std::string* out) const {
     case TypeId::kTimestampTz:
       out->append(FormatTimestamp(u_.i, true));
       return;
+    case TypeId::kBytea:
+      AppendByteaHex(s_, out);
+      return;
   }
 }
 
@@ -775,6 +816,7 @@ uint64_t Value::Hash() const {
     case TypeId::kUnknown:
     case TypeId::kVarchar:
     case TypeId::kText:
+    case TypeId::kBytea:
       return XXH3_64bits(s_.data(), s_.size());
   }
   return kNullHash;
@@ -800,6 +842,10 @@ int Value::Compare(const Value& a, const Value& b) {
     return c < 0 ? -1 : (c > 0 ? 1 : 0);
   }
   if (ta == TypeId::kBool && tb == TypeId::kBool) return static_cast<int>(a.u_.b) - static_cast<int>(b.u_.b);
+  if (ta == TypeId::kBytea && tb == TypeId::kBytea) {
+    const int c = a.s_.compare(b.s_);  // char_traits<char> compares as unsigned char
+    return c < 0 ? -1 : (c > 0 ? 1 : 0);
+  }
   if (IsTemporalType(ta) && IsTemporalType(tb)) {
     const int64_t x = TemporalMicros(a), y = TemporalMicros(b);
     return x < y ? -1 : (x > y ? 1 : 0);
@@ -853,6 +899,8 @@ Status CastValue(const Value& v, const Type& target, bool explicit_cast, Value* 
     case TypeId::kTimestamp:
     case TypeId::kTimestampTz:
       return CastToTemporal(v, target.id, out);
+    case TypeId::kBytea:
+      return CastToBytea(v, out);
   }
   return CannotCast(v.type(), target.id);
 }
@@ -863,6 +911,57 @@ bool CanAssign(TypeId from, TypeId to) {
   if (to == TypeId::kChar || to == TypeId::kVarchar || to == TypeId::kText) return true;
   if (IsTemporalType(from) && IsTemporalType(to)) return true;
   return false;
+}
+
+Status ParseBytea(std::string_view text, std::string* bytes) {
+  bytes->clear();
+  if (text.size() >= 2 && text[0] == '\\' && text[1] == 'x') {
+    bytes->reserve((text.size() - 2) / 2);
+    for (size_t i = 2; i < text.size();) {
+      const char c = text[i];
+      if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+        ++i;
+        continue;
+      }
+      const int high = HexDigit(c);
+      if (high < 0) return InvalidHexDigit(text, i);
+      if (++i >= text.size()) {
+        return Status(sqlstate::kInvalidParameterValue, "invalid hexadecimal data: odd number of digits");
+      }
+      const int low = HexDigit(text[i]);
+      if (low < 0) return InvalidHexDigit(text, i);
+      ++i;
+      bytes->push_back(static_cast<char>((high << 4) | low));
+    }
+    return Status::OK();
+  }
+  bytes->reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    if (text[i] != '\\') {
+      bytes->push_back(text[i++]);
+    } else if (i + 3 < text.size() && IsOctal(text[i + 1], '3') && IsOctal(text[i + 2], '7') &&
+               IsOctal(text[i + 3], '7')) {
+      bytes->push_back(static_cast<char>(((text[i + 1] - '0') << 6) | ((text[i + 2] - '0') << 3) | (text[i + 3] - '0')));
+      i += 4;
+    } else if (i + 1 < text.size() && text[i + 1] == '\\') {
+      bytes->push_back('\\');
+      i += 2;
+    } else {
+      return Status(sqlstate::kInvalidTextRepresentation, "invalid input syntax for type bytea");
+    }
+  }
+  return Status::OK();
+}
+
+void AppendByteaHex(std::string_view bytes, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out->reserve(out->size() + 2 + 2 * bytes.size());
+  out->append("\\x");
+  for (char c : bytes) {
+    const unsigned char b = static_cast<unsigned char>(c);
+    out->push_back(kHex[b >> 4]);
+    out->push_back(kHex[b & 0xF]);
+  }
 }
 
 }  // namespace paceline

@@ -9,7 +9,7 @@
 // Text output (ToString) is exactly what PostgreSQL prints in text format,
 // because psql and drivers parse it: booleans "t"/"f", NUMERIC with its scale
 // ("0.30"), floats in shortest round-trip form ("0.1", "1e+20"), timestamps
-// "2024-01-02 03:04:05".
+// "2024-01-02 03:04:05", bytea in hex ("\x01ff", bytea_output = hex).
 #pragma once
 
 #include <cstdint>
@@ -40,6 +40,8 @@ class Value {
   static Value Date(int32_t days);
   static Value Timestamp(int64_t micros);
   static Value TimestampTz(int64_t micros);
+  // kBytea: any bytes, NULs included.
+  static Value Bytea(std::string bytes);
 
   TypeId type() const { return type_; }
   bool is_null() const { return null_; }
@@ -51,6 +53,7 @@ class Value {
   double float_value() const { return u_.d; }       // kFloat32/64
   const Decimal& numeric_value() const { return u_.n; }
   const std::string& string_value() const { return s_; }  // kChar/kVarchar/kText/kUnknown
+  const std::string& bytes_value() const { return s_; }   // kBytea: the raw bytes
 
   // PostgreSQL text output. NULL prints as "" (callers that care check is_null()).
   std::string ToString() const;
@@ -65,7 +68,8 @@ class Value {
   // Total order for two non-NULL values of comparable types: integers, floats
   // and numerics compare numerically across widths; strings byte-wise (CHAR
   // ignoring trailing blanks, as PostgreSQL's bpchar); bools false < true;
-  // dates and timestamps by time (a date compares as its midnight). Returns
+  // dates and timestamps by time (a date compares as its midnight); bytea
+  // byte-wise as unsigned bytes, a prefix first (PostgreSQL's byteacmp). Returns
   // <0, 0, >0. Incomparable types are a programming error (the binder rejects
   // them first).
   static int Compare(const Value& a, const Value& b);
@@ -96,8 +100,11 @@ class Value {
 // - text/unknown → any type parses PostgreSQL input syntax: ints (with spaces
 //   around, 22P02 `invalid input syntax for type integer: "x"`), bools
 //   ('t','true','yes','on','1' and negatives, case-insensitive), numerics,
-//   floats ('NaN', 'Infinity' accepted), dates, timestamps.
-// - any type → text/varchar/char: its text output.
+//   floats ('NaN', 'Infinity' accepted), dates, timestamps, bytea (see
+//   ParseBytea).
+// - any type → text/varchar/char: its text output (bytea: hex, "\x0102").
+// - bytea: from text/unknown by its input syntax, to text by its output; no
+//   other type converts to or from it (42846), as in PostgreSQL.
 // - VARCHAR(n)/CHAR(n): a longer string → 22001 `value too long for type
 //   character varying(n)` unless the excess is blanks (then trimmed), or when
 //   `explicit_cast` (then truncated, as `'abc'::varchar(2)` gives 'ab').
@@ -111,5 +118,18 @@ Status CastValue(const Value& v, const Type& target, bool explicit_cast, Value* 
 // among numbers, among strings, unknown → anything, date ↔ timestamp,
 // anything → text for assignment. Used by the binder for 42804 errors.
 bool CanAssign(TypeId from, TypeId to);
+
+// PostgreSQL's byteain: text that starts with "\x" is hex, two digits a
+// byte, upper or lower case, blanks allowed between bytes (a bad digit →
+// 22023 `invalid hexadecimal digit: "g"`, an odd count → 22023 `invalid
+// hexadecimal data: odd number of digits`); any other text is the escape
+// format, where "\\" is one backslash, "\ooo" (three octal digits, the
+// first 0-3) one byte, and other characters stand for themselves (a lone
+// backslash → 22P02 `invalid input syntax for type bytea`).
+Status ParseBytea(std::string_view text, std::string* bytes);
+
+// PostgreSQL's byteaout with bytea_output = hex: "\x" and two lower-case
+// hex digits per byte, appended to *out.
+void AppendByteaHex(std::string_view bytes, std::string* out);
 
 }  // namespace paceline

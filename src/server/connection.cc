@@ -907,6 +907,15 @@ Status Connection::CopyIn(const sql::CopyStmt& copy, const std::string& table,
           if (!s.ok()) return fail(s, true);
         }
         data.erase(0, start);
+        if (!ended && data.size() > options_.max_message_bytes) {
+          // A line still without its end: bounded like one message, so a
+          // client cannot grow the buffer without limit.
+          ++line_number;
+          return fail(Status(sqlstate::kProgramLimitExceeded,
+                             "COPY line exceeds the limit of " + std::to_string(options_.max_message_bytes) +
+                                 " bytes (max_message_bytes)"),
+                      true);
+        }
         break;
       }
       case 'c':

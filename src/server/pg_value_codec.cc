@@ -294,6 +294,9 @@ Status DecodeBinary(std::string_view bytes, const Type& type, Value* out) {
       *out = type.id == TypeId::kTimestamp ? Value::Timestamp(micros) : Value::TimestampTz(micros);
       return Status::OK();
     }
+    case TypeId::kBytea:
+      *out = Value::Bytea(std::string(bytes));  // bytearecv: the bytes as they are
+      return Status::OK();
   }
   return NotSupported("binary format for type " + type.ToString());
 }
@@ -335,6 +338,7 @@ void EncodeBinary(const Value& v, TypeId id, std::string* out) {
     case TypeId::kTimestampTz:
       AppendBigEndian(static_cast<uint64_t>(v.int_value() - kPostgresEpochOffsetMicros), 8, out);
       return;
+    case TypeId::kBytea: out->append(v.bytes_value()); return;  // byteasend
   }
 }
 
@@ -370,6 +374,7 @@ bool TypeFromOid(uint32_t oid, Type* out) {
   TypeId id;
   switch (oid) {
     case 16: id = TypeId::kBool; break;
+    case 17: id = TypeId::kBytea; break;
     case 20: id = TypeId::kInt64; break;
     case 21: id = TypeId::kInt16; break;
     case 23: id = TypeId::kInt32; break;

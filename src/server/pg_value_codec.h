@@ -15,6 +15,8 @@
 //   bpchar/varchar/text/unknown   the UTF-8 bytes, no terminator
 //   date         int32 days since 2000-01-01
 //   timestamp(tz) int64 microseconds since 2000-01-01 00:00:00 (UTC for tz)
+//   bytea        the bytes as they are (any bytes, NULs included)
+// Text bytea is PostgreSQL's: hex output ("\x01ff"), hex or escape input.
 // (Paceline's own epoch is 1970-01-01; see datetime.h.)
 //
 // Errors are Status values with PostgreSQL's SQLSTATEs:
@@ -27,7 +29,9 @@
 //          a binary numeric (`invalid sign in external "numeric" value`)
 //   22003  a number out of range of the type (or of Paceline's 38 digits)
 //   22008  a binary date or timestamp outside the supported range
-//   22021  bytes that are not valid UTF-8 (or hold a NUL)
+//   22021  bytes that are not valid UTF-8 (or hold a NUL) in any text value
+//          (a binary bytea is not text: it may hold any bytes)
+//   22023  bad hex digits in a text bytea (22P02 a bad escape)
 //   22001  a string too long for VARCHAR(n)/CHAR(n) when `type` has a length
 //   0A000  numeric NaN or Infinity, which Paceline's NUMERIC cannot hold
 //   22023  a format code other than 0 or 1
@@ -61,10 +65,10 @@ Status DecodeParameter(std::string_view bytes, int16_t format, const Type& type,
 Status EncodeResult(const Value& value, const Type& type, int16_t format, std::string* out);
 
 // The engine Type for a parameter type OID a client declared in Parse: bool
-// 16, int8 20, int2 21, int4 23, text 25, float4 700, float8 701, bpchar
-// 1042, varchar 1043, date 1082, timestamp 1114, timestamptz 1184, numeric
-// 1700 (without modifiers). False for 0 (unspecified) and for any type
-// Paceline does not have (bytea, uuid, json, arrays, ...).
+// 16, bytea 17, int8 20, int2 21, int4 23, text 25, float4 700, float8 701,
+// bpchar 1042, varchar 1043, date 1082, timestamp 1114, timestamptz 1184,
+// numeric 1700 (without modifiers). False for 0 (unspecified) and for any
+// type Paceline does not have (uuid, json, arrays, ...).
 bool TypeFromOid(uint32_t oid, Type* out);
 
 }  // namespace paceline::server

@@ -36,7 +36,9 @@ struct ServerOptions {
   std::function<std::unique_ptr<SaslMechanism>(const std::string& user)> sasl;
   // Largest frontend message accepted (its length field, in bytes). A longer
   // one gets FATAL 08P01 and the connection is closed, without reading or
-  // allocating it. COPY data arrives in messages of any size up to this.
+  // allocating it. COPY data arrives in messages of any size up to this,
+  // and one line of COPY FROM STDIN data, which may span several CopyData
+  // messages, is bounded by it too (54000, the COPY fails).
   uint32_t max_message_bytes = 64u << 20;
   // `server_version` reported to clients (ParameterStatus); clients adapt to
   // it (pgbench uses COPY FREEZE from 14 on), so keep the major version 15.

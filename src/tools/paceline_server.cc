@@ -20,7 +20,9 @@ DEFINE_string(listen, "127.0.0.1", "address to listen on (IPv4 or IPv6 literal)"
 DEFINE_int32(port, 5433, "TCP port; 0 picks a free one (the ready line says which)");
 DEFINE_int32(max_connections, 100, "clients served at once; one more is refused with 53300");
 DEFINE_string(database, "paceline", "the database name clients must connect to (others get 3D000)");
-DEFINE_string(auth, "trust", "authentication: trust, or scram-sha-256 (with --password-file)");
+DEFINE_string(auth, "trust",
+              "authentication: trust (any user, no password; only with a loopback --listen address such as "
+              "127.0.0.1 or ::1, else start-up fails), or scram-sha-256 (with --password-file)");
 DEFINE_string(password_file, "", "with --auth=scram-sha-256: the users and their passwords");
 DEFINE_int32(max_message_mb, 64, "largest frontend message accepted, in MiB (beyond it: 08P01 and close)");
 
@@ -30,6 +32,23 @@ namespace {
 int Invalid(const std::string& message) {
   std::cerr << "paceline-server: " << message << "\n";
   return 2;
+}
+
+bool IsLoopback(const asio::ip::address& address) {
+  if (address.is_v6() && address.to_v6().is_v4_mapped()) {
+    return asio::ip::make_address_v4(asio::ip::v4_mapped, address.to_v6()).is_loopback();
+  }
+  return address.is_loopback();
+}
+
+// Whether `listen` is an address literal that is not loopback (loopback:
+// 127.0.0.0/8, ::1, or an IPv4-mapped ::ffff:127.x.y.z). One that does not
+// parse is not judged here: Server::Start reports it as invalid.
+bool IsNonLoopbackAddress(const std::string& listen) {
+  asio::error_code ec;
+  const asio::ip::address address = asio::ip::make_address(listen, ec);
+  if (ec) return false;
+  return !IsLoopback(address);
 }
 
 int Main() {
@@ -58,6 +77,12 @@ int Main() {
     server_options.sasl = [passwords](const std::string& user) { return passwords->NewExchange(user); };
   } else if (FLAGS_auth != "trust") {
     return Invalid("--auth must be trust or scram-sha-256, not \"" + FLAGS_auth + "\"");
+  } else if (IsNonLoopbackAddress(FLAGS_listen)) {
+    // As PostgreSQL's pg_hba.conf advice: trust lets anyone who can reach
+    // the port in as any user, which is only acceptable from this machine.
+    return Invalid("--auth=trust is refused with --listen=" + FLAGS_listen + ": \"" + FLAGS_listen +
+                   "\" is not a loopback address, and trust lets anyone who can connect in as any user; "
+                   "listen on 127.0.0.1 or ::1, or use --auth=scram-sha-256 --password-file=FILE");
   }
 
   std::unique_ptr<engine::Database> db;

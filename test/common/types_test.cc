@@ -37,6 +37,7 @@ TEST(TypesTest, ToStringMatchesFormatType) {
   EXPECT_EQ(Type(TypeId::kDate).ToString(), "date");
   EXPECT_EQ(Type(TypeId::kTimestamp).ToString(), "timestamp without time zone");
   EXPECT_EQ(Type(TypeId::kTimestampTz).ToString(), "timestamp with time zone");
+  EXPECT_EQ(Type(TypeId::kBytea).ToString(), "bytea");
 }
 
 TEST(TypesTest, OidsAndTypLenMatchPgType) {
@@ -54,6 +55,7 @@ TEST(TypesTest, OidsAndTypLenMatchPgType) {
       {TypeId::kChar, 1042, -1, "bpchar"},          {TypeId::kVarchar, 1043, -1, "varchar"},
       {TypeId::kText, 25, -1, "text"},              {TypeId::kDate, 1082, 4, "date"},
       {TypeId::kTimestamp, 1114, 8, "timestamp"},   {TypeId::kTimestampTz, 1184, 8, "timestamptz"},
+      {TypeId::kBytea, 17, -1, "bytea"},
   };
   for (const Case& c : cases) {
     EXPECT_EQ(Type(c.id).Oid(), c.oid) << c.name;
@@ -107,6 +109,20 @@ TEST(TypesTest, ResolvesNamesAndAliases) {
   EXPECT_EQ(Resolve("timestamptz"), "timestamp with time zone");
   EXPECT_EQ(Resolve("pg_catalog.int4"), "integer");
   EXPECT_EQ(Resolve("INT4"), "integer");
+  EXPECT_EQ(Resolve("bytea"), "bytea");
+  EXPECT_EQ(Resolve("pg_catalog.bytea"), "bytea");
+  EXPECT_EQ(Resolve("bytea", {4}), "ERROR 42601 type modifier is not allowed for type \"bytea\"");
+}
+
+TEST(TypesTest, ByteaIsVariableLengthButNotAString) {
+  const Type bytea(TypeId::kBytea);
+  EXPECT_TRUE(bytea.IsVariableLength());
+  EXPECT_FALSE(bytea.IsString());
+  EXPECT_FALSE(bytea.IsNumber());
+  EXPECT_TRUE(Type(TypeId::kText).IsVariableLength());
+  EXPECT_TRUE(Type::Char(3).IsVariableLength());
+  EXPECT_FALSE(Type(TypeId::kInt32).IsVariableLength());
+  EXPECT_EQ(bytea.WireModifier(), -1);
 }
 
 TEST(TypesTest, ResolvesModifiers) {
@@ -150,7 +166,7 @@ TEST(TypesTest, RejectsBadModifiersLikePostgres) {
 
 TEST(TypesTest, RejectsUnknownAndUnsupportedTypes) {
   EXPECT_EQ(Resolve("foo"), "ERROR 42704 type \"foo\" does not exist");
-  for (const char* name : {"interval", "json", "jsonb", "uuid", "bytea", "time", "timetz", "money", "serial",
+  for (const char* name : {"interval", "json", "jsonb", "uuid", "time", "timetz", "money", "serial",
                            "bigserial", "smallserial", "inet", "xml", "bit", "varbit", "oid"}) {
     EXPECT_EQ(Resolve(name), "ERROR 0A000 type " + std::string(name) + " is not supported");
   }

@@ -432,6 +432,85 @@ TEST(ValueTest, CastRejectsOtherPairs) {
             "ERROR 42846 cannot cast type double precision to timestamp with time zone");
 }
 
+// bytea: hex output, hex and escape input, byte-wise order, casts only
+// from and to the string types. Messages as PostgreSQL 15's byteain.
+Value Bytes(std::string_view b) { return Value::Bytea(std::string(b)); }
+
+TEST(ValueTest, ByteaPrintsInHex) {
+  EXPECT_EQ(Bytes("").ToString(), "\\x");
+  EXPECT_EQ(Bytes(std::string_view("\x01\xff\x00" "A", 4)).ToString(), "\\x01ff0041");
+  std::string appended = "b=";
+  Bytes("\x0a").AppendTo(&appended);
+  EXPECT_EQ(appended, "b=\\x0a");
+  EXPECT_EQ(Value::Null(TypeId::kBytea).type(), TypeId::kBytea);
+}
+
+TEST(ValueTest, ByteaKeepsEveryByte) {
+  const std::string all = [] {
+    std::string s;
+    for (int b = 0; b < 256; ++b) s.push_back(static_cast<char>(b));
+    return s;
+  }();
+  const Value v = Value::Bytea(all);
+  EXPECT_EQ(v.type(), TypeId::kBytea);
+  EXPECT_EQ(v.bytes_value(), all);
+  Value back;
+  ASSERT_TRUE(CastValue(Value::Text(v.ToString()), Type(TypeId::kBytea), false, &back).ok());
+  EXPECT_EQ(back.bytes_value(), all);
+}
+
+TEST(ValueTest, ByteaInputHexFormat) {
+  EXPECT_EQ(Cast(Unknown("\\x0102"), Type(TypeId::kBytea)), "\\x0102");
+  EXPECT_EQ(Cast(Unknown("\\xDEadBeef"), Type(TypeId::kBytea)), "\\xdeadbeef");
+  EXPECT_EQ(Cast(Unknown("\\x"), Type(TypeId::kBytea)), "\\x");
+  EXPECT_EQ(Cast(Unknown("\\x 01\t02\n03\r "), Type(TypeId::kBytea)), "\\x010203");
+  EXPECT_EQ(Cast(Unknown("\\x0g"), Type(TypeId::kBytea)), "ERROR 22023 invalid hexadecimal digit: \"g\"");
+  EXPECT_EQ(Cast(Unknown("\\x0 1"), Type(TypeId::kBytea)), "ERROR 22023 invalid hexadecimal digit: \" \"");
+  EXPECT_EQ(Cast(Unknown("\\x\u00e9"), Type(TypeId::kBytea)), "ERROR 22023 invalid hexadecimal digit: \"\u00e9\"");
+  EXPECT_EQ(Cast(Unknown("\\x012"), Type(TypeId::kBytea)),
+            "ERROR 22023 invalid hexadecimal data: odd number of digits");
+}
+
+TEST(ValueTest, ByteaInputEscapeFormat) {
+  EXPECT_EQ(Cast(Unknown("abc"), Type(TypeId::kBytea)), "\\x616263");
+  EXPECT_EQ(Cast(Unknown(""), Type(TypeId::kBytea)), "\\x");
+  EXPECT_EQ(Cast(Unknown("a\\\\b\\001"), Type(TypeId::kBytea)), "\\x615c6201");
+  EXPECT_EQ(Cast(Unknown("\\377\\000"), Type(TypeId::kBytea)), "\\xff00");
+  EXPECT_EQ(Cast(Unknown("\\X41"), Type(TypeId::kBytea)), "ERROR 22P02 invalid input syntax for type bytea");
+  EXPECT_EQ(Cast(Unknown("a\\b"), Type(TypeId::kBytea)), "ERROR 22P02 invalid input syntax for type bytea");
+  EXPECT_EQ(Cast(Unknown("\\400"), Type(TypeId::kBytea)), "ERROR 22P02 invalid input syntax for type bytea");
+  EXPECT_EQ(Cast(Unknown("\\01"), Type(TypeId::kBytea)), "ERROR 22P02 invalid input syntax for type bytea");
+  EXPECT_EQ(Cast(Unknown("x\\"), Type(TypeId::kBytea)), "ERROR 22P02 invalid input syntax for type bytea");
+}
+
+TEST(ValueTest, ByteaCastsOnlyFromAndToStrings) {
+  EXPECT_EQ(Cast(Value::Text("\\x41"), Type(TypeId::kBytea)), "\\x41");
+  EXPECT_EQ(Cast(Value::String(TypeId::kVarchar, "A"), Type(TypeId::kBytea)), "\\x41");
+  EXPECT_EQ(Cast(Bytes("AB"), Type(TypeId::kBytea)), "\\x4142");
+  EXPECT_EQ(Cast(Bytes("AB"), Type(TypeId::kText)), "\\x4142");
+  EXPECT_EQ(Cast(Bytes("AB"), Type::Varchar(3)), "\\x4");  // explicit: truncated, as PostgreSQL
+  EXPECT_EQ(Cast(Bytes("AB"), Type::Varchar(3), false), "ERROR 22001 value too long for type character varying(3)");
+  EXPECT_EQ(Cast(Value::Int32(1), Type(TypeId::kBytea)), "ERROR 42846 cannot cast type integer to bytea");
+  EXPECT_EQ(Cast(Bytes("A"), Type(TypeId::kInt32)), "ERROR 42846 cannot cast type bytea to integer");
+  EXPECT_EQ(Cast(Bytes("A"), Type(TypeId::kBool)), "ERROR 42846 cannot cast type bytea to boolean");
+  EXPECT_TRUE(CanAssign(TypeId::kUnknown, TypeId::kBytea));
+  EXPECT_TRUE(CanAssign(TypeId::kBytea, TypeId::kText));
+  EXPECT_FALSE(CanAssign(TypeId::kText, TypeId::kBytea));
+  EXPECT_FALSE(CanAssign(TypeId::kInt32, TypeId::kBytea));
+}
+
+TEST(ValueTest, ByteaComparesUnsignedBytesPrefixFirst) {
+  EXPECT_LT(Value::Compare(Bytes("\x01"), Bytes("\xff")), 0);  // unsigned: 0xff is the largest byte
+  EXPECT_LT(Value::Compare(Bytes("\x01"), Bytes(std::string_view("\x01\x00", 2))), 0);
+  EXPECT_LT(Value::Compare(Bytes(""), Bytes(std::string_view("\x00", 1))), 0);
+  EXPECT_EQ(Value::Compare(Bytes("ab"), Bytes("ab")), 0);
+  EXPECT_GT(Value::Compare(Bytes("b"), Bytes("ab")), 0);
+  EXPECT_EQ(Bytes("ab"), Bytes("ab"));
+  EXPECT_FALSE(Bytes("ab") == Value::Text("ab"));  // different types
+  EXPECT_EQ(Bytes(std::string_view("a\x00", 2)).Hash(), Bytes(std::string_view("a\x00", 2)).Hash());
+  EXPECT_NE(Bytes("a").Hash(), Bytes(std::string_view("a\x00", 2)).Hash());
+}
+
 TEST(ValueTest, CanAssignFollowsPostgresAssignmentCasts) {
   EXPECT_TRUE(CanAssign(TypeId::kInt32, TypeId::kInt32));
   EXPECT_TRUE(CanAssign(TypeId::kInt64, TypeId::kInt16));

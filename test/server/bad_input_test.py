@@ -5,8 +5,11 @@ the body being read), a truncated message, an unknown message type, an
 abrupt disconnect inside a BEGIN block (rolled back: another connection sees
 nothing of it), too many connections (53300), SSL/GSSENC requests, protocol
 3.2 negotiation, CancelRequest, and extended-protocol edge cases (skip to
-Sync after an error, PortalSuspended, Describe, Close, duplicate names); a
-normal client keeps working throughout. Run by ctest with the server binary
+Sync after an error, PortalSuspended, Describe, Close, duplicate names,
+Flush before Sync, a Parse of two statements), COPY FROM STDIN (CopyFail,
+rows split across CopyData messages, a line over the message limit); a
+normal client keeps working throughout. Also: --auth=trust is refused
+unless --listen is loopback. Run by ctest with the server binary
 as the only argument."""
 import os
 import socket
@@ -108,6 +111,26 @@ def fields(body):
 
 def cstr(s):
     return s.encode() + b"\0"
+
+
+def data_rows(msgs):
+    """The DataRow messages of `msgs` as tuples of str (None for NULL)."""
+    rows = []
+    for kind, body in msgs:
+        if kind != b"D":
+            continue
+        count = struct.unpack("!h", body[:2])[0]
+        at, row = 2, []
+        for _ in range(count):
+            length = struct.unpack("!i", body[at:at + 4])[0]
+            at += 4
+            if length < 0:
+                row.append(None)
+            else:
+                row.append(body[at:at + length].decode())
+                at += length
+        rows.append(tuple(row))
+    return rows
 
 
 class BadInputTest(unittest.TestCase):
@@ -417,6 +440,172 @@ class BadInputTest(unittest.TestCase):
         msgs = c.read_until(b"Z")
         self.assertEqual(fields(msgs[0][1])["C"], "26000")
         c.close()
+
+    # ------------------------------------------------------------ COPY FROM STDIN
+
+    def copy_in(self, c, sql):
+        c.msg(b"Q", cstr(sql))
+        m = c.read()
+        self.assertIsNotNone(m)
+        self.assertEqual(m[0], b"G", m)  # CopyInResponse
+
+    def test_copy_fail_rolls_the_copy_back(self):
+        c = self.client()
+        c.connect()
+        c.query("CREATE TABLE copy_fail (a INT, b TEXT)")
+        self.copy_in(c, "COPY copy_fail FROM STDIN")
+        c.msg(b"d", b"1\tone\n2\ttwo\n")  # two whole rows, loaded before the CopyFail
+        c.msg(b"f", cstr("the client gave up"))
+        msgs = c.read_until(b"Z")
+        self.assertEqual([k for k, _ in msgs], [b"E", b"Z"])
+        f = fields(msgs[0][1])
+        self.assertEqual(f["C"], "57014")
+        self.assertIn("the client gave up", f["M"])
+        self.assertEqual(msgs[-1], (b"Z", b"I"))
+        self.assertEqual(data_rows(c.query("SELECT count(*) FROM copy_fail")), [("0",)])
+        # Inside a block, the CopyFail fails the block, as any error does.
+        c.query("BEGIN")
+        c.query("INSERT INTO copy_fail VALUES (0, 'before')")
+        self.copy_in(c, "COPY copy_fail FROM STDIN")
+        c.msg(b"d", b"3\tthree\n")
+        c.msg(b"f", cstr("again"))
+        msgs = c.read_until(b"Z")
+        self.assertEqual(fields(msgs[0][1])["C"], "57014")
+        self.assertEqual(msgs[-1], (b"Z", b"E"))
+        self.assertEqual(c.query("ROLLBACK")[-1], (b"Z", b"I"))
+        self.assertEqual(data_rows(c.query("SELECT count(*) FROM copy_fail")), [("0",)])
+        c.close()
+
+    def test_copy_rows_split_across_copydata_messages(self):
+        c = self.client()
+        c.connect()
+        c.query("CREATE TABLE copy_split (a INT, b TEXT, c TEXT)")
+        self.copy_in(c, "COPY copy_split FROM STDIN")
+        # A row cut inside a field, a delimiter at a cut, an escape cut in
+        # two, a UTF-8 character cut between its bytes, and a last line
+        # without its newline (ended by CopyDone).
+        for part in (b"1\tfir", b"st\t\\N\n2", b"\tsec", b"ond\tx\\", b"ty\n", b"3\tcaf\xc3", b"\xa9\t",
+                     b"z\n4\tlast\tno newline"):
+            c.msg(b"d", part)
+        c.msg(b"c")
+        msgs = c.read_until(b"Z")
+        self.assertEqual(msgs[0], (b"C", b"COPY 4\0"))
+        self.assertEqual(msgs[-1], (b"Z", b"I"))
+        self.assertEqual(data_rows(c.query("SELECT a, b, c FROM copy_split ORDER BY a")),
+                         [("1", "first", None), ("2", "second", "x\ty"), ("3", "caf\u00e9", "z"),
+                          ("4", "last", "no newline")])
+        c.close()
+
+    def test_copy_line_longer_than_the_message_limit(self):
+        # The server runs with --max-message-mb=1: every CopyData message is
+        # within it, but the line they add up to is not.
+        c = self.client()
+        c.connect()
+        c.query("CREATE TABLE copy_long (a INT, b TEXT)")
+        self.copy_in(c, "COPY copy_long FROM STDIN")
+        c.msg(b"d", b"1\tshort\n2\t")
+        chunk = b"x" * (600 * 1024)
+        for _ in range(2):
+            c.msg(b"d", chunk)
+        msgs = c.read_until(b"Z")
+        self.assertEqual([k for k, _ in msgs], [b"E", b"Z"])
+        f = fields(msgs[0][1])
+        self.assertEqual(f["C"], "54000")
+        self.assertIn("COPY line exceeds the limit of 1048576 bytes", f["M"])
+        self.assertIn("line 2", f["M"])
+        # The client's remaining COPY messages are dropped; the connection
+        # goes on, and nothing of the COPY stayed.
+        c.msg(b"d", chunk)
+        c.msg(b"c")
+        self.assertEqual(data_rows(c.query("SELECT count(*) FROM copy_long")), [("0",)])
+        c.close()
+
+    # ------------------------------------------------------------ extended query
+
+    def test_parse_of_two_statements_is_42601(self):
+        c = self.client()
+        c.connect()
+        for name in ("", "two"):
+            c.msg(b"P", cstr(name) + cstr("INSERT INTO kv VALUES (600, 1); INSERT INTO kv VALUES (601, 1)") +
+                  struct.pack("!h", 0))
+            c.msg(b"B", cstr("") + cstr(name) + struct.pack("!hhh", 0, 0, 0))
+            c.msg(b"E", cstr("") + struct.pack("!i", 0))
+            c.msg(b"S")
+            msgs = c.read_until(b"Z")
+            self.assertEqual([k for k, _ in msgs], [b"E", b"Z"])  # Bind and Execute skipped to Sync
+            f = fields(msgs[0][1])
+            self.assertEqual(f["C"], "42601")
+            self.assertEqual(f["M"], "cannot insert multiple commands into a prepared statement")
+        self.assertEqual(data_rows(c.query("SELECT count(*) FROM kv WHERE k >= 600 AND k < 700")), [("0",)])
+        c.close()
+
+    def test_flush_delivers_results_before_sync(self):
+        c = self.client()
+        c.connect()
+        c.query("CREATE TABLE flushed (k INT PRIMARY KEY, v INT)")
+        c.sock.settimeout(5)  # a Flush that delivers nothing would hang the reads below
+        c.msg(b"P", cstr("") + cstr("SELECT 42") + struct.pack("!h", 0))
+        c.msg(b"B", cstr("") + cstr("") + struct.pack("!hhh", 0, 0, 0))
+        c.msg(b"E", cstr("") + struct.pack("!i", 0))
+        c.msg(b"H")
+        msgs = c.read_until(b"C")
+        self.assertEqual([k for k, _ in msgs], [b"1", b"2", b"D", b"C"])
+        self.assertEqual(data_rows(msgs), [("42",)])
+        # The same in the middle of a batch: each Flush delivers what ran.
+        c.msg(b"P", cstr("") + cstr("INSERT INTO flushed VALUES ($1, 7)") + struct.pack("!h", 0))
+        c.msg(b"B", cstr("") + cstr("") + struct.pack("!hh", 0, 1) + struct.pack("!i", 3) + b"700" +
+              struct.pack("!h", 0))
+        c.msg(b"E", cstr("") + struct.pack("!i", 0))
+        c.msg(b"H")
+        msgs = c.read_until(b"C")
+        self.assertEqual([k for k, _ in msgs], [b"1", b"2", b"C"])
+        self.assertEqual(msgs[-1][1], b"INSERT 0 1\0")
+        c.msg(b"S")
+        self.assertEqual(c.read_until(b"Z"), [(b"Z", b"I")])
+        self.assertEqual(data_rows(c.query("SELECT v FROM flushed WHERE k = 700")), [("7",)])
+        c.close()
+
+
+class TrustNeedsLoopbackTest(unittest.TestCase):
+    """--auth=trust (the default) lets anyone in as any user: paceline-server
+    refuses it, before opening anything, unless --listen is a loopback
+    address."""
+
+    def start(self, *args):
+        return subprocess.run([BINARY, "--port=0", "--workers=1", *args], capture_output=True, text=True,
+                              timeout=TIMEOUT)
+
+    def test_trust_refused_on_other_addresses(self):
+        for listen in ("0.0.0.0", "192.0.2.1", "::", "2001:db8::1", "::ffff:10.0.0.1"):
+            for auth in ([], ["--auth=trust"]):
+                with self.subTest(listen=listen, auth=auth):
+                    p = self.start(f"--listen={listen}", *auth)
+                    self.assertEqual(p.returncode, 2, p.stderr)
+                    self.assertEqual(p.stdout, "")
+                    self.assertIn(f"--auth=trust is refused with --listen={listen}", p.stderr)
+                    self.assertIn("not a loopback address", p.stderr)
+
+    def test_trust_allowed_on_loopback_and_other_auth_anywhere(self):
+        path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"paceline-passwords-{os.getpid()}")
+        with open(path, "w") as f:
+            f.write("tester:secret\n")
+        self.addCleanup(os.remove, path)
+        for args in (["--listen=127.0.0.2"], ["--listen=::ffff:127.0.0.1"],
+                     ["--listen=0.0.0.0", "--auth=scram-sha-256", f"--password-file={path}"]):
+            with self.subTest(args=args):
+                server = ServerProcess(BINARY, "--workers=1", *args)
+                try:
+                    server.start()
+                except RuntimeError as e:
+                    if "::ffff" in args[0] and "could not listen" in str(e):
+                        continue  # no IPv6 on this machine: the address was accepted, the socket was not
+                    raise
+                code, err = server.stop()
+                self.assertEqual(code, 0, err)
+
+    def test_help_documents_it(self):
+        p = subprocess.run([BINARY, "--help"], capture_output=True, text=True, timeout=TIMEOUT)
+        self.assertIn("only with a loopback --listen address", " ".join((p.stdout + p.stderr).split()))
 
 
 if __name__ == "__main__":

@@ -86,12 +86,13 @@ const Type kBool(TypeId::kBool), kInt2(TypeId::kInt16), kInt4(TypeId::kInt32), k
 const Type kFloat4(TypeId::kFloat32), kFloat8(TypeId::kFloat64), kNumeric(TypeId::kNumeric);
 const Type kText(TypeId::kText), kVarchar(TypeId::kVarchar), kBpchar(TypeId::kChar), kUnknown(TypeId::kUnknown);
 const Type kDate(TypeId::kDate), kTimestamp(TypeId::kTimestamp), kTimestampTz(TypeId::kTimestampTz);
+const Type kBytea(TypeId::kBytea);
 
 // ---------------------------------------------------------------- TypeFromOid
 
 TEST(PgTypeFromOidTest, MapsEveryPacelineTypeAndBack) {
   for (const Type& t : {kBool, kInt2, kInt4, kInt8, kFloat4, kFloat8, kNumeric, kText, kVarchar, kBpchar, kDate,
-                        kTimestamp, kTimestampTz}) {
+                        kTimestamp, kTimestampTz, kBytea}) {
     Type got;
     ASSERT_TRUE(TypeFromOid(t.Oid(), &got)) << t.ToString();
     EXPECT_EQ(got, t) << t.ToString();
@@ -101,11 +102,13 @@ TEST(PgTypeFromOidTest, MapsEveryPacelineTypeAndBack) {
   EXPECT_EQ(t.id, TypeId::kInt32);
   ASSERT_TRUE(TypeFromOid(1700, &t));
   EXPECT_EQ(t, kNumeric);  // no precision or scale
+  ASSERT_TRUE(TypeFromOid(17, &t));
+  EXPECT_EQ(t, kBytea);
 }
 
 TEST(PgTypeFromOidTest, RejectsUnspecifiedAndMissingTypes) {
   Type t;
-  for (uint32_t oid : {0u, 17u /*bytea*/, 2950u /*uuid*/, 3802u /*jsonb*/, 1005u /*int2[]*/, 705u /*unknown*/,
+  for (uint32_t oid : {0u, 2950u /*uuid*/, 3802u /*jsonb*/, 1005u /*int2[]*/, 705u /*unknown*/,
                        1186u /*interval*/, 99999u}) {
     EXPECT_FALSE(TypeFromOid(oid, &t)) << oid;
   }
@@ -173,6 +176,19 @@ TEST(PgDecodeTextTest, RejectsBytesThatAreNotUtf8) {
   EXPECT_EQ(Decode("\xff", 1, kVarchar), "ERROR 22021 invalid byte sequence for encoding \"UTF8\": 0xff");
 }
 
+TEST(PgDecodeTextTest, ByteaTakesHexAndEscapeFormats) {
+  EXPECT_EQ(DecodeText("\\x0001ff", kBytea), "bytea \\x0001ff");   // libpq's PQescapeByteaConn, psycopg's text dumper
+  EXPECT_EQ(DecodeText("\\xDEADbeef", kBytea), "bytea \\xdeadbeef");
+  EXPECT_EQ(DecodeText("\\x", kBytea), "bytea \\x");
+  EXPECT_EQ(DecodeText("ab\\\\\\000", kBytea), "bytea \\x61625c00");  // escape format: \\ and \ooo
+  EXPECT_EQ(DecodeText("\xc3\xa9", kBytea), "bytea \\xc3a9");       // UTF-8 text stands for its bytes
+  EXPECT_EQ(DecodeText("\\x0g", kBytea), "ERROR 22023 invalid hexadecimal digit: \"g\"");
+  EXPECT_EQ(DecodeText("\\x123", kBytea), "ERROR 22023 invalid hexadecimal data: odd number of digits");
+  EXPECT_EQ(DecodeText("a\\b", kBytea), "ERROR 22P02 invalid input syntax for type bytea");
+  // Text parameters are text, whatever their type: the client encoding applies.
+  EXPECT_EQ(DecodeText("\xff", kBytea), "ERROR 22021 invalid byte sequence for encoding \"UTF8\": 0xff");
+}
+
 TEST(PgDecodeTest, RejectsUnknownFormatCodes) {
   EXPECT_EQ(Decode("1", 2, kInt4), "ERROR 22023 unsupported format code: 2");
   EXPECT_EQ(Decode("1", -1, kInt4), "ERROR 22023 unsupported format code: -1");
@@ -217,6 +233,16 @@ TEST(PgDecodeBinaryTest, BoolsFloatsAndStrings) {
   EXPECT_EQ(Decode("", 1, kText), "text ");
   EXPECT_EQ(Decode("ab", 1, Type::Char(3)), "bpchar ab ");
   EXPECT_EQ(Decode("abcd", 1, Type::Varchar(3)), "ERROR 22001 value too long for type character varying(3)");
+}
+
+TEST(PgDecodeBinaryTest, ByteaIsTheRawBytes) {
+  // bytearecv: any bytes, NULs and bytes that are no UTF-8 included.
+  EXPECT_EQ(DecodeBinaryHex("00ff5c7801", kBytea), "bytea \\x00ff5c7801");
+  EXPECT_EQ(Decode("", 1, kBytea), "bytea \\x");
+  Value v;
+  ASSERT_TRUE(DecodeParameter(std::string("\0\xff", 2), 1, kBytea, &v).ok());
+  EXPECT_EQ(v.type(), TypeId::kBytea);
+  EXPECT_EQ(v.bytes_value(), std::string("\0\xff", 2));
 }
 
 TEST(PgDecodeBinaryTest, DatesAndTimestampsCountFrom2000) {
@@ -348,6 +374,15 @@ TEST(PgEncodeBinaryTest, Strings) {
   EXPECT_EQ(EncodeBinaryHex(Value::String(TypeId::kUnknown, "lit"), kUnknown), "6c6974");
 }
 
+TEST(PgEncodeBinaryTest, ByteaIsTheRawBytes) {
+  EXPECT_EQ(EncodeBinaryHex(Value::Bytea(std::string("\0\xff\\x", 4)), kBytea), "00ff5c78");  // byteasend
+  EXPECT_EQ(EncodeBinaryHex(Value::Bytea(""), kBytea), "");
+  EXPECT_EQ(EncodeText(Value::Bytea(std::string("\0\xff\\x", 4)), kBytea), "\\x00ff5c78");  // byteaout, hex
+  EXPECT_EQ(EncodeText(Value::Bytea(""), kBytea), "\\x");
+  // A bytea value sent for a text column is its hex text.
+  EXPECT_EQ(EncodeBinaryHex(Value::Bytea("A"), kText), ToHex("\\x41"));
+}
+
 TEST(PgEncodeTest, ConvertsToTheColumnType) {
   EXPECT_EQ(EncodeBinaryHex(Value::Int32(7), kInt8), "0000000000000007");
   EXPECT_EQ(EncodeBinaryHex(Value::Int64(7), kInt2), "0007");
@@ -415,7 +450,12 @@ std::vector<Case> RoundTripCases() {
       {kTimestamp, Value::Timestamp(Micros("1999-12-31 23:59:59.000001"))},
       {kTimestampTz, Value::TimestampTz(Micros("2038-01-19 03:14:08"))},
       {kTimestampTz, Value::TimestampTz(Micros("1900-01-01 00:00:00"))},
+      {kBytea, Value::Bytea("")},
+      {kBytea, Value::Bytea(std::string("\0\x01\\\xff\x80 x", 7))},
   };
+  std::string every_byte;
+  for (int b = 0; b < 256; ++b) every_byte.push_back(static_cast<char>(b));
+  cases.push_back({kBytea, Value::Bytea(every_byte)});
   for (std::string_view n : {"0", "0.00", "1", "-1", "12345.678", "-12345.678", "0.001", "-0.00001", "10000",
                              "100000000", "9999.9999", "10000.0001", "1180591620717411303424", "3.14159",
                              "99999999999999999999999999999999999999", "-99999999999999999999999999999999999999",

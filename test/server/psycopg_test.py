@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """paceline-server with psycopg 3 (python3-psycopg): parameters in text and
-binary, binary results, executemany, pipelines (one scheduled transaction
+binary (bytea included), binary results, executemany, pipelines (one scheduled transaction
 each), transactions committed and rolled back, an error, automatic
 preparation, and a CancelRequest interrupting a lock wait. Run by ctest with the server binary as the only argument."""
 import datetime
@@ -58,6 +58,37 @@ class PsycopgTest(unittest.TestCase):
         self.assertIsNone(cur.execute("SELECT name FROM pt WHERE id = %s", (99,)).fetchone())
         cur.execute("INSERT INTO pt (id, name) VALUES (%s, %s)", (3, None))
         self.assertEqual(cur.execute("SELECT name FROM pt WHERE id = 3").fetchone(), (None,))
+
+    def test_bytea_text_and_binary(self):
+        conn = self.connect(autocommit=True)
+        cur = conn.cursor()
+        cur.execute("CREATE TABLE bt (id INT PRIMARY KEY, k BYTEA UNIQUE, v BYTEA)")
+        every_byte = bytes(range(256))
+        values = [b"", b"\x00", b"\x00\xff\\x", every_byte, "h\u00e9llo".encode()]
+        # %t: psycopg's text dumper (libpq's hex escaping, "\x..."); %b: the raw
+        # bytes in binary format. Each value goes in both ways, as key and value.
+        for i, value in enumerate(values):
+            cur.execute("INSERT INTO bt VALUES (%t, %t, %t)", (2 * i, value + b"t", value))
+            cur.execute("INSERT INTO bt VALUES (%b, %b, %b)", (2 * i + 1, value + b"b", value))
+        for binary in (False, True):
+            with self.subTest(binary=binary):
+                c = conn.cursor(binary=binary)
+                for i, value in enumerate(values):
+                    for marker, suffix in (("%t", b"t"), ("%b", b"b")):
+                        got = c.execute(f"SELECT id, v, octet_length(v) FROM bt WHERE k = {marker}",
+                                        (value + suffix,)).fetchone()
+                        self.assertEqual(got, (2 * i + (suffix == b"b"), value, len(value)))
+                # The column is typed bytea (OID 17) in RowDescription.
+                self.assertEqual(c.description[1].type_code, 17)
+        # Text results are PostgreSQL's hex output, as psql shows them.
+        hex_text = conn.cursor().execute("SELECT v::text FROM bt WHERE id = 5").fetchone()[0]
+        self.assertEqual(hex_text, "\\x00ff5c78")
+        # Bytes order as unsigned bytes; a bad text bytea is PostgreSQL's error.
+        cur.execute("INSERT INTO bt VALUES (100, %b, NULL)", (b"\xff",))
+        self.assertEqual(cur.execute("SELECT id FROM bt WHERE k > %b", (b"\x7f",)).fetchall(), [(100,)])
+        with self.assertRaises(psycopg.errors.InvalidParameterValue) as caught:
+            cur.execute("SELECT 1 FROM bt WHERE k = %s::bytea", ("\\x0g",))
+        self.assertIn('invalid hexadecimal digit: "g"', str(caught.exception))
 
     def test_executemany_pipeline_and_transactions(self):
         conn = self.connect()

@@ -214,6 +214,8 @@ constexpr FunctionInfo kFunctions[] = {
     {"upper", ScalarFunction::kUpper, 1, 1},
     {"length", ScalarFunction::kLength, 1, 1},
     {"char_length", ScalarFunction::kLength, 1, 1},
+    {"character_length", ScalarFunction::kLength, 1, 1},
+    {"octet_length", ScalarFunction::kOctetLength, 1, 1},
     {"substr", ScalarFunction::kSubstr, 2, 3},
     {"substring", ScalarFunction::kSubstr, 2, 3},
     {"btrim", ScalarFunction::kTrim, 1, 2},
@@ -692,6 +694,16 @@ Status Binder::BindBinary(const Expr& e, Context& ctx, BoundExprPtr* out) {
     case BinaryOp::kGe: case BinaryOp::kIsDistinctFrom: case BinaryOp::kIsNotDistinctFrom:
       return BindCompare(op, std::move(left), std::move(right), e.location, out);
     case BinaryOp::kConcat: {
+      // bytea || bytea joins the bytes (an untyped literal beside a bytea is
+      // bytea); any other mix is text concatenation, bytea shown in hex.
+      const bool left_bytea = left->type.id == TypeId::kBytea, right_bytea = right->type.id == TypeId::kBytea;
+      if ((left_bytea || right_bytea) && (left_bytea || IsUnknown(*left)) && (right_bytea || IsUnknown(*right))) {
+        PL_RETURN_IF_ERROR(UnifyUnknown(&left, &right, e.location));
+        *out = MakeNode(BoundKind::kConcat, Type(TypeId::kBytea), e.location);
+        (*out)->children.push_back(std::move(left));
+        (*out)->children.push_back(std::move(right));
+        return Status::OK();
+      }
       if (IsUnknown(*left)) PL_RETURN_IF_ERROR(Coerce(&left, Type(TypeId::kText), false, e.location));
       if (IsUnknown(*right)) PL_RETURN_IF_ERROR(Coerce(&right, Type(TypeId::kText), false, e.location));
       *out = MakeNode(BoundKind::kConcat, Type(TypeId::kText), e.location);
@@ -974,8 +986,14 @@ Status Binder::BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
       for (auto& a : args) PL_RETURN_IF_ERROR(require_text(a));
       node->type = Type(TypeId::kText);
       break;
-    case ScalarFunction::kLength:
-      PL_RETURN_IF_ERROR(require_text(args[0]));
+    case ScalarFunction::kLength: case ScalarFunction::kOctetLength:
+      // length(bytea) counts bytes, as octet_length of either does;
+      // char_length is for text only.
+      if (args[0]->type.id == TypeId::kBytea && name != "char_length" && name != "character_length") {
+        node->function = ScalarFunction::kOctetLength;
+      } else {
+        PL_RETURN_IF_ERROR(require_text(args[0]));
+      }
       node->type = Type(TypeId::kInt32);
       break;
     case ScalarFunction::kSubstr:

@@ -43,7 +43,7 @@ enum class BoundKind {
 
 enum class ScalarFunction {
   kNow, kCurrentDate, kCoalesce, kNullIf, kGreatest, kLeast, kAbs, kRound, kTrunc, kFloor, kCeil,
-  kLower, kUpper, kLength, kSubstr, kTrim, kLtrim, kRtrim, kPower, kSqrt, kMod, kRandom,
+  kLower, kUpper, kLength, kOctetLength, kSubstr, kTrim, kLtrim, kRtrim, kPower, kSqrt, kMod, kRandom,
 };
 
 struct BoundExpr;

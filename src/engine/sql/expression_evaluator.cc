@@ -311,7 +311,11 @@ Status Evaluate(const BoundExpr& e, const EvalContext& ctx, Value* out) {
       PL_RETURN_IF_ERROR(Evaluate(*e.children[0], ctx, &a));
       PL_RETURN_IF_ERROR(Evaluate(*e.children[1], ctx, &b));
       if (a.is_null() || b.is_null()) {
-        *out = Value::Null(TypeId::kText);
+        *out = Value::Null(e.type.id);
+        return Status::OK();
+      }
+      if (e.type.id == TypeId::kBytea) {
+        *out = Value::Bytea(a.bytes_value() + b.bytes_value());
         return Status::OK();
       }
       std::string s = TextOf(a);
@@ -530,6 +534,11 @@ Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) 
       return Status::OK();
     case ScalarFunction::kLength:
       *out = Value::Int32(static_cast<int32_t>(Utf8Length(TextOf(args[0]))));
+      return Status::OK();
+    case ScalarFunction::kOctetLength:
+      // Bytes of a bytea, or of a text's UTF-8 (CHAR(n) keeps its padding, as
+      // PostgreSQL's bpcharoctetlen).
+      *out = Value::Int32(static_cast<int32_t>(args[0].string_value().size()));
       return Status::OK();
     case ScalarFunction::kSubstr: {
       const std::string text = TextOf(args[0]);

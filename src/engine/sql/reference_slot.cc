@@ -12,7 +12,7 @@ namespace {
 // with a column (whose names are hashed unseeded).
 constexpr uint64_t kDomainSeed = 0x64'6f'6d'61'69'6e'21'21ULL;
 
-enum class Family { kNumber, kString, kBool, kTime };
+enum class Family { kNumber, kString, kBool, kTime, kBytes };
 
 Family FamilyOf(TypeId id) {
   switch (id) {
@@ -34,6 +34,8 @@ Family FamilyOf(TypeId id) {
     case TypeId::kVarchar:
     case TypeId::kText:
       return Family::kString;
+    case TypeId::kBytea:
+      return Family::kBytes;
   }
   return Family::kString;
 }

@@ -105,7 +105,9 @@ Status AppendKeyColumn(const Type& type, bool nullable, const Value& v, std::str
       AppendBigEndian(static_cast<uint64_t>(u), 8, out);
       return Status::OK();
     }
-    case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown:
+    case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: case TypeId::kBytea:
+      // Bytea keys are encoded as strings: no CHAR trimming, and byte order
+      // is byteacmp's order.
       AppendKeyString(type, nullable, v.string_value(), out);
       return Status::OK();
   }

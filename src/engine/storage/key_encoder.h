@@ -8,7 +8,7 @@
 // bytes: TPC-C's composite keys stay within std::string's inline buffer);
 // floats with the IEEE order trick; NUMERIC(p,s) rescaled to s as a 16-byte
 // sign-flipped integer; bool 1 byte; dates/timestamps as integers; strings
-// with 0x00 escaped as 0x00 0xFF and terminated by 0x00 0x00 (CHAR(n)
+// and bytea with 0x00 escaped as 0x00 0xFF and terminated by 0x00 0x00 (CHAR(n)
 // trailing blanks dropped, as bpchar compares). Every encoded column is
 // self-delimiting, so a complete-column prefix of a key is a byte prefix.
 //

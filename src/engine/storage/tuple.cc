@@ -37,8 +37,8 @@ void StoreValue(TypeId type, const Value& v, uint8_t* slot, Tuple* t, uint32_t* 
       Store<__int128>(slot, v.numeric_value().unscaled());
       slot[16] = static_cast<uint8_t>(v.numeric_value().scale());
       break;
-    case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: {
-      const std::string& s = v.string_value();
+    case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: case TypeId::kBytea: {
+      const std::string& s = v.type() == TypeId::kBytea ? v.bytes_value() : v.string_value();
       Store<uint32_t>(slot, *var);
       Store<uint32_t>(slot + 4, static_cast<uint32_t>(s.size()));
       std::memcpy(t->data + *var, s.data(), s.size());
@@ -59,7 +59,7 @@ int TupleLayout::FixedWidth(TypeId id) {
     case TypeId::kInt32: case TypeId::kFloat32: case TypeId::kDate: return 4;
     case TypeId::kInt64: case TypeId::kFloat64: case TypeId::kTimestamp: case TypeId::kTimestampTz: return 8;
     case TypeId::kNumeric: return 17;
-    case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: return 8;
+    case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: case TypeId::kBytea: return 8;
   }
   return 8;
 }
@@ -106,6 +106,8 @@ Value TupleLayout::Get(const Tuple& t, int column) const {
     case TypeId::kTimestampTz: return Value::TimestampTz(Load<int64_t>(slot));
     case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown:
       return Value::String(id, std::string(GetString(t, column)));
+    case TypeId::kBytea:
+      return Value::Bytea(std::string(GetString(t, column)));
   }
   return Value::Null(id);
 }
@@ -132,8 +134,8 @@ bool TupleLayout::FromBytes(std::string_view bytes, TuplePtr* out) const {
 TuplePtr TupleLayout::Build(const Value* values) const {
   uint32_t var_bytes = 0;
   for (size_t i = 0; i < types_.size(); ++i) {
-    if (!values[i].is_null() && (types_[i].IsString() || types_[i].id == TypeId::kUnknown)) {
-      var_bytes += static_cast<uint32_t>(values[i].string_value().size());
+    if (!values[i].is_null() && (types_[i].IsVariableLength() || types_[i].id == TypeId::kUnknown)) {
+      var_bytes += static_cast<uint32_t>(values[i].string_value().size());  // the bytes of bytea too
     }
   }
   uint32_t size = kHeaderBytes + fixed_end_ + var_bytes;
@@ -161,7 +163,7 @@ TuplePtr TupleLayout::Update(const Tuple& t, const std::vector<int>& columns,
   const int n = column_count();
   std::vector<int> replaced(n, -1);
   for (size_t k = 0; k < columns.size(); ++k) replaced[columns[k]] = static_cast<int>(k);
-  auto is_string = [&](int i) { return types_[i].IsString() || types_[i].id == TypeId::kUnknown; };
+  auto is_string = [&](int i) { return types_[i].IsVariableLength() || types_[i].id == TypeId::kUnknown; };
   uint32_t var_bytes = 0;
   for (int i = 0; i < n; ++i) {
     if (!is_string(i)) continue;

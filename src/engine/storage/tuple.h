@@ -4,10 +4,11 @@
 //   [uint32 size][null bitmap: ceil(n/8) bytes][fixed slots][variable area]
 // Fixed slots hold each column's value at a fixed offset: bool 1 byte, int2 2,
 // int4 4, int8 8, float4 4, float8 8, numeric 17 (int128 + scale), date 4,
-// timestamp 8, strings 8 (uint32 offset into the blob + uint32 length). The
-// variable area holds string bytes. Copying a tuple is one memcpy; an update
-// builds a new tuple and the row's pointer is swapped, so a tuple that has
-// been published is never modified (readers need no latch on its content).
+// timestamp 8, strings and bytea 8 (uint32 offset into the blob + uint32
+// length). The variable area holds string and bytea bytes. Copying a tuple
+// is one memcpy; an update builds a new tuple and the row's pointer is
+// swapped, so a tuple that has been published is never modified (readers
+// need no latch on its content).
 //
 // Thread-safety: a Tuple is immutable after Build(); TupleLayout is immutable
 // after construction. Ownership: TuplePtr owns; Row holds a raw pointer to the
@@ -47,7 +48,8 @@ class TupleLayout {
   }
   // The column's value; strings are copied out.
   Value Get(const Tuple& t, int column) const;
-  // Strings without a copy (valid while `t` lives); column must be a string type.
+  // Strings (or bytea's bytes) without a copy (valid while `t` lives); column
+  // must be a string or bytea type.
   std::string_view GetString(const Tuple& t, int column) const;
   int64_t GetInt(const Tuple& t, int column) const;  // integer/date/timestamp columns
 

@@ -77,6 +77,17 @@ TEST(KeyEncoderTest, FloatsNumericsStringsKeepOrder) {
                                              Value::Text("ab"), Value::Text("b"), Value::Text("\xff")});
 }
 
+TEST(KeyEncoderTest, ByteaKeepsByteaOrder) {
+  // byteacmp: unsigned bytes, a prefix before its extensions; NULs are data.
+  ExpectOrderPreserved(Type(TypeId::kBytea),
+                       {Value::Bytea(""), Value::Bytea(std::string("\0", 1)), Value::Bytea(std::string("\0\0", 2)),
+                        Value::Bytea(std::string("\0\x01", 2)), Value::Bytea("\x01"), Value::Bytea("a"),
+                        Value::Bytea(std::string("a\0", 2)), Value::Bytea("a "), Value::Bytea("\x7f"),
+                        Value::Bytea("\x80"), Value::Bytea("\xff"), Value::Bytea("\xff\xff")});
+  // No CHAR trimming: a trailing blank is a byte like any other.
+  EXPECT_NE(Key(Type(TypeId::kBytea), Value::Bytea("a ")), Key(Type(TypeId::kBytea), Value::Bytea("a")));
+}
+
 TEST(KeyEncoderTest, CharIgnoresTrailingBlanksLikeBpchar) {
   EXPECT_EQ(Key(Type::Char(5), Value::String(TypeId::kChar, "ab   ")), Key(Type::Char(5), Value::String(TypeId::kChar, "ab")));
 }

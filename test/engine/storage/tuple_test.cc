@@ -10,7 +10,8 @@ namespace {
 std::vector<Type> AllTypes() {
   return {Type(TypeId::kBool),    Type(TypeId::kInt16),   Type(TypeId::kInt32),   Type(TypeId::kInt64),
           Type(TypeId::kFloat32), Type(TypeId::kFloat64), Type::Numeric(12, 2),   Type::Char(4),
-          Type::Varchar(10),      Type(TypeId::kText),    Type(TypeId::kDate),    Type(TypeId::kTimestamp)};
+          Type::Varchar(10),      Type(TypeId::kText),    Type(TypeId::kDate),    Type(TypeId::kTimestamp),
+          Type(TypeId::kBytea)};
 }
 
 std::vector<Value> SampleValues() {
@@ -18,7 +19,8 @@ std::vector<Value> SampleValues() {
           Value::Int64(-(int64_t{1} << 50)), Value::Float32(1.5f), Value::Float64(-2.25),
           Value::Numeric(Decimal(123456, 2)), Value::String(TypeId::kChar, "ab  "),
           Value::String(TypeId::kVarchar, "hello"), Value::Text(std::string(300, 'x')),
-          Value::Date(19000),         Value::Timestamp(1700000000123456)};
+          Value::Date(19000),         Value::Timestamp(1700000000123456),
+          Value::Bytea(std::string("\x00\xff\x01" "bytes\x00", 9))};
 }
 
 TEST(TupleTest, EveryTypeRoundTrips) {
@@ -60,6 +62,13 @@ TEST(TupleTest, UpdateReplacesOnlyNamedColumnsAndRelaysStrings) {
   EXPECT_EQ(layout.Get(*w, 8).string_value(), "a longer v");
   // The original is untouched (tuples are immutable).
   EXPECT_EQ(layout.Get(*t, 8).string_value(), "hello");
+  // Bytea is laid out with the strings: a longer value, NULs included.
+  const std::string bytes("\x00\x00\xfe longer bytes \x00", 18);
+  TuplePtr x = layout.Update(*w, {12}, {Value::Bytea(bytes)});
+  EXPECT_EQ(layout.Get(*x, 12), Value::Bytea(bytes));
+  EXPECT_EQ(layout.GetString(*x, 12), bytes);
+  EXPECT_EQ(layout.Get(*x, 9).string_value(), "back");
+  EXPECT_EQ(layout.Get(*x, 8).string_value(), "a longer v");
 }
 
 }  // namespace
