@@ -121,7 +121,7 @@ bool TupleLayout::FromBytes(std::string_view bytes, TuplePtr* out) const {
   const uint32_t data_bytes = size - kHeaderBytes;
   for (size_t i = 0; i < types_.size(); ++i) {
     const bool null = (data[i >> 3] >> (i & 7)) & 1;
-    if (null || !(types_[i].IsString() || types_[i].id == TypeId::kUnknown)) continue;
+    if (null || !(types_[i].IsVariableLength() || types_[i].id == TypeId::kUnknown)) continue;
     const uint32_t off = Load<uint32_t>(data + offsets_[i]), len = Load<uint32_t>(data + offsets_[i] + 4);
     if (off < fixed_end_ || off > data_bytes || len > data_bytes - off) return false;
   }

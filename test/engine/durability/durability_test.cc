@@ -96,6 +96,8 @@ TEST_P(DurabilityTest, EverythingCommittedIsBackAfterARestart) {
   Ok(session_, "CREATE INDEX stock_qty ON stock (s_qty)");
   Ok(session_, "CREATE TABLE gone (a INT)");
   Ok(session_, "CREATE TABLE emptied (a INT PRIMARY KEY)");
+  Ok(session_, "CREATE TABLE blobs (id INT PRIMARY KEY, b BYTEA)");
+  Ok(session_, "INSERT INTO blobs VALUES (1, '\\x00ff10'), (2, NULL), (3, '')");
   Ok(session_, "INSERT INTO warehouse VALUES (1, 'one', 10.50), (2, 'two', NULL), (3, 'three', 0)");
   ASSERT_TRUE(db_->BulkLoad("stock", {{Value::Int32(1), Value::Int32(1), Value::Int16(5), Value::Text("a'b"),
                                        Value::Null(TypeId::kTimestamp), Value::Bool(true)},
@@ -132,6 +134,7 @@ TEST_P(DurabilityTest, EverythingCommittedIsBackAfterARestart) {
     EXPECT_EQ(Rows(session_, "SELECT * FROM warehouse ORDER BY w_id"), warehouses);
     EXPECT_EQ(Rows(session_, "SELECT * FROM stock ORDER BY s_w_id, s_i_id"), stock);
     EXPECT_EQ(Rows(session_, "SELECT a FROM emptied"), "3\n");
+    EXPECT_EQ(Rows(session_, "SELECT id, b FROM blobs ORDER BY id"), "1|\\x00ff10\n2|\n3|\\x\n");
     EXPECT_FALSE(RunSql(session_, "SELECT * FROM gone").ok());
     // Indexes and constraints came back with the rows.
     EXPECT_EQ(Rows(session_, "SELECT s_i_id FROM stock WHERE s_qty = 9"), "1\n");
