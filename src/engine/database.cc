@@ -205,6 +205,7 @@ Status Database::Open(const Options& options, std::unique_ptr<Database>* out) {
     PL_RETURN_IF_ERROR(log::ParseSyncMode(options.sync, &d.sync));
     d.segment_bytes = options.log_segment_bytes;
     d.before_sync = options.log_before_sync;
+    d.group_commit_delay = options.group_commit_delay;
     Database* raw = db.get();
     auto run_ddl = [raw](const std::string& sql) -> Status {
       std::shared_ptr<const sql::PreparedStatement> p;

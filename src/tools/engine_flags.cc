@@ -38,6 +38,8 @@ DEFINE_string(data_dir, "",
 DEFINE_string(sync, "fsync", "with --data-dir, a commit is acknowledged after: fsync, fdatasync, off (before the write)");
 DEFINE_int32(checkpoint_interval_s, 300, "with --data-dir: a checkpoint at least this often (0: not by time)");
 DEFINE_uint64(checkpoint_log_mb, 256, "with --data-dir: a checkpoint once this much log was written (0: not by size)");
+DEFINE_int32(group_commit_us, 200,
+             "with --data-dir: when others commit too, the log waits this long for more commits before each sync");
 DEFINE_bool(checkpoint_on_close, true, "with --data-dir: write a checkpoint when shutting down (faster restart)");
 DEFINE_uint64(seed, 42, "seed of the scheduler's and stealing's random choices (and paceline-bench's inputs)");
 
@@ -48,7 +50,7 @@ bool IsEngineFlag(const std::string& name) {
   static const char* const kNames[] = {
       "workers", "cc", "scheduler", "history_warmup", "history_learning", "state", "history_capacity",
       "reference_sources", "partition_domain", "steal", "steal_threshold", "max_retries", "max_retry_pause_us",
-      "lock_timeout_ms", "parameterize_literals", "data_dir", "sync", "checkpoint_interval_s", "checkpoint_log_mb", "checkpoint_on_close",
+      "lock_timeout_ms", "parameterize_literals", "data_dir", "sync", "checkpoint_interval_s", "checkpoint_log_mb", "checkpoint_on_close", "group_commit_us",
       "seed"};
   return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
@@ -84,6 +86,7 @@ Status EngineOptionsFromFlags(engine::Options* options) {
   options->checkpoint_interval = std::chrono::seconds(std::max(0, FLAGS_checkpoint_interval_s));
   options->checkpoint_log_bytes = FLAGS_checkpoint_log_mb << 20;
   options->checkpoint_on_close = FLAGS_checkpoint_on_close;
+  options->group_commit_delay = std::chrono::microseconds(std::max(0, FLAGS_group_commit_us));
   scheduler::SchedulerOptions& scheduling = options->scheduling;
   Status s = scheduler::ParseHistoryWarmup(FLAGS_history_warmup, &scheduling);
   if (!s.ok()) return Invalid("--history-warmup " + s.message());

@@ -40,6 +40,7 @@ DECLARE_string(sync);
 DECLARE_int32(checkpoint_interval_s);
 DECLARE_uint64(checkpoint_log_mb);
 DECLARE_bool(checkpoint_on_close);
+DECLARE_int32(group_commit_us);
 DECLARE_uint64(seed);
 
 namespace paceline::tools {

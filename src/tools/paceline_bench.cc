@@ -146,7 +146,10 @@ int Main() {
   report.settings.push_back({"partition_domain", FLAGS_partition_domain});
   report.settings.push_back({"steal", options.steal ? "true" : "false"});
   report.settings.push_back({"data_dir", options.data_dir.empty() ? "none (in memory)" : options.data_dir});
-  if (!options.data_dir.empty()) report.settings.push_back({"sync", options.sync});
+  if (!options.data_dir.empty()) {
+    report.settings.push_back({"sync", options.sync});
+    report.settings.push_back({"group_commit_us", std::to_string(options.group_commit_delay.count())});
+  }
   report.settings.push_back({"steal_threshold", std::to_string(options.steal_threshold)});
   report.settings.push_back({"max_retries", std::to_string(options.max_retries)});
   report.settings.push_back({"max_retry_pause_us", std::to_string(options.max_retry_pause.count())});

@@ -107,6 +107,10 @@ int Main() {
               << (r.had_checkpoint ? std::to_string(r.checkpoint_rows) + " rows, " : "") << r.log_records
               << " log records (" << r.log_bytes << " bytes" << (r.torn_tail ? ", a torn last record cut off" : "")
               << ") in " << r.seconds << " s\n";
+    if (options.sync == "off") {
+      std::cerr << "paceline-server: --sync=off: commits are acknowledged before their log records are written; "
+                   "a crash may lose the last ~10 ms of them (never part of one)\n";
+    }
   }
   signals_io.run();  // returns once a signal has arrived
   // Shutting down. `signals` stays registered until everything is torn

@@ -200,6 +200,7 @@ Status Durability::Recover(catalog::Catalog* catalog, const DdlRunner& run_ddl, 
   log_options.sync = options_.sync;
   log_options.segment_bytes = options_.segment_bytes;
   log_options.before_sync = options_.before_sync;
+  log_options.group_commit_delay = options_.group_commit_delay;
   return log::LogWriter::Open(log_options, next_lsn, &writer_);
 }
 

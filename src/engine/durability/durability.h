@@ -52,6 +52,7 @@ struct DurabilityOptions {
   std::string data_dir;
   log::SyncMode sync = log::SyncMode::kFsync;
   size_t segment_bytes = 64u << 20;
+  std::chrono::microseconds group_commit_delay{0};  // log::LogOptions::group_commit_delay
   std::function<void()> before_sync;  // tests only: log::LogOptions::before_sync
 };
 

@@ -31,11 +31,22 @@ std::string_view SyncModeName(SyncMode mode);
 // With SyncMode::kOff, the writer syncs at least this often while it has
 // written something not yet synced.
 inline constexpr std::chrono::milliseconds kOffSyncInterval{10};
+// A batch this large is written without waiting out the group commit delay.
+inline constexpr size_t kGroupBytes = 1u << 20;
 
 struct LogOptions {
   std::string dir;                  // the segments' directory (created by the caller)
   SyncMode sync = SyncMode::kFsync;
   size_t segment_bytes = 64u << 20; // a new segment once the current one is this large
+  // Group commit delay (as PostgreSQL's commit_delay): when the previous
+  // batch held more than one record (others are committing too), the
+  // writer waits this long after a batch's first record for more before it
+  // writes and syncs: fewer, larger syncs (each costs CPU and, on a virtual
+  // machine, exits to the host) for that much more commit latency. A lone
+  // committer (the previous batch held one record) is never delayed;
+  // neither is a batch that reaches kGroupBytes, nor a sync a thread
+  // blocks on (SyncTo, WaitDurable). 0: write as soon as there is something.
+  std::chrono::microseconds group_commit_delay{0};
   // Tests only: run on the writer thread before each sync of a batch (to
   // hold the log back and watch what waits for it).
   std::function<void()> before_sync;

@@ -41,6 +41,7 @@ LogWriter::~LogWriter() {
 uint64_t LogWriter::Append(uint8_t type, std::string_view payload) {
   const uint64_t hash = PayloadHash(payload);  // the costly part, outside the lock
   uint64_t lsn;
+  bool wake;
   {
     std::lock_guard lock(mu_);
     lsn = next_lsn_++;
@@ -48,8 +49,13 @@ uint64_t LogWriter::Append(uint8_t type, std::string_view payload) {
     AppendFrame(lsn, type, payload, hash, &pending_);
     ++stats_.appends;
     stats_.bytes += pending_.size() - before;
+    // The writer is woken by the first record it waits for, or by a batch
+    // that is full during its delay; not by every record (no futex call,
+    // no context switch per commit).
+    wake = writer_idle_ || (writer_delaying_ && pending_.size() >= kGroupBytes);
+    if (writer_idle_) writer_idle_ = false;
   }
-  work_cv_.notify_one();
+  if (wake) work_cv_.notify_one();
   return lsn;
 }
 
@@ -136,6 +142,7 @@ void LogWriter::Run() {
   std::vector<std::pair<size_t, uint64_t>> rotations;
   std::vector<DurableFn> ready;
   auto last_sync = Clock::now();
+  uint64_t last_batch_records = 0;  // records in the last batch written
   std::unique_lock lock(mu_);
   while (true) {
     // After an error only appends (dropped) and the stop are work: a sync
@@ -143,10 +150,20 @@ void LogWriter::Run() {
     auto has_work = [&] {
       return stop_ || !pending_.empty() || !rotations_.empty() || (error_.ok() && sync_requested_ > synced_lsn_);
     };
+    writer_idle_ = true;
     if (off && error_.ok() && written_lsn_ > synced_lsn_) {
       work_cv_.wait_for(lock, kOffSyncInterval, has_work);  // kOff: sync what was written within the interval
     } else {
       work_cv_.wait(lock, has_work);
+    }
+    writer_idle_ = false;
+    if (options_.group_commit_delay.count() > 0 && last_batch_records > 1 && error_.ok() && !stop_ &&
+        !pending_.empty() && rotations_.empty() && sync_requested_ <= synced_lsn_ && pending_.size() < kGroupBytes) {
+      writer_delaying_ = true;
+      work_cv_.wait_for(lock, options_.group_commit_delay, [&] {
+        return stop_ || pending_.size() >= kGroupBytes || !rotations_.empty() || sync_requested_ > synced_lsn_;
+      });
+      writer_delaying_ = false;
     }
     const bool stopping = stop_;
     batch.clear();
@@ -154,6 +171,7 @@ void LogWriter::Run() {
     rotations.clear();
     rotations.swap(rotations_);
     const uint64_t first = written_lsn_ + 1, last = next_lsn_ - 1;
+    if (!batch.empty()) last_batch_records = last - first + 1;
     const bool sync = !off || stopping || sync_requested_ > synced_lsn_ || Clock::now() - last_sync >= kOffSyncInterval;
     const bool unsynced = last > synced_lsn_;
     if (error_.ok() && (!batch.empty() || !rotations.empty() || (sync && unsynced))) {

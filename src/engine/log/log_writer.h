@@ -111,6 +111,8 @@ class LogWriter {
   uint64_t sync_requested_ = 0;      // SyncTo's target (kOff)
   uint64_t current_first_lsn_;       // first LSN of the segment being written
   std::multimap<uint64_t, DurableFn> waiters_;
+  bool writer_idle_ = false;      // the writer waits for a first record: Append wakes it
+  bool writer_delaying_ = false;  // the writer waits out the group commit delay
   Status error_;
   bool stop_ = false;
   LogWriterStats stats_;

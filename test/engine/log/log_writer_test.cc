@@ -10,6 +10,8 @@
 #include <sys/resource.h>
 
 #include <atomic>
+#include <condition_variable>
+#include <future>
 #include <map>
 #include <mutex>
 #include <string>
@@ -26,8 +28,7 @@ namespace {
 class LogWriterTest : public ::testing::Test {
  protected:
   std::unique_ptr<LogWriter> Open(SyncMode sync = SyncMode::kFsync, size_t segment_bytes = 64u << 20,
-                                  uint64_t next_lsn = 1) {
-    LogOptions o;
+                                  uint64_t next_lsn = 1, LogOptions o = {}) {
     o.dir = dir_.path();
     o.sync = sync;
     o.segment_bytes = segment_bytes;
@@ -130,6 +131,60 @@ TEST_F(LogWriterTest, ConcurrentCommitsShareSyncs) {
   EXPECT_EQ(stats.appends, 800u);
   EXPECT_LT(stats.syncs, stats.appends / 2) << "group commit did not batch";
   EXPECT_GT(stats.syncs, 0u);
+}
+
+TEST_F(LogWriterTest, ALoneCommitterIsNeverDelayed) {
+  // With an hour of group commit delay, one committer at a time (each batch
+  // one record) is still acknowledged at once. Excluded: a lone client
+  // waiting out the delay.
+  LogOptions o;
+  o.group_commit_delay = std::chrono::hours(1);
+  auto w = Open(SyncMode::kFsync, 64u << 20, 1, o);
+  for (int i = 0; i < 20; ++i) {
+    auto done = std::make_shared<std::promise<Status>>();
+    std::future<Status> f = done->get_future();
+    w->WhenDurable(w->Append(1, "alone"), [done](const Status& s) { done->set_value(s); });
+    ASSERT_EQ(f.wait_for(std::chrono::seconds(60)), std::future_status::ready) << "commit " << i << " was delayed";
+    EXPECT_TRUE(f.get().ok());
+  }
+}
+
+TEST_F(LogWriterTest, TheDelayGathersCommitsAndAWaitingThreadCutsItShort) {
+  // Interleaving: the writer is held before its first sync while two more
+  // records arrive, so its next batch holds two (others commit too); then
+  // X and Y are appended: the writer waits out the (hour-long) delay after
+  // X, so Y joins X's batch; SyncTo(Y), a thread blocking on the log, ends
+  // the delay. Excluded: X written alone (no delay), and a blocked thread
+  // left waiting for the delay.
+  std::mutex mu;
+  std::condition_variable cv;
+  bool hold = true;
+  LogOptions o;
+  o.group_commit_delay = std::chrono::hours(1);
+  o.before_sync = [&] {
+    std::unique_lock lock(mu);
+    cv.wait(lock, [&] { return !hold; });
+  };
+  auto w = Open(SyncMode::kFsync, 64u << 20, 1, o);
+  w->Append(1, "first");    // the writer takes it and is held before its sync
+  w->Append(1, "second");   // these two form the next batch
+  w->Append(1, "third");
+  {
+    std::lock_guard lock(mu);
+    hold = false;
+  }
+  cv.notify_all();
+  ASSERT_TRUE(w->SyncTo(3).ok());
+  const uint64_t writes_before = w->stats().writes;
+  auto x_done = std::make_shared<std::promise<Status>>();
+  std::future<Status> x_durable = x_done->get_future();
+  const uint64_t x = w->Append(1, "X");
+  w->WhenDurable(x, [x_done](const Status& s) { x_done->set_value(s); });
+  const uint64_t y = w->Append(1, "Y");
+  ASSERT_TRUE(w->SyncTo(y).ok());
+  ASSERT_EQ(x_durable.wait_for(std::chrono::seconds(60)), std::future_status::ready);
+  EXPECT_TRUE(x_durable.get().ok());
+  EXPECT_EQ(w->stats().writes, writes_before + 1) << "X and Y were not one batch";
 }
 
 TEST_F(LogWriterTest, RotateStartsASegmentAndOldOnesCanGo) {
