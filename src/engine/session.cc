@@ -475,6 +475,18 @@ Status Session::RunUtility(const sql::PreparedStatement& statement, QueryResult*
       result->command_tag = tag;
       return Status::OK();
     }
+    case sql::StatementKind::kCheckpoint: {
+      // PostgreSQL's CHECKPOINT: written now (in memory only: nothing to do).
+      if (state_ != TransactionState::kIdle) {
+        return Status(sqlstate::kActiveSqlTransaction, "CHECKPOINT cannot run inside a transaction block");
+      }
+      if (db_->durable()) {
+        durability::CheckpointStats stats;
+        PL_RETURN_IF_ERROR(db_->Checkpoint(&stats));
+      }
+      result->command_tag = "CHECKPOINT";
+      return Status::OK();
+    }
     case sql::StatementKind::kCopy:  // the wire protocol server carries these out
       return NotSupported("COPY");
     case sql::StatementKind::kDeallocate:
@@ -517,6 +529,17 @@ bool Session::ShowPacelineSetting(const std::string& name, QueryResult* result) 
                               Value::Int64(static_cast<int64_t>(ref.commits)), Value::Float64(ref.weight),
                               Value::Text(std::move(queued))});
     }
+  } else if (name == "paceline.log") {
+    // The redo log (Options::data_dir): one row; a data directory of ""
+    // means in memory only.
+    const log::LogWriterStats st = db_->LogStats();
+    auto i64 = [](uint64_t v) { return Value::Int64(static_cast<int64_t>(v)); };
+    result->columns = {{"data_dir", Type(TypeId::kText)}, {"sync", Type(TypeId::kText)},
+                       {"records", Type(TypeId::kInt64)}, {"bytes", Type(TypeId::kInt64)},
+                       {"syncs", Type(TypeId::kInt64)},   {"segments", Type(TypeId::kInt64)}};
+    result->rows.push_back({Value::Text(db_->durable() ? db_->options().data_dir : ""),
+                            Value::Text(db_->durable() ? db_->options().sync : "none"), i64(st.appends), i64(st.bytes),
+                            i64(st.syncs), i64(st.segments)});
   } else if (name == "paceline.stats") {
     // One row per run queue, then their sum: what the workers did since
     // start (see ExecutionStats). Interactive transactions are not counted.

@@ -1149,7 +1149,7 @@ Status Connection::HandleExecute(std::string_view body, bool autocommit) {
     StatementRef ref{p.ast.get(), &p, p.kind, p.text};
     const bool control = p.kind == StatementKind::kTransaction;
     if (!autocommit && !control && !failed_block_ && session_->state() == engine::TransactionState::kIdle &&
-        p.kind != StatementKind::kVacuum && !p.IsEmpty()) {
+        p.kind != StatementKind::kVacuum && p.kind != StatementKind::kCheckpoint && !p.IsEmpty()) {
       // Statements up to Sync form one implicit transaction.
       engine::QueryResult ignored;
       PL_RETURN_IF_ERROR(session_->Execute("BEGIN", &ignored));

@@ -104,6 +104,10 @@ class CrashTest(unittest.TestCase):
             self.assertEqual(missing, set(), "acknowledged commits lost after kill %d" % round_)
             self.assertEqual(set(all_acked) - b, set())
             self.assertEqual(a ^ b, set(), "half of a transaction survived kill %d" % round_)
+        with self.connect(server) as conn:
+            self.assertEqual(conn.execute("CHECKPOINT").statusmessage, "CHECKPOINT")
+            log = conn.execute("SHOW paceline.log").fetchone()
+            self.assertEqual((log[0], log[1]), (self.dir, "fsync"))
         code, err = server.stop()
         self.assertEqual(code, 0, err)
         # A clean restart after all that still holds everything.

@@ -331,6 +331,7 @@ enum class StatementKind {
   kCreateTable, kCreateDomain, kCreateIndex, kDrop, kTruncate, kAlterTable,
   kTransaction, kSet, kShow,
   kVacuum, kAnalyze,    // accepted, no effect
+  kCheckpoint,          // a checkpoint of the data directory (none without one)
   kCopy, kDeallocate, kPrepare, kExecute,  // carried out by the protocol layer (src/server)
   kUnsupported,         // parsed by PostgreSQL's grammar but not by Paceline
 };
@@ -343,7 +344,8 @@ struct Statement {
   // `location` in the tree is a byte offset into it (error positions are
   // reported in characters of it, as PostgreSQL does).
   std::shared_ptr<const std::string> source;
-  // Exactly one of these is set, matching `kind` (none for kVacuum/kAnalyze).
+  // Exactly one of these is set, matching `kind` (none for kVacuum,
+  // kAnalyze, kCheckpoint).
   std::unique_ptr<SelectStmt> select;
   std::unique_ptr<InsertStmt> insert;
   std::unique_ptr<UpdateStmt> update;

@@ -497,6 +497,9 @@ Status Translator::TranslateStatement(const Node& node, Statement* stmt) {
     case PG_QUERY__NODE__NODE_VACUUM_STMT:
       stmt->kind = node.vacuum_stmt->is_vacuumcmd ? StatementKind::kVacuum : StatementKind::kAnalyze;
       return Status::OK();
+    case PG_QUERY__NODE__NODE_CHECK_POINT_STMT:
+      stmt->kind = StatementKind::kCheckpoint;
+      return Status::OK();
     case PG_QUERY__NODE__NODE_COPY_STMT:
       stmt->kind = StatementKind::kCopy;
       return TranslateCopy(*node.copy_stmt, &stmt->copy);

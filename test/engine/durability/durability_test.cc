@@ -337,6 +337,30 @@ TEST_F(DurabilityFilesTest, ADataDirectoryIsOpenedByOneDatabaseAtATime) {
   EXPECT_TRUE(Database::Open(MakeOptions(), &second).ok());
 }
 
+TEST_F(DurabilityFilesTest, CheckpointStatementAndShowLog) {
+  {
+    std::unique_ptr<Database> db;
+    ASSERT_TRUE(Database::Open(MakeOptions(), &db).ok());  // no checkpoint on close
+    auto s = db->CreateSession();
+    Ok(s, "CREATE TABLE t (k INT PRIMARY KEY)");
+    Ok(s, "INSERT INTO t VALUES (1), (2)");
+    EXPECT_EQ(Rows(s, "SHOW paceline.log"), dir_.path() + "|fsync|2|" +
+                                                 std::to_string(db->LogStats().bytes) + "|" +
+                                                 std::to_string(db->LogStats().syncs) + "|1\n");
+    Ok(s, "BEGIN");
+    EXPECT_TRUE(RunSql(s, "CHECKPOINT").Is(sqlstate::kActiveSqlTransaction));
+    Ok(s, "ROLLBACK");
+    QueryResult r;
+    ASSERT_TRUE(RunSql(s, "CHECKPOINT", &r).ok());
+    EXPECT_EQ(r.command_tag, "CHECKPOINT");
+  }
+  std::unique_ptr<Database> db;
+  ASSERT_TRUE(Database::Open(MakeOptions(), &db).ok());
+  EXPECT_TRUE(db->recovery_stats().had_checkpoint);  // CHECKPOINT wrote it
+  EXPECT_EQ(db->recovery_stats().log_records, 0u);
+  EXPECT_EQ(Rows(db->CreateSession(), "SELECT k FROM t ORDER BY k"), "1\n2\n");
+}
+
 TEST_F(DurabilityFilesTest, WithoutADataDirectoryNothingIsWritten) {
   Options o;
   o.workers = 0;
@@ -345,6 +369,9 @@ TEST_F(DurabilityFilesTest, WithoutADataDirectoryNothingIsWritten) {
   EXPECT_FALSE(db->durable());
   durability::CheckpointStats stats;
   EXPECT_TRUE(db->Checkpoint(&stats).Is(sqlstate::kObjectNotInPrerequisiteState));
+  auto s = db->CreateSession();
+  Ok(s, "CHECKPOINT");  // as in PostgreSQL, always accepted; nothing to write
+  EXPECT_EQ(Rows(s, "SHOW paceline.log"), "|none|0|0|0|0\n");
 }
 
 }  // namespace
