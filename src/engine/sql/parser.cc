@@ -227,7 +227,6 @@ std::string StatementName(const Node& node) {
     case PG_QUERY__NODE__NODE_UNLISTEN_STMT: return "UNLISTEN";
     case PG_QUERY__NODE__NODE_NOTIFY_STMT: return "NOTIFY";
     case PG_QUERY__NODE__NODE_DISCARD_STMT: return "DISCARD";
-    case PG_QUERY__NODE__NODE_CHECK_POINT_STMT: return "CHECKPOINT";
     case PG_QUERY__NODE__NODE_CLUSTER_STMT: return "CLUSTER";
     case PG_QUERY__NODE__NODE_REINDEX_STMT: return "REINDEX";
     case PG_QUERY__NODE__NODE_LOAD_STMT: return "LOAD";

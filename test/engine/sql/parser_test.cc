@@ -1136,7 +1136,7 @@ TEST(ParserTest, UnsupportedStatementKindsAreNamed) {
       {"ALTER INDEX i SET (fillfactor = 50)", "ALTER INDEX"},
       {"CREATE TYPE mood AS ENUM ('sad', 'ok')", "CREATE TYPE"},
       {"DO $$ BEGIN END $$", "DO"},
-      {"CHECKPOINT", "CHECKPOINT"},
+      {"CLUSTER t", "CLUSTER"},
       {"LISTEN chan", "LISTEN"},
       {"CREATE TABLESPACE ts LOCATION '/tmp'", "CREATE TABLE SPACE"},
   };
@@ -1147,6 +1147,12 @@ TEST(ParserTest, UnsupportedStatementKindsAreNamed) {
     EXPECT_EQ(stmt->unsupported_what, c.what) << c.sql;
     EXPECT_EQ(stmt->text, c.sql);
   }
+}
+
+TEST(ParserTest, Checkpoint) {
+  std::unique_ptr<Statement> stmt = ParseOne("CHECKPOINT");
+  ASSERT_NE(stmt, nullptr);
+  EXPECT_EQ(stmt->kind, StatementKind::kCheckpoint);
 }
 
 TEST(ParserTest, CopyAndDeallocate) {
