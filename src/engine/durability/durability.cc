@@ -218,7 +218,8 @@ uint64_t Durability::AppendDdl(const std::string& sql) {
 
 uint64_t Durability::log_bytes_since_checkpoint() const {
   const uint64_t bytes = writer_->stats().bytes;
-  return bytes > checkpoint_log_bytes_ ? bytes - checkpoint_log_bytes_ : 0;
+  const uint64_t at_checkpoint = checkpoint_log_bytes_.load(std::memory_order_relaxed);
+  return bytes > at_checkpoint ? bytes - at_checkpoint : 0;
 }
 
 Status Durability::WriteCheckpoint(const catalog::Catalog& catalog, CheckpointStats* stats) {
@@ -298,7 +299,7 @@ Status Durability::WriteCheckpoint(const catalog::Catalog& catalog, CheckpointSt
     if (lsn < start_lsn) ::unlink(path.c_str());
   }
   PL_RETURN_IF_ERROR(writer_->DeleteSegmentsBefore(start_lsn, &stats->segments_deleted));
-  checkpoint_log_bytes_ = bytes_at_start;
+  checkpoint_log_bytes_.store(bytes_at_start, std::memory_order_relaxed);
   stats->seconds = SecondsSince(started);
   return Status::OK();
 }

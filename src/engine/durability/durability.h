@@ -126,7 +126,7 @@ class Durability {
   std::mutex ddl_mu_;
   std::vector<std::string> ddl_history_;  // every DDL statement run, in order
   std::mutex checkpoint_mu_;              // one checkpoint at a time
-  uint64_t checkpoint_log_bytes_ = 0;     // writer bytes at the last checkpoint
+  std::atomic<uint64_t> checkpoint_log_bytes_{0};  // writer bytes at the last checkpoint (read by any thread)
 };
 
 }  // namespace paceline::engine::durability
