@@ -116,6 +116,10 @@ Status Database::Checkpoint(durability::CheckpointStats* stats) {
   ScopedGate gate(this);  // shared: transactions go on, DDL waits
   PL_RETURN_IF_ERROR(gate.Enter());
   const size_t pin = epoch_.Pin();  // the images it copies stay readable
+  if (pin == storage::EpochManager::kNoSlot) {
+    return Status(sqlstate::kTooManyConnections,
+                  "no epoch slot is free for the checkpoint (every slot is pinned by a running transaction); try again");
+  }
   Status s = durability_->WriteCheckpoint(catalog_, stats);
   epoch_.Unpin(pin);
   return s;

@@ -67,8 +67,13 @@ class Database {
   void Execute(const TransactionRequest& request, TransactionResult* result);
 
   // Queues a whole transaction on the run queue the scheduler picks; `done`
-  // is called once with the result, on a worker thread (57P01 when the
-  // database shuts down first; 55000 when Options::workers is 0).
+  // is called once with the result, on a worker thread — or, for a commit
+  // with a data directory, on the log writer's thread once its record is
+  // durable (57P01 when the database shuts down first; 55000 when
+  // Options::workers is 0). `done` must not block on this database (no
+  // Execute, session COMMIT, DDL or waiting for another Submit): it would
+  // hold up the worker or the log writer it runs on; submitting more
+  // (Submit with a callback) is fine.
   void Submit(TransactionRequest request, ResultCallback done);
   std::future<TransactionResult> Submit(TransactionRequest request);
   // Queues it on run queue `queue` (< workers()), bypassing the scheduler's

@@ -3,6 +3,7 @@
 #include "engine/transaction.h"
 
 #include "engine/durability/redo_record.h"
+#include "engine/log/log_frame.h"
 
 namespace paceline::engine {
 
@@ -271,20 +272,16 @@ bool Transaction::StillOwnsKeys() {
 }
 
 void Transaction::Install() {
-  // With a redo log: the record is encoded from the final images first, the
-  // images published, then the record appended, all under the install
-  // guard and while the write set is still locked or validated (see
-  // durability.h for why in this order).
-  std::string redo;
-  std::shared_lock<std::shared_mutex> guard;
-  if (durability_ != nullptr && !writes_.empty()) {
-    for (const auto& [row, write] : writes_) {
-      durability::AppendRowImage(write.table->name(), row->row_id, write.image.get(), &redo);
-    }
-    guard = durability_->InstallGuard();
+  // With a redo log: the record is appended before anything is published,
+  // under the install guard and while the write set is still locked or
+  // validated (durability.h says why in this order).
+  if (!redo_.empty()) {
+    std::shared_lock<std::shared_mutex> guard = durability_->InstallGuard();
+    commit_lsn_ = durability_->AppendRowImages(redo_);
+    Publish();
+    return;
   }
   Publish();
-  if (!redo.empty()) commit_lsn_ = durability_->AppendRowImages(redo);
 }
 
 void Transaction::Publish() {
@@ -347,7 +344,24 @@ Status Transaction::Commit() {
                   "could not serialize access: the transaction met a conflict (" +
                       std::string(cc::AbortReasonName(ctx_->abort_reason())) + ") and cannot commit");
   }
+  if (durability_ != nullptr && !writes_.empty()) {
+    // The redo record, encoded from the final images before the commit
+    // decision, so that one too large for the log fails the commit.
+    redo_.clear();
+    for (const auto& [row, write] : writes_) {
+      durability::AppendRowImage(write.table->name(), row->row_id, write.image.get(), &redo_);
+    }
+    if (redo_.size() > log::kMaxFramePayload) {
+      const size_t bytes = redo_.size();
+      redo_.clear();
+      Abort();
+      return Status(sqlstate::kProgramLimitExceeded,
+                    "the transaction wrote " + std::to_string(bytes >> 20) + " MiB of rows, over the redo log's limit of " +
+                        std::to_string(log::kMaxFramePayload >> 20) + " MiB for one transaction");
+    }
+  }
   Status status = cc_->Commit(ctx_.get(), this);
+  redo_.clear();
   if (!status.ok()) {
     Abort();
     return status;

@@ -159,6 +159,7 @@ class Transaction : private cc::CommitHooks {
   std::unique_ptr<cc::TransactionContext> ctx_;
   const CancelToken* cancel_ = nullptr;
   durability::Durability* durability_ = nullptr;
+  std::string redo_;  // during Commit: the redo record Install appends
   uint64_t commit_lsn_ = 0;
   size_t pin_ = storage::EpochManager::kNoSlot;
   std::unordered_map<const storage::Row*, Write> writes_;

@@ -227,9 +227,13 @@ Status Durability::WriteCheckpoint(const catalog::Catalog& catalog, CheckpointSt
   const auto started = std::chrono::steady_clock::now();
   *stats = CheckpointStats();
   const uint64_t bytes_at_start = writer_->stats().bytes;
-  // Every record before start_lsn was appended after its images were
-  // published: the copy below sees them (or newer images).
-  const uint64_t start_lsn = writer_->Rotate();
+  // With no transaction between its append and its publish, every record
+  // below start_lsn is published: the copy below sees it (or newer images).
+  uint64_t start_lsn;
+  {
+    std::unique_lock exclusive(install_mu_);
+    start_lsn = writer_->Rotate();
+  }
   stats->start_lsn = start_lsn;
   const std::string final_path = options_.data_dir + "/" + CheckpointName(start_lsn);
   const std::string tmp_path = final_path + ".tmp";

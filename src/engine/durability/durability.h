@@ -8,19 +8,25 @@
 //                             the segments it makes useless are deleted)
 //
 // Commit protocol (early lock release, as in the CHARM lesson for a
-// main-memory engine): a transaction encodes its row images, publishes its
-// new images and appends its record while its concurrency control still
-// holds the write set (under InstallGuard), then releases everything and
-// only afterwards waits, off its worker, for the record to be durable
-// (WhenDurable / WaitDurable). A transaction that read another's write
-// commits after it, so its record comes later in the log and its durability
-// implies the other's; a read-only transaction waits for the log end it saw
-// (appended_lsn) so that nobody is told what a crash could lose.
+// main-memory engine): a transaction encodes its row images, appends its
+// record and only then publishes its new images and index changes, while
+// its concurrency control still holds the write set (all under
+// InstallGuard); then it releases everything and only afterwards waits, off
+// its worker, for the record to be durable (WhenDurable / WaitDurable).
+// Appending before publishing is what orders the log: whatever another
+// transaction can see of this one — an image, a key it freed from an
+// index, the absence of a row it deleted — is visible only after this
+// record is in the log, so a transaction that depends on it (even without
+// touching its rows) commits later in the log, and its durability implies
+// this one's. A read-only transaction waits for the log end it saw
+// (appended_lsn), so nobody is told what a crash could lose.
 //
-// Checkpoints are fuzzy: WriteCheckpoint notes the log end (start LSN),
-// copies every live row while transactions go on, then notes the log end
-// again under the exclusive InstallGuard (end LSN: every image it copied was
-// logged at or before it) and waits for the log to be durable to there.
+// Checkpoints are fuzzy: WriteCheckpoint notes the log end (start LSN)
+// under the exclusive InstallGuard (no record below it is still
+// unpublished), copies every live row while transactions go on, then notes
+// the log end again under the exclusive InstallGuard (end LSN: every image
+// it copied was logged at or before it) and waits for the log to be
+// durable to there.
 // Recovery loads it and replays the log from the start LSN; replaying an
 // image over a newer copy is harmless because a later record of that row
 // follows in the log (redo_record.h). DDL cannot run during a checkpoint

@@ -90,14 +90,20 @@ Status RecoveryApplier::Flush(bool final) {
       return true;
     });
     PL_RETURN_IF_ERROR(status);
-    if (final) {
-      table.ForEachRow([&](storage::Row* row) {
-        if (row->tuple.load(std::memory_order_acquire) == nullptr) table.ReleaseRow(row);
+  }
+  tables_.clear();
+  if (final) {
+    // Rows left absent, in every table (also those last touched before a
+    // DDL record), go back to their tables for reuse.
+    for (const std::string& name : catalog_->TableNames()) {
+      std::shared_ptr<storage::Table> table = catalog_->FindTable(name);
+      if (table == nullptr) continue;
+      table->ForEachRow([&](storage::Row* row) {
+        if (row->tuple.load(std::memory_order_acquire) == nullptr) table->ReleaseRow(row);
         return true;
       });
     }
   }
-  tables_.clear();
   return Status::OK();
 }
 

@@ -38,7 +38,7 @@ class RecoveryApplier {
   Status Apply(std::string_view payload, const std::string& where);
   // Rebuilds the indexes of the tables touched since the last Flush (XX001
   // when two live rows share a unique key) and forgets its row maps. With
-  // `final`, absent rows are handed back to their tables for reuse.
+  // `final`, the absent rows of every table are handed back for reuse.
   Status Flush(bool final);
   uint64_t images_applied() const { return images_applied_; }
 
