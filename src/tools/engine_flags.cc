@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "engine/log/log_options.h"
 #include "scheduler/options_text.h"
 
 DEFINE_int32(workers, 8, "worker threads (= run queues); more than the cores is expected");
@@ -79,9 +80,8 @@ Status EngineOptionsFromFlags(engine::Options* options) {
   options->parameterize_literals = FLAGS_parameterize_literals;
   options->seed = FLAGS_seed;
   options->data_dir = FLAGS_data_dir;
-  if (FLAGS_sync != "fsync" && FLAGS_sync != "fdatasync" && FLAGS_sync != "off") {
-    return Invalid("--sync must be fsync, fdatasync or off: " + FLAGS_sync);
-  }
+  engine::log::SyncMode sync_mode;
+  if (Status s = engine::log::ParseSyncMode(FLAGS_sync, &sync_mode); !s.ok()) return Invalid("--sync: " + s.message());
   options->sync = FLAGS_sync;
   options->checkpoint_interval = std::chrono::seconds(std::max(0, FLAGS_checkpoint_interval_s));
   options->checkpoint_log_bytes = FLAGS_checkpoint_log_mb << 20;

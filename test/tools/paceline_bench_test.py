@@ -127,6 +127,8 @@ class PacelineBenchTest(unittest.TestCase):
             (["--history-warmup=soon"], "neither a number of transactions"),
             (["--reference-sources=select"], "--reference-sources must be all or where"),
             (["--steal-threshold=0"], "--steal-threshold must be at least 1"),
+            (["--sync=sometimes"], "valid: fsync, fdatasync, off"),
+            (["--load=maybe"], "--load must be yes, no or auto"),
         ]
         for args, message in cases:
             code, out, err = run(*args, "--items=100", "--tpcc-customers=30")

@@ -53,11 +53,11 @@ std::vector<std::pair<uint64_t, std::string>> ListCheckpoints(const std::string&
   if (d == nullptr) return out;
   while (dirent* e = ::readdir(d)) {
     const std::string name = e->d_name;
-    uint64_t lsn = 0;
-    char tail[16] = {};
-    if (std::sscanf(name.c_str(), "checkpoint-%16" SCNx64 ".ckp%1s", &lsn, tail) == 2 && name.size() == 32 &&
-        name.substr(27) == ".ckpt") {
-      out.emplace_back(lsn, dir + "/" + name);
+    // checkpoint-<16 hex digits>.ckpt, as CheckpointName writes it.
+    const bool shaped = name.size() == 32 && name.rfind("checkpoint-", 0) == 0 && name.substr(27) == ".ckpt";
+    const std::string hex = shaped ? name.substr(11, 16) : "";
+    if (shaped && hex.find_first_not_of("0123456789abcdef") == std::string::npos) {
+      out.emplace_back(std::stoull(hex, nullptr, 16), dir + "/" + name);
     } else if (name.rfind("checkpoint-", 0) == 0 && name.size() > 4 && name.substr(name.size() - 4) == ".tmp") {
       ::unlink((dir + "/" + name).c_str());
     }
