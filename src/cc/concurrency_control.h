@@ -65,7 +65,13 @@ struct Predicate {
   std::string lower;  // entry keys in [lower, upper); upper "" = unbounded
   std::string upper;
   bool point = false;  // lower is one unique key (upper unused)
+  // Whole table only: the scan covers the first `positions` rows in the
+  // table's row order (narrowed when it stopped early).
+  size_t positions = ~size_t{0};
 };
+
+// The `predicate` of a Read that no declared predicate's scan made.
+inline constexpr size_t kNoPredicate = ~size_t{0};
 
 // Per-transaction state of an algorithm.
 class TransactionContext {
@@ -118,7 +124,10 @@ class ConcurrencyControl {
   virtual std::unique_ptr<TransactionContext> Begin(uint64_t timestamp) = 0;
   // The committed image of `row` (nullptr: absent or not yet committed).
   // `for_update`: the transaction will write it (2PL locks exclusively now).
-  virtual Status Read(TransactionContext* ctx, storage::Row* row, bool for_update,
+  // `predicate`: the handle (from LockPredicate) of the scan that reached
+  // the row, kNoPredicate for a read under no declared predicate; OCC
+  // counts a row as seen by a predicate only when that scan read it.
+  virtual Status Read(TransactionContext* ctx, storage::Row* row, bool for_update, size_t predicate,
                       const storage::Tuple** image) = 0;
   virtual Status ReadForUniqueCheck(TransactionContext* ctx, storage::Row* row, const storage::Tuple** image) = 0;
   // After the entry of a unique key was repointed from `previous` (found
@@ -141,19 +150,38 @@ class ConcurrencyControl {
   // A range scan stopped early at entry key `last` (inclusive): the rest
   // of the range was not read and need not be protected.
   virtual void NarrowPredicate(TransactionContext* ctx, size_t handle, const std::string& last) = 0;
+  // A whole-table scan stopped early after the first `positions` rows of
+  // the table's row order (Table::ForEachRow): the rest was not read.
+  virtual void NarrowTableScan(TransactionContext* ctx, size_t handle, size_t positions) {
+    (void)ctx;
+    (void)handle;
+    (void)positions;
+  }
 
-  // Whether what the transaction has read so far is still current, for a
-  // transaction about to end without committing (an error, a business
-  // rollback) that may have acted on an inconsistent view: OCC lets a
-  // transaction read a mix of versions until it validates. OCC checks the
-  // rows read (not the scanned predicates: a failed statement may have
-  // stopped a scan half way). A conflict status (and abort_reason) when
-  // not; `own_writes` are the rows the transaction writes. Algorithms whose
+  // Whether what the transaction has read so far is still current: OCC
+  // lets a transaction read a mix of versions until it validates, so the
+  // engine asks after each statement of a multi-statement transaction
+  // (`predicates` true: rows read and predicates scanned, so no statement
+  // result contradicts an earlier read) and before a transaction ends
+  // without committing on an error or a business rollback it may have
+  // taken on an inconsistent view (`predicates` false: a failed statement
+  // may have stopped a scan half way, and the rows it never reached would
+  // look like phantoms). A conflict status (and abort_reason) when not;
+  // `own_writes` are the rows the transaction writes. Algorithms whose
   // reads are always consistent (2PL) return OK.
-  virtual Status Validate(TransactionContext* ctx, const std::vector<storage::Row*>& own_writes) {
+  virtual Status Validate(TransactionContext* ctx, const std::vector<storage::Row*>& own_writes, bool predicates) {
     (void)ctx;
     (void)own_writes;
+    (void)predicates;
     return Status::OK();
+  }
+  // How many reads and predicates the transaction has made so far (0 for
+  // algorithms that do not record them): the engine validates after a
+  // statement only when earlier statements observed something and this one
+  // observed more.
+  virtual size_t Observations(const TransactionContext* ctx) const {
+    (void)ctx;
+    return 0;
   }
   // Commits: OK, or a conflict (then the engine aborts).
   virtual Status Commit(TransactionContext* ctx, CommitHooks* hooks) = 0;

@@ -27,6 +27,7 @@ class OccContext : public TransactionContext {
   struct ReadEntry {
     Row* row;
     uint64_t version;
+    size_t predicate;  // the handle of the scan that read it, or kNoPredicate
   };
   std::vector<ReadEntry> reads;
   std::vector<Predicate> predicates;
@@ -56,7 +57,7 @@ std::unique_ptr<TransactionContext> Occ::Begin(uint64_t timestamp) {
   return std::make_unique<OccContext>(timestamp);
 }
 
-Status Occ::Read(TransactionContext* ctx, Row* row, bool /*for_update*/, const Tuple** image) {
+Status Occ::Read(TransactionContext* ctx, Row* row, bool /*for_update*/, size_t predicate, const Tuple** image) {
   OccContext* c = Cast(ctx);
   for (int attempt = 0;; ++attempt) {
     uint64_t before = row->cc_word.load(std::memory_order_acquire);
@@ -73,7 +74,7 @@ Status Occ::Read(TransactionContext* ctx, Row* row, bool /*for_update*/, const T
       *image = nullptr;
       return Status::OK();
     }
-    c->reads.push_back({row, before & kVersion});
+    c->reads.push_back({row, before & kVersion, predicate});
     *image = t;
     return Status::OK();
   }
@@ -85,7 +86,7 @@ Status Occ::ReadForUniqueCheck(TransactionContext* ctx, Row* row, const Tuple** 
     return Cast(ctx)->Conflict(AbortReason::kUniqueConflict,
                                "could not serialize access: a concurrent transaction is writing the same unique key");
   }
-  return Read(ctx, row, false, image);
+  return Read(ctx, row, false, kNoPredicate, image);
 }
 
 Status Occ::ConfirmTakeover(TransactionContext* ctx, Row* previous) {
@@ -128,6 +129,10 @@ void Occ::NarrowPredicate(TransactionContext* ctx, size_t handle, const std::str
   p.upper.push_back('\0');  // the smallest key after `last`
 }
 
+void Occ::NarrowTableScan(TransactionContext* ctx, size_t handle, size_t positions) {
+  Cast(ctx)->predicates[handle].positions = positions;
+}
+
 // The read set: every row read still has its version and is not being
 // installed by another committer. `writes` (sorted) are the transaction's
 // own rows, which it may have locked itself.
@@ -141,16 +146,21 @@ static Status ValidateReadSet(OccContext* c, const std::vector<Row*>& writes) {
   return Status::OK();
 }
 
-// Step (3) of the commit: the read set and the predicates.
-static Status ValidateReads(OccContext* c, const std::vector<Row*>& writes) {
-  PL_RETURN_IF_ERROR(ValidateReadSet(c, writes));
-  // Predicates: every row visible in a predicate now must have been read
-  // (so its version was validated above) or be our own write.
-  std::vector<Row*> read_rows;
-  read_rows.reserve(c->reads.size());
-  for (const auto& r : c->reads) read_rows.push_back(r.row);
-  std::sort(read_rows.begin(), read_rows.end());
+// The predicates: every row visible in a predicate's range now must have
+// been read by that predicate's own scan (so its version was validated with
+// the read set, and the scan saw it as it is now) or be our own write. A
+// row that only a later statement read is a phantom for the earlier scan:
+// the two statements saw different sets (Hermitage's PMP).
+static Status ValidatePredicates(OccContext* c, const std::vector<Row*>& writes) {
+  if (c->predicates.empty()) return Status::OK();
+  std::vector<std::pair<size_t, const Row*>> seen;  // (predicate, row), sorted
+  seen.reserve(c->reads.size());
+  for (const auto& r : c->reads) {
+    if (r.predicate != kNoPredicate) seen.emplace_back(r.predicate, r.row);
+  }
+  std::sort(seen.begin(), seen.end());
   bool phantom = false;
+  size_t handle = 0;
   auto check = [&](Row* row, const storage::Index* index, const std::string& entry_key) {
     if (Contains(writes, row)) return true;
     uint64_t word = row->cc_word.load(std::memory_order_seq_cst);
@@ -160,12 +170,16 @@ static Status ValidateReads(OccContext* c, const std::vector<Row*>& writes) {
       return false;
     }
     bool visible = index == nullptr ? t != nullptr : VisibleUnder(*index, t, row, entry_key);
-    if (visible && !Contains(read_rows, row)) phantom = true;
+    if (visible && !std::binary_search(seen.begin(), seen.end(), std::make_pair(handle, static_cast<const Row*>(row)))) {
+      phantom = true;
+    }
     return !phantom;
   };
-  for (const Predicate& p : c->predicates) {
+  for (handle = 0; handle < c->predicates.size(); ++handle) {
+    const Predicate& p = c->predicates[handle];
     if (p.index == nullptr) {
-      p.table->ForEachRow([&](Row* row) { return check(row, nullptr, ""); });
+      size_t position = 0;
+      p.table->ForEachRow([&](Row* row) { return position++ < p.positions && check(row, nullptr, ""); });
     } else if (p.point) {
       Row* row = p.index->Find(p.lower);
       if (row != nullptr) check(row, p.index, p.lower);
@@ -174,18 +188,24 @@ static Status ValidateReads(OccContext* c, const std::vector<Row*>& writes) {
     }
     if (phantom) {
       return c->Conflict(AbortReason::kPhantom,
-                         "could not serialize access: a concurrent transaction inserted a row this one's scan would see");
+                         "could not serialize access: a concurrent transaction changed the rows of a predicate this "
+                         "one read");
     }
   }
   return Status::OK();
 }
 
-// Only the read set: a statement that failed may have stopped a scan half
-// way, and the rows it never reached would look like phantoms.
-Status Occ::Validate(TransactionContext* ctx, const std::vector<Row*>& own_writes) {
+Status Occ::Validate(TransactionContext* ctx, const std::vector<Row*>& own_writes, bool predicates) {
+  OccContext* c = Cast(ctx);
   std::vector<Row*> writes = own_writes;
   std::sort(writes.begin(), writes.end());
-  return ValidateReadSet(Cast(ctx), writes);
+  PL_RETURN_IF_ERROR(ValidateReadSet(c, writes));
+  return predicates ? ValidatePredicates(c, writes) : Status::OK();
+}
+
+size_t Occ::Observations(const TransactionContext* ctx) const {
+  const auto* c = static_cast<const OccContext*>(ctx);
+  return c->reads.size() + c->predicates.size();
 }
 
 Status Occ::Commit(TransactionContext* ctx, CommitHooks* hooks) {
@@ -218,7 +238,8 @@ Status Occ::Commit(TransactionContext* ctx, CommitHooks* hooks) {
   }
 
   // (3) Validate.
-  PL_RETURN_IF_ERROR(ValidateReads(c, writes));
+  PL_RETURN_IF_ERROR(ValidateReadSet(c, writes));
+  PL_RETURN_IF_ERROR(ValidatePredicates(c, writes));
 
   // (4) Install, (5) publish.
   hooks->Install();

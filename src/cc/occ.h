@@ -7,17 +7,38 @@
 //   Write:  buffered by the engine until commit. A new row is marked
 //           pending (an uncommitted insert: invisible to readers, and a
 //           conflict for a concurrent insert of the same unique key).
+//   Scan:   a predicate (an index range, a missed unique key, or the whole
+//           table, narrowed to what was read when a LIMIT stops the scan)
+//           is recorded, and every row its scan reads is tagged with it.
 //   Commit: (1) lock the write set in a global order (row address), waiting
 //           by yielding for a committer that holds one; (2) check that every
 //           unique key entry added is still ours; (3) validate: every read
 //           row still has its version and is not locked by another
-//           committer, and every predicate (scanned range, missed key, whole
-//           table) gives the same visible rows as before — rescanned, since
-//           a new row in a scanned range is a phantom; (4) install the
-//           images; (5) publish: version + 1, unlock.
+//           committer, and every predicate is rescanned: each row visible
+//           in it now must have been read by that predicate's own scan (or
+//           be our own write). A row inserted, moved into the range, or
+//           revived since is a phantom, even when a later statement of the
+//           same transaction read it (a predicate evaluated twice around a
+//           committed insert, Hermitage's PMP); a row deleted or changed
+//           since fails (3)'s version check. (4) install the images;
+//           (5) publish: version + 1, unlock.
 // The serialization point is the moment the write set is locked and
 // validation starts. Aborts never wait: a failed validation releases the
 // locks and returns 40001.
+//
+// No statement result contradicts the transaction's earlier reads: OCC
+// reads without locks, so a statement may meet a row or range that changed
+// since an earlier statement read it (BenchBase's Delivery: SELECT the
+// oldest new_order row, then DELETE it and find it gone). After every
+// statement that read something, when earlier statements read too, the
+// engine runs (3) without the locks (Validate with predicates): any change
+// fails the statement with 40001 at once, before its result reaches the
+// client; the transaction then aborts (and is retried where it is
+// submitted whole). Versions only grow, so reads still current at the end
+// of the statement were current throughout it. The cost is one pass over
+// the read set and the predicates per such statement. The 2PL variants
+// guarantee the same by holding every read lock (rows and ranges) to the
+// end: what a transaction read cannot change before it ends.
 //
 // Thread-safety: as ConcurrencyControl.
 #pragma once
@@ -32,7 +53,8 @@ class Occ : public ConcurrencyControl {
   std::string_view Name() const override { return "occ"; }
 
   std::unique_ptr<TransactionContext> Begin(uint64_t timestamp) override;
-  Status Read(TransactionContext* ctx, storage::Row* row, bool for_update, const storage::Tuple** image) override;
+  Status Read(TransactionContext* ctx, storage::Row* row, bool for_update, size_t predicate,
+              const storage::Tuple** image) override;
   Status ReadForUniqueCheck(TransactionContext* ctx, storage::Row* row, const storage::Tuple** image) override;
   Status ConfirmTakeover(TransactionContext* ctx, storage::Row* previous) override;
   Status PrepareWrite(TransactionContext* ctx, storage::Row* row) override;
@@ -41,7 +63,9 @@ class Occ : public ConcurrencyControl {
                      const std::string& entry_key) override;
   Status LockPredicate(TransactionContext* ctx, Predicate predicate, size_t* handle) override;
   void NarrowPredicate(TransactionContext* ctx, size_t handle, const std::string& last) override;
-  Status Validate(TransactionContext* ctx, const std::vector<storage::Row*>& own_writes) override;
+  void NarrowTableScan(TransactionContext* ctx, size_t handle, size_t positions) override;
+  Status Validate(TransactionContext* ctx, const std::vector<storage::Row*>& own_writes, bool predicates) override;
+  size_t Observations(const TransactionContext* ctx) const override;
   Status Commit(TransactionContext* ctx, CommitHooks* hooks) override;
   void Abort(TransactionContext* ctx) override;
 

@@ -27,14 +27,15 @@ std::unique_ptr<TransactionContext> TwoPhaseLocking::Begin(uint64_t timestamp) {
   return std::make_unique<LockingContext>(timestamp);
 }
 
-Status TwoPhaseLocking::Read(TransactionContext* ctx, Row* row, bool for_update, const Tuple** image) {
+Status TwoPhaseLocking::Read(TransactionContext* ctx, Row* row, bool for_update, size_t /*predicate*/,
+                             const Tuple** image) {
   PL_RETURN_IF_ERROR(locks_.Lock(Cast(ctx), row, for_update ? LockMode::kExclusive : LockMode::kShared));
   *image = row->tuple.load(std::memory_order_acquire);
   return Status::OK();
 }
 
 Status TwoPhaseLocking::ReadForUniqueCheck(TransactionContext* ctx, Row* row, const Tuple** image) {
-  return Read(ctx, row, false, image);
+  return Read(ctx, row, false, kNoPredicate, image);
 }
 
 Status TwoPhaseLocking::PrepareWrite(TransactionContext* ctx, Row* row) {

@@ -28,7 +28,8 @@ class TwoPhaseLocking : public ConcurrencyControl {
   std::string_view Name() const override;
 
   std::unique_ptr<TransactionContext> Begin(uint64_t timestamp) override;
-  Status Read(TransactionContext* ctx, storage::Row* row, bool for_update, const storage::Tuple** image) override;
+  Status Read(TransactionContext* ctx, storage::Row* row, bool for_update, size_t predicate,
+              const storage::Tuple** image) override;
   Status ReadForUniqueCheck(TransactionContext* ctx, storage::Row* row, const storage::Tuple** image) override;
   Status PrepareWrite(TransactionContext* ctx, storage::Row* row) override;
   Status PrepareInsert(TransactionContext* ctx, storage::Row* row) override;

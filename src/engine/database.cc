@@ -420,6 +420,7 @@ Status Database::RunDml(const sql::PreparedStatement& statement, const std::vect
   std::vector<Value> cast;
   PL_RETURN_IF_ERROR(CastParameters(statement, params, &cast));
   sql::Executor executor(txn, &cast, start_time);
+  const size_t observed_before = txn->Observations();
   size_t mark = txn->Mark();
   Status status;
   switch (statement.kind) {
@@ -429,6 +430,10 @@ Status Database::RunDml(const sql::PreparedStatement& statement, const std::vect
     case sql::StatementKind::kDelete: status = executor.Delete(*statement.del, result); break;
     default: return InternalError("not a DML statement");
   }
+  // No result that contradicts what earlier statements read: under OCC a
+  // row or predicate they read may have changed since (this statement may
+  // have found the row gone); 40001 now rather than at commit.
+  if (status.ok() && observed_before > 0 && txn->Observations() > observed_before) status = txn->CheckReadsCurrent();
   if (!status.ok()) {
     txn->RollbackTo(mark);
     result->Clear();

@@ -182,6 +182,14 @@ void Session::EndBlockSettings(bool commit) {
   read_only_ = it != settings_.end() && IsOn(it->second);
 }
 
+void Session::FailBlock() {
+  state_ = TransactionState::kFailed;
+  // As PostgreSQL aborts at the error and cleans up at ROLLBACK: the locks
+  // and writes go now (a 2PL waiter need not wait for the client's
+  // ROLLBACK; wait-die and wound-wait count on the loser letting go).
+  if (txn_) txn_->Abort();
+}
+
 Status Session::EndTransaction(bool commit) {
   Status status;
   if (commit) status = txn_->Commit();  // a conflict aborts it
@@ -342,7 +350,7 @@ Status Session::ExecuteScript(std::string_view sql, std::vector<QueryResult>* re
     }
     if (cancel_.Poll()) {  // canceled between statements
       status = CanceledStatus();
-      if (state_ == TransactionState::kInBlock) state_ = TransactionState::kFailed;
+      if (state_ == TransactionState::kInBlock) FailBlock();
       break;
     }
     std::shared_ptr<sql::PreparedStatement> prepared;
@@ -357,7 +365,7 @@ Status Session::ExecuteScript(std::string_view sql, std::vector<QueryResult>* re
       status = ExecutePrepared(*prepared, {}, &results->back());
       if (!status.ok()) results->pop_back();
     } else if (state_ == TransactionState::kInBlock) {
-      state_ = TransactionState::kFailed;
+      FailBlock();
     }
     if (!status.ok()) break;
   }
@@ -380,7 +388,7 @@ Status Session::ExecutePrepared(const sql::PreparedStatement& statement, const s
                   "current transaction is aborted, commands ignored until end of transaction block");
   }
   Status status = Run(statement, params, result);
-  if (!status.ok() && state_ == TransactionState::kInBlock) state_ = TransactionState::kFailed;
+  if (!status.ok() && state_ == TransactionState::kInBlock) FailBlock();
   return status;
 }
 
@@ -411,7 +419,7 @@ Status Session::RunTransactionControl(const sql::TransactionStmt& stmt, QueryRes
                          : stmt.kind == sql::TransactionKind::kRollbackTo ? "ROLLBACK TO SAVEPOINT"
                                                                           : "this transaction command";
       Status s = NotSupported(what);
-      if (state_ == TransactionState::kInBlock) state_ = TransactionState::kFailed;
+      if (state_ == TransactionState::kInBlock) FailBlock();
       return s;
     }
   }

@@ -126,6 +126,9 @@ class Session {
                              QueryResult* result);
   // Begin() for a transaction block (BEGIN, or a multi-statement script).
   Status BeginBlock();
+  // A statement of the block failed: the block is kFailed until COMMIT or
+  // ROLLBACK, and its transaction is aborted now (locks released).
+  void FailBlock();
   // Commits (a conflict is returned, the transaction then rolled back) or
   // rolls back the open transaction, and leaves the gate.
   Status EndTransaction(bool commit);

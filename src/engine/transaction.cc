@@ -64,7 +64,7 @@ void Transaction::RetireTuple(TuplePtr tuple) {
   if (tuple != nullptr) epoch_->Retire(&FreeTuple, tuple.release(), nullptr);
 }
 
-Status Transaction::Read(Row* row, bool for_update, const Tuple** image) {
+Status Transaction::Read(Row* row, bool for_update, const Tuple** image, size_t predicate) {
   if (!writes_.empty()) {
     auto it = writes_.find(row);
     if (it != writes_.end()) {
@@ -72,7 +72,7 @@ Status Transaction::Read(Row* row, bool for_update, const Tuple** image) {
       return Status::OK();
     }
   }
-  return cc_->Read(ctx_.get(), row, for_update, image);
+  return cc_->Read(ctx_.get(), row, for_update, predicate, image);
 }
 
 void Transaction::RecordWrite(Table* table, Row* row, TuplePtr image, bool inserted) {
@@ -331,7 +331,7 @@ Status Transaction::Explain(Status failure) {
   // A canceled statement stopped at the user's request: however stale its
   // reads, it is not a conflict and must not be retried.
   if (failure.Is(sqlstate::kQueryCanceled) && canceled()) return failure;
-  Status stale = cc_->Validate(ctx_.get(), WriteRows());
+  Status stale = cc_->Validate(ctx_.get(), WriteRows(), /*predicates=*/false);
   return stale.ok() ? failure : stale;
 }
 

@@ -53,14 +53,17 @@ class Transaction : private cc::CommitHooks {
 
   // The image of `row` this transaction sees: its own pending write if any
   // (nullptr for its own delete), else the committed tuple (nullptr:
-  // absent). `for_update`: the statement will write the row. A conflict is
-  // an error status (see ConcurrencyControl).
-  Status Read(storage::Row* row, bool for_update, const storage::Tuple** image);
+  // absent). `for_update`: the statement will write the row. `predicate`:
+  // the handle of the declared predicate whose scan reached the row. A
+  // conflict is an error status (see ConcurrencyControl).
+  Status Read(storage::Row* row, bool for_update, const storage::Tuple** image,
+              size_t predicate = cc::kNoPredicate);
   // Declares a predicate read (before scanning it); see ConcurrencyControl.
   Status LockPredicate(cc::Predicate predicate, size_t* handle) {
     return cc_->LockPredicate(ctx_.get(), std::move(predicate), handle);
   }
   void NarrowPredicate(size_t handle, const std::string& last) { cc_->NarrowPredicate(ctx_.get(), handle, last); }
+  void NarrowTableScan(size_t handle, size_t positions) { cc_->NarrowTableScan(ctx_.get(), handle, positions); }
 
   // Inserts a new row with image `tuple` into `table`. 23505 (naming the
   // constraint and key) when a unique index already holds the key.
@@ -88,6 +91,15 @@ class Transaction : private cc::CommitHooks {
   // Savepoint for statement-level rollback.
   size_t Mark() const { return undo_.size(); }
   void RollbackTo(size_t mark);
+
+  // After a statement that read, when earlier statements read too: a
+  // conflict status when a row or predicate any statement read has changed
+  // since (committed by another transaction), so that the statement fails
+  // at once instead of returning a result that contradicts the
+  // transaction's earlier reads (see ConcurrencyControl::Validate).
+  Status CheckReadsCurrent() { return cc_->Validate(ctx_.get(), WriteRows(), /*predicates=*/true); }
+  // Reads and predicates recorded so far (ConcurrencyControl::Observations).
+  size_t Observations() const { return cc_->Observations(ctx_.get()); }
 
   // For a transaction about to end on `failure` (an error or a business
   // rollback, not a conflict): the conflict status instead when the reads

@@ -22,20 +22,14 @@
 #include <vector>
 
 #include "engine/database.h"
+#include "test/cc/every_cc_and_scheduler.h"
 #include "engine/execution/retry_pause.h"
 
 namespace paceline::engine {
 namespace {
 
-const std::vector<std::string> kCcNames = {"occ", "2pl", "2pl-wait-die", "2pl-wound-wait"};
-// Every scheduler but the "-single" aliases of the short policy names.
-std::vector<std::string> DistinctSchedulerNames() {
-  std::vector<std::string> names;
-  for (const std::string& name : Database::SchedulerNames()) {
-    if (!name.ends_with("-single")) names.push_back(name);
-  }
-  return names;
-}
+using test_params::DistinctSchedulerNames;
+using test_params::kCcNames;
 
 class ConformanceTest : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {
  protected:
@@ -534,17 +528,10 @@ TEST_P(ConformanceTest, DdlWhileTransactionsRun) {
   EXPECT_LE(QueryInt("SELECT count(*) FROM scratch"), kTransfers);
 }
 
-std::string ParamName(const ::testing::TestParamInfo<ConformanceTest::ParamType>& info) {
-  std::string name = std::string(std::get<0>(info.param)) + "_" + std::get<1>(info.param);
-  for (char& c : name) {
-    if (c == '-') c = '_';
-  }
-  return name;
-}
 
 INSTANTIATE_TEST_SUITE_P(EveryCcAndScheduler, ConformanceTest,
                          ::testing::Combine(::testing::ValuesIn(kCcNames), ::testing::ValuesIn(DistinctSchedulerNames())),
-                         ParamName);
+                         test_params::CcSchedulerName);
 
 }  // namespace
 }  // namespace paceline::engine

@@ -147,13 +147,17 @@ Status Executor::Scan(const SourcePlan& source, int level, Fn fn) {
     size_t handle = 0;
     PL_RETURN_IF_ERROR(txn_->LockPredicate(std::move(predicate), &handle));
     Status status;
+    size_t positions = 0;
     table->ForEachRow([&](Row* row) {
       const Tuple* t = nullptr;
+      ++positions;
       status = Tick();
       if (!status.ok()) return false;
-      status = txn_->Read(row, for_update_, &t);
+      status = txn_->Read(row, for_update_, &t, handle);
       if (!status.ok()) return false;
-      return t == nullptr || fn(t, row);
+      if (t == nullptr || fn(t, row)) return true;
+      txn_->NarrowTableScan(handle, positions);  // stopped early (LIMIT)
+      return false;
     });
     return status;
   }
@@ -196,7 +200,7 @@ Status Executor::Scan(const SourcePlan& source, int level, Fn fn) {
       const Tuple* t = nullptr;
       status = Tick();
       if (!status.ok()) return false;
-      status = txn_->Read(row, for_update_, &t);
+      status = txn_->Read(row, for_update_, &t, handle);
       if (!status.ok()) return false;
       if (t == nullptr) return true;
       bool has_null = false;
@@ -216,12 +220,13 @@ Status Executor::Scan(const SourcePlan& source, int level, Fn fn) {
   // up again, so that an insert racing with the first lookup is seen either
   // by the lookup or by the insert's check of the declared predicates.
   auto point = [&](const std::string& probe) {
-    auto lookup = [&](bool* found) {
+    // `handle`: the declared predicate of the second lookup, if any.
+    auto lookup = [&](bool* found, size_t handle) {
       *found = false;
       Row* row = path.index->Find(probe);
       if (row == nullptr) return;
       const Tuple* t = nullptr;
-      status = txn_->Read(row, for_update_, &t);
+      status = txn_->Read(row, for_update_, &t, handle);
       if (!status.ok() || t == nullptr) return;
       // A stale entry (the row moved to another key) is skipped.
       bool has_null = false;
@@ -231,14 +236,14 @@ Status Executor::Scan(const SourcePlan& source, int level, Fn fn) {
       if (!fn(t, row)) stopped = true;
     };
     bool found = false;
-    lookup(&found);
+    lookup(&found, cc::kNoPredicate);
     if (found || !status.ok()) {
       if (!status.ok()) stopped = true;
       return;
     }
     size_t handle = 0;
     status = declare(probe, std::string(), /*point=*/true, &handle);
-    if (status.ok()) lookup(&found);
+    if (status.ok()) lookup(&found, handle);
     if (!status.ok()) stopped = true;
   };
 

@@ -1606,7 +1606,8 @@ constexpr size_t kLevelsPerStatement = 8;
 // largest count of tokens in a run between separators — commas, semicolons,
 // and the AND/OR that the grammar flattens into one list (not BETWEEN's AND)
 // — plus the bound of the parenthesized run it contains. Parentheses around
-// a lone parenthesized run add nothing, as they add no node. 0 when the text
+// a lone parenthesized run add nothing, as they add no node; brackets always
+// do (ARRAY[[[1]]] is an array expression per level). 0 when the text
 // does not scan (the parser then reports why).
 size_t NestingBound(const std::string& query) {
   PgQueryScanResult scan = pg_query_scan(query.c_str());
@@ -1620,9 +1621,10 @@ size_t NestingBound(const std::string& query) {
     size_t best = 0;         // of the finished runs
     bool separated = false;  // a separator was seen (a list, not redundant parentheses)
     bool between = false;    // the next AND is BETWEEN's
+    bool bracket = false;    // an array constructor's [ ]: a node even around one element
     size_t Bound() const {
       size_t own = std::max(best, tokens + inner);
-      return own + (tokens > 0 || separated ? kLevelsPerParenthesis : 0);
+      return own + (tokens > 0 || separated || bracket ? kLevelsPerParenthesis : 0);
     }
   };
   std::vector<Run> runs(1);
@@ -1630,8 +1632,11 @@ size_t NestingBound(const std::string& query) {
     Run& run = runs.back();
     switch (tokens->tokens[i]->token) {
       case PG_QUERY__TOKEN__ASCII_40:  // (
+        runs.emplace_back();
+        break;
       case PG_QUERY__TOKEN__ASCII_91:  // [
         runs.emplace_back();
+        runs.back().bracket = true;
         break;
       case PG_QUERY__TOKEN__ASCII_41:  // )
       case PG_QUERY__TOKEN__ASCII_93:  // ]
