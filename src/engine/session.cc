@@ -182,6 +182,12 @@ void Session::EndBlockSettings(bool commit) {
   read_only_ = it != settings_.end() && IsOn(it->second);
 }
 
+void Session::ResetAllSettings(bool block_scoped) {
+  for (const auto& [key, value] : DefaultSettings()) {
+    if (SetSetting(key, value).ok() && block_scoped) local_settings_.push_back(key);
+  }
+}
+
 void Session::FailBlock() {
   state_ = TransactionState::kFailed;
   // As PostgreSQL aborts at the error and cleans up at ROLLBACK: the locks
@@ -441,9 +447,7 @@ Status Session::RunUtility(const sql::PreparedStatement& statement, QueryResult*
       const bool block_scoped = set.local || set.name.rfind("transaction_", 0) == 0;
       if (block_scoped && state_ == TransactionState::kIdle) return Status::OK();
       if (set.reset && set.name == "all") {  // RESET ALL
-        for (const auto& [key, value] : DefaultSettings()) {
-          if (SetSetting(key, value).ok() && block_scoped) local_settings_.push_back(key);
-        }
+        ResetAllSettings(block_scoped);
         return Status::OK();
       }
       std::string value;
@@ -499,6 +503,22 @@ Status Session::RunUtility(const sql::PreparedStatement& statement, QueryResult*
       return NotSupported("COPY");
     case sql::StatementKind::kDeallocate:
       return NotSupported("DEALLOCATE");
+    case sql::StatementKind::kDiscard: {
+      // PostgreSQL's DISCARD: ALL resets the session (settings here; the
+      // protocol layer closes its prepared statements and portals). Plans
+      // are shared by every session and rebuilt after DDL, temporary tables
+      // and sequences do not exist: the other targets have nothing to drop.
+      static constexpr const char* kTags[] = {"DISCARD ALL", "DISCARD PLANS", "DISCARD SEQUENCES", "DISCARD TEMP"};
+      const sql::DiscardTarget target = ast.discard->target;
+      if (target == sql::DiscardTarget::kAll) {
+        if (state_ != TransactionState::kIdle) {
+          return Status(sqlstate::kActiveSqlTransaction, "DISCARD ALL cannot run inside a transaction block");
+        }
+        ResetAllSettings(false);
+      }
+      result->command_tag = kTags[static_cast<int>(target)];
+      return Status::OK();
+    }
     case sql::StatementKind::kPrepare:
       return NotSupported("PREPARE");
     case sql::StatementKind::kExecute:

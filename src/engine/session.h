@@ -126,6 +126,9 @@ class Session {
                              QueryResult* result);
   // Begin() for a transaction block (BEGIN, or a multi-statement script).
   Status BeginBlock();
+  // Every setting back to its default (RESET ALL, DISCARD ALL);
+  // `block_scoped`: as SET LOCAL, until the block ends.
+  void ResetAllSettings(bool block_scoped);
   // A statement of the block failed: the block is kFailed until COMMIT or
   // ROLLBACK, and its transaction is aborted now (locks released).
   void FailBlock();

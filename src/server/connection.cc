@@ -19,6 +19,8 @@ constexpr int32_t kSslRequest = 80877103;
 constexpr int32_t kGssEncRequest = 80877104;
 constexpr int32_t kCancelRequest = 80877102;
 constexpr size_t kFlushBytes = 256 * 1024;     // write out long results as they grow
+// The largest message before authentication (a SCRAM message is ~100 bytes).
+constexpr uint32_t kMaxAuthenticationMessage = 10000;
 constexpr size_t kMaxPendingMessages = 4096;   // a batch longer than this runs unscheduled
 constexpr size_t kMaxPendingBytes = 16u << 20;
 
@@ -153,14 +155,13 @@ void Escape(std::string_view value, char delimiter, std::string* out) {
 }  // namespace
 
 Connection::Connection(engine::Database* db, const ServerOptions& options, ConnectionHost* host,
-                       asio::ip::tcp::socket socket, int32_t pid, int32_t secret, bool reject)
+                       asio::ip::tcp::socket socket, int32_t pid, int32_t secret)
     : db_(db),
       options_(options),
       host_(host),
       socket_(std::move(socket)),
       pid_(pid),
       secret_(secret),
-      reject_(reject),
       reader_(&socket_, options.max_message_bytes) {}
 
 Connection::~Connection() {
@@ -213,6 +214,9 @@ void Connection::Run() {
   Status s = Startup();
   if (s.ok()) MessageLoop();
   ResetSession();
+  // Freed now, not when the server reaps this connection later.
+  portals_.clear();
+  statements_.clear();
   std::lock_guard lock(socket_mu_);
   socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
   socket_.close(ec);
@@ -221,13 +225,24 @@ void Connection::Run() {
 
 // ---------------------------------------------------------------- start-up
 
+void Connection::ReadFailedBeforeLogin(const Status& s) {
+  if (reader_.timed_out()) {
+    Fatal(Status(sqlstate::kQueryCanceled, "canceling authentication due to timeout"));
+  } else if (!reader_.eof()) {
+    Fatal(s);
+  }
+}
+
 Status Connection::Startup() {
+  // Until authenticated: messages of a few KB, and a deadline.
+  reader_.set_max_message_bytes(kMaxAuthenticationMessage);
+  reader_.SetDeadline(std::chrono::steady_clock::now() + options_.authentication_timeout);
   std::string body;
   int32_t code = 0;
   for (int attempt = 0;; ++attempt) {
     Status s = reader_.ReadStartupPacket(&body);
     if (!s.ok()) {
-      if (!reader_.eof()) Fatal(s);
+      ReadFailedBeforeLogin(s);
       return s;
     }
     Body b(body);
@@ -268,11 +283,6 @@ Status Connection::Startup() {
       Fatal(bad);
       return bad;
     }
-    if (reject_) {
-      s = Status(sqlstate::kTooManyConnections, "sorry, too many clients already");
-      Fatal(s);
-      return s;
-    }
     if (minor > 0 || !unrecognized.empty()) writer_.NegotiateProtocolVersion(unrecognized);
     user_ = params["user"];
     if (user_.empty()) {
@@ -282,6 +292,15 @@ Status Connection::Startup() {
     }
     std::string database = params.count("database") && !params["database"].empty() ? params["database"] : user_;
     PL_RETURN_IF_ERROR(Authenticate(user_));
+    reader_.ClearDeadline();
+    reader_.set_max_message_bytes(options_.max_message_bytes);
+    if (!host_->Admit()) {
+      writer_.Clear();  // not AuthenticationOk: refused, as PostgreSQL refuses before it
+      s = Status(sqlstate::kTooManyConnections, "sorry, too many clients already");
+      Fatal(s);
+      return s;
+    }
+    admitted_.store(true, std::memory_order_release);
     if (database != options_.database) {
       s = Status("3D000", "database \"" + database + "\" does not exist");
       Fatal(s);
@@ -337,7 +356,7 @@ Status Connection::Authenticate(const std::string& user) {
     std::string body;
     Status s = reader_.ReadMessage(&type, &body);
     if (!s.ok()) {
-      if (!reader_.eof()) Fatal(s);
+      ReadFailedBeforeLogin(s);
       return s;  // a client that gives up during authentication (psql's password prompt)
     }
     if (type != 'p') {
@@ -430,10 +449,15 @@ void Connection::MessageLoop() {
     }
     char type = 0;
     std::string body;
+    const bool idle_in_transaction = TransactionStatus() != 'I' && options_.idle_in_transaction_timeout.count() > 0;
+    if (idle_in_transaction) reader_.SetDeadline(std::chrono::steady_clock::now() + options_.idle_in_transaction_timeout);
     Status s = reader_.ReadMessage(&type, &body);
+    reader_.ClearDeadline();
     if (!s.ok()) {
       if (host_->shutting_down()) {
         Fatal(Status(sqlstate::kAdminShutdown, "terminating connection due to administrator command"));
+      } else if (reader_.timed_out()) {
+        Fatal(Status(sqlstate::kIdleInTransactionTimeout, "terminating connection due to idle-in-transaction timeout"));
       } else if (!reader_.eof()) {
         Fatal(s);  // oversize or malformed: nothing more is read from this client
       }
@@ -673,6 +697,15 @@ Status Connection::RunStatement(const StatementRef& ref, const std::vector<Value
     Status s = RunCopy(*ref.ast->copy, written);
     if (!s.ok() && session_->state() == engine::TransactionState::kInBlock) failed_block_ = true;
     return s;
+  }
+  if (ref.kind == StatementKind::kDiscard && ref.ast != nullptr && ref.ast->discard->target == sql::DiscardTarget::kAll &&
+      session_->state() == engine::TransactionState::kIdle) {
+    // The connection's part of DISCARD ALL: its prepared statements (the
+    // session resets its settings below). Outside a block no portal
+    // outlives its Sync but the one running this statement.
+    std::string ignored;
+    Deallocate("", &ignored);
+    statements_.erase("");
   }
   if (ref.kind == StatementKind::kDeallocate && ref.ast != nullptr) {
     if (session_->state() == engine::TransactionState::kFailed) return InFailedBlock();

@@ -59,14 +59,16 @@ class ConnectionHost {
   virtual bool shutting_down() const = 0;
   // A CancelRequest for the connection with this backend key.
   virtual void Cancel(int32_t pid, int32_t secret) = 0;
+  // The connection has authenticated: true when it may take one of the
+  // max_connections places (it then holds it until it ends), false when
+  // they are all taken.
+  virtual bool Admit() = 0;
 };
 
 class Connection {
  public:
-  // reject: the server is full; the client is told 53300 after its
-  // start-up packet, and the connection ends.
   Connection(engine::Database* db, const ServerOptions& options, ConnectionHost* host, asio::ip::tcp::socket socket,
-             int32_t pid, int32_t secret, bool reject);
+             int32_t pid, int32_t secret);
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -83,6 +85,8 @@ class Connection {
   // flags are cleared as each client message is read). Any thread.
   void RequestCancel();
 
+  // Whether the host admitted it (Admit returned true). Set on Run's thread.
+  bool admitted() const { return admitted_.load(std::memory_order_acquire); }
   int32_t pid() const { return pid_; }
   int32_t secret() const { return secret_; }
 
@@ -127,6 +131,9 @@ class Connection {
   // RequestCancel's way.
   void ResetSession();
   Status Startup();
+  // A read before login failed: FATAL for a timeout or a bad message;
+  // nothing for a client that went away.
+  void ReadFailedBeforeLogin(const Status& s);
   Status Authenticate(const std::string& user);
   void MessageLoop();
   // Sends what is buffered.
@@ -193,7 +200,7 @@ class Connection {
   bool closed_ = false;   // guarded by socket_mu_
   const int32_t pid_;
   const int32_t secret_;
-  const bool reject_;
+  std::atomic<bool> admitted_{false};
   // Set by RequestCancel for the message being processed (checked between
   // the statements of a Query and the rows of a COPY FROM); the session's
   // own token covers the statement running and scheduled transactions.

@@ -2,7 +2,10 @@
 // message_reader.h).
 #include "server/message_reader.h"
 
+#include <poll.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 namespace paceline::server {
@@ -21,15 +24,31 @@ Status Violation(std::string message) { return Status(kProtocolViolation, std::m
 
 }  // namespace
 
+bool MessageReader::WaitReadable() {
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return false;
+    pollfd fd{socket_->native_handle(), POLLIN, 0};
+    const int ready = ::poll(&fd, 1, static_cast<int>(std::min<int64_t>(left.count() + 1, 1 << 30)));
+    if (ready > 0) return true;  // data, end of stream or an error: read_some tells which
+    if (ready < 0 && errno != EINTR) return true;
+  }
+}
+
 Status MessageReader::Fill(size_t n) {
+  timed_out_ = false;
   while (end_ - begin_ < n) {
     if (begin_ > 0) {  // keep the unread bytes at the front
       std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
       end_ -= begin_;
       begin_ = 0;
     }
-    const size_t want = std::max(n, kReadChunk);
-    if (buffer_.size() < want) buffer_.resize(want);
+    // Grown only when full of received bytes: by doubling, up to `n`.
+    if (end_ == buffer_.size()) buffer_.resize(std::max(kReadChunk, std::min(n, 2 * buffer_.size())));
+    if (has_deadline_ && !WaitReadable()) {
+      timed_out_ = true;
+      return Status(sqlstate::kIdleSessionTimeout, "timed out waiting for the client");
+    }
     asio::error_code ec;
     const size_t got = socket_->read_some(asio::buffer(buffer_.data() + end_, buffer_.size() - end_), ec);
     if (ec || got == 0) {

@@ -4,10 +4,17 @@
 // request code), then typed messages (1-byte type, int32 length, body).
 //
 // Bounds: a length below its minimum, or above the limit (start-up packets:
-// 10000 bytes as in PostgreSQL; typed messages: max_message_bytes) is a
-// protocol violation (08P01) detected from the 5-byte header alone: the
-// body is neither read nor allocated. End of stream gives 08006; a stream
-// that ends inside a message gives 08P01 with eof() true (nobody to tell).
+// 10000 bytes as in PostgreSQL; typed messages: the current limit, which
+// the connection lowers during authentication) is a protocol violation
+// (08P01) detected from the 5-byte header alone. The buffer grows with the
+// bytes actually received (doubling, from 64 KiB), never from the length a
+// client announces, so a client that announces 60 MB and sends nothing
+// costs 64 KiB. End of stream gives 08006; a stream that ends inside a
+// message gives 08P01 with eof() true (nobody to tell).
+//
+// Deadline: with SetDeadline, a read that would wait past it fails with
+// 57P05 and timed_out() true (the connection decides what it means:
+// authentication timeout, idle-in-transaction timeout).
 //
 // Also: Body, a cursor that decodes a message body's fields (int16/int32
 // big-endian, NUL-terminated strings, counted bytes) and reports a
@@ -19,6 +26,7 @@
 
 #include <asio.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -44,14 +52,31 @@ class MessageReader {
   // True once the peer closed the stream (or it broke).
   bool eof() const { return eof_; }
 
+  // The largest typed message accepted from now on.
+  void set_max_message_bytes(uint32_t n) { max_message_bytes_ = n; }
+  // Reads wait for the client until `deadline` at most (see above).
+  void SetDeadline(std::chrono::steady_clock::time_point deadline) {
+    deadline_ = deadline;
+    has_deadline_ = true;
+  }
+  void ClearDeadline() { has_deadline_ = false; }
+  // True when the last failed read ran into the deadline.
+  bool timed_out() const { return timed_out_; }
+
  private:
   // Makes at least `n` unread bytes available in buffer_.
   Status Fill(size_t n);
   // Takes `n` available bytes.
   void Take(size_t n, std::string* out);
 
+  // Waits until the socket is readable or the deadline passes (false).
+  bool WaitReadable();
+
   asio::ip::tcp::socket* socket_;
-  const uint32_t max_message_bytes_;
+  uint32_t max_message_bytes_;
+  std::chrono::steady_clock::time_point deadline_;
+  bool has_deadline_ = false;
+  bool timed_out_ = false;
   std::vector<char> buffer_;
   size_t begin_ = 0;  // unread bytes are [begin_, end_)
   size_t end_ = 0;

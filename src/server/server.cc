@@ -16,6 +16,9 @@ Server::~Server() { Shutdown(); }
 
 Status Server::Start() {
   if (options_.max_connections == 0) return Status(sqlstate::kInvalidParameterValue, "max_connections must be at least 1");
+  if (options_.max_authenticating == 0) {
+    return Status(sqlstate::kInvalidParameterValue, "max_authenticating must be at least 1");
+  }
   if (options_.auth != "trust" && options_.auth != "scram-sha-256") {
     return Status(sqlstate::kInvalidParameterValue,
                   "unknown auth method \"" + options_.auth + "\" (valid: trust, scram-sha-256)");
@@ -55,30 +58,36 @@ void Server::Accept() {
 void Server::Serve(asio::ip::tcp::socket socket) {
   std::lock_guard lock(mu_);
   Reap();
-  if (shutting_down()) return;  // the socket closes
-  const bool reject = active_ >= options_.max_connections;
-  if (reject && rejecting_ >= options_.max_connections) return;  // a flood: just close
+  if (shutting_down()) return;                                    // the socket closes
+  if (authenticating_ >= options_.max_authenticating) return;     // too many not logged in: just close
   auto slot = std::make_unique<Slot>();
-  slot->rejected = reject;
-  (reject ? rejecting_ : active_)++;
+  authenticating_++;
   const int32_t pid = next_pid_++;
   const int32_t secret = static_cast<int32_t>(random_());
-  slot->connection = std::make_unique<Connection>(db_, options_, this, std::move(socket), pid, secret, reject);
+  slot->connection = std::make_unique<Connection>(db_, options_, this, std::move(socket), pid, secret);
   Slot* raw = slot.get();
   try {
     raw->thread = std::thread([this, raw] {
       raw->connection->Run();
       {
         std::lock_guard lock(mu_);
-        (raw->rejected ? rejecting_ : active_)--;
+        (raw->connection->admitted() ? active_ : authenticating_)--;
       }
       raw->done.store(true, std::memory_order_release);
     });
   } catch (const std::system_error&) {
-    (reject ? rejecting_ : active_)--;  // no thread to serve it: the socket closes
+    authenticating_--;  // no thread to serve it: the socket closes
     return;
   }
   slots_.push_back(std::move(slot));
+}
+
+bool Server::Admit() {
+  std::lock_guard lock(mu_);
+  if (active_ >= options_.max_connections) return false;
+  authenticating_--;
+  active_++;
+  return true;
 }
 
 void Server::Reap() {

@@ -14,9 +14,13 @@
 // connection). The engine's own workers (Options::workers) run the
 // scheduled transactions.
 //
-// Limits: beyond max_connections a client is answered FATAL 53300 after its
-// start-up packet, on a short-lived thread (at most max_connections more at
-// once; beyond that, the socket is simply closed).
+// Limits: a new connection first counts as authenticating; beyond
+// max_authenticating of those, a new socket is simply closed. Each has
+// authentication_timeout to log in (then it is closed). Once authenticated
+// it takes one of max_connections places, or is answered FATAL 53300 when
+// they are all taken. So sockets that never log in can delay new clients
+// (at most max_authenticating of them, each for authentication_timeout) but
+// never take the places of authenticated ones.
 //
 // Shutdown (Shutdown(), e.g. on SIGTERM): stops accepting, wakes every
 // connection blocked on its client (it answers FATAL 57P01 and closes); a
@@ -59,19 +63,19 @@ class Server : public ConnectionHost {
   // The port listened on (the chosen one when options.port was 0).
   uint16_t port() const { return port_; }
   const ServerOptions& options() const { return options_; }
-  // Connections being served now.
+  // Authenticated connections being served now.
   size_t connections() const;
 
   void Shutdown();
   bool shutting_down() const override { return shutting_down_.load(std::memory_order_acquire); }
   void Cancel(int32_t pid, int32_t secret) override;
+  bool Admit() override;
 
  private:
   struct Slot {
     std::unique_ptr<Connection> connection;
     std::thread thread;
     std::atomic<bool> done{false};
-    bool rejected = false;
   };
 
   void Accept();
@@ -90,8 +94,8 @@ class Server : public ConnectionHost {
 
   mutable std::mutex mu_;
   std::list<std::unique_ptr<Slot>> slots_;  // guarded by mu_
-  size_t active_ = 0;                       // served (not rejected) connections, guarded by mu_
-  size_t rejecting_ = 0;                    // guarded by mu_
+  size_t active_ = 0;                       // admitted connections, guarded by mu_
+  size_t authenticating_ = 0;               // not yet admitted, guarded by mu_
   int32_t next_pid_ = 0;                    // guarded by mu_
   std::mt19937 random_;                     // guarded by mu_
 };

@@ -3,6 +3,7 @@
 // code never reads flags. Plain value type.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -18,9 +19,21 @@ struct ServerOptions {
   // picks a free port (Server::port() says which).
   std::string listen = "127.0.0.1";
   uint16_t port = 5433;
-  // Client connections served at once; one more is told 53300 "sorry, too
-  // many clients already" and closed.
+  // Authenticated client connections served at once; one more is told
+  // 53300 "sorry, too many clients already" (once it has authenticated)
+  // and closed.
   size_t max_connections = 100;
+  // Connections still in start-up or authentication, counted apart from
+  // max_connections so that sockets that never log in cannot lock
+  // authenticated clients out; one more is closed at once.
+  size_t max_authenticating = 32;
+  // A connection that has not completed authentication by then is closed
+  // (PostgreSQL's authentication_timeout).
+  std::chrono::milliseconds authentication_timeout{60000};
+  // A session idle inside a transaction block for longer is ended with
+  // FATAL 25P03 (its transaction rolled back, its locks freed); 0: never
+  // (PostgreSQL's idle_in_transaction_session_timeout).
+  std::chrono::milliseconds idle_in_transaction_timeout{0};
   // The one database this server has. A StartupMessage naming another gets
   // AuthenticationOk, then FATAL 3D000, as PostgreSQL answers for a database
   // that does not exist. (psql's default database is the user name: connect

@@ -18,7 +18,13 @@
 
 DEFINE_string(listen, "127.0.0.1", "address to listen on (IPv4 or IPv6 literal)");
 DEFINE_int32(port, 5433, "TCP port; 0 picks a free one (the ready line says which)");
-DEFINE_int32(max_connections, 100, "clients served at once; one more is refused with 53300");
+DEFINE_int32(max_connections, 100, "authenticated clients served at once; one more is refused with 53300");
+DEFINE_int32(max_authenticating, 32,
+             "connections still logging in, counted apart from --max-connections; one more is closed at once");
+DEFINE_int32(authentication_timeout, 60, "seconds a connection has to log in before it is closed (as PostgreSQL's)");
+DEFINE_int32(idle_in_transaction_timeout, 0,
+             "milliseconds a session may sit idle inside a transaction block before FATAL 25P03 ends it "
+             "(rolling it back); 0: never (PostgreSQL's idle_in_transaction_session_timeout)");
 DEFINE_string(database, "paceline", "the database name clients must connect to (others get 3D000)");
 DEFINE_string(auth, "trust",
               "authentication: trust (any user, no password; only with a loopback --listen address such as "
@@ -62,6 +68,14 @@ int Main() {
   server_options.port = static_cast<uint16_t>(FLAGS_port);
   if (FLAGS_max_connections < 1) return Invalid("--max-connections must be at least 1");
   server_options.max_connections = static_cast<size_t>(FLAGS_max_connections);
+  if (FLAGS_max_authenticating < 1) return Invalid("--max-authenticating must be at least 1");
+  server_options.max_authenticating = static_cast<size_t>(FLAGS_max_authenticating);
+  if (FLAGS_authentication_timeout < 1 || FLAGS_authentication_timeout > 600) {
+    return Invalid("--authentication-timeout must be in [1, 600] seconds");
+  }
+  server_options.authentication_timeout = std::chrono::seconds(FLAGS_authentication_timeout);
+  if (FLAGS_idle_in_transaction_timeout < 0) return Invalid("--idle-in-transaction-timeout must not be negative");
+  server_options.idle_in_transaction_timeout = std::chrono::milliseconds(FLAGS_idle_in_transaction_timeout);
   server_options.database = FLAGS_database;
   server_options.auth = FLAGS_auth;
   server_options.password_file = FLAGS_password_file;

@@ -4,7 +4,9 @@ malformed start-up packets, an oversize length (08P01 and close, without
 the body being read), a truncated message, an unknown message type, an
 abrupt disconnect inside a BEGIN block (rolled back: another connection sees
 nothing of it), too many connections (53300), SSL/GSSENC requests, protocol
-3.2 negotiation, CancelRequest, and extended-protocol edge cases (skip to
+3.2 negotiation, CancelRequest, limits before login (authentication
+timeout, bounded messages, buffers that grow with what arrives, a separate
+limit for connections still logging in) and the idle-in-transaction timeout, and extended-protocol edge cases (skip to
 Sync after an error, PortalSuspended, Describe, Close, duplicate names,
 Flush before Sync, a Parse of two statements), COPY FROM STDIN (CopyFail,
 rows split across CopyData messages, a line over the message limit); a
@@ -564,6 +566,133 @@ class BadInputTest(unittest.TestCase):
         self.assertEqual(c.read_until(b"Z"), [(b"Z", b"I")])
         self.assertEqual(data_rows(c.query("SELECT v FROM flushed WHERE k = 700")), [("7",)])
         c.close()
+
+
+def rss_kb(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+class BeforeLoginTest(unittest.TestCase):
+    """Limits before authentication and on idle transactions: a socket that
+    never logs in is closed after --authentication-timeout and never takes
+    the place of an authenticated client; messages before login are bounded
+    to a few KB; a large announced message costs only the bytes that arrive;
+    a block left idle past --idle-in-transaction-timeout ends with FATAL
+    25P03 and is rolled back."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = ServerProcess(BINARY, "--workers=1", "--max-connections=3", "--max-authenticating=8",
+                                   "--authentication-timeout=1", "--idle-in-transaction-timeout=300").start()
+        c = Client(cls.server.port)
+        c.connect()
+        c.query("CREATE TABLE kv (k INT PRIMARY KEY, v INT)")
+        OPEN.remove(c)
+        c.close()
+
+    @classmethod
+    def tearDownClass(cls):
+        code, err = cls.server.stop()
+        assert code == 0, err
+
+    def tearDown(self):
+        while OPEN:
+            OPEN.pop().close()
+
+    def test_silent_sockets_never_lock_authenticated_clients_out(self):
+        # As many silent sockets as --max-connections: authenticated clients
+        # still get every place.
+        silent = [Client(self.server.port) for _ in range(3)]
+        clients = [Client(self.server.port) for _ in range(3)]
+        for c in clients:
+            c.connect()
+            self.assertEqual(c.query("SELECT 1")[-1], (b"Z", b"I"))
+        # Each silent socket is told why and closed once its time is up.
+        for c in silent:
+            m = c.read()
+            self.assertIsNotNone(m)
+            self.assertEqual(m[0], b"E", m)
+            f = fields(m[1])
+            self.assertEqual((f["S"], f["C"]), ("FATAL", "57014"), f)
+            self.assertEqual(f["M"], "canceling authentication due to timeout")
+            self.assertTrue(c.eof())
+        for c in clients:  # untouched by the timeouts
+            self.assertEqual(c.query("SELECT 2")[-1], (b"Z", b"I"))
+
+    def test_a_half_sent_startup_packet_times_out_too(self):
+        c = Client(self.server.port)
+        c.send(struct.pack("!i", 200) + struct.pack("!i", 196608) + b"user\0")  # and never the rest
+        m = c.read()
+        self.assertEqual(fields(m[1])["C"], "57014", m)
+        self.assertTrue(c.eof())
+
+    def test_messages_before_login_are_bounded(self):
+        server = ServerProcess(BINARY, "--workers=1", "--auth=scram-sha-256",
+                               "--password-file=" + self.password_file()).start()
+        try:
+            c = Client(server.port)
+            c.startup_packet({"user": "tester", "database": "paceline"})
+            m = c.read()
+            self.assertEqual(m[0], b"R")  # AuthenticationSASL
+            c.send(b"p" + struct.pack("!i", 63 << 20))  # a 63 MB SASLInitialResponse announced
+            m = c.read()
+            f = fields(m[1])
+            self.assertEqual((f["S"], f["C"]), ("FATAL", "08P01"), f)
+            self.assertTrue(c.eof())
+        finally:
+            code, err = server.stop()
+            self.assertEqual(code, 0, err)
+
+    def password_file(self):
+        import tempfile
+        f = tempfile.NamedTemporaryFile("w", suffix=".pw", delete=False)
+        f.write("tester:secret\n")
+        f.close()
+        os.chmod(f.name, 0o600)
+        self.addCleanup(os.unlink, f.name)
+        return f.name
+
+    def test_announced_but_unsent_messages_cost_only_what_arrives(self):
+        server = ServerProcess(BINARY, "--workers=1").start()
+        self.addCleanup(server.stop)
+        before = rss_kb(server.proc.pid)
+        clients = []
+        for _ in range(3):
+            c = Client(server.port)
+            c.connect()
+            c.send(b"Q" + struct.pack("!i", 60 << 20) + b"SELECT ")  # 60 MB announced, 7 bytes sent
+            clients.append(c)
+        # The readers take the headers as soon as they arrive (allocating
+        # 180 MB if they believed the lengths); the growth is sampled while
+        # another client keeps the server busy with round trips.
+        probe = Client(server.port)
+        probe.connect()
+        grown = 0
+        for i in range(50):
+            self.assertEqual(probe.query("SELECT %d" % i)[-1], (b"Z", b"I"))
+            grown = max(grown, rss_kb(server.proc.pid) - before)
+        self.assertLess(grown, 8 * 1024, "server grew by %d KB for 3 announced 60 MB messages" % grown)
+
+    def test_idle_in_transaction_ends_the_session_and_rolls_back(self):
+        idle_outside = Client(self.server.port)
+        idle_outside.connect()
+        c = Client(self.server.port)
+        c.connect()
+        c.query("BEGIN")
+        self.assertEqual(c.query("INSERT INTO kv VALUES (7, 7)")[-1], (b"Z", b"T"))
+        m = c.read()  # nothing more is sent: the server ends it
+        f = fields(m[1])
+        self.assertEqual((f["S"], f["C"]), ("FATAL", "25P03"), f)
+        self.assertTrue(c.eof())
+        rows = data_rows(idle_outside.query("SELECT count(*) FROM kv WHERE k = 7"))
+        self.assertEqual(rows, [("0",)])  # rolled back; and a session idle outside a block stays
+        d = Client(self.server.port)
+        d.connect()
+        self.assertEqual(d.query("INSERT INTO kv VALUES (7, 8)")[-1], (b"Z", b"I"))  # its key is free
 
 
 class TrustNeedsLoopbackTest(unittest.TestCase):

@@ -2,7 +2,7 @@
 """paceline-server with psycopg 3 (python3-psycopg): parameters in text and
 binary (bytea included), binary results, executemany, pipelines (one scheduled transaction
 each), transactions committed and rolled back, an error, automatic
-preparation, and a CancelRequest interrupting a lock wait. Run by ctest with the server binary as the only argument."""
+preparation, DISCARD ALL, and a CancelRequest interrupting a lock wait. Run by ctest with the server binary as the only argument."""
 import datetime
 import decimal
 import os
@@ -115,6 +115,33 @@ class PsycopgTest(unittest.TestCase):
                 cur.execute("UPDATE acc SET bal = bal + 1 WHERE id = %s", (6,))
                 cur.execute("INSERT INTO acc VALUES (%s, %s)", (1, 0))
         self.assertEqual(cur.execute("SELECT bal FROM acc WHERE id = 6").fetchone(), (100,))
+
+    def test_discard_all_resets_what_a_pooler_hands_on(self):
+        # A connection pooler sends DISCARD ALL when a client gives the
+        # connection back: prepared statements and settings must not leak
+        # to the next client; inside a block it is refused (25001).
+        conn = self.connect(autocommit=True, prepare_threshold=0)  # psycopg prepares every statement
+        cur = conn.cursor()
+        cur.execute("SELECT %s::int", (1,))
+        cur.execute("PREPARE mine AS SELECT 2")
+        cur.execute("SET application_name = 'first client'")
+        cur.execute("DISCARD ALL")
+        self.assertEqual(cur.statusmessage, "DISCARD ALL")
+        with self.assertRaises(psycopg.errors.InvalidSqlStatementName):
+            cur.execute("EXECUTE mine")
+        cur.execute("SHOW application_name")
+        self.assertEqual(cur.fetchone()[0], "")
+        # psycopg's own prepared statements went too (this psycopg does not
+        # know it: it would EXECUTE them, as against PostgreSQL).
+        with self.assertRaises(psycopg.errors.InvalidSqlStatementName):
+            cur.execute("SELECT %s::int", (1,))
+        self.assertEqual(conn.execute("SELECT %s::int", (3,), prepare=False).fetchone()[0], 3)
+        for target in ("PLANS", "SEQUENCES", "TEMP"):
+            cur.execute("DISCARD " + target)
+            self.assertEqual(cur.statusmessage, "DISCARD " + target)
+        block = self.connect()
+        with self.assertRaises(psycopg.errors.ActiveSqlTransaction):
+            block.execute("DISCARD ALL")
 
     def test_error_then_rollback_and_prepare(self):
         conn = self.connect()

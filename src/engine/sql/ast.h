@@ -311,6 +311,13 @@ struct DeallocateStmt {
   std::string name;  // "" for ALL
 };
 
+// DISCARD ALL | PLANS | SEQUENCES | TEMP (connection poolers send DISCARD
+// ALL when a client gives a connection back).
+enum class DiscardTarget { kAll, kPlans, kSequences, kTemp };
+struct DiscardStmt {
+  DiscardTarget target = DiscardTarget::kAll;
+};
+
 // PREPARE name [(types)] AS statement.
 struct PrepareStmt {
   std::string name;
@@ -333,6 +340,7 @@ enum class StatementKind {
   kVacuum, kAnalyze,    // accepted, no effect
   kCheckpoint,          // a checkpoint of the data directory (none without one)
   kCopy, kDeallocate, kPrepare, kExecute,  // carried out by the protocol layer (src/server)
+  kDiscard,             // the session's part here, the protocol layer's part there
   kUnsupported,         // parsed by PostgreSQL's grammar but not by Paceline
 };
 
@@ -361,6 +369,7 @@ struct Statement {
   std::unique_ptr<ShowStmt> show;
   std::unique_ptr<CopyStmt> copy;
   std::unique_ptr<DeallocateStmt> deallocate;
+  std::unique_ptr<DiscardStmt> discard;
   std::unique_ptr<PrepareStmt> prepare;
   std::unique_ptr<ExecuteStmt> execute;
   // kUnsupported: what it is, for the 0A000 message ("CREATE FUNCTION").

@@ -535,6 +535,16 @@ Status Translator::TranslateStatement(const Node& node, Statement* stmt) {
       stmt->deallocate = std::make_unique<DeallocateStmt>();
       stmt->deallocate->name = Str(node.deallocate_stmt->name);
       return Status::OK();
+    case PG_QUERY__NODE__NODE_DISCARD_STMT:
+      stmt->kind = StatementKind::kDiscard;
+      stmt->discard = std::make_unique<DiscardStmt>();
+      switch (node.discard_stmt->target) {
+        case PG_QUERY__DISCARD_MODE__DISCARD_PLANS: stmt->discard->target = DiscardTarget::kPlans; break;
+        case PG_QUERY__DISCARD_MODE__DISCARD_SEQUENCES: stmt->discard->target = DiscardTarget::kSequences; break;
+        case PG_QUERY__DISCARD_MODE__DISCARD_TEMP: stmt->discard->target = DiscardTarget::kTemp; break;
+        default: stmt->discard->target = DiscardTarget::kAll; break;
+      }
+      return Status::OK();
     default:
       break;
   }

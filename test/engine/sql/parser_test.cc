@@ -1129,7 +1129,6 @@ TEST(ParserTest, UnsupportedStatementKindsAreNamed) {
       {"GRANT SELECT ON t TO bob", "GRANT"},
       {"REVOKE SELECT ON t FROM bob", "REVOKE"},
       {"LOCK TABLE t", "LOCK TABLE"},
-      {"DISCARD ALL", "DISCARD"},
       {"ALTER INDEX i RENAME TO j", "ALTER INDEX RENAME"},
       {"ALTER TABLE t RENAME TO u", "ALTER TABLE RENAME"},
       {"ALTER SEQUENCE s RESTART", "ALTER SEQUENCE"},
