@@ -385,8 +385,12 @@ Status Database::EnterGateExclusive() {
 }
 
 Status Database::UpgradeGate() {
-  return GateTimedOut(gate_.Upgrade(options_.lock_timeout), "change the schema",
-                      "other transactions stayed open");
+  const ExecutionGate::Outcome outcome = gate_.Upgrade(options_.lock_timeout);
+  if (outcome == ExecutionGate::Outcome::kDeadlock) {
+    return Status(sqlstate::kDeadlockDetected, "deadlock detected")
+        .WithDetail("Another session's schema change waits for this transaction to end, and this one's would wait for it.");
+  }
+  return GateTimedOut(outcome == ExecutionGate::Outcome::kEntered, "change the schema", "other transactions stayed open");
 }
 
 Status Database::Prepare(std::string_view sql, const std::vector<Type>& declared,

@@ -92,6 +92,9 @@ class Database {
 
   std::string_view cc_name() const { return cc_->Name(); }
   const cc::ConcurrencyControl& concurrency_control() const { return *cc_; }
+  // Whether a schema change waits for (or holds) the execution gate. For
+  // tests and monitoring.
+  bool schema_change_pending() const { return gate_.exclusive_claimed(); }
   std::string_view scheduler_name() const { return scheduler_->Name(); }
   // The scheduler's k heaviest references (name, aborts, commits, weight,
   // State per queue), heaviest first; empty for the baselines.

@@ -51,12 +51,19 @@ class ExecutionGate {
     }
   }
 
-  bool EnterExclusive(std::chrono::milliseconds timeout) { return Claim(timeout, 0); }
+  bool EnterExclusive(std::chrono::milliseconds timeout) { return Claim(timeout, 0) == Outcome::kEntered; }
   void LeaveExclusive() { Release(); }
   // For a holder of one shared hold: becomes exclusive (still counted as
-  // one shared hold), waiting for every other holder to leave.
-  bool Upgrade(std::chrono::milliseconds timeout) { return Claim(timeout, 1); }
+  // one shared hold), waiting for every other holder to leave. kDeadlock at
+  // once when another claimant holds the exclusive bit: it waits for every
+  // shared hold to leave, this one included, and this one would wait for
+  // its bit (two blocks that each run DDL, or a block's DDL behind another
+  // session's).
+  enum class Outcome { kEntered, kTimedOut, kDeadlock };
+  Outcome Upgrade(std::chrono::milliseconds timeout) { return Claim(timeout, 1); }
   void Downgrade() { Release(); }
+  // Whether a schema change has claimed the gate (waiting or running).
+  bool exclusive_claimed() const { return state_.load(std::memory_order_acquire) & kExclusive; }
 
  private:
   static constexpr uint64_t kExclusive = uint64_t{1} << 63;
@@ -64,21 +71,22 @@ class ExecutionGate {
 
   // Claims the exclusive bit (new shared entries then wait), then waits
   // until only `own` shared holds remain.
-  bool Claim(std::chrono::milliseconds timeout, uint64_t own) {
+  Outcome Claim(std::chrono::milliseconds timeout, uint64_t own) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     std::unique_lock lock(mu_);
+    if (own > 0 && (state_.load(std::memory_order_acquire) & kExclusive)) return Outcome::kDeadlock;
     bool claimed = cv_.wait_until(lock, deadline, [&] {
       uint64_t cur = state_.load(std::memory_order_relaxed);
       return !(cur & kExclusive) && state_.compare_exchange_strong(cur, cur | kExclusive, std::memory_order_acquire);
     });
-    if (!claimed) return false;
+    if (!claimed) return Outcome::kTimedOut;
     bool drained = cv_.wait_until(lock, deadline, [&] {
       return (state_.load(std::memory_order_acquire) & kCountMask) == own;
     });
-    if (drained) return true;
+    if (drained) return Outcome::kEntered;
     state_.fetch_and(~kExclusive, std::memory_order_release);
     cv_.notify_all();
-    return false;
+    return Outcome::kTimedOut;
   }
 
   void Release() {
