@@ -88,7 +88,7 @@ class Database::Runner : public TransactionRunner {
   Database* db_;
 };
 
-Database::Database(const Options& options) : options_(options), cache_(options.statement_cache_capacity) {}
+Database::Database(const Options& options) : options_(options), cache_(options.statement_cache_bytes) {}
 
 Database::~Database() {
   Shutdown(true);
@@ -187,8 +187,8 @@ std::vector<std::string> Database::SchedulerNames() {
 }
 
 Status Database::Open(const Options& options, std::unique_ptr<Database>* out) {
-  if (options.statement_cache_capacity == 0) {
-    return Status(sqlstate::kInvalidParameterValue, "statement_cache_capacity must be at least 1");
+  if (options.statement_cache_bytes < (size_t{1} << 20)) {
+    return Status(sqlstate::kInvalidParameterValue, "statement_cache_bytes must be at least 1 MiB");
   }
   if (options.max_retries < 0) return Status(sqlstate::kInvalidParameterValue, "max_retries must not be negative");
   std::unique_ptr<Database> db(new Database(options));

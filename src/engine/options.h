@@ -13,8 +13,9 @@
 namespace paceline::engine {
 
 struct Options {
-  // Distinct SQL texts kept parsed and planned (see StatementCache).
-  size_t statement_cache_capacity = 10000;
+  // Memory for SQL texts kept parsed and planned, in bytes (estimated; the
+  // least recently used go first: see StatementCache).
+  size_t statement_cache_bytes = size_t{128} << 20;
   // Texts run with Session::Execute, Session::ExecuteScript and statement
   // lists (Submit, Execute) have their literals in value positions replaced
   // by parameters first (sql::LiteralParameterizer), so texts differing only

@@ -280,7 +280,11 @@ Status Session::Execute(std::string_view sql, const std::vector<Value>& params, 
 }
 
 void Session::RememberStatement(std::string key, std::shared_ptr<const sql::PreparedStatement> statement) {
+  // Short texts only: a session's own map is not bounded by bytes (the
+  // shared cache is, and still serves long texts with one lookup).
   constexpr size_t kRecentCapacity = 256;
+  constexpr size_t kRecentMaxText = 4096;
+  if (key.size() > kRecentMaxText) return;
   if (recent_statements_.size() >= kRecentCapacity) recent_statements_.clear();
   recent_statements_[std::move(key)] = std::move(statement);
 }

@@ -42,6 +42,8 @@ DEFINE_uint64(checkpoint_log_mb, 256, "with --data-dir: a checkpoint once this m
 DEFINE_int32(group_commit_us, 200,
              "with --data-dir: when others commit too, the log waits this long for more commits before each sync");
 DEFINE_bool(checkpoint_on_close, true, "with --data-dir: write a checkpoint when shutting down (faster restart)");
+DEFINE_uint64(statement_cache_mb, 128,
+              "memory for parsed and planned statement texts, in MiB (estimated; the least recently used go first)");
 DEFINE_uint64(seed, 42, "seed of the scheduler's and stealing's random choices (and paceline-bench's inputs)");
 
 namespace paceline::tools {
@@ -52,7 +54,7 @@ bool IsEngineFlag(const std::string& name) {
       "workers", "cc", "scheduler", "history_warmup", "history_learning", "state", "history_capacity",
       "reference_sources", "partition_domain", "steal", "steal_threshold", "max_retries", "max_retry_pause_us",
       "lock_timeout_ms", "parameterize_literals", "data_dir", "sync", "checkpoint_interval_s", "checkpoint_log_mb", "checkpoint_on_close", "group_commit_us",
-      "seed"};
+      "statement_cache_mb", "seed"};
   return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
 
@@ -79,6 +81,10 @@ Status EngineOptionsFromFlags(engine::Options* options) {
   options->lock_timeout = std::chrono::milliseconds(std::max(0, FLAGS_lock_timeout_ms));
   options->parameterize_literals = FLAGS_parameterize_literals;
   options->seed = FLAGS_seed;
+  if (FLAGS_statement_cache_mb < 1 || FLAGS_statement_cache_mb > (1u << 20)) {
+    return Invalid("--statement-cache-mb must be in [1, 1048576]: " + std::to_string(FLAGS_statement_cache_mb));
+  }
+  options->statement_cache_bytes = FLAGS_statement_cache_mb << 20;
   options->data_dir = FLAGS_data_dir;
   engine::log::SyncMode sync_mode;
   if (Status s = engine::log::ParseSyncMode(FLAGS_sync, &sync_mode); !s.ok()) return Invalid("--sync: " + s.message());

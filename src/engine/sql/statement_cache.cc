@@ -1,5 +1,8 @@
-// StatementCache: lookup, invalidation by catalog version, and insertion.
+// StatementCache: lookup, invalidation by catalog version, insertion and
+// CLOCK eviction (statement_cache.h).
 #include "engine/sql/statement_cache.h"
+
+#include <algorithm>
 
 namespace paceline::sql {
 
@@ -11,27 +14,65 @@ Status StatementCache::Get(std::string_view text, const catalog::Catalog& catalo
     key += std::to_string(t.Oid());
   }
   const uint64_t version = catalog.version();
-  bool found = map_.find_fn(key, [&](const std::shared_ptr<const PreparedStatement>& p) {
-    if (p->catalog_version == version) *out = p;
+  bool found = map_.find_fn(key, [&](const std::shared_ptr<Entry>& e) {
+    if (e->prepared->catalog_version == version) {
+      *out = e->prepared;
+      const uint64_t now = misses_.load(std::memory_order_relaxed);
+      if (e->last_used.load(std::memory_order_relaxed) != now) e->last_used.store(now, std::memory_order_relaxed);
+    }
   });
   if (found && *out) {
     hits_.fetch_add(1, std::memory_order_relaxed);
     return Status::OK();
   }
-  misses_.fetch_add(1, std::memory_order_relaxed);
+  const uint64_t now = misses_.fetch_add(1, std::memory_order_relaxed) + 1;
   std::shared_ptr<PreparedStatement> prepared;
   PL_RETURN_IF_ERROR(PreparedStatement::Prepare(text, catalog, declared, &prepared));
-  // libcuckoo's own size() reads its counters without locks (a data race
-  // under concurrent inserts): the cache keeps an atomic count instead,
-  // approximate when a clear races with inserts, which only moves the next
-  // clear a little.
-  if (entries_.load(std::memory_order_relaxed) >= capacity_) {
-    map_.clear();
-    entries_.store(0, std::memory_order_relaxed);
-  }
-  if (map_.insert_or_assign(std::move(key), prepared)) entries_.fetch_add(1, std::memory_order_relaxed);
+  auto entry = std::make_shared<Entry>();
+  entry->prepared = prepared;
+  entry->bytes = key.size() + kBytesPerTextByte * text.size() + kBytesPerEntry;
+  entry->last_used.store(now, std::memory_order_relaxed);
+  const size_t added = entry->bytes;
+  size_t replaced = 0;
+  bool inserted = true;
+  map_.upsert(
+      key,
+      [&](std::shared_ptr<Entry>& existing) {  // a stale version (or a racing insert): replaced
+        replaced = existing->bytes;
+        existing = entry;
+        inserted = false;
+      },
+      entry);
+  if (inserted) entries_.fetch_add(1, std::memory_order_relaxed);
+  if (bytes_.fetch_add(added, std::memory_order_relaxed) + added - replaced > capacity_bytes_) Sweep();
+  if (replaced > 0) bytes_.fetch_sub(replaced, std::memory_order_relaxed);
   *out = std::move(prepared);
   return Status::OK();
+}
+
+void StatementCache::Sweep() {
+  std::unique_lock sweeping(sweep_mu_, std::try_to_lock);
+  if (!sweeping.owns_lock()) return;  // another thread sweeps now
+  const size_t target = capacity_bytes_ / 10 * 9;
+  auto table = map_.lock_table();
+  std::vector<std::pair<uint64_t, const std::string*>> by_age;
+  by_age.reserve(table.size());
+  for (const auto& [key, entry] : table) by_age.emplace_back(entry->last_used.load(std::memory_order_relaxed), &key);
+  std::sort(by_age.begin(), by_age.end());
+  std::vector<std::string> victims;
+  size_t bytes = bytes_.load(std::memory_order_relaxed);
+  for (const auto& [age, key] : by_age) {
+    if (bytes <= target) break;
+    bytes -= table.find(*key)->second->bytes;
+    victims.push_back(*key);
+  }
+  for (const std::string& key : victims) {
+    auto it = table.find(key);
+    bytes_.fetch_sub(it->second->bytes, std::memory_order_relaxed);
+    table.erase(it);
+  }
+  entries_.fetch_sub(victims.size(), std::memory_order_relaxed);
+  evictions_.fetch_add(victims.size(), std::memory_order_relaxed);
 }
 
 }  // namespace paceline::sql

@@ -4,14 +4,26 @@
 // next use (DDL invalidates what it affects). Texts with declared parameter
 // types (wire-protocol Parse) are keyed by text and types together.
 //
-// Thread-safety: Get may be called concurrently (libcuckoo map); binding reads
-// the catalog, which the caller keeps stable meanwhile.
+// Bounded by memory: each entry is charged an estimate of what it holds
+// (kBytesPerTextByte per byte of text, measured on statements of 100 KB,
+// plus kBytesPerEntry). When an insert takes the total over the budget, the
+// least recently used entries are evicted until the total is under 90% of
+// the budget. Recency is counted in misses (a miss is what inserts): a hit
+// stamps its entry with the miss count, a relaxed load and store of words
+// that only misses write, so hits on different cores do not contend.
+// Statements in use stay alive through their shared_ptr, whatever the cache
+// does.
+//
+// Thread-safety: Get may be called concurrently (libcuckoo map; a sweep
+// locks the map's table while it runs, and one sweep runs at a time);
+// binding reads the catalog, which the caller keeps stable meanwhile.
 #pragma once
 
 #include <libcuckoo/cuckoohash_map.hh>
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -21,23 +33,42 @@ namespace paceline::sql {
 
 class StatementCache {
  public:
-  // At most `capacity` entries; when full, the cache is cleared (statements
-  // in use stay alive through their shared_ptr).
-  explicit StatementCache(size_t capacity = 10000) : capacity_(capacity) {}
+  static constexpr size_t kBytesPerTextByte = 6;
+  static constexpr size_t kBytesPerEntry = 4096;
+
+  // At most about `capacity_bytes` of statements (see above).
+  explicit StatementCache(size_t capacity_bytes = size_t{128} << 20) : capacity_bytes_(capacity_bytes) {}
 
   Status Get(std::string_view text, const catalog::Catalog& catalog, const std::vector<Type>& declared,
              std::shared_ptr<const PreparedStatement>* out);
 
+  // Entries and their estimated bytes now.
   size_t size() const { return entries_.load(std::memory_order_relaxed); }
+  size_t bytes() const { return bytes_.load(std::memory_order_relaxed); }
   uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
   uint64_t misses() const { return misses_.load(std::memory_order_relaxed); }
+  uint64_t evictions() const { return evictions_.load(std::memory_order_relaxed); }
 
  private:
-  const size_t capacity_;
-  libcuckoo::cuckoohash_map<std::string, std::shared_ptr<const PreparedStatement>> map_;
+  struct Entry {
+    std::shared_ptr<const PreparedStatement> prepared;
+    size_t bytes = 0;
+    std::atomic<uint64_t> last_used{0};  // the miss count at its last use
+  };
+  // Evicts the least recently used until the total is under 90% of the
+  // budget.
+  void Sweep();
+
+  const size_t capacity_bytes_;
+  libcuckoo::cuckoohash_map<std::string, std::shared_ptr<Entry>> map_;
+  std::mutex sweep_mu_;
+  // libcuckoo's own size() reads its counters without locks (a data race
+  // under concurrent inserts): the cache keeps atomic totals instead.
   std::atomic<size_t> entries_{0};
+  std::atomic<size_t> bytes_{0};
   std::atomic<uint64_t> hits_{0};
   std::atomic<uint64_t> misses_{0};
+  std::atomic<uint64_t> evictions_{0};
 };
 
 }  // namespace paceline::sql
