@@ -2,6 +2,8 @@
 // one-shot transactions, bulk load, and the DML/DDL runners (database.h).
 #include "engine/database.h"
 
+#include <malloc.h>
+
 #include "common/datetime.h"
 #include "engine/durability/redo_record.h"
 #include "engine/log/log_frame.h"
@@ -459,6 +461,7 @@ Status Database::RunDdl(const sql::PreparedStatement& statement, QueryResult* re
   for (const auto& t : before) stamps.push_back(t->stamp());
   sql::DdlExecutor ddl(&catalog_);
   Status status = ddl.Execute(*statement.ast, result);
+  cache_.DropStale(catalog_.version());  // stale plans would keep dropped tables alive
   if (status.ok() && durability_ != nullptr) status = durability_->WaitDurable(durability_->AppendDdl(statement.text));
   // Tables dropped, truncated or that lost an index keep what they buried
   // until every transaction pinned now has ended.
@@ -470,10 +473,14 @@ Status Database::RunDdl(const sql::PreparedStatement& statement, QueryResult* re
   epoch_.Retire(
       [](void* p, void*) {
         auto* s = static_cast<Survivors*>(p);
+        const bool freed = !s->tables.empty();
         for (auto& [table, stamp] : s->tables) table->FreeGraveyard(stamp);
-        delete s;
+        delete s;  // the last reference of a dropped table: its rows go now
+        // Hand the freed pages back to the system (glibc keeps them otherwise).
+        if (freed) malloc_trim(0);
       },
       survivors, nullptr);
+  epoch_.Collect();  // at once when no transaction is pinned (else at the end of the DDL's block)
   return status;
 }
 

@@ -169,6 +169,8 @@ class Database {
   void LeaveGateExclusive() { gate_.LeaveExclusive(); }
   Status UpgradeGate();
   void DowngradeGate() { gate_.Downgrade(); }
+  // Frees the garbage no pinned transaction can reach any more (after DDL).
+  void CollectGarbage() { epoch_.Collect(); }
 
   // Holds the gate for one scope: Enter() it (shared or exclusive), and it
   // is left when the scope ends, however it ends (a procedure body that

@@ -200,6 +200,10 @@ Status Session::EndTransaction(bool commit) {
   Status status;
   if (commit) status = txn_->Commit();  // a conflict aborts it
   else txn_->Abort();
+  if (ran_ddl_) {
+    ran_ddl_ = false;
+    db_->CollectGarbage();
+  }
   // Acknowledged only once durable (locks are already released).
   if (commit && status.ok()) status = db_->AwaitCommitDurable(txn_->commit_lsn());
   last_abort_reason_ = txn_->abort_reason();
@@ -694,6 +698,7 @@ Status Session::Run(const sql::PreparedStatement& statement, const std::vector<V
       PL_RETURN_IF_ERROR(db_->UpgradeGate());
       Status status = db_->RunDdl(statement, result);
       db_->DowngradeGate();
+      ran_ddl_ = true;  // what it dropped is freed once this block ends
       return status;
     }
     Database::ScopedGate gate(db_);

@@ -181,6 +181,7 @@ class Session {
   };
   std::unordered_map<std::string, std::shared_ptr<const sql::PreparedStatement>, TextHash, std::equal_to<>>
       recent_statements_;
+  bool ran_ddl_ = false;  // the open block ran DDL
 };
 
 }  // namespace paceline::engine

@@ -50,6 +50,19 @@ Status StatementCache::Get(std::string_view text, const catalog::Catalog& catalo
   return Status::OK();
 }
 
+void StatementCache::DropStale(uint64_t version) {
+  auto table = map_.lock_table();
+  for (auto it = table.begin(); it != table.end();) {
+    if (it->second->prepared->catalog_version == version) {
+      ++it;
+      continue;
+    }
+    bytes_.fetch_sub(it->second->bytes, std::memory_order_relaxed);
+    entries_.fetch_sub(1, std::memory_order_relaxed);
+    it = table.erase(it);
+  }
+}
+
 void StatementCache::Sweep() {
   std::unique_lock sweeping(sweep_mu_, std::try_to_lock);
   if (!sweeping.owns_lock()) return;  // another thread sweeps now

@@ -42,6 +42,11 @@ class StatementCache {
   Status Get(std::string_view text, const catalog::Catalog& catalog, const std::vector<Type>& declared,
              std::shared_ptr<const PreparedStatement>* out);
 
+  // Drops every entry bound against a catalog version other than `version`
+  // (after DDL: a stale plan holds the tables it names, so a dropped
+  // table's rows would live on until its texts ran again).
+  void DropStale(uint64_t version);
+
   // Entries and their estimated bytes now.
   size_t size() const { return entries_.load(std::memory_order_relaxed); }
   size_t bytes() const { return bytes_.load(std::memory_order_relaxed); }

@@ -44,6 +44,10 @@ class EpochManager {
   void Retire(ReclaimFn fn, void* a, void* b);
   // Reclaims all garbage now. Only when nothing is pinned.
   void ReclaimAll();
+  // Reclaims now what no pinned transaction can reach any more (Retire
+  // does so only in batches: a quiet database would keep the last garbage,
+  // a dropped table's rows among it).
+  void Collect();
 
   size_t pending() const;
 
@@ -61,7 +65,6 @@ class EpochManager {
 
   // The smallest pinned epoch (UINT64_MAX when nothing is pinned).
   uint64_t MinPinned() const;
-  void Collect();
 
   std::unique_ptr<Slot[]> slots_;
   const size_t max_pins_;
