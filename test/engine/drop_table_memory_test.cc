@@ -5,28 +5,16 @@
 // growth by a whole table per round is what this excludes.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "engine/database.h"
+#include "test/engine/process_memory.h"
 
 namespace paceline::engine {
 namespace {
 
-size_t RssKb() {
-  std::ifstream in("/proc/self/status");
-  std::string key;
-  size_t value = 0;
-  while (in >> key) {
-    if (key == "VmRSS:") {
-      in >> value;
-      return value;
-    }
-    in.ignore(1 << 20, '\n');
-  }
-  return 0;
-}
+using test_memory::RssKb;
 
 TEST(DropTableMemoryTest, RoundsOfCreateLoadDropStayFlat) {
   Options options;

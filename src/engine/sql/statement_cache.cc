@@ -68,22 +68,29 @@ void StatementCache::Sweep() {
   if (!sweeping.owns_lock()) return;  // another thread sweeps now
   const size_t target = capacity_bytes_ / 10 * 9;
   auto table = map_.lock_table();
-  std::vector<std::pair<uint64_t, const std::string*>> by_age;
+  struct Aged {
+    uint64_t last_used;
+    size_t bytes;
+    const std::string* key;
+    bool operator<(const Aged& o) const { return last_used < o.last_used; }
+  };
+  std::vector<Aged> by_age;
   by_age.reserve(table.size());
-  for (const auto& [key, entry] : table) by_age.emplace_back(entry->last_used.load(std::memory_order_relaxed), &key);
+  for (const auto& [key, entry] : table) {
+    by_age.push_back({entry->last_used.load(std::memory_order_relaxed), entry->bytes, &key});
+  }
   std::sort(by_age.begin(), by_age.end());
+  // The oldest go until the total is under the target (keys copied first:
+  // erasing moves the table's entries).
   std::vector<std::string> victims;
-  size_t bytes = bytes_.load(std::memory_order_relaxed);
-  for (const auto& [age, key] : by_age) {
-    if (bytes <= target) break;
-    bytes -= table.find(*key)->second->bytes;
-    victims.push_back(*key);
+  size_t freed = 0;
+  for (const Aged& a : by_age) {
+    if (bytes_.load(std::memory_order_relaxed) - freed <= target) break;
+    freed += a.bytes;
+    victims.push_back(*a.key);
   }
-  for (const std::string& key : victims) {
-    auto it = table.find(key);
-    bytes_.fetch_sub(it->second->bytes, std::memory_order_relaxed);
-    table.erase(it);
-  }
+  for (const std::string& key : victims) table.erase(key);
+  bytes_.fetch_sub(freed, std::memory_order_relaxed);
   entries_.fetch_sub(victims.size(), std::memory_order_relaxed);
   evictions_.fetch_add(victims.size(), std::memory_order_relaxed);
 }

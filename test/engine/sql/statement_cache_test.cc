@@ -6,27 +6,15 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <string>
 
 #include "engine/database.h"
+#include "test/engine/process_memory.h"
 
 namespace paceline::engine {
 namespace {
 
-size_t RssKb() {
-  std::ifstream in("/proc/self/status");
-  std::string key;
-  size_t value = 0;
-  while (in >> key) {
-    if (key == "VmRSS:") {
-      in >> value;
-      return value;
-    }
-    in.ignore(1 << 20, '\n');
-  }
-  return 0;
-}
+using test_memory::RssKb;
 
 // A distinct text of about 5 KB: 100 aliased columns named after `i`.
 std::string LargeStatement(int i) {
