@@ -4,6 +4,9 @@
 
 #include <malloc.h>
 
+#include <algorithm>
+#include <iterator>
+
 #include "common/datetime.h"
 #include "engine/durability/redo_record.h"
 #include "engine/log/log_frame.h"
@@ -383,16 +386,140 @@ Status Database::EnterGate() {
 }
 
 Status Database::EnterGateExclusive() {
-  return GateTimedOut(gate_.EnterExclusive(options_.lock_timeout), "change the schema", "transactions stayed open");
+  return GateTimedOut(gate_.EnterExclusive(options_.lock_timeout), "change the schema", "statements stayed running");
 }
 
-Status Database::UpgradeGate() {
-  const ExecutionGate::Outcome outcome = gate_.Upgrade(options_.lock_timeout);
-  if (outcome == ExecutionGate::Outcome::kDeadlock) {
-    return Status(sqlstate::kDeadlockDetected, "deadlock detected")
-        .WithDetail("Another session's schema change waits for this transaction to end, and this one's would wait for it.");
+namespace {
+
+// The Status of a table gate wait that did not enter.
+Status TableGateStatus(TableGates::Outcome outcome, const char* what, std::chrono::milliseconds lock_timeout) {
+  switch (outcome) {
+    case TableGates::Outcome::kEntered:
+      return Status::OK();
+    case TableGates::Outcome::kDeadlock:
+      return Status(sqlstate::kDeadlockDetected, "deadlock detected")
+          .WithDetail(std::string("To ") + what +
+                      ", this session would wait for a transaction block that waits, directly or not, for it.");
+    case TableGates::Outcome::kCanceled:
+      return CanceledStatus();
+    case TableGates::Outcome::kTimedOut:
+      break;
   }
-  return GateTimedOut(outcome == ExecutionGate::Outcome::kEntered, "change the schema", "other transactions stayed open");
+  return Status(sqlstate::kLockNotAvailable, std::string("could not ") + what +
+                                                 ": waited longer than lock_timeout (" +
+                                                 std::to_string(lock_timeout.count()) + " ms)");
+}
+
+}  // namespace
+
+Status Database::EnterTableGate(const void* owner, uint32_t table, const CancelToken* cancel) {
+  const auto deadline = std::chrono::steady_clock::now() + options_.lock_timeout;
+  return TableGateStatus(table_gates_.EnterShared(owner, table, deadline, cancel),
+                         "use a table whose schema is being changed", options_.lock_timeout);
+}
+
+Status Database::ChangeSchema(const void* owner, const CancelToken* cancel,
+                              const std::function<std::vector<uint32_t>()>& tables,
+                              const std::function<Status()>& change) {
+  std::vector<uint32_t> entered;
+  {
+    ScopedGate gate(this);
+    PL_RETURN_IF_ERROR(gate.Enter());
+    entered = tables();
+  }
+  const auto deadline = std::chrono::steady_clock::now() + options_.lock_timeout;
+  for (;;) {
+    PL_RETURN_IF_ERROR(TableGateStatus(table_gates_.EnterExclusive(owner, entered, deadline, cancel),
+                                       "change the schema of a table in use", options_.lock_timeout));
+    Status status;
+    bool again = false;
+    {
+      ScopedGate gate(this);
+      status = gate.EnterExclusive();
+      if (status.ok()) {
+        // Another schema change may have run between the look and the
+        // claim (a new table with a foreign key to this one).
+        std::vector<uint32_t> now = tables();
+        if (std::includes(entered.begin(), entered.end(), now.begin(), now.end())) {
+          status = change();
+        } else {
+          again = true;
+          std::vector<uint32_t> all;
+          std::set_union(entered.begin(), entered.end(), now.begin(), now.end(), std::back_inserter(all));
+          entered = std::move(all);
+        }
+      }
+    }
+    table_gates_.LeaveExclusive(owner);
+    if (!again) return status;
+  }
+}
+
+std::vector<uint32_t> Database::TablesChangedBy(const sql::Statement& ast) const {
+  std::vector<uint32_t> ids;
+  auto add = [&](const std::shared_ptr<storage::Table>& table) {
+    if (table) ids.push_back(table->id());
+  };
+  // A named table with the tables its foreign keys connect it to: their
+  // recorded keys change with it (DROP .. CASCADE, a new reference).
+  auto add_with_neighbours = [&](const std::shared_ptr<storage::Table>& table) {
+    if (!table) return;
+    add(table);
+    for (const auto& fk : table->schema().foreign_keys) add(catalog_.FindTable(fk.ref_table));
+    for (const auto& name : catalog_.TableNames()) {
+      auto other = catalog_.FindTable(name);
+      for (const auto& fk : other->schema().foreign_keys) {
+        if (fk.ref_table == table->name()) add(other);
+      }
+    }
+  };
+  auto add_reference = [&](const sql::ConstraintDef& c) {
+    if (c.kind == sql::ConstraintKind::kForeignKey) add(catalog_.FindTable(c.ref_table));
+  };
+  auto add_references = [&](const std::vector<sql::ConstraintDef>& constraints) {
+    for (const auto& c : constraints) add_reference(c);
+  };
+  switch (ast.kind) {
+    case sql::StatementKind::kCreateTable:
+      add_references(ast.create_table->constraints);
+      for (const auto& column : ast.create_table->columns) add_references(column.constraints);
+      break;
+    case sql::StatementKind::kCreateIndex:
+      add_with_neighbours(catalog_.FindTable(ast.create_index->table.name));
+      break;
+    case sql::StatementKind::kDrop:
+      for (const auto& name : ast.drop->names) {
+        switch (ast.drop->kind) {
+          case sql::ObjectKind::kTable: add_with_neighbours(catalog_.FindTable(name)); break;
+          case sql::ObjectKind::kIndex: add_with_neighbours(catalog_.FindIndexTable(name)); break;
+          case sql::ObjectKind::kDomain:
+            for (const auto& table_name : catalog_.TableNames()) {
+              auto table = catalog_.FindTable(table_name);
+              for (const auto& column : table->schema().columns) {
+                if (column.domain == name) add(table);
+              }
+            }
+            break;
+          case sql::ObjectKind::kOther: break;
+        }
+      }
+      break;
+    case sql::StatementKind::kTruncate:
+      for (const auto& name : ast.truncate->tables) add_with_neighbours(catalog_.FindTable(name));
+      break;
+    case sql::StatementKind::kAlterTable:
+      add_with_neighbours(catalog_.FindTable(ast.alter_table->table));
+      for (const auto& cmd : ast.alter_table->commands) {
+        add_reference(cmd.constraint);
+        add_references(cmd.column.constraints);
+      }
+      break;
+    default:
+      break;
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
 }
 
 Status Database::Prepare(std::string_view sql, const std::vector<Type>& declared,
@@ -448,10 +575,11 @@ Status Database::RunDml(const sql::PreparedStatement& statement, const std::vect
 }
 
 Status Database::RunDdl(const sql::PreparedStatement& statement, QueryResult* result) {
-  // The caller holds the gate exclusively: no other transaction runs. The
-  // caller's own open transaction (DDL inside a block) may still hold rows
-  // of a table this drops or truncates, so those stay allocated until every
-  // transaction pinned now has ended.
+  // The caller holds the execution gate exclusively (no statement runs)
+  // and the gates of the tables this changes (no block uses them). Blocks
+  // idle on other tables, and the caller's own (DDL inside a block), may
+  // still hold rows of a table this drops or truncates, so those stay
+  // allocated until every transaction pinned now has ended.
   struct Survivors {
     std::vector<std::pair<std::shared_ptr<storage::Table>, uint64_t>> tables;  // (table, stamp to free up to)
   };
@@ -604,8 +732,19 @@ void Database::Execute(const TransactionRequest& request, TransactionResult* res
 }
 
 Status Database::BulkLoad(std::string_view table_name, const std::vector<std::vector<Value>>& rows) {
-  ScopedGate gate(this);
-  PL_RETURN_IF_ERROR(gate.EnterExclusive());  // no transaction runs meanwhile
+  // As a schema change: no statement runs and no block uses the table
+  // meanwhile.
+  const int frame = 0;  // this call's identity among the table gates' owners
+  return ChangeSchema(
+      &frame, nullptr,
+      [&] {
+        auto table = catalog_.FindTable(table_name);
+        return table ? std::vector<uint32_t>{table->id()} : std::vector<uint32_t>{};
+      },
+      [&] { return LoadRows(table_name, rows); });
+}
+
+Status Database::LoadRows(std::string_view table_name, const std::vector<std::vector<Value>>& rows) {
   auto table = catalog_.FindTable(table_name);
   if (!table) return Status(sqlstate::kUndefinedTable, "relation \"" + std::string(table_name) + "\" does not exist");
   // Rows are installed directly (no write set: nothing else runs while the

@@ -24,6 +24,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -38,6 +39,7 @@
 #include "engine/durability/durability.h"
 #include "engine/execution/worker_pool.h"
 #include "engine/execution_gate.h"
+#include "engine/table_gates.h"
 #include "engine/footprint_builder.h"
 #include "engine/options.h"
 #include "engine/procedure.h"
@@ -92,9 +94,12 @@ class Database {
 
   std::string_view cc_name() const { return cc_->Name(); }
   const cc::ConcurrencyControl& concurrency_control() const { return *cc_; }
-  // Whether a schema change waits for (or holds) the execution gate. For
-  // tests and monitoring.
-  bool schema_change_pending() const { return gate_.exclusive_claimed(); }
+  // Whether a schema change waits for (or holds) the execution gate or a
+  // table's gate. For tests and monitoring.
+  bool schema_change_pending() const { return gate_.exclusive_claimed() || table_gates_.exclusive_claimed(); }
+  // How many sessions wait at a table's gate (for a schema change, or as
+  // one). For tests and monitoring.
+  size_t table_gate_waits() const { return table_gates_.waiting(); }
   std::string_view scheduler_name() const { return scheduler_->Name(); }
   // The scheduler's k heaviest references (name, aborts, commits, weight,
   // State per queue), heaviest first; empty for the baselines.
@@ -160,15 +165,33 @@ class Database {
   // `*with_literals` is left empty: run it with `params`.
   Status PrepareCall(std::string_view sql, const std::vector<Value>& params,
                      std::shared_ptr<const sql::PreparedStatement>* out, std::vector<Value>* with_literals);
-  // The gate (execution_gate.h): shared for transactions and binding,
-  // exclusive for DDL and bulk loads; 55P03 after lock_timeout.
+  // The gate (execution_gate.h): shared for statements in flight and
+  // binding, exclusive for DDL and bulk loads; 55P03 after lock_timeout.
   Status EnterGate();
   void LeaveGate() { gate_.LeaveShared(); }
   Status GateTimedOut(bool entered, const char* what, const char* who) const;
   Status EnterGateExclusive();
   void LeaveGateExclusive() { gate_.LeaveExclusive(); }
-  Status UpgradeGate();
-  void DowngradeGate() { gate_.Downgrade(); }
+  // A transaction block's entry to `table`'s gate (table_gates.h), waiting
+  // while a schema change claims it: 55P03 after lock_timeout, 40P01 when
+  // the wait would close a cycle, 57014 when `cancel` is raised. The caller
+  // does not hold the execution gate.
+  Status EnterTableGate(const void* owner, uint32_t table, const CancelToken* cancel);
+  // Runs `change` as a schema change of `owner` (a session, or the bulk
+  // load's frame): enters the table gates of `tables()` exclusive (waiting
+  // for the blocks that use them; errors as EnterTableGate), then the
+  // execution gate exclusive (waiting for the statements in flight). Should
+  // the catalog have changed meanwhile so that `tables()` names more
+  // tables, it enters those too and looks again. `tables` runs under the
+  // execution gate (shared or exclusive). The caller holds neither gate.
+  Status ChangeSchema(const void* owner, const CancelToken* cancel,
+                      const std::function<std::vector<uint32_t>()>& tables, const std::function<Status()>& change);
+  // The tables DDL `ast` changes (ids, ascending): each table it names
+  // with the tables its foreign keys connect it to (both ways), every table
+  // using a domain it drops. Read under the execution gate.
+  std::vector<uint32_t> TablesChangedBy(const sql::Statement& ast) const;
+  // BulkLoad's work, the caller holding what ChangeSchema holds.
+  Status LoadRows(std::string_view table, const std::vector<std::vector<Value>>& rows);
   // Frees the garbage no pinned transaction can reach any more (after DDL).
   void CollectGarbage() { epoch_.Collect(); }
 
@@ -221,6 +244,7 @@ class Database {
   catalog::Catalog catalog_;
   sql::StatementCache cache_;
   ExecutionGate gate_;
+  TableGates table_gates_;
   std::mutex procedures_mu_;
   std::map<std::string, std::shared_ptr<RegisteredProcedure>, std::less<>> procedures_;
   std::unique_ptr<cc::ConcurrencyControl> cc_;

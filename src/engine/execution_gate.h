@@ -1,11 +1,14 @@
-// ExecutionGate: keeps schema changes apart from running transactions.
+// ExecutionGate: keeps schema changes apart from running statements.
 //
-// Transactions run concurrently (concurrency control orders their data
-// accesses); each holds the gate *shared* from its start to its end, and
-// binding a statement holds it shared too. DDL and bulk loads hold it
-// *exclusive*: they wait until no transaction runs, and new transactions
-// wait while one is pending (so DDL is not starved). A session inside a
-// transaction block upgrades its shared hold to run DDL.
+// Every statement in flight holds the gate *shared*: a one-message
+// transaction (a submitted request, an autocommit statement) from its start
+// to its end, a transaction block for each of its statements and its
+// commit, and binding a statement. DDL and bulk loads hold it *exclusive*:
+// they wait until no statement runs, and new ones wait while one is pending
+// (so DDL is not starved). What an idle transaction block keeps between its
+// statements are the tables it uses (table_gates.h), which DDL enters before
+// it claims this gate: DDL waits only for the blocks that use what it
+// changes.
 //
 // The holder may leave from another thread than the one that entered
 // (sessions may move between threads), so this is a counter, not a mutex.
@@ -43,25 +46,19 @@ class ExecutionGate {
 
   void LeaveShared() {
     uint64_t s = state_.fetch_sub(1, std::memory_order_acq_rel) - 1;
-    if ((s & kExclusive) && (s & kCountMask) <= 1) {
-      // An exclusive claimant may be waiting for the count to drop (to 0,
-      // or to 1 when it upgrades its own hold).
+    if ((s & kExclusive) && (s & kCountMask) == 0) {
+      // An exclusive claimant may be waiting for the count to drop to 0.
       std::lock_guard lock(mu_);
       cv_.notify_all();
     }
   }
 
-  bool EnterExclusive(std::chrono::milliseconds timeout) { return Claim(timeout, 0) == Outcome::kEntered; }
-  void LeaveExclusive() { Release(); }
-  // For a holder of one shared hold: becomes exclusive (still counted as
-  // one shared hold), waiting for every other holder to leave. kDeadlock at
-  // once when another claimant holds the exclusive bit: it waits for every
-  // shared hold to leave, this one included, and this one would wait for
-  // its bit (two blocks that each run DDL, or a block's DDL behind another
-  // session's).
-  enum class Outcome { kEntered, kTimedOut, kDeadlock };
-  Outcome Upgrade(std::chrono::milliseconds timeout) { return Claim(timeout, 1); }
-  void Downgrade() { Release(); }
+  bool EnterExclusive(std::chrono::milliseconds timeout) { return Claim(timeout); }
+  void LeaveExclusive() {
+    state_.fetch_and(~kExclusive, std::memory_order_release);
+    std::lock_guard lock(mu_);
+    cv_.notify_all();
+  }
   // Whether a schema change has claimed the gate (waiting or running).
   bool exclusive_claimed() const { return state_.load(std::memory_order_acquire) & kExclusive; }
 
@@ -70,29 +67,22 @@ class ExecutionGate {
   static constexpr uint64_t kCountMask = kExclusive - 1;
 
   // Claims the exclusive bit (new shared entries then wait), then waits
-  // until only `own` shared holds remain.
-  Outcome Claim(std::chrono::milliseconds timeout, uint64_t own) {
+  // until no shared hold remains.
+  bool Claim(std::chrono::milliseconds timeout) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     std::unique_lock lock(mu_);
-    if (own > 0 && (state_.load(std::memory_order_acquire) & kExclusive)) return Outcome::kDeadlock;
     bool claimed = cv_.wait_until(lock, deadline, [&] {
       uint64_t cur = state_.load(std::memory_order_relaxed);
       return !(cur & kExclusive) && state_.compare_exchange_strong(cur, cur | kExclusive, std::memory_order_acquire);
     });
-    if (!claimed) return Outcome::kTimedOut;
+    if (!claimed) return false;
     bool drained = cv_.wait_until(lock, deadline, [&] {
-      return (state_.load(std::memory_order_acquire) & kCountMask) == own;
+      return (state_.load(std::memory_order_acquire) & kCountMask) == 0;
     });
-    if (drained) return Outcome::kEntered;
+    if (drained) return true;
     state_.fetch_and(~kExclusive, std::memory_order_release);
     cv_.notify_all();
-    return Outcome::kTimedOut;
-  }
-
-  void Release() {
-    state_.fetch_and(~kExclusive, std::memory_order_release);
-    std::lock_guard lock(mu_);
-    cv_.notify_all();
+    return false;
   }
 
   std::atomic<uint64_t> state_{0};  // exclusive bit | shared count

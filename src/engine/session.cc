@@ -2,6 +2,8 @@
 // (see session.h).
 #include "engine/session.h"
 
+#include <algorithm>
+
 #include "common/datetime.h"
 #include "engine/database.h"
 #include "engine/execution/retry_pause.h"
@@ -107,6 +109,29 @@ std::string Lower(std::string_view s) {
 
 }  // namespace
 
+class Session::StatementGate {
+ public:
+  explicit StatementGate(Session* session) : session_(session) {}
+  ~StatementGate() { Leave(); }
+  StatementGate(const StatementGate&) = delete;
+  StatementGate& operator=(const StatementGate&) = delete;
+  Status Enter() {
+    if (session_->gate_held_) return Status::OK();
+    PL_RETURN_IF_ERROR(session_->db_->EnterGate());
+    session_->gate_held_ = entered_ = true;
+    return Status::OK();
+  }
+  void Leave() {
+    if (!entered_) return;
+    session_->db_->LeaveGate();
+    session_->gate_held_ = entered_ = false;
+  }
+
+ private:
+  Session* session_;
+  bool entered_ = false;
+};
+
 Session::Session(Database* db) : db_(db), settings_(DefaultSettings()) {}
 
 Session::~Session() {
@@ -147,12 +172,7 @@ Status Session::SetSetting(std::string_view name, std::string value) {
 }
 
 Status Session::Begin(uint64_t timestamp) {
-  PL_RETURN_IF_ERROR(db_->EnterGate());
-  Status status = db_->NewTransaction(timestamp != 0 ? timestamp : db_->NextTimestamp(), &txn_);
-  if (!status.ok()) {
-    db_->LeaveGate();
-    return status;
-  }
+  PL_RETURN_IF_ERROR(db_->NewTransaction(timestamp != 0 ? timestamp : db_->NextTimestamp(), &txn_));
   txn_->SetCancelToken(&cancel_);
   txn_start_ = CurrentTimestampMicros();
   return Status::OK();
@@ -194,12 +214,25 @@ void Session::FailBlock() {
   // and writes go now (a 2PL waiter need not wait for the client's
   // ROLLBACK; wait-die and wound-wait count on the loser letting go).
   if (txn_) txn_->Abort();
+  LeaveTableGates();  // it touches no table any more
+}
+
+void Session::LeaveTableGates() {
+  if (table_gates_.empty()) return;
+  db_->table_gates_.LeaveAll(this);
+  table_gates_.clear();
 }
 
 Status Session::EndTransaction(bool commit) {
   Status status;
-  if (commit) status = txn_->Commit();  // a conflict aborts it
-  else txn_->Abort();
+  if (commit) {
+    StatementGate gate(this);  // no schema change while it installs its writes
+    status = gate.Enter();
+    if (status.ok()) status = txn_->Commit();  // a conflict aborts it
+    else txn_->Abort();
+  } else {
+    txn_->Abort();
+  }
   if (ran_ddl_) {
     ran_ddl_ = false;
     db_->CollectGarbage();
@@ -249,7 +282,7 @@ Status Session::EndTransaction(bool commit) {
   }
   if (state_ != TransactionState::kIdle) EndBlockSettings(commit && status.ok());
   txn_.reset();
-  db_->LeaveGate();
+  LeaveTableGates();
   state_ = TransactionState::kIdle;
   return status;
 }
@@ -257,9 +290,8 @@ Status Session::EndTransaction(bool commit) {
 Status Session::Prepare(std::string_view sql, const std::vector<Type>& declared_types,
                         std::shared_ptr<const sql::PreparedStatement>* out) {
   // Binding reads the catalog, which DDL changes only while holding the
-  // gate; a session inside a block already holds it.
-  if (txn_) return db_->Prepare(sql, declared_types, out);
-  Database::ScopedGate gate(db_);
+  // gate exclusively.
+  StatementGate gate(this);
   PL_RETURN_IF_ERROR(gate.Enter());
   return db_->Prepare(sql, declared_types, out);
 }
@@ -370,8 +402,8 @@ Status Session::ExecuteScript(std::string_view sql, std::vector<QueryResult>* re
     std::shared_ptr<sql::PreparedStatement> prepared;
     // Bound just before it runs, so it sees what earlier statements created.
     {
-      Database::ScopedGate gate(db_);  // binding reads the catalog: hold the gate unless a block does
-      status = txn_ ? Status::OK() : gate.Enter();
+      StatementGate gate(this);  // binding reads the catalog
+      status = gate.Enter();
       if (status.ok()) status = sql::PreparedStatement::FromStatement(std::move(ast), db_->catalog(), {}, &prepared);
     }
     if (status.ok()) {
@@ -640,25 +672,61 @@ Status Session::CheckDdlAfterWrites(const sql::Statement& ast) const {
 
 Status Session::RunDmlInTransaction(const sql::PreparedStatement& statement, const std::vector<Value>& params,
                                     QueryResult* result) {
-  // This session holds the gate, so no DDL can run; a plan bound before
-  // some other session's DDL is bound again (it may name an index or table
-  // that no longer exists).
-  const sql::PreparedStatement* current = &statement;
-  std::shared_ptr<const sql::PreparedStatement> rebound;
-  if (statement.catalog_version != db_->catalog().version()) {
-    PL_RETURN_IF_ERROR(db_->Prepare(statement.text, statement.param_types, &rebound));
-    current = rebound.get();
-    // A client may have described the old result already (as PostgreSQL).
-    if (!SameResultShape(statement, *rebound)) {
-      return Status(sqlstate::kFeatureNotSupported, "cached plan must not change result type");
+  const bool block = state_ != TransactionState::kIdle;
+  for (;;) {
+    StatementGate gate(this);  // an autocommit attempt holds it already
+    PL_RETURN_IF_ERROR(gate.Enter());
+    // No DDL runs now; a plan bound before some other session's DDL is
+    // bound again (it may name an index or table that no longer exists).
+    const sql::PreparedStatement* current = &statement;
+    std::shared_ptr<const sql::PreparedStatement> rebound;
+    if (statement.catalog_version != db_->catalog().version()) {
+      PL_RETURN_IF_ERROR(db_->Prepare(statement.text, statement.param_types, &rebound));
+      current = rebound.get();
+      // A client may have described the old result already (as PostgreSQL).
+      if (!SameResultShape(statement, *rebound)) {
+        return Status(sqlstate::kFeatureNotSupported, "cached plan must not change result type");
+      }
     }
+    uint32_t busy = 0;
+    if (block && !EnterTableGatesNow(*current, &busy)) {
+      // A schema change claims one of its tables: wait for it outside the
+      // execution gate (which that change needs next), then look again.
+      gate.Leave();
+      PL_RETURN_IF_ERROR(db_->EnterTableGate(this, busy, &cancel_));
+      table_gates_.push_back(busy);
+      continue;
+    }
+    if (db_->footprint_spec_.references) {
+      if (!footprint_) footprint_ = std::make_unique<FootprintBuilder>(db_->footprint_spec_);
+      footprint_->Add(*current, params);
+      executed_.push_back({current->text, current->param_types, params});
+    }
+    return db_->RunDml(*current, params, txn_.get(), txn_start_, result);
   }
-  if (db_->footprint_spec_.references) {
-    if (!footprint_) footprint_ = std::make_unique<FootprintBuilder>(db_->footprint_spec_);
-    footprint_->Add(*current, params);
-    executed_.push_back({current->text, current->param_types, params});
+}
+
+bool Session::EnterTableGatesNow(const sql::PreparedStatement& statement, uint32_t* busy) {
+  for (uint32_t table : statement.table_ids) {
+    if (std::find(table_gates_.begin(), table_gates_.end(), table) != table_gates_.end()) continue;
+    if (!db_->table_gates_.TryEnterShared(this, table)) {
+      *busy = table;
+      return false;
+    }
+    table_gates_.push_back(table);
   }
-  return db_->RunDml(*current, params, txn_.get(), txn_start_, result);
+  return true;
+}
+
+Status Session::RunSchemaChange(const sql::PreparedStatement& statement, QueryResult* result) {
+  Status status = db_->ChangeSchema(
+      this, &cancel_, [&] { return db_->TablesChangedBy(*statement.ast); },
+      [&] {
+        if (txn_ && txn_->has_writes()) PL_RETURN_IF_ERROR(CheckDdlAfterWrites(*statement.ast));
+        return db_->RunDdl(statement, result);
+      });
+  if (txn_) ran_ddl_ = true;  // what it dropped is freed once this block ends
+  return status;
 }
 
 Status Session::Run(const sql::PreparedStatement& statement, const std::vector<Value>& params, QueryResult* result) {
@@ -675,6 +743,8 @@ Status Session::Run(const sql::PreparedStatement& statement, const std::vector<V
     // failed attempt reached the client), keeping its age for 2PL's rules.
     const uint64_t timestamp = db_->NextTimestamp();
     for (int attempt = 0;; ++attempt) {
+      StatementGate gate(this);  // for the whole attempt, its commit included
+      PL_RETURN_IF_ERROR(gate.Enter());
       PL_RETURN_IF_ERROR(Begin(timestamp));
       Status status = RunDmlInTransaction(statement, params, result);
       if (!status.ok()) status = txn_->Explain(std::move(status));  // stale reads: a conflict, retried
@@ -688,23 +758,11 @@ Status Session::Run(const sql::PreparedStatement& statement, const std::vector<V
       const bool conflict = reason != cc::AbortReason::kNone && reason != cc::AbortReason::kLockTimeout;
       if (!conflict || attempt >= db_->options().max_retries) return status;
       result->Clear();
+      gate.Leave();  // DDL need not wait out the pause
       PauseBeforeRetry(attempt + 1, db_->options().max_retry_pause);
     }
   }
-  if (IsDdl(kind)) {
-    if (txn_ && txn_->has_writes()) PL_RETURN_IF_ERROR(CheckDdlAfterWrites(*statement.ast));
-    if (txn_) {
-      // This block holds the gate shared: other transactions must end first.
-      PL_RETURN_IF_ERROR(db_->UpgradeGate());
-      Status status = db_->RunDdl(statement, result);
-      db_->DowngradeGate();
-      ran_ddl_ = true;  // what it dropped is freed once this block ends
-      return status;
-    }
-    Database::ScopedGate gate(db_);
-    PL_RETURN_IF_ERROR(gate.EnterExclusive());
-    return db_->RunDdl(statement, result);
-  }
+  if (IsDdl(kind)) return RunSchemaChange(statement, result);
   return RunUtility(statement, result);
 }
 

@@ -17,6 +17,14 @@
 // between threads); Cancel() may be called from any thread. Ownership: created by Database::CreateSession; must not
 // outlive its Database. Destroying a session rolls back its open transaction.
 //
+// Schema changes: an autocommit statement holds the database's execution
+// gate while it runs; a transaction block holds it for each statement and
+// its commit, and between statements keeps the gates of the tables its
+// statements named (table_gates.h), until it ends. DDL elsewhere waits for
+// the blocks that use the tables it changes, never for idle blocks on
+// other tables; DDL inside a block runs at once when no other block uses
+// its tables (it is not transactional: ROLLBACK does not undo it).
+//
 // Scheduling: a session's transactions run on the caller's thread, outside
 // the run queues (they cannot be placed in advance: their statements arrive
 // one by one), but their commits and conflict aborts still feed the
@@ -122,8 +130,18 @@ class Session {
                               bool* applied);
   // Keeps `statement` among the recent ones under `key`.
   void RememberStatement(std::string key, std::shared_ptr<const sql::PreparedStatement> statement);
+  // Runs DML in the open transaction, binding it again when the schema
+  // changed since it was prepared; inside a block, after entering the gates
+  // of its tables.
   Status RunDmlInTransaction(const sql::PreparedStatement& statement, const std::vector<Value>& params,
                              QueryResult* result);
+  // Enters the gates of `statement`'s tables this block does not hold yet,
+  // without waiting: false with `*busy` the first one a schema change claims.
+  bool EnterTableGatesNow(const sql::PreparedStatement& statement, uint32_t* busy);
+  // DDL, as the database's ChangeSchema.
+  Status RunSchemaChange(const sql::PreparedStatement& statement, QueryResult* result);
+  // Gives back the open block's table gates.
+  void LeaveTableGates();
   // Begin() for a transaction block (BEGIN, or a multi-statement script).
   Status BeginBlock();
   // Every setting back to its default (RESET ALL, DISCARD ALL);
@@ -133,7 +151,7 @@ class Session {
   // ROLLBACK, and its transaction is aborted now (locks released).
   void FailBlock();
   // Commits (a conflict is returned, the transaction then rolled back) or
-  // rolls back the open transaction, and leaves the gate.
+  // rolls back the open transaction, and gives back its table gates.
   Status EndTransaction(bool commit);
   // At a block's end: ROLLBACK undoes its SETs, the end of any block undoes
   // its SET LOCALs; the next transaction's READ ONLY mode is the default's.
@@ -143,6 +161,10 @@ class Session {
   // paceline.hot_references: the database's execution settings and the
   // scheduler's heaviest references. False when `name` is none of these.
   bool ShowPacelineSetting(const std::string& name, QueryResult* result) const;
+
+  // Holds the database's execution gate shared for one step of this
+  // session (binding, a statement, a commit) unless an enclosing step does.
+  class StatementGate;
 
   Database* db_;
   CancelToken cancel_;     // borrowed by txn_ and by the owner's requests
@@ -182,6 +204,8 @@ class Session {
   std::unordered_map<std::string, std::shared_ptr<const sql::PreparedStatement>, TextHash, std::equal_to<>>
       recent_statements_;
   bool ran_ddl_ = false;  // the open block ran DDL
+  bool gate_held_ = false;  // a StatementGate holds the execution gate
+  std::vector<uint32_t> table_gates_;  // the tables whose gates the open block holds
 };
 
 }  // namespace paceline::engine

@@ -256,35 +256,6 @@ TEST_P(ScheduleTest, KeyDeletedAndInsertedAgainStaysVisibleToOthers) {
   EXPECT_EQ(V(1), 99);
 }
 
-// Schedule 6 — two transaction blocks that each change the schema
-// (excludes waiting out the lock timeout in a deadlock: T1's DDL waits for
-// T2's block to end; T2's DDL would wait for T1's).
-//   T1: BEGIN; CREATE TABLE a1 (waits)     T2: BEGIN; SELECT; CREATE TABLE a2
-//   every CC: T2's CREATE fails at once with 40P01; T2 rolls back; T1's
-//   CREATE then runs and T1 commits.
-TEST_P(ScheduleTest, TwoBlocksChangingTheSchemaDoNotDeadlock) {
-  QueryResult r;
-  Ok(s2_, "BEGIN");
-  Ok(s2_, "SELECT v FROM x WHERE id = 1");
-  Ok(s1_, "BEGIN");
-  Session* session = s1_.get();
-  auto create = std::async(std::launch::async, [session] {
-    QueryResult result;
-    return session->Execute("CREATE TABLE a1 (k INT)", &result);
-  });
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (!db_->schema_change_pending() && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
-  ASSERT_TRUE(db_->schema_change_pending());
-  Status st = RunSql(s2_, "CREATE TABLE a2 (k INT)");
-  EXPECT_TRUE(st.Is(sqlstate::kDeadlockDetected)) << st.ToString();
-  Ok(s2_, "ROLLBACK");
-  st = create.get();
-  EXPECT_TRUE(st.ok()) << st.ToString();
-  Ok(s1_, "COMMIT");
-  EXPECT_TRUE(RunSql(s2_, "SELECT count(*) FROM a1", &r).ok());
-  EXPECT_FALSE(RunSql(s2_, "SELECT count(*) FROM a2", &r).ok());
-}
-
 std::string CcName(const ::testing::TestParamInfo<const char*>& info) {
   std::string name = info.param;
   for (char& c : name) {

@@ -2,7 +2,7 @@
 """paceline-server with psycopg 3 (python3-psycopg): parameters in text and
 binary (bytea included), binary results, executemany, pipelines (one scheduled transaction
 each), transactions committed and rolled back, an error, automatic
-preparation, DISCARD ALL, and a CancelRequest interrupting a lock wait. Run by ctest with the server binary as the only argument."""
+preparation, DISCARD ALL, DDL next to an idle block, and a CancelRequest interrupting a lock wait. Run by ctest with the server binary as the only argument."""
 import datetime
 import decimal
 import os
@@ -142,6 +142,27 @@ class PsycopgTest(unittest.TestCase):
         block = self.connect()
         with self.assertRaises(psycopg.errors.ActiveSqlTransaction):
             block.execute("DISCARD ALL")
+
+    def test_ddl_does_not_wait_for_a_block_idle_on_another_table(self):
+        # Before: one idle block made every CREATE TABLE wait the lock
+        # timeout (55P03), and an UPDATE elsewhere stalled behind it. The
+        # server's lock timeout is 10 s: waiting would fail these, not slow
+        # them down.
+        setup = self.connect(autocommit=True)
+        setup.execute("CREATE TABLE ddl_idle_a (id int PRIMARY KEY, v int)")
+        setup.execute("CREATE TABLE ddl_idle_b (id int PRIMARY KEY, v int)")
+        setup.execute("INSERT INTO ddl_idle_a VALUES (1, 1)")
+        setup.execute("INSERT INTO ddl_idle_b VALUES (1, 1)")
+        idle = self.connect()  # psycopg opens a block at the first statement
+        idle.execute("UPDATE ddl_idle_a SET v = v + 1 WHERE id = 1")
+        other = self.connect(autocommit=True)
+        other.execute("CREATE TABLE ddl_idle_c (k int)")
+        other.execute("CREATE INDEX ddl_idle_b_v ON ddl_idle_b (v)")
+        other.execute("UPDATE ddl_idle_b SET v = v + 1 WHERE id = 1")
+        other.execute("DROP TABLE ddl_idle_c")
+        idle.commit()
+        self.assertEqual(other.execute("SELECT v FROM ddl_idle_a WHERE id = 1").fetchone(), (2,))
+        self.assertEqual(other.execute("SELECT v FROM ddl_idle_b WHERE id = 1").fetchone(), (2,))
 
     def test_error_then_rollback_and_prepare(self):
         conn = self.connect()

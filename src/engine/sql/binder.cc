@@ -286,7 +286,15 @@ Status Binder::LookupTable(const TableRef& ref, std::shared_ptr<storage::Table>*
   if (!*out) {
     return Status(sqlstate::kUndefinedTable, "relation \"" + ref.name + "\" does not exist", Pos(ref.location));
   }
+  tables_used_.push_back((*out)->id());
   return Status::OK();
+}
+
+std::vector<uint32_t> Binder::TablesUsed() const {
+  std::vector<uint32_t> tables = tables_used_;
+  std::sort(tables.begin(), tables.end());
+  tables.erase(std::unique(tables.begin(), tables.end()), tables.end());
+  return tables;
 }
 
 BoundExprPtr Binder::MakeParameter(int index, int location) {

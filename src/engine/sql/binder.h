@@ -48,6 +48,8 @@ class Binder {
 
   // Parameter types after binding ($1 first); undetermined ones are text.
   std::vector<Type> ParameterTypes() const;
+  // The ids of the tables the bound statements name, ascending, each once.
+  std::vector<uint32_t> TablesUsed() const;
 
  private:
   struct ScopeEntry;
@@ -110,6 +112,7 @@ class Binder {
   std::shared_ptr<const std::string> source_;
   std::vector<Type> param_types_;  // index 0 = $1; kUnknown until inferred
   bool insert_source_ = false;     // binding the SELECT of INSERT .. SELECT
+  mutable std::vector<uint32_t> tables_used_;  // as LookupTable found them
 };
 
 }  // namespace paceline::sql

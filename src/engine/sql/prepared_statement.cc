@@ -63,6 +63,7 @@ Status PreparedStatement::FromStatement(std::unique_ptr<Statement> statement, co
       break;
   }
   p->param_types = binder.ParameterTypes();
+  p->table_ids = binder.TablesUsed();
   ReferenceSlotExtractor(&catalog).Extract(*p, &p->reference_slots);
   p->ast = std::move(statement);
   *out = std::move(p);

@@ -38,6 +38,9 @@ struct PreparedStatement {
   std::vector<engine::ResultColumn> columns;    // rows it returns (empty: none)
   bool returns_rows = false;
   uint64_t catalog_version = 0;
+  // The tables a DML statement names (storage::Table ids, ascending): what
+  // a transaction block enters the table gates of (engine/table_gates.h).
+  std::vector<uint32_t> table_ids;
   std::vector<ReferenceSlot> reference_slots;   // in written order; none for non-DML
 
   // Parses and binds `text`, which must hold exactly one statement (an

@@ -1,0 +1,197 @@
+// TableGates: per-table admission of transaction blocks and schema changes
+// (see table_gates.h).
+#include "engine/table_gates.h"
+
+#include <algorithm>
+
+namespace paceline::engine {
+
+bool TableGates::Holds(Owner owner, uint32_t table) const {
+  std::lock_guard lock(mu_);
+  auto it = gates_.find(table);
+  return it != gates_.end() && (it->second.exclusive == owner || it->second.shared.count(owner) > 0);
+}
+
+bool TableGates::TryEnterShared(Owner owner, uint32_t table) {
+  std::lock_guard lock(mu_);
+  auto it = gates_.find(table);
+  if (it != gates_.end() && it->second.exclusive != nullptr && it->second.exclusive != owner) return false;
+  gates_[table].shared.insert(owner);
+  held_[owner].insert(table);
+  return true;
+}
+
+TableGates::Outcome TableGates::EnterShared(Owner owner, uint32_t table, Clock::time_point deadline,
+                                            const CancelToken* cancel) {
+  CancelToken::Wakeup wakeup(cancel, &TableGates::WakeWaiters, this);  // before mu_: see WakeWaiters
+  std::unique_lock lock(mu_);
+  const Outcome outcome = WaitUntil(lock, owner, Wait{table, false}, deadline, cancel, [&] {
+    auto it = gates_.find(table);
+    return it == gates_.end() || it->second.exclusive == nullptr || it->second.exclusive == owner;
+  });
+  if (outcome == Outcome::kEntered) {
+    gates_[table].shared.insert(owner);
+    held_[owner].insert(table);
+  }
+  return outcome;
+}
+
+TableGates::Outcome TableGates::EnterExclusive(Owner owner, const std::vector<uint32_t>& tables,
+                                               Clock::time_point deadline, const CancelToken* cancel) {
+  std::vector<uint32_t> order = tables;
+  std::sort(order.begin(), order.end());
+  order.erase(std::unique(order.begin(), order.end()), order.end());
+  CancelToken::Wakeup wakeup(cancel, &TableGates::WakeWaiters, this);
+  std::unique_lock lock(mu_);
+  std::vector<uint32_t> claimed;  // by this call
+  Outcome outcome = Outcome::kEntered;
+  for (uint32_t table : order) {
+    // First the claim (another claimant goes first), then the drain (the
+    // other blocks holding it end).
+    outcome = WaitUntil(lock, owner, Wait{table, true}, deadline, cancel, [&] {
+      auto it = gates_.find(table);
+      return it == gates_.end() || it->second.exclusive == nullptr || it->second.exclusive == owner;
+    });
+    if (outcome != Outcome::kEntered) break;
+    Gate& gate = gates_[table];
+    if (gate.exclusive != owner) {
+      gate.exclusive = owner;
+      claimed.push_back(table);
+      held_[owner].insert(table);
+    }
+    outcome = WaitUntil(lock, owner, Wait{table, true}, deadline, cancel, [&] {
+      const std::set<Owner>& shared = gates_[table].shared;
+      return shared.empty() || (shared.size() == 1 && *shared.begin() == owner);
+    });
+    if (outcome != Outcome::kEntered) break;
+  }
+  if (outcome != Outcome::kEntered) {
+    for (uint32_t table : claimed) {
+      Gate& gate = gates_[table];
+      gate.exclusive = nullptr;
+      if (gate.shared.count(owner) == 0) held_[owner].erase(table);
+      Prune(table);
+    }
+    if (held_[owner].empty()) held_.erase(owner);
+    cv_.notify_all();
+  }
+  return outcome;
+}
+
+void TableGates::LeaveExclusive(Owner owner) {
+  std::lock_guard lock(mu_);
+  auto held = held_.find(owner);
+  if (held == held_.end()) return;
+  for (auto it = held->second.begin(); it != held->second.end();) {
+    const uint32_t table = *it;
+    Gate& gate = gates_[table];
+    if (gate.exclusive == owner) gate.exclusive = nullptr;
+    if (gate.shared.count(owner) == 0) {
+      it = held->second.erase(it);
+      Prune(table);
+    } else {
+      ++it;
+    }
+  }
+  if (held->second.empty()) held_.erase(held);
+  cv_.notify_all();
+}
+
+void TableGates::LeaveAll(Owner owner) {
+  std::lock_guard lock(mu_);
+  auto held = held_.find(owner);
+  if (held == held_.end()) return;
+  for (uint32_t table : held->second) {
+    Gate& gate = gates_[table];
+    gate.shared.erase(owner);
+    if (gate.exclusive == owner) gate.exclusive = nullptr;
+    Prune(table);
+  }
+  held_.erase(held);
+  cv_.notify_all();
+}
+
+bool TableGates::exclusive_claimed() const {
+  std::lock_guard lock(mu_);
+  for (const auto& [table, gate] : gates_) {
+    if (gate.exclusive != nullptr) return true;
+  }
+  return false;
+}
+
+void TableGates::WakeWaiters(void* self) {
+  auto* gates = static_cast<TableGates*>(self);
+  { std::lock_guard lock(gates->mu_); }  // a waiter between its check and its wait gets the notify
+  gates->cv_.notify_all();
+}
+
+size_t TableGates::waiting() const {
+  std::lock_guard lock(mu_);
+  return waits_.size();
+}
+
+void TableGates::WaitsFor(Owner owner, const Wait& wait, std::vector<Owner>* out) const {
+  auto it = gates_.find(wait.table);
+  if (it == gates_.end()) return;
+  const Gate& gate = it->second;
+  if (gate.exclusive != nullptr && gate.exclusive != owner) {
+    out->push_back(gate.exclusive);  // a shared waiter, or a claim behind another
+  } else if (wait.exclusive) {
+    for (Owner holder : gate.shared) {
+      if (holder != owner) out->push_back(holder);
+    }
+  }
+}
+
+bool TableGates::WouldDeadlock(Owner owner) const {
+  std::vector<Owner> pending;
+  WaitsFor(owner, waits_.at(owner), &pending);
+  std::set<Owner> seen;
+  while (!pending.empty()) {
+    Owner next = pending.back();
+    pending.pop_back();
+    if (next == owner) return true;
+    if (!seen.insert(next).second) continue;
+    auto wait = waits_.find(next);
+    if (wait != waits_.end()) WaitsFor(next, wait->second, &pending);
+  }
+  return false;
+}
+
+template <typename Ready>
+TableGates::Outcome TableGates::WaitUntil(std::unique_lock<std::mutex>& lock, Owner owner, Wait wait,
+                                          Clock::time_point deadline, const CancelToken* cancel, Ready ready) {
+  if (ready()) return Outcome::kEntered;
+  waits_[owner] = wait;
+  Outcome outcome;
+  for (;;) {
+    if (cancel != nullptr && cancel->canceled()) {
+      outcome = Outcome::kCanceled;
+      break;
+    }
+    // Checked at every wake-up: the holders and claimants change while it
+    // waits, and whoever's wait closes a cycle is refused.
+    if (WouldDeadlock(owner)) {
+      outcome = Outcome::kDeadlock;
+      break;
+    }
+    const bool timed_out = cv_.wait_until(lock, deadline) == std::cv_status::timeout;
+    if (ready()) {
+      outcome = Outcome::kEntered;
+      break;
+    }
+    if (timed_out) {
+      outcome = Outcome::kTimedOut;
+      break;
+    }
+  }
+  waits_.erase(owner);
+  return outcome;
+}
+
+void TableGates::Prune(uint32_t table) {
+  auto it = gates_.find(table);
+  if (it != gates_.end() && it->second.shared.empty() && it->second.exclusive == nullptr) gates_.erase(it);
+}
+
+}  // namespace paceline::engine
