@@ -3,6 +3,7 @@
 #include "engine/database.h"
 
 #include <malloc.h>
+#include <tbb/scalable_allocator.h>
 
 #include <algorithm>
 #include <iterator>
@@ -596,16 +597,28 @@ Status Database::RunDdl(const sql::PreparedStatement& statement, QueryResult* re
   auto survivors = new Survivors;
   for (size_t i = 0; i < before.size(); ++i) {
     const bool dropped = catalog_.FindTable(before[i]->name()) != before[i];
+    // A stale plan (a session's, a client's prepared statement) may keep
+    // the table object until it is bound again; its rows and index entries
+    // need not wait for that.
+    if (dropped) before[i]->Truncate();
     if (dropped || before[i]->stamp() != stamps[i]) survivors->tables.emplace_back(before[i], before[i]->stamp());
   }
+  // The survivors hold what must be freed later; with `before` gone now, the
+  // last reference of a dropped table is theirs, so the trim below comes
+  // after its rows are freed, not before.
+  before.clear();
   epoch_.Retire(
       [](void* p, void*) {
         auto* s = static_cast<Survivors*>(p);
         const bool freed = !s->tables.empty();
         for (auto& [table, stamp] : s->tables) table->FreeGraveyard(stamp);
         delete s;  // the last reference of a dropped table: its rows go now
-        // Hand the freed pages back to the system (glibc keeps them otherwise).
-        if (freed) malloc_trim(0);
+        // Hand the freed pages back to the system: the tuples' allocator
+        // (oneTBB's) and glibc's, which keep them otherwise.
+        if (freed) {
+          scalable_allocation_command(TBBMALLOC_CLEAN_ALL_BUFFERS, nullptr);
+          malloc_trim(0);
+        }
       },
       survivors, nullptr);
   epoch_.Collect();  // at once when no transaction is pinned (else at the end of the DDL's block)

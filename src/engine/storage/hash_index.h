@@ -23,11 +23,20 @@ class HashIndex {
   bool CompareAndSet(const std::string& key, Row* expected, Row* desired);
   // Removes the entry for `key` if it maps to `row`.
   void Erase(const std::string& key, Row* row);
-  void Clear() { map_.clear(); }
+  // Removes every entry and gives the buckets and lock arrays back (clear()
+  // alone keeps them: a truncated or dropped table's index would keep its
+  // peak size). Exclusive use.
+  void Clear() { Map(kInitialSlots).swap(map_); }
   size_t size() const { return map_.size(); }
 
  private:
-  libcuckoo::cuckoohash_map<std::string, Row*> map_;
+  using Map = libcuckoo::cuckoohash_map<std::string, Row*>;
+  // A new map starts small and doubles as it fills. (libcuckoo's default,
+  // 2^16 buckets, is about 11 MB per index, touched at construction: every
+  // table paid it, empty or not.)
+  static constexpr size_t kInitialSlots = 64;
+
+  Map map_{kInitialSlots};
 };
 
 }  // namespace paceline::storage

@@ -110,6 +110,7 @@ void Table::Truncate() {
   buried.rows.assign(rows_.begin(), rows_.begin() + static_cast<std::ptrdiff_t>(published_.load()));
   graveyard_.push_back(std::move(buried));
   rows_.clear();
+  rows_.shrink_to_fit();
   published_.store(0, std::memory_order_release);
   free_rows_.clear();
   ++generation_;
