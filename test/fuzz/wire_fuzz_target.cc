@@ -33,6 +33,8 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -171,8 +173,7 @@ class Harness {
   void Run(std::string_view input) {
     Database* db = fuzz_db_.Get();
     asio::ip::tcp::socket client(io_), server(io_);
-    client.connect(acceptor_.local_endpoint());
-    acceptor_.accept(server);
+    Connect(&client, &server);
     peer_.Start(client.native_handle(), input);
     {
       Connection connection(db, options_, &host_, std::move(server), kPid, kSecret);
@@ -185,6 +186,24 @@ class Harness {
   }
 
  private:
+  // A loopback connection. A failed connect (the machine short of ephemeral
+  // ports while other programs churn connections) is retried for a while:
+  // it says nothing about the code under test.
+  void Connect(asio::ip::tcp::socket* client, asio::ip::tcp::socket* server) {
+    asio::error_code ec;
+    for (int attempt = 0; attempt < 500; ++attempt) {
+      client->connect(acceptor_.local_endpoint(), ec);
+      if (!ec) break;
+      client->close();
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    if (!ec) acceptor_.accept(*server, ec);
+    if (ec) {
+      std::fprintf(stderr, "wire_fuzz_target: no loopback connection: %s\n", ec.message().c_str());
+      std::abort();
+    }
+  }
+
   static Options DatabaseOptions() {
     Options options;
     options.workers = 1;  // scheduled transactions run on a worker, as in paceline-server
