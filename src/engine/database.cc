@@ -480,36 +480,24 @@ std::vector<uint32_t> Database::TablesChangedBy(const sql::Statement& ast) const
   auto add_references = [&](const std::vector<sql::ConstraintDef>& constraints) {
     for (const auto& c : constraints) add_reference(c);
   };
+  for (const auto& table : TablesNamedBy(ast)) add_with_neighbours(table);
   switch (ast.kind) {
     case sql::StatementKind::kCreateTable:
       add_references(ast.create_table->constraints);
       for (const auto& column : ast.create_table->columns) add_references(column.constraints);
       break;
-    case sql::StatementKind::kCreateIndex:
-      add_with_neighbours(catalog_.FindTable(ast.create_index->table.name));
-      break;
     case sql::StatementKind::kDrop:
+      if (ast.drop->kind != sql::ObjectKind::kDomain) break;
       for (const auto& name : ast.drop->names) {
-        switch (ast.drop->kind) {
-          case sql::ObjectKind::kTable: add_with_neighbours(catalog_.FindTable(name)); break;
-          case sql::ObjectKind::kIndex: add_with_neighbours(catalog_.FindIndexTable(name)); break;
-          case sql::ObjectKind::kDomain:
-            for (const auto& table_name : catalog_.TableNames()) {
-              auto table = catalog_.FindTable(table_name);
-              for (const auto& column : table->schema().columns) {
-                if (column.domain == name) add(table);
-              }
-            }
-            break;
-          case sql::ObjectKind::kOther: break;
+        for (const auto& table_name : catalog_.TableNames()) {
+          auto table = catalog_.FindTable(table_name);
+          for (const auto& column : table->schema().columns) {
+            if (column.domain == name) add(table);
+          }
         }
       }
       break;
-    case sql::StatementKind::kTruncate:
-      for (const auto& name : ast.truncate->tables) add_with_neighbours(catalog_.FindTable(name));
-      break;
     case sql::StatementKind::kAlterTable:
-      add_with_neighbours(catalog_.FindTable(ast.alter_table->table));
       for (const auto& cmd : ast.alter_table->commands) {
         add_reference(cmd.constraint);
         add_references(cmd.column.constraints);
@@ -521,6 +509,31 @@ std::vector<uint32_t> Database::TablesChangedBy(const sql::Statement& ast) const
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   return ids;
+}
+
+std::vector<std::shared_ptr<storage::Table>> Database::TablesNamedBy(const sql::Statement& ast) const {
+  std::vector<std::shared_ptr<storage::Table>> named;
+  switch (ast.kind) {
+    case sql::StatementKind::kCreateIndex:
+      named.push_back(catalog_.FindTable(ast.create_index->table.name));
+      break;
+    case sql::StatementKind::kDrop:
+      for (const auto& name : ast.drop->names) {
+        if (ast.drop->kind == sql::ObjectKind::kTable) named.push_back(catalog_.FindTable(name));
+        if (ast.drop->kind == sql::ObjectKind::kIndex) named.push_back(catalog_.FindIndexTable(name));
+      }
+      break;
+    case sql::StatementKind::kTruncate:
+      for (const auto& name : ast.truncate->tables) named.push_back(catalog_.FindTable(name));
+      break;
+    case sql::StatementKind::kAlterTable:
+      named.push_back(catalog_.FindTable(ast.alter_table->table));
+      break;
+    default:
+      break;
+  }
+  std::erase(named, nullptr);
+  return named;
 }
 
 Status Database::Prepare(std::string_view sql, const std::vector<Type>& declared,

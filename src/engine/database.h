@@ -190,6 +190,10 @@ class Database {
   // with the tables its foreign keys connect it to (both ways), every table
   // using a domain it drops. Read under the execution gate.
   std::vector<uint32_t> TablesChangedBy(const sql::Statement& ast) const;
+  // The tables DDL `ast` operates on by name (CREATE INDEX's, ALTER's,
+  // TRUNCATE's, the tables or the indexes' tables DROP names; none for
+  // CREATE TABLE/DOMAIN), those that exist. Read under the execution gate.
+  std::vector<std::shared_ptr<storage::Table>> TablesNamedBy(const sql::Statement& ast) const;
   // BulkLoad's work, the caller holding what ChangeSchema holds.
   Status LoadRows(std::string_view table, const std::vector<std::vector<Value>>& rows);
   // Frees the garbage no pinned transaction can reach any more (after DDL).

@@ -639,29 +639,8 @@ Status Session::CheckDdlAfterWrites(const sql::Statement& ast) const {
   // uncommitted writes to: a new index would miss them, and DROP, TRUNCATE or
   // ALTER would pull the table from under them. Other DDL (CREATE TABLE,
   // CREATE DOMAIN, DDL on other tables) runs at once, as it would outside.
-  std::vector<std::shared_ptr<storage::Table>> touched;
-  const catalog::Catalog& catalog = db_->catalog();
-  switch (ast.kind) {
-    case sql::StatementKind::kCreateIndex:
-      touched.push_back(catalog.FindTable(ast.create_index->table.name));
-      break;
-    case sql::StatementKind::kDrop:
-      for (const auto& name : ast.drop->names) {
-        if (ast.drop->kind == sql::ObjectKind::kTable) touched.push_back(catalog.FindTable(name));
-        if (ast.drop->kind == sql::ObjectKind::kIndex) touched.push_back(catalog.FindIndexTable(name));
-      }
-      break;
-    case sql::StatementKind::kTruncate:
-      for (const auto& name : ast.truncate->tables) touched.push_back(catalog.FindTable(name));
-      break;
-    case sql::StatementKind::kAlterTable:
-      touched.push_back(catalog.FindTable(ast.alter_table->table));
-      break;
-    default:
-      break;
-  }
-  for (const auto& table : touched) {
-    if (table && txn_->HasWritesTo(table.get())) {
+  for (const auto& table : db_->TablesNamedBy(ast)) {
+    if (txn_->HasWritesTo(table.get())) {
       return Status(sqlstate::kActiveSqlTransaction,
                     "Paceline runs DDL outside transactions: this transaction block has uncommitted writes to \"" +
                         table->name() + "\" (COMMIT or ROLLBACK first)");
