@@ -44,6 +44,15 @@ Status StatementCache::Get(std::string_view text, const catalog::Catalog& catalo
       },
       entry);
   if (inserted) entries_.fetch_add(1, std::memory_order_relaxed);
+  {
+    std::lock_guard lock(pending_mu_);
+    if (pending_.size() < kMaxPendingKeys) {
+      pending_.push_back(key);
+    } else if (!walk_all_) {
+      walk_all_ = true;
+      pending_ = {};
+    }
+  }
   if (bytes_.fetch_add(added, std::memory_order_relaxed) + added - replaced > capacity_bytes_) Sweep();
   if (replaced > 0) bytes_.fetch_sub(replaced, std::memory_order_relaxed);
   *out = std::move(prepared);
@@ -51,6 +60,44 @@ Status StatementCache::Get(std::string_view text, const catalog::Catalog& catalo
 }
 
 void StatementCache::DropStale(uint64_t version) {
+  std::vector<std::string> pending;
+  bool walk_all;
+  {
+    std::lock_guard lock(pending_mu_);
+    pending.swap(pending_);
+    walk_all = walk_all_;
+    walk_all_ = false;
+  }
+  if (!walk_all) {
+    std::vector<std::string> current;  // inserted at `version` meanwhile: listed again
+    for (std::string& key : pending) {
+      size_t freed = 0;
+      bool keep = false;
+      map_.erase_fn(key, [&](const std::shared_ptr<Entry>& e) {
+        if (e->prepared->catalog_version == version) {
+          keep = true;
+          return false;
+        }
+        freed = e->bytes;
+        return true;
+      });
+      if (freed > 0) {
+        bytes_.fetch_sub(freed, std::memory_order_relaxed);
+        entries_.fetch_sub(1, std::memory_order_relaxed);
+      }
+      if (keep) current.push_back(std::move(key));
+    }
+    std::lock_guard lock(pending_mu_);
+    for (std::string& key : current) {
+      if (pending_.size() >= kMaxPendingKeys) {
+        walk_all_ = true;
+        pending_ = {};
+        break;
+      }
+      pending_.push_back(std::move(key));
+    }
+    return;
+  }
   auto table = map_.lock_table();
   for (auto it = table.begin(); it != table.end();) {
     if (it->second->prepared->catalog_version == version) {

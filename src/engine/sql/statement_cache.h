@@ -14,6 +14,13 @@
 // Statements in use stay alive through their shared_ptr, whatever the cache
 // does.
 //
+// DropStale after DDL erases only what was inserted since the previous
+// DropStale (a list of those keys), so a DDL costs what it invalidates, not
+// a walk over the whole table. Entries older than that were current at the
+// previous DropStale, which erased every entry not current then; the list
+// is bounded (past kMaxPendingKeys it is dropped and the next DropStale
+// walks the table instead).
+//
 // Thread-safety: Get may be called concurrently (libcuckoo map; a sweep
 // locks the map's table while it runs, and one sweep runs at a time);
 // binding reads the catalog, which the caller keeps stable meanwhile.
@@ -35,6 +42,7 @@ class StatementCache {
  public:
   static constexpr size_t kBytesPerTextByte = 6;
   static constexpr size_t kBytesPerEntry = 4096;
+  static constexpr size_t kMaxPendingKeys = 1 << 16;
 
   // At most about `capacity_bytes` of statements (see above).
   explicit StatementCache(size_t capacity_bytes = size_t{128} << 20) : capacity_bytes_(capacity_bytes) {}
@@ -67,6 +75,11 @@ class StatementCache {
   const size_t capacity_bytes_;
   libcuckoo::cuckoohash_map<std::string, std::shared_ptr<Entry>> map_;
   std::mutex sweep_mu_;
+  // Keys inserted since the last DropStale (see above); walk_all_ when the
+  // list overflowed.
+  std::mutex pending_mu_;
+  std::vector<std::string> pending_;
+  bool walk_all_ = false;
   // libcuckoo's own size() reads its counters without locks (a data race
   // under concurrent inserts): the cache keeps atomic totals instead.
   std::atomic<size_t> entries_{0};

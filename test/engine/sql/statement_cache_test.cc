@@ -60,6 +60,41 @@ TEST(StatementCacheTest, DistinctLargeTextsStayUnderTheBudgetAndTheHotOneStays) 
   EXPECT_LT(grown_kb, size_t{64} << 10) << "the process grew by " << grown_kb << " KB";
 }
 
+// DDL drops exactly the plans bound before it (they would keep dropped
+// tables alive) and keeps those bound since: the cache then holds only
+// statements run after the last DDL, however many DDLs came between, and
+// also when more statements ran between two DDLs than DropStale lists
+// (kMaxPendingKeys: it walks the whole table then).
+TEST(StatementCacheTest, DdlDropsThePlansBoundBeforeItAndOnlyThose) {
+  Options options;
+  options.workers = 0;
+  std::unique_ptr<Database> db;
+  ASSERT_TRUE(Database::Open(options, &db).ok());
+  auto s = db->CreateSession();
+  QueryResult r;
+  const sql::StatementCache& cache = db->statement_cache();
+  ASSERT_TRUE(s->Execute("CREATE TABLE t (k INT PRIMARY KEY)", &r).ok());
+  int next = 0;
+  auto run_distinct = [&](int n) {
+    for (int i = 0; i < n; ++i) {
+      ASSERT_TRUE(s->Execute("SELECT k + " + std::to_string(next++) + " FROM t", &r).ok());
+    }
+  };
+  for (int round = 0; round < 5; ++round) {
+    run_distinct(100);
+    ASSERT_TRUE(s->Execute("CREATE TABLE u" + std::to_string(round) + " (k INT)", &r).ok());
+    EXPECT_LE(cache.size(), 1u) << "round " << round << ": plans bound before the DDL survived it";
+    run_distinct(10);
+    EXPECT_GE(cache.size(), 10u) << "round " << round << ": plans bound after the DDL were dropped";
+  }
+  run_distinct(static_cast<int>(sql::StatementCache::kMaxPendingKeys) + 10);
+  ASSERT_TRUE(s->Execute("DROP TABLE u0", &r).ok());
+  EXPECT_LE(cache.size(), 1u) << "past the pending list's bound, the DDL left stale plans";
+  run_distinct(10);
+  ASSERT_TRUE(s->Execute("DROP TABLE u1", &r).ok());
+  EXPECT_LE(cache.size(), 1u);
+}
+
 TEST(StatementCacheTest, TooSmallABudgetIsRefused) {
   Options options;
   options.statement_cache_bytes = 1000;
