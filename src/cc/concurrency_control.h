@@ -161,19 +161,30 @@ class ConcurrencyControl {
   // Whether what the transaction has read so far is still current: OCC
   // lets a transaction read a mix of versions until it validates, so the
   // engine asks after each statement of a multi-statement transaction
-  // (`predicates` true: rows read and predicates scanned, so no statement
-  // result contradicts an earlier read) and before a transaction ends
-  // without committing on an error or a business rollback it may have
-  // taken on an inconsistent view (`predicates` false: a failed statement
-  // may have stopped a scan half way, and the rows it never reached would
-  // look like phantoms). A conflict status (and abort_reason) when not;
-  // `own_writes` are the rows the transaction writes. Algorithms whose
-  // reads are always consistent (2PL) return OK.
-  virtual Status Validate(TransactionContext* ctx, const std::vector<storage::Row*>& own_writes, bool predicates) {
+  // (every row read and every predicate scanned, so no statement result
+  // contradicts an earlier read), when a statement fails on an error (rows
+  // read, and the predicates of the statements before it: the failure may
+  // come from acting on a stale view, as an INSERT that meets the key an
+  // earlier SELECT found absent), and before a transaction ends without
+  // committing on an error or a business rollback (rows read only). The
+  // first `predicates` predicates recorded are checked (kAllPredicates:
+  // all): a failed statement may have stopped a scan half way, and the rows
+  // it never reached would look like phantoms. A conflict status (and
+  // abort_reason) when not current; `own_writes` are the rows the
+  // transaction writes. Algorithms whose reads are always consistent (2PL)
+  // return OK.
+  static constexpr size_t kAllPredicates = SIZE_MAX;
+  virtual Status Validate(TransactionContext* ctx, const std::vector<storage::Row*>& own_writes, size_t predicates) {
     (void)ctx;
     (void)own_writes;
     (void)predicates;
     return Status::OK();
+  }
+  // How many predicates the transaction has recorded so far (0 for
+  // algorithms that do not record them).
+  virtual size_t Predicates(const TransactionContext* ctx) const {
+    (void)ctx;
+    return 0;
   }
   // How many reads and predicates the transaction has made so far (0 for
   // algorithms that do not record them): the engine validates after a

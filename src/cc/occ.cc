@@ -151,8 +151,9 @@ static Status ValidateReadSet(OccContext* c, const std::vector<Row*>& writes) {
 // the read set, and the scan saw it as it is now) or be our own write. A
 // row that only a later statement read is a phantom for the earlier scan:
 // the two statements saw different sets (Hermitage's PMP).
-static Status ValidatePredicates(OccContext* c, const std::vector<Row*>& writes) {
-  if (c->predicates.empty()) return Status::OK();
+static Status ValidatePredicates(OccContext* c, const std::vector<Row*>& writes, size_t limit) {
+  limit = std::min(limit, c->predicates.size());
+  if (limit == 0) return Status::OK();
   std::vector<std::pair<size_t, const Row*>> seen;  // (predicate, row), sorted
   seen.reserve(c->reads.size());
   for (const auto& r : c->reads) {
@@ -175,7 +176,7 @@ static Status ValidatePredicates(OccContext* c, const std::vector<Row*>& writes)
     }
     return !phantom;
   };
-  for (handle = 0; handle < c->predicates.size(); ++handle) {
+  for (handle = 0; handle < limit; ++handle) {
     const Predicate& p = c->predicates[handle];
     if (p.index == nullptr) {
       size_t position = 0;
@@ -195,12 +196,16 @@ static Status ValidatePredicates(OccContext* c, const std::vector<Row*>& writes)
   return Status::OK();
 }
 
-Status Occ::Validate(TransactionContext* ctx, const std::vector<Row*>& own_writes, bool predicates) {
+Status Occ::Validate(TransactionContext* ctx, const std::vector<Row*>& own_writes, size_t predicates) {
   OccContext* c = Cast(ctx);
   std::vector<Row*> writes = own_writes;
   std::sort(writes.begin(), writes.end());
   PL_RETURN_IF_ERROR(ValidateReadSet(c, writes));
-  return predicates ? ValidatePredicates(c, writes) : Status::OK();
+  return ValidatePredicates(c, writes, predicates);
+}
+
+size_t Occ::Predicates(const TransactionContext* ctx) const {
+  return static_cast<const OccContext*>(ctx)->predicates.size();
 }
 
 size_t Occ::Observations(const TransactionContext* ctx) const {
@@ -239,7 +244,7 @@ Status Occ::Commit(TransactionContext* ctx, CommitHooks* hooks) {
 
   // (3) Validate.
   PL_RETURN_IF_ERROR(ValidateReadSet(c, writes));
-  PL_RETURN_IF_ERROR(ValidatePredicates(c, writes));
+  PL_RETURN_IF_ERROR(ValidatePredicates(c, writes, kAllPredicates));
 
   // (4) Install, (5) publish.
   hooks->Install();

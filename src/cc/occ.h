@@ -36,7 +36,12 @@
 // client; the transaction then aborts (and is retried where it is
 // submitted whole). Versions only grow, so reads still current at the end
 // of the statement were current throughout it. The cost is one pass over
-// the read set and the predicates per such statement. The 2PL variants
+// the read set and the predicates per such statement. A statement that
+// fails on an error after earlier statements read is checked the same way,
+// against the predicates of the statements before it (its own scan may
+// have stopped half way): an INSERT that meets the unique key an earlier
+// SELECT found absent, after another transaction inserted it, fails with
+// 40001 (retried), not 23505, as under PostgreSQL SERIALIZABLE. The 2PL variants
 // guarantee the same by holding every read lock (rows and ranges) to the
 // end: what a transaction read cannot change before it ends.
 //
@@ -64,7 +69,8 @@ class Occ : public ConcurrencyControl {
   Status LockPredicate(TransactionContext* ctx, Predicate predicate, size_t* handle) override;
   void NarrowPredicate(TransactionContext* ctx, size_t handle, const std::string& last) override;
   void NarrowTableScan(TransactionContext* ctx, size_t handle, size_t positions) override;
-  Status Validate(TransactionContext* ctx, const std::vector<storage::Row*>& own_writes, bool predicates) override;
+  Status Validate(TransactionContext* ctx, const std::vector<storage::Row*>& own_writes, size_t predicates) override;
+  size_t Predicates(const TransactionContext* ctx) const override;
   size_t Observations(const TransactionContext* ctx) const override;
   Status Commit(TransactionContext* ctx, CommitHooks* hooks) override;
   void Abort(TransactionContext* ctx) override;

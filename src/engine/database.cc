@@ -67,7 +67,10 @@ class DatabaseProcedureContext : public ProcedureContext {
     return Status(sqlstate::kRaiseException, std::move(message));
   }
 
+  void Return(QueryResult result) override { returned_ = {std::move(result)}; }
+
   bool user_abort() const { return user_abort_; }
+  std::vector<QueryResult> TakeReturned() { return std::move(returned_); }
 
  private:
   Database* db_;
@@ -75,6 +78,7 @@ class DatabaseProcedureContext : public ProcedureContext {
   Transaction* txn_;
   int64_t start_;
   bool user_abort_ = false;
+  std::vector<QueryResult> returned_;
 };
 
 // The workers' view of the database: one attempt of a request.
@@ -355,6 +359,12 @@ std::vector<ExecutionStats> Database::StatsPerQueue() const {
   return pool_ ? pool_->StatsPerQueue() : std::vector<ExecutionStats>{};
 }
 
+std::vector<size_t> Database::QueueLengths() const {
+  std::vector<size_t> lengths(pool_ ? pool_->workers() : 0);
+  for (size_t q = 0; q < lengths.size(); ++q) lengths[q] = pool_->QueueLength(q);
+  return lengths;
+}
+
 void Database::ResetStats() {
   if (pool_) pool_->ResetStats();
 }
@@ -568,6 +578,7 @@ Status Database::RunDml(const sql::PreparedStatement& statement, const std::vect
   PL_RETURN_IF_ERROR(CastParameters(statement, params, &cast));
   sql::Executor executor(txn, &cast, start_time);
   const size_t observed_before = txn->Observations();
+  const size_t predicates_before = txn->Predicates();
   size_t mark = txn->Mark();
   Status status;
   switch (statement.kind) {
@@ -581,6 +592,16 @@ Status Database::RunDml(const sql::PreparedStatement& statement, const std::vect
   // row or predicate they read may have changed since (this statement may
   // have found the row gone); 40001 now rather than at commit.
   if (status.ok() && observed_before > 0 && txn->Observations() > observed_before) status = txn->CheckReadsCurrent();
+  // A statement that failed on an error after earlier statements read (an
+  // INSERT meeting the key an earlier SELECT found absent, a DELETE's
+  // division by a value that changed): when those reads are stale the error
+  // comes from a view no serial order gives, so it is a conflict (40001,
+  // retried) instead. A canceled statement stays canceled.
+  if (!status.ok() && observed_before > 0 && txn->abort_reason() == cc::AbortReason::kNone &&
+      !(status.Is(sqlstate::kQueryCanceled) && txn->canceled())) {
+    Status stale = txn->CheckReadsCurrent(predicates_before);
+    if (!stale.ok()) status = std::move(stale);
+  }
   if (!status.ok()) {
     txn->RollbackTo(mark);
     result->Clear();
@@ -698,6 +719,7 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
     DatabaseProcedureContext ctx(this, proc.get(), txn.get(), start);
     status = proc->procedure.body(ctx, request.args);
     result->user_abort = ctx.user_abort();
+    result->results = ctx.TakeReturned();
   } else {
     std::vector<Value> with_literals;
     for (const auto& call : request.statements) {

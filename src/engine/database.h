@@ -86,6 +86,9 @@ class Database {
   ExecutionStats Stats() const;
   // The same per run queue (WorkerPool::StatsPerQueue); empty without workers.
   std::vector<ExecutionStats> StatsPerQueue() const;
+  // Transactions waiting on each run queue now (not those running); empty
+  // without workers.
+  std::vector<size_t> QueueLengths() const;
   void ResetStats();
   size_t workers() const { return pool_ ? pool_->workers() : 0; }
   // Stops the workers: drain runs what is queued first, otherwise queued

@@ -40,6 +40,10 @@ class ProcedureContext {
   // Ends the transaction as a business-rule abort; return its Status from
   // the body: `return ctx.Rollback("item number is not valid");`.
   virtual Status Rollback(std::string message) = 0;
+  // The procedure's result for its caller (TransactionResult::results, one
+  // element), like a function's result set: what the committed attempt
+  // last returned; nothing when it never calls this.
+  virtual void Return(QueryResult result) = 0;
 };
 
 // Receives a procedure's predictions, one statement execution at a time.

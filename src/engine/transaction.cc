@@ -331,7 +331,7 @@ Status Transaction::Explain(Status failure) {
   // A canceled statement stopped at the user's request: however stale its
   // reads, it is not a conflict and must not be retried.
   if (failure.Is(sqlstate::kQueryCanceled) && canceled()) return failure;
-  Status stale = cc_->Validate(ctx_.get(), WriteRows(), /*predicates=*/false);
+  Status stale = cc_->Validate(ctx_.get(), WriteRows(), /*predicates=*/0);
   return stale.ok() ? failure : stale;
 }
 

@@ -97,7 +97,12 @@ class Transaction : private cc::CommitHooks {
   // since (committed by another transaction), so that the statement fails
   // at once instead of returning a result that contradicts the
   // transaction's earlier reads (see ConcurrencyControl::Validate).
-  Status CheckReadsCurrent() { return cc_->Validate(ctx_.get(), WriteRows(), /*predicates=*/true); }
+  // `predicates`: only the first that many predicates (kAllPredicates: all;
+  // after a failed statement, those of the statements before it).
+  Status CheckReadsCurrent(size_t predicates = cc::ConcurrencyControl::kAllPredicates) {
+    return cc_->Validate(ctx_.get(), WriteRows(), predicates);
+  }
+  size_t Predicates() const { return cc_->Predicates(ctx_.get()); }
   // Reads and predicates recorded so far (ConcurrencyControl::Observations).
   size_t Observations() const { return cc_->Observations(ctx_.get()); }
 

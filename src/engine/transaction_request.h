@@ -49,7 +49,9 @@ struct TransactionRequest {
 
 struct TransactionResult {
   Status status;                     // OK when committed
-  std::vector<QueryResult> results;  // statement lists: one per statement run, the failed one last
+  // Statement lists: one per statement run, the failed one last. A
+  // procedure: what its body returned (ProcedureContext::Return), if anything.
+  std::vector<QueryResult> results;
   bool user_abort = false;           // rolled back by the procedure itself (not a conflict)
   // A commit's redo record (0: it wrote nothing, or no data directory);
   // its result is delivered once the record is durable.

@@ -1,4 +1,5 @@
-// paceline-bench: the workload driver. Loads a TPC-C or YCSB database into an
+// paceline-bench: the workload driver. Loads a TPC-C, YCSB, SmallBank or TATP
+// database into an
 // embedded Paceline engine, runs the workload closed-loop (N clients) or
 // open-loop (Poisson arrivals), optionally bisects the offered rate to a
 // target mean latency, prints a progress line per second on stderr and a
@@ -19,7 +20,7 @@
 #include "workloads/driver/rate_bisection.h"
 #include "workloads/workload_factory.h"
 
-DEFINE_string(workload, "tpcc", "the workload: tpcc or ycsb");
+DEFINE_string(workload, "tpcc", "the workload: tpcc, ycsb, smallbank or tatp");
 DEFINE_int32(warehouses, 4, "TPC-C: warehouses");
 DEFINE_int32(items, 100000, "TPC-C: items (and stock rows per warehouse); the spec's 100000, fewer for quick runs");
 DEFINE_int32(tpcc_customers, 3000, "TPC-C: customers (and initial orders) per district; the spec's 3000");
@@ -32,6 +33,17 @@ DEFINE_int32(ycsb_field_length, 100, "YCSB: characters per field");
 DEFINE_int32(ycsb_operations, 10, "YCSB: operations (distinct keys) per transaction");
 DEFINE_double(ycsb_read_fraction, 0.5, "YCSB: fraction of operations that only read (the rest read-modify-write)");
 DEFINE_double(ycsb_theta, 0.9, "YCSB: Zipfian skew in [0, 1); 0 is uniform");
+DEFINE_uint64(smallbank_accounts, 100000, "SmallBank: customers");
+DEFINE_uint64(tatp_subscribers, 100000, "TATP: subscribers");
+DEFINE_int64(hot_records, -1,
+             "SmallBank/TATP: hot customers or subscribers (default: 50 for smallbank, 20 for tatp; 0: uniform)");
+DEFINE_double(hot_fraction, 0.9,
+              "SmallBank/TATP (and TPC-C with --tpcc-hot-warehouses): share of choices that fall on the hot set");
+DEFINE_int32(tpcc_hot_warehouses, 0, "TPC-C: hot warehouses receiving --hot-fraction of the transactions (0: uniform)");
+DEFINE_double(hot_shift_s, 0,
+              "the hot set moves to other keys every this many seconds of the measured window (all workloads; "
+              "TPC-C needs --tpcc-hot-warehouses); default: never");
+DEFINE_int32(series_ms, 1000, "the time series' interval (per-interval tps, abort rate, p99 in the output and JSON)");
 DEFINE_int32(top_references, 10, "print (and put in --json) the scheduler's this many heaviest references");
 DEFINE_double(duration, 10, "measured seconds");
 DEFINE_double(warmup, 2, "seconds run before measuring");
@@ -83,6 +95,36 @@ int Main() {
     std::cerr << "paceline-bench: " << message << "\n";
     return 2;
   };
+  // Moving hot sets, for every workload.
+  const bool shift_given = !gflags::GetCommandLineFlagInfoOrDie("hot_shift_s").is_default;
+  if (shift_given && !(FLAGS_hot_shift_s > 0)) {
+    return invalid("--hot-shift-s must be positive (seconds between moves of the hot set): " +
+                   std::to_string(FLAGS_hot_shift_s));
+  }
+  const auto hot_shift = std::chrono::duration_cast<std::chrono::nanoseconds>(
+      std::chrono::duration<double>(shift_given ? FLAGS_hot_shift_s : 0.0));
+  if (FLAGS_hot_records < -1) return invalid("--hot-records must not be negative: " + std::to_string(FLAGS_hot_records));
+  wopts.smallbank.accounts = FLAGS_smallbank_accounts;
+  if (FLAGS_hot_records >= 0) wopts.smallbank.hot_records = static_cast<uint64_t>(FLAGS_hot_records);
+  wopts.smallbank.hot_fraction = FLAGS_hot_fraction;
+  wopts.smallbank.hot_shift = hot_shift;
+  wopts.smallbank.statement_latency = std::chrono::microseconds(FLAGS_stmt_latency_us);
+  wopts.smallbank.seed = FLAGS_load_seed;
+  wopts.tatp.subscribers = FLAGS_tatp_subscribers;
+  if (FLAGS_hot_records >= 0) wopts.tatp.hot_records = static_cast<uint64_t>(FLAGS_hot_records);
+  wopts.tatp.hot_fraction = FLAGS_hot_fraction;
+  wopts.tatp.hot_shift = hot_shift;
+  wopts.tatp.statement_latency = std::chrono::microseconds(FLAGS_stmt_latency_us);
+  wopts.tatp.seed = FLAGS_load_seed;
+  wopts.tpcc.hot_warehouses = FLAGS_tpcc_hot_warehouses;
+  wopts.tpcc.hot_fraction = FLAGS_hot_fraction;
+  wopts.tpcc.hot_shift = hot_shift;
+  wopts.ycsb.hot_shift = hot_shift;
+  if (FLAGS_workload == "tpcc" && shift_given && FLAGS_tpcc_hot_warehouses == 0) {
+    return invalid("--hot-shift-s with --workload=tpcc needs --tpcc-hot-warehouses (the hot warehouses are what moves)");
+  }
+  if (FLAGS_series_ms < 1) return invalid("--series-ms must be at least 1: " + std::to_string(FLAGS_series_ms));
+
   if (FLAGS_clients < 0) return invalid("--clients must not be negative: " + std::to_string(FLAGS_clients));
   if (FLAGS_clients > 0 && FLAGS_rate > 0) return invalid("give --clients (closed loop) or --rate (open loop), not both");
   if (FLAGS_target_latency_ms > 0 && FLAGS_rate > 0) {
@@ -161,6 +203,7 @@ int Main() {
   report.settings.push_back({"rate", std::to_string(FLAGS_rate)});
   report.settings.push_back({"target_latency_ms", std::to_string(FLAGS_target_latency_ms)});
   report.settings.push_back({"seed", std::to_string(FLAGS_seed)});
+  report.settings.push_back({"series_ms", std::to_string(FLAGS_series_ms)});
 
   const engine::log::LogWriterStats log_before = db->LogStats();
   const auto runs_start = std::chrono::steady_clock::now();
@@ -171,6 +214,7 @@ int Main() {
     d.clients = run_clients;
     d.rate = rate;
     d.seed = FLAGS_seed;
+    d.series_seconds = FLAGS_series_ms / 1000.0;
     if (FLAGS_progress) {
       d.on_progress = [label](const workloads::DriverOptions::Progress& p) {
         char line[200];
@@ -258,6 +302,10 @@ int main(int argc, char** argv) {
       "  paceline-bench --workload=ycsb --ycsb-theta=0.99 --rate=20000 --json=out.json\n"
       "  paceline-bench --target-latency-ms=500 --stmt-latency-us=100 --check");
   gflags::SetVersionString("0.1.0");
+  if (const std::string unknown = paceline::tools::UnknownFlag(argc, argv); !unknown.empty()) {
+    std::cerr << "paceline-bench: unknown flag " << unknown << " (see --help)\n";
+    return 2;
+  }
   paceline::tools::AcceptDashedFlags(argc, argv);
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (argc > 1) {

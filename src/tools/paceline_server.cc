@@ -160,6 +160,10 @@ int main(int argc, char** argv) {
   paceline::tools::SetEngineFlagDefault("scheduler", "count-max-canonical");
   // A server keeps its data: a data directory in the working directory.
   paceline::tools::SetEngineFlagDefault("data_dir", "paceline-data");
+  if (const std::string unknown = paceline::tools::UnknownFlag(argc, argv); !unknown.empty()) {
+    std::cerr << "paceline-server: unknown flag " << unknown << " (see --help)\n";
+    return 2;
+  }
   paceline::tools::AcceptDashedFlags(argc, argv);
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (argc > 1) {

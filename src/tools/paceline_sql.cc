@@ -263,6 +263,10 @@ int main(int argc, char** argv) {
       "  paceline-sql < FILE        the same from standard input\n"
       "  paceline-sql               interactive (on a terminal)");
   gflags::SetVersionString("0.1.0");
+  if (const std::string unknown = paceline::tools::UnknownFlag(argc, argv); !unknown.empty()) {
+    std::cerr << "paceline-sql: unknown flag " << unknown << " (see --help)\n";
+    return 2;
+  }
   paceline::tools::AcceptDashedFlags(argc, argv);
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (argc > 1) {

@@ -19,6 +19,7 @@ class DelayingContext : public engine::ProcedureContext {
     return s;
   }
   Status Rollback(std::string message) override { return inner_.Rollback(std::move(message)); }
+  void Return(engine::QueryResult result) override { inner_.Return(std::move(result)); }
 
  private:
   engine::ProcedureContext& inner_;

@@ -19,7 +19,9 @@
 #pragma once
 
 #include <cstdint>
+#include <iomanip>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -28,9 +30,20 @@
 #include "engine/transaction_request.h"
 
 namespace paceline::workloads {
+class HotSetClock;
+}
+
+namespace paceline::workloads {
 
 // A per-caller random number generator (workloads draw all inputs from it).
 using Random = std::mt19937_64;
+
+// A number as Describe() shows it: the shortest form ("0.5", "0.99", "5").
+inline std::string ShortNumber(double v) {
+  std::ostringstream out;
+  out << std::setprecision(15) << v;
+  return out.str();
+}
 
 struct GeneratedTransaction {
   size_t type = 0;  // index into Workload::TransactionTypes()
@@ -65,6 +78,10 @@ class Workload {
   virtual Status Check(engine::Database* db, std::string* report) const = 0;
   // Its options as (flag, value) pairs, for result tables and JSON.
   virtual std::vector<std::pair<std::string, std::string>> Describe() const = 0;
+  // The clock of its moving hot sets (hot_set.h; --hot-shift-s), which the
+  // driver starts at the start of the measured window; nullptr when its hot
+  // set never moves.
+  virtual HotSetClock* hot_set_clock() { return nullptr; }
 };
 
 }  // namespace paceline::workloads

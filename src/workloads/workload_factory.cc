@@ -1,12 +1,14 @@
 // CreateWorkload: name → workload.
 #include "workloads/workload_factory.h"
 
+#include "workloads/smallbank/smallbank_workload.h"
+#include "workloads/tatp/tatp_workload.h"
 #include "workloads/tpcc/tpcc_workload.h"
 #include "workloads/ycsb/ycsb_workload.h"
 
 namespace paceline::workloads {
 
-std::vector<std::string> WorkloadNames() { return {"tpcc", "ycsb"}; }
+std::vector<std::string> WorkloadNames() { return {"tpcc", "ycsb", "smallbank", "tatp"}; }
 
 Status CreateWorkload(const WorkloadOptions& options, std::unique_ptr<Workload>* out) {
   if (options.name == "tpcc") {
@@ -17,6 +19,16 @@ Status CreateWorkload(const WorkloadOptions& options, std::unique_ptr<Workload>*
   if (options.name == "ycsb") {
     PL_RETURN_IF_ERROR(options.ycsb.Validate());
     *out = std::make_unique<ycsb::YcsbWorkload>(options.ycsb);
+    return Status::OK();
+  }
+  if (options.name == "smallbank") {
+    PL_RETURN_IF_ERROR(options.smallbank.Validate());
+    *out = std::make_unique<smallbank::SmallbankWorkload>(options.smallbank);
+    return Status::OK();
+  }
+  if (options.name == "tatp") {
+    PL_RETURN_IF_ERROR(options.tatp.Validate());
+    *out = std::make_unique<tatp::TatpWorkload>(options.tatp);
     return Status::OK();
   }
   std::string valid;

@@ -1,4 +1,5 @@
-// CreateWorkload: a Workload by name ("tpcc", "ycsb") from its options.
+// CreateWorkload: a Workload by name ("tpcc", "ycsb", "smallbank", "tatp")
+// from its options.
 //
 // Thread-safety: a pure function; the workload is the caller's.
 #pragma once
@@ -8,6 +9,8 @@
 #include <vector>
 
 #include "common/status.h"
+#include "workloads/smallbank/smallbank_options.h"
+#include "workloads/tatp/tatp_options.h"
 #include "workloads/tpcc/tpcc_options.h"
 #include "workloads/workload.h"
 #include "workloads/ycsb/ycsb_options.h"
@@ -18,6 +21,8 @@ struct WorkloadOptions {
   std::string name = "tpcc";  // --workload
   tpcc::TpccOptions tpcc;     // used when name is "tpcc"
   ycsb::YcsbOptions ycsb;     // used when name is "ycsb"
+  smallbank::SmallbankOptions smallbank;  // used when name is "smallbank"
+  tatp::TatpOptions tatp;                 // used when name is "tatp"
 };
 
 // The names CreateWorkload accepts.

@@ -19,7 +19,13 @@
 //       transaction's own earlier reads (the BenchBase Delivery shape: a row
 //       read, then found gone). A one-message transaction that failed
 //       shows its client only the error.
-// A conflict may surface as 40001 or 40P01; any other error fails the test.
+// A conflict may surface as 40001 or 40P01. A unique violation (23505) is
+// an outcome a serial order can give too (an INSERT of a key a transaction
+// ordered before it inserted), so it is judged like a result: the failed
+// statement must fail the same way at the same point of the order as the
+// transaction's earlier statements (an INSERT of the key an earlier SELECT
+// of the same transaction found absent fits no point: 40001 is due). Any
+// other error fails the test.
 // The table of outcomes (who committed, who failed where) is printed.
 #include <gtest/gtest.h>
 
@@ -77,6 +83,9 @@ CaseFile LoadCases() {
 
 bool IsControl(const std::string& sql) { return sql == "BEGIN" || sql == "COMMIT" || sql == "ROLLBACK"; }
 bool IsConflict(const Status& s) { return s.Is(sqlstate::kSerializationFailure) || s.Is(sqlstate::kDeadlockDetected); }
+// The errors a serial execution gives as well (see the file comment).
+bool IsSerialError(const Status& s) { return s.Is(sqlstate::kUniqueViolation); }
+std::string RenderError(const Status& s) { return "ERROR " + std::string(s.sqlstate()); }
 
 // A statement's result as text: its tag and its rows, sorted.
 std::string Render(const QueryResult& r) {
@@ -146,7 +155,8 @@ class SerialOracle {
   }
   bool Same(const Observed& o) {
     QueryResult r;
-    return session_->Execute(o.sql, &r).ok() && Render(r) == o.result;
+    const Status s = session_->Execute(o.sql, &r);
+    return (s.ok() ? Render(r) : RenderError(s)) == o.result;
   }
   // Runs the first `prefix` transactions of `order` serially, checking their
   // results, then (probe set) the probe transaction's statements, rolled
@@ -249,8 +259,9 @@ TEST_P(HermitageTest, InteractiveSessions) {
     // Records the outcome of `sql` on `run`.
     auto record = [&](SessionRun& run, const std::string& sql, const Status& s, const QueryResult& r) {
       if (!s.ok()) {
-        EXPECT_TRUE(IsConflict(s)) << sql << ": " << s.ToString();
+        EXPECT_TRUE(IsConflict(s) || IsSerialError(s)) << sql << ": " << s.ToString();
       }
+      if (IsSerialError(s)) run.txn.statements.push_back({sql, RenderError(s)});  // judged like a result
       const std::string where = s.ok() ? "" : std::string(s.sqlstate()) + " at " + sql;
       if (sql == "BEGIN") {
         run.in_block = true;
@@ -408,17 +419,23 @@ TEST_P(HermitageTest, OneMessageTransactions) {
       for (size_t i = 0; i < futures.size(); ++i) {
         TransactionResult result = futures[i].get();
         if (!result.status.ok()) {
-          EXPECT_TRUE(IsConflict(result.status)) << result.status.ToString();
+          EXPECT_TRUE(IsConflict(result.status) || IsSerialError(result.status)) << result.status.ToString();
         }
-        // A one-message transaction that failed shows its client only the
-        // error: only the committed ones are judged.
-        if (!result.committed()) continue;
+        // A one-message transaction that failed on a conflict shows its
+        // client only the error: it is not judged. One that failed on a
+        // unique violation is judged (not committed) up to that statement.
+        const bool judged_failure = IsSerialError(result.status);
+        if (!result.committed() && !judged_failure) continue;
         TxnRecord t;
         t.session = sent[i].first;
-        t.committed = true;
-        EXPECT_EQ(result.results.size(), sent[i].second->statements.size());
+        t.committed = result.committed();
+        if (t.committed) {
+          EXPECT_EQ(result.results.size(), sent[i].second->statements.size());
+        }
         for (size_t k = 0; k < result.results.size() && k < sent[i].second->statements.size(); ++k) {
-          t.statements.push_back({sent[i].second->statements[k].sql, Render(result.results[k])});
+          const bool failed_here = judged_failure && k + 1 == result.results.size();
+          t.statements.push_back({sent[i].second->statements[k].sql,
+                                  failed_here ? RenderError(result.status) : Render(result.results[k])});
         }
         txns.push_back(std::move(t));
       }
@@ -455,6 +472,15 @@ TEST(HermitageOracle, RejectsWriteSkewAndContradictoryReads) {
                        {"DELETE FROM test WHERE id = 1", "DELETE 0"}},
                    false, ""};
   EXPECT_NE(oracle.Judge({del, reader}, "SELECT 1 (2,20,)"), "");
+  // An INSERT that met a key its own SELECT found absent fits no point; one
+  // that met a key inserted before it began fits the point after that.
+  TxnRecord insert{2, {{"INSERT INTO test VALUES (3, 30)", "INSERT 0 1"}}, true, ""};
+  TxnRecord stale{1, {{"SELECT * FROM test WHERE id = 3", "SELECT 0"},
+                      {"INSERT INTO test VALUES (3, 31)", "ERROR 23505"}},
+                  false, ""};
+  EXPECT_NE(oracle.Judge({insert, stale}, "SELECT 3 (1,10,) (2,20,) (3,30,)"), "");
+  TxnRecord after{1, {{"INSERT INTO test VALUES (3, 31)", "ERROR 23505"}}, false, ""};
+  EXPECT_EQ(oracle.Judge({insert, after}, "SELECT 3 (1,10,) (2,20,) (3,30,)"), "");
 }
 
 }  // namespace

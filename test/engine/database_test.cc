@@ -143,6 +143,32 @@ TEST_F(DatabaseTest, ProcedureCommitsOrRollsBackAsBusinessAbort) {
   EXPECT_TRUE(r.status.Is(sqlstate::kUndefinedFunction));
 }
 
+// A procedure's returned result reaches the caller, on commit and on a
+// business abort alike (the last attempt's: a retried one starts afresh).
+TEST_F(DatabaseTest, ProcedureReturnsItsResultToTheCaller) {
+  Procedure debit;
+  debit.name = "debit";
+  debit.statements = {"UPDATE account SET balance = balance - $2 WHERE id = $1 RETURNING balance"};
+  debit.body = [](ProcedureContext& ctx, const std::vector<Value>& args) -> Status {
+    QueryResult r;
+    PL_RETURN_IF_ERROR(ctx.Execute(0, {args[0], args[1]}, &r));
+    ctx.Return(r);
+    if (r.rows.empty()) return ctx.Rollback("no such account");
+    return Status::OK();
+  };
+  ASSERT_TRUE(db_->RegisterProcedure(debit).ok());
+  TransactionResult r;
+  db_->Execute(TransactionRequest::Call("debit", {Value::Int32(2), Value::Int32(5)}), &r);
+  ASSERT_TRUE(r.committed()) << r.status.ToString();
+  ASSERT_EQ(r.results.size(), 1u);
+  ASSERT_EQ(r.results[0].rows.size(), 1u);
+  EXPECT_EQ(r.results[0].rows[0][0].ToString(), "45.00");
+  db_->Execute(TransactionRequest::Call("debit", {Value::Int32(99), Value::Int32(5)}), &r);
+  EXPECT_TRUE(r.user_abort);
+  ASSERT_EQ(r.results.size(), 1u);
+  EXPECT_TRUE(r.results[0].rows.empty());
+}
+
 TEST_F(DatabaseTest, ProcedureStatementsSurviveDdl) {
   Procedure count;
   count.name = "count";

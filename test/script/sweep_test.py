@@ -144,8 +144,8 @@ class SweepTest(unittest.TestCase):
             p = subprocess.run([SCRIPT, "--quick", "--bench", BENCH, "--out", out, "--no-such-flag=1"],
                                capture_output=True, text=True, timeout=60)
             self.assertEqual(p.returncode, 1)
-            self.assertIn("failed (exit 1)", p.stderr)
-            self.assertIn("unknown command line flag 'no_such_flag'", p.stderr)
+            self.assertIn("failed (exit 2)", p.stderr)
+            self.assertIn("unknown flag --no-such-flag", p.stderr)
             self.assertIn("--no-such-flag=1", p.stderr)
             self.assertEqual([f for f in cell_files(out)], [])
 

@@ -8,8 +8,10 @@ lock wait). Each run is judged by a serial oracle replaying on the same
 server: the committed transactions must have a serial order giving every
 statement the result it returned and the same final table, and every result
 that a transaction which failed had received must fit one point of that
-order. A conflict must reach the client as 40001 or 40P01. Run by ctest
-with the server binary as the only argument."""
+order. A conflict must reach the client as 40001 or 40P01; a unique
+violation (23505), an outcome a serial order can give too, is judged like a
+result (the statement must fail so at the same point of the order). Run by
+ctest with the server binary as the only argument."""
 import itertools
 import os
 import sys
@@ -47,6 +49,15 @@ def render(cur):
     return cur.statusmessage + " " + " ".join(rows)
 
 
+def run_rendered(conn, sql):
+    """The statement's rendered result, or "ERROR 23505" for a unique
+    violation (the transaction's block is failed then)."""
+    try:
+        return render(conn.execute(sql))
+    except psycopg.errors.UniqueViolation:
+        return "ERROR 23505"
+
+
 class Txn:
     def __init__(self, session):
         self.session = session
@@ -76,7 +87,7 @@ class HermitageOverTheWireTest(unittest.TestCase):
                 admin.execute("BEGIN")
                 for sql, result in txns[t].statements:
                     try:
-                        same = render(admin.execute(sql)) == result
+                        same = run_rendered(admin, sql) == result
                     except psycopg.Error:
                         same = False
                     if not same:
@@ -86,7 +97,7 @@ class HermitageOverTheWireTest(unittest.TestCase):
             if probe is not None:
                 admin.execute("BEGIN")
                 try:
-                    same = all(render(admin.execute(sql)) == result for sql, result in txns[probe].statements)
+                    same = all(run_rendered(admin, sql) == result for sql, result in txns[probe].statements)
                 except psycopg.Error:
                     same = False
                 admin.execute("ROLLBACK")
@@ -113,11 +124,14 @@ class HermitageOverTheWireTest(unittest.TestCase):
                     conn = conns[session]
                     if failed.get(session) and sql not in CONTROL:
                         continue  # the rest of a failed block
+                    unique_violation = False
                     try:
                         cur = conn.execute(sql)
                         ok = True
                     except (psycopg.errors.SerializationFailure, psycopg.errors.DeadlockDetected):
                         ok = False
+                    except psycopg.errors.UniqueViolation:
+                        ok, unique_violation = False, True
                     if sql == "BEGIN":
                         current[session] = Txn(session)
                     elif sql in ("COMMIT", "ROLLBACK"):
@@ -131,10 +145,14 @@ class HermitageOverTheWireTest(unittest.TestCase):
                             current[session].statements.append((sql, render(cur)))
                         else:
                             failed[session] = True
+                            if unique_violation:
+                                current[session].statements.append((sql, "ERROR 23505"))
                     else:  # autocommit
                         t = Txn(session)
                         if ok:
                             t.statements.append((sql, render(cur)))
+                        elif unique_violation:
+                            t.statements.append((sql, "ERROR 23505"))
                         t.committed = ok
                         txns.append(t)
                 for conn in conns.values():

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""End-to-end test of paceline-bench: tiny TPC-C and YCSB runs (closed loop,
-open loop, statement latency, --check) with --json parsed and checked, and
-invalid flags refused at start with the valid values listed. Run by ctest
+"""End-to-end test of paceline-bench: tiny TPC-C, YCSB, SmallBank and TATP
+runs (closed loop, open loop, statement latency, --check, moving hot sets,
+the time series and queue lengths) with --json parsed and checked, and
+invalid flags refused at start (exit 2) with the valid values listed. Run by ctest
 with the binary's path as the only argument."""
 import json
 import os
@@ -74,6 +75,55 @@ class PacelineBenchTest(unittest.TestCase):
         self.assertTrue(j["check"]["ok"], j["check"]["report"])
         self.assertGreater(j["commits"], 0)
 
+    def test_smallbank_and_tatp_with_check_series_and_queue_lengths(self):
+        for workload, size, types in [
+                ("smallbank", "--smallbank-accounts=200",
+                 ["Amalgamate", "Balance", "DepositChecking", "SendPayment", "TransactSavings", "WriteCheck"]),
+                ("tatp", "--tatp-subscribers=200",
+                 ["GetSubscriberData", "GetNewDestination", "GetAccessData", "UpdateSubscriberData",
+                  "UpdateLocation", "InsertCallForwarding", "DeleteCallForwarding"])]:
+            j, out = self.run_json("--workload=" + workload, size, "--hot-records=5", "--hot-shift-s=0.2",
+                                   "--workers=3", "--clients=24", "--warmup=0.1", "--duration=0.5",
+                                   "--series-ms=100", "--progress=false", "--check", "--scheduler=partition",
+                                   "--partition-domain=" + ("custid" if workload == "smallbank" else "s_id"))
+            self.assertEqual(j["settings"]["workload"], workload)
+            self.assertEqual([t["name"] for t in j["types"]], types)
+            self.assertTrue(j["check"]["ok"], j["check"]["report"])
+            self.assertGreater(j["commits"], 0)
+            self.assertEqual(len(j["series"]), 5)
+            self.assertEqual(sum(p["commits"] for p in j["series"]), sum(t["commits"] for t in j["types"]))
+            self.assertEqual(j["hot_shifts_s"], [0.2, 0.4])
+            self.assertEqual(len(j["queue_length"]["per_queue"]), 3)
+            self.assertGreater(j["queue_length"]["samples"], 0)
+            self.assertIn("queue length", out)
+            self.assertIn("series (every 0.1 s; * = the hot set moved", out)
+
+    def test_plot_series_draws_runs_and_refuses_files_without_a_series(self):
+        plot = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "script", "plot_series.py")
+        with tempfile.TemporaryDirectory() as d:
+            paths = []
+            for scheduler in ["random", "partition"]:
+                path = os.path.join(d, scheduler + ".json")
+                code, out, err = run("--workload=ycsb", "--ycsb-records=500", "--ycsb-fields=2",
+                                     "--ycsb-field-length=10", "--hot-shift-s=0.2", "--workers=2", "--warmup=0.1",
+                                     "--duration=0.5", "--series-ms=100", "--progress=false",
+                                     "--scheduler=" + scheduler, "--partition-domain=ycsb_key", "--json=" + path)
+                self.assertEqual(code, 0, err)
+                paths.append(path)
+            png = os.path.join(d, "series.png")
+            p = subprocess.run(["/usr/bin/python3", plot, "--out=" + png, "--title=test", *paths],
+                               capture_output=True, text=True, timeout=120)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(png, "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+            empty = os.path.join(d, "empty.json")
+            with open(empty, "w") as f:
+                json.dump({"settings": {}}, f)
+            p = subprocess.run(["/usr/bin/python3", plot, "--out=" + png, empty], capture_output=True, text=True,
+                               timeout=120)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("no \"series\"", p.stderr)
+
     def test_progress_lines_go_to_stderr(self):
         code, out, err = run("--warehouses=1", "--items=100", "--tpcc-customers=30", "--workers=2",
                              "--warmup=0", "--duration=2.5")
@@ -111,7 +161,17 @@ class PacelineBenchTest(unittest.TestCase):
 
     def test_invalid_flags_fail_at_start_listing_valid_values(self):
         cases = [
-            (["--workload=tpch"], "valid workloads: tpcc, ycsb"),
+            (["--workload=tpch"], "valid workloads: tpcc, ycsb, smallbank, tatp"),
+            (["--workload=smallbank", "--smallbank-accounts=10", "--hot-records=11"],
+             "--hot-records must be between 0 and 10 (--smallbank-accounts): 11"),
+            (["--workload=tatp", "--tatp-subscribers=5", "--hot-records=6"], "--hot-records must be between 0 and 5"),
+            (["--workload=smallbank", "--hot-fraction=1.5"], "--hot-fraction must be in [0, 1]: 1.5"),
+            (["--workload=ycsb", "--hot-shift-s=0"], "--hot-shift-s must be positive"),
+            (["--workload=ycsb", "--hot-shift-s=-2"], "--hot-shift-s must be positive"),
+            (["--hot-shift-s=5"], "needs --tpcc-hot-warehouses"),
+            (["--warehouses=2", "--tpcc-hot-warehouses=3"], "--tpcc-hot-warehouses must be between 0 and 2"),
+            (["--series-ms=0"], "--series-ms must be at least 1"),
+            (["--bogus"], "unknown flag --bogus"),
             (["--cc=mvcc"], "2pl-wait-die"),
             (["--scheduler=smart"], "round-robin"),
             (["--mix=most"], "valid values: paper"),
@@ -120,7 +180,7 @@ class PacelineBenchTest(unittest.TestCase):
             (["--warehouses=0"], "--warehouses must be"),
             (["--workload=ycsb", "--ycsb-theta=1.5"], "--ycsb-theta"),
             (["--duration=0"], "--duration"),
-            (["--no-such-flag=1"], "no_such_flag"),
+            (["--no-such-flag=1"], "unknown flag --no-such-flag"),
             (["--scheduler=count-max"], "count-max-canonical-all"),
             (["--state=sometimes"], "--state must be inflight or cumulative"),
             (["--history-learning=frozen"], "needs a --history-warmup"),
@@ -132,7 +192,7 @@ class PacelineBenchTest(unittest.TestCase):
         ]
         for args, message in cases:
             code, out, err = run(*args, "--items=100", "--tpcc-customers=30")
-            self.assertNotEqual(code, 0, args)
+            self.assertEqual(code, 2, (args, err))
             self.assertIn(message, err, args)
             self.assertEqual(out, "", args)
 

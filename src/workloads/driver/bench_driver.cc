@@ -4,12 +4,15 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <thread>
 
 #include <tbb/enumerable_thread_specific.h>
+
+#include "workloads/hot_set.h"
 
 namespace paceline::workloads {
 
@@ -34,12 +37,23 @@ struct TypeCounters {
   engine::LatencyHistogram latency;
 };
 
-// What one thread (a worker delivering results) recorded in the window.
+// One time-series interval as one thread recorded it.
+struct SeriesBucket {
+  uint64_t commits = 0, conflicts = 0, user_aborts = 0, failures = 0;
+  std::vector<uint32_t> latency_us;  // of the commits (exact p99 later; 4 bytes per commit)
+};
+
+// What one thread (a worker delivering results) recorded in the window. Read
+// by the driver only after every transaction finished (RunState::Finished
+// and WaitForAll order it).
 struct ThreadRecord {
   explicit ThreadRecord(size_t types) : types(types) {}
   std::vector<TypeCounters> types;
   engine::LatencyHistogram latency;
+  std::vector<SeriesBucket> series;
 };
+
+constexpr auto kQueueSampleEvery = std::chrono::milliseconds(10);
 
 // One closed-loop client: its random numbers and its transaction in flight.
 struct Client {
@@ -57,6 +71,8 @@ struct RunState {
   engine::Database* db;
   Workload* workload;
   std::atomic<Phase> phase{Phase::kWarmup};
+  std::atomic<int64_t> window_start_ns{0};  // set before phase becomes kMeasure
+  int64_t series_ns = 1000000000;
   tbb::enumerable_thread_specific<ThreadRecord> records;
   std::atomic<size_t> in_flight{0};
   std::mutex done_mu;
@@ -71,19 +87,29 @@ struct RunState {
       std::lock_guard lock(done_mu);
       first_failure = std::string(result.status.sqlstate()) + ": " + result.status.message();
     }
-    if (phase.load(kRelaxed) != Phase::kMeasure) return;
+    if (phase.load(std::memory_order_acquire) != Phase::kMeasure) return;
     ThreadRecord& record = records.local();
     TypeCounters& type = record.types[txn.type];
     type.conflicts.fetch_add(result.conflicts, kRelaxed);
+    const int64_t now = NowNs();
+    const auto bucket =
+        static_cast<size_t>(std::max<int64_t>(0, now - window_start_ns.load(kRelaxed)) / series_ns);
+    if (record.series.size() <= bucket) record.series.resize(bucket + 1);
+    SeriesBucket& point = record.series[bucket];
+    point.conflicts += result.conflicts;
     if (result.committed()) {
-      const auto latency = static_cast<uint64_t>(std::max<int64_t>(0, NowNs() - start_ns));
+      const auto latency = static_cast<uint64_t>(std::max<int64_t>(0, now - start_ns));
       type.commits.fetch_add(1, kRelaxed);
       type.latency.Record(latency);
       record.latency.Record(latency);
+      ++point.commits;
+      point.latency_us.push_back(static_cast<uint32_t>(std::min<uint64_t>(latency / 1000, UINT32_MAX)));
     } else if (result.user_abort) {
       type.user_aborts.fetch_add(1, kRelaxed);
+      ++point.user_aborts;
     } else {
       type.failures.fetch_add(1, kRelaxed);
+      ++point.failures;
     }
   }
 
@@ -138,9 +164,11 @@ Status BenchDriver::Run(RunResult* result) {
   if (options_.rate < 0) return invalid("--rate must not be negative");
   if (options_.rate == 0 && options_.clients == 0) return invalid("--clients must be at least 1 (or give --rate)");
   if (db_->workers() == 0) return invalid("the database has no workers (Options::workers is 0)");
+  if (!(options_.series_seconds > 0)) return invalid("--series-ms must be positive");
 
   const size_t types = workload_->TransactionTypes().size();
   RunState state(db_, workload_, types);
+  state.series_ns = std::max<int64_t>(1, static_cast<int64_t>(options_.series_seconds * 1e9));
   const bool open_loop = options_.rate > 0;
   const size_t max_in_flight =
       options_.max_in_flight ? options_.max_in_flight : std::max<size_t>(1000, static_cast<size_t>(2 * options_.rate));
@@ -148,6 +176,8 @@ Status BenchDriver::Run(RunResult* result) {
   const Clock::time_point start = Clock::now();
   const Clock::time_point window_start = start + Seconds(options_.warmup_seconds);
   const Clock::time_point window_end = window_start + Seconds(options_.duration_seconds);
+  HotSetClock* hot_clock = workload_->hot_set_clock();
+  if (hot_clock != nullptr) hot_clock->Start(window_start);
   db_->ResetStats();
 
   std::vector<std::unique_ptr<Client>> clients;
@@ -173,6 +203,11 @@ Status BenchDriver::Run(RunResult* result) {
   std::vector<engine::ExecutionStats> window_queues;
   double seconds = 0;
   Clock::time_point reset_at = start;
+  // Queue lengths, sampled in the window.
+  std::vector<uint64_t> queue_sum(db_->workers(), 0);
+  std::vector<size_t> queue_max(db_->workers(), 0);
+  size_t queue_samples = 0;
+  Clock::time_point next_sample = window_start;
 
   for (;;) {
     const Clock::time_point now = Clock::now();
@@ -181,7 +216,8 @@ Status BenchDriver::Run(RunResult* result) {
       reset_at = Clock::now();
       last = engine::ExecutionStats();
       last_tick = reset_at;
-      state.phase.store(Phase::kMeasure);
+      state.window_start_ns.store(Ns(reset_at), kRelaxed);
+      state.phase.store(Phase::kMeasure, std::memory_order_release);
     }
     if (now >= window_end) {
       // One snapshot: the totals are the sum of the queues.
@@ -202,6 +238,15 @@ Status BenchDriver::Run(RunResult* result) {
         }
       }
     }
+    if (state.phase.load() == Phase::kMeasure && now >= next_sample) {
+      const std::vector<size_t> lengths = db_->QueueLengths();
+      for (size_t q = 0; q < lengths.size() && q < queue_sum.size(); ++q) {
+        queue_sum[q] += lengths[q];
+        queue_max[q] = std::max(queue_max[q], lengths[q]);
+      }
+      ++queue_samples;
+      while (next_sample <= now) next_sample += kQueueSampleEvery;
+    }
     if (now >= next_tick) {
       engine::ExecutionStats stats = db_->Stats();
       const double interval = std::chrono::duration<double>(now - last_tick).count();
@@ -221,7 +266,7 @@ Status BenchDriver::Run(RunResult* result) {
       next_tick += std::chrono::seconds(1);
     }
     Clock::time_point wake = std::min({next_tick, window_end,
-                                       state.phase.load() == Phase::kWarmup ? window_start : window_end});
+                                       state.phase.load() == Phase::kWarmup ? window_start : next_sample});
     if (open_loop) wake = std::min(wake, next_arrival);
     std::this_thread::sleep_until(wake);  // a timer: the next arrival, tick or phase change
   }
@@ -252,6 +297,54 @@ Status BenchDriver::Run(RunResult* result) {
   {
     std::lock_guard lock(state.done_mu);
     r.first_failure = state.first_failure;
+  }
+  // The series: one point per interval of the window (results racing its
+  // end go to the last), merged over threads.
+  r.series_seconds = static_cast<double>(state.series_ns) / 1e9;
+  // As many points as the nominal window holds (the measured one runs a
+  // little longer: its last point takes the rest).
+  const auto points =
+      std::max<size_t>(1, static_cast<size_t>(std::ceil(options_.duration_seconds / r.series_seconds - 1e-9)));
+  std::vector<SeriesBucket> merged(points);
+  for (ThreadRecord& record : state.records) {
+    for (size_t b = 0; b < record.series.size(); ++b) {
+      SeriesBucket& from = record.series[b];
+      SeriesBucket& to = merged[std::min(b, points - 1)];
+      to.commits += from.commits;
+      to.conflicts += from.conflicts;
+      to.user_aborts += from.user_aborts;
+      to.failures += from.failures;
+      to.latency_us.insert(to.latency_us.end(), from.latency_us.begin(), from.latency_us.end());
+    }
+  }
+  for (size_t b = 0; b < points; ++b) {
+    SeriesBucket& from = merged[b];
+    SeriesPoint p;
+    p.t = b + 1 == points ? seconds : static_cast<double>(b + 1) * r.series_seconds;
+    p.seconds = p.t - static_cast<double>(b) * r.series_seconds;
+    p.commits = from.commits;
+    p.conflicts = from.conflicts;
+    p.user_aborts = from.user_aborts;
+    p.failures = from.failures;
+    if (!from.latency_us.empty()) {
+      // The nearest-rank p99: the smallest value with at least 99% at or below it.
+      const size_t rank = (from.latency_us.size() * 99 + 99) / 100 - 1;
+      std::nth_element(from.latency_us.begin(), from.latency_us.begin() + static_cast<ptrdiff_t>(rank),
+                       from.latency_us.end());
+      p.p99_ms = from.latency_us[rank] / 1000.0;
+    }
+    r.series.push_back(p);
+  }
+  if (hot_clock != nullptr && hot_clock->shift_seconds() > 0) {
+    const double every = hot_clock->shift_seconds();
+    for (double t = every; t < options_.duration_seconds; t += every) r.shift_times.push_back(t);
+  }
+  r.queue_samples = queue_samples;
+  for (size_t q = 0; q < queue_sum.size(); ++q) {
+    QueueLengthStats l;
+    l.mean = queue_samples ? static_cast<double>(queue_sum[q]) / static_cast<double>(queue_samples) : 0;
+    l.max = queue_max[q];
+    r.queue_lengths.push_back(l);
   }
   *result = std::move(r);
   return Status::OK();

@@ -21,6 +21,14 @@
 // inside the window; a result racing the window's edge may fall on either
 // side.
 //
+// Inside the window the driver also records a time series (one point per
+// `series_seconds`, by the time each result arrived: commits, aborted
+// attempts, user aborts, failures and the p99 of the committed latencies;
+// the points' commits add up to the types' commits), samples every run
+// queue's length every 10 ms (mean and max per queue), and starts the
+// workload's HotSetClock at the window's start, so the hot set moves at
+// shift, 2·shift, ... seconds into the window (RunResult::shift_times).
+//
 // Thread-safety: Run is called from one thread at a time; the workload and
 // database must not be shared with another run meanwhile. Ownership: both
 // are borrowed.
@@ -47,6 +55,7 @@ struct DriverOptions {
   double rate = 0;             // open loop: offered transactions per second
   size_t max_in_flight = 0;    // open loop: 0 = max(1000, 2 × rate)
   uint64_t seed = 42;          // clients' and arrivals' random numbers
+  double series_seconds = 1;   // the time series' interval (--series-ms / 1000)
   // Called about once a second from the driver's thread.
   struct Progress {
     double elapsed_seconds = 0;
@@ -56,6 +65,30 @@ struct DriverOptions {
     size_t in_flight = 0;
   };
   std::function<void(const Progress&)> on_progress;
+};
+
+// One interval of the time series: what finished in (t − interval, t].
+struct SeriesPoint {
+  double t = 0;  // seconds from the window's start to the end of the interval
+  double seconds = 0;  // its length (the last one may be shorter)
+  uint64_t commits = 0;
+  uint64_t conflicts = 0;    // aborted attempts of the transactions that finished in it
+  uint64_t user_aborts = 0;
+  uint64_t failures = 0;
+  double p99_ms = 0;         // of its committed transactions' latencies; 0 without commits
+
+  double tps() const { return seconds > 0 ? static_cast<double>(commits) / seconds : 0; }
+  // conflicts / (conflicts + commits); 0 when both are 0.
+  double abort_rate() const {
+    return commits + conflicts ? static_cast<double>(conflicts) / static_cast<double>(commits + conflicts) : 0;
+  }
+};
+
+// A run queue's length (transactions waiting, not the one running), sampled
+// every 10 ms in the window.
+struct QueueLengthStats {
+  double mean = 0;
+  size_t max = 0;
 };
 
 // What one transaction type did in the window.
@@ -79,6 +112,11 @@ struct RunResult {
   engine::LatencyHistogram latency;  // committed transactions, all types (client side)
   uint64_t failures = 0;             // results that were neither commits nor user aborts
   std::string first_failure;         // the first such result of the run (warm-up included), "SQLSTATE: message"
+  std::vector<SeriesPoint> series;   // see above
+  double series_seconds = 0;
+  std::vector<double> shift_times;   // seconds into the window at which the hot set moved
+  std::vector<QueueLengthStats> queue_lengths;  // per run queue
+  size_t queue_samples = 0;
 
   double tps() const { return seconds > 0 ? static_cast<double>(engine.commits) / seconds : 0; }
   double abort_rate() const { return engine.abort_rate(); }

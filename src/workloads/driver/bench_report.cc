@@ -1,6 +1,7 @@
 // BenchReport: the text table and the JSON object.
 #include "workloads/driver/bench_report.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "cc/abort_reason.h"
@@ -20,6 +21,16 @@ std::string Format(const char* format, double v) {
 nlohmann::json LatencyJson(const engine::LatencyHistogram& h) {
   return {{"count", h.Count()},           {"mean_ms", h.Mean() / 1e6},       {"p50_ms", Ms(h.Percentile(50))},
           {"p95_ms", Ms(h.Percentile(95))}, {"p99_ms", Ms(h.Percentile(99))}, {"max_ms", Ms(h.Max())}};
+}
+
+// Over all queues: the mean of their means, and the largest max.
+QueueLengthStats QueueLengthSummary(const RunResult& run) {
+  QueueLengthStats all;
+  for (const QueueLengthStats& l : run.queue_lengths) {
+    all.mean += l.mean / static_cast<double>(run.queue_lengths.size());
+    all.max = std::max(all.max, l.max);
+  }
+  return all;
 }
 
 }  // namespace
@@ -75,16 +86,39 @@ std::string FormatReport(const BenchReport& report) {
                   t.latency.Mean() / 1e6, Ms(t.latency.Percentile(99)), Ms(t.latency.Max()));
     out += buffer;
   }
-  out += "per run queue\n";
-  std::snprintf(buffer, sizeof buffer, "  %-6s %10s %10s %10s %10s\n", "queue", "queued", "commits", "aborts",
-                "steals");
+  out += "per run queue (length: transactions waiting, sampled every 10 ms)\n";
+  std::snprintf(buffer, sizeof buffer, "  %-6s %10s %10s %10s %10s %12s %10s\n", "queue", "queued", "commits",
+                "aborts", "steals", "mean length", "max length");
   out += buffer;
   for (size_t q = 0; q < run.queues.size(); ++q) {
     const engine::ExecutionStats& s = run.queues[q];
-    std::snprintf(buffer, sizeof buffer, "  %-6zu %10llu %10llu %10llu %10llu\n", q,
+    const QueueLengthStats length = q < run.queue_lengths.size() ? run.queue_lengths[q] : QueueLengthStats{};
+    std::snprintf(buffer, sizeof buffer, "  %-6zu %10llu %10llu %10llu %10llu %12.2f %10zu\n", q,
                   static_cast<unsigned long long>(s.queued), static_cast<unsigned long long>(s.commits),
-                  static_cast<unsigned long long>(s.aborts()), static_cast<unsigned long long>(s.steals));
+                  static_cast<unsigned long long>(s.aborts()), static_cast<unsigned long long>(s.steals), length.mean,
+                  length.max);
     out += buffer;
+  }
+  const QueueLengthStats all = QueueLengthSummary(run);
+  line("  queue length", "mean " + Format("%.2f", all.mean) + " per queue, max " + std::to_string(all.max) + " (" +
+                             std::to_string(run.queue_samples) + " samples)");
+  if (!run.series.empty()) {
+    out += "series (every " + Format("%.3g", run.series_seconds) + " s";
+    if (!run.shift_times.empty()) out += "; * = the hot set moved in the interval";
+    out += ")\n";
+    std::snprintf(buffer, sizeof buffer, "  %8s %10s %10s %9s\n", "t s", "tps", "abort rate", "p99 ms");
+    out += buffer;
+    size_t shift = 0;
+    for (const SeriesPoint& p : run.series) {
+      bool moved = false;
+      while (shift < run.shift_times.size() && run.shift_times[shift] < p.t) {
+        moved = true;
+        ++shift;
+      }
+      std::snprintf(buffer, sizeof buffer, "  %8.2f %10.1f %10.4f %9.3f%s\n", p.t, p.tps(), p.abort_rate(), p.p99_ms,
+                    moved ? " *" : "");
+      out += buffer;
+    }
   }
   if (report.durable) {
     const engine::log::LogWriterStats& l = report.log;
@@ -184,6 +218,25 @@ nlohmann::json ReportJson(const BenchReport& report) {
       {"types", types},
       {"queues", queues},
   };
+  nlohmann::json series = nlohmann::json::array();
+  for (const SeriesPoint& p : run.series) {
+    series.push_back({{"t", p.t},
+                      {"seconds", p.seconds},
+                      {"tps", p.tps()},
+                      {"commits", p.commits},
+                      {"conflicts", p.conflicts},
+                      {"abort_rate", p.abort_rate()},
+                      {"user_aborts", p.user_aborts},
+                      {"failures", p.failures},
+                      {"p99_ms", p.p99_ms}});
+  }
+  j["series"] = series;
+  j["series_seconds"] = run.series_seconds;
+  j["hot_shifts_s"] = run.shift_times;
+  const QueueLengthStats all = QueueLengthSummary(run);
+  nlohmann::json per_queue = nlohmann::json::array();
+  for (const QueueLengthStats& l : run.queue_lengths) per_queue.push_back({{"mean", l.mean}, {"max", l.max}});
+  j["queue_length"] = {{"mean", all.mean}, {"max", all.max}, {"samples", run.queue_samples}, {"per_queue", per_queue}};
   if (report.target_latency_ms > 0) {
     nlohmann::json probes = nlohmann::json::array();
     for (const RateProbe& p : report.probes) {

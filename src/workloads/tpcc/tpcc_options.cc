@@ -1,6 +1,8 @@
 // TpccOptions: mix parsing and validation.
 #include "workloads/tpcc/tpcc_options.h"
 
+#include "workloads/hot_set.h"
+
 #include <cstdlib>
 #include <sstream>
 #include <vector>
@@ -80,6 +82,10 @@ Status TpccOptions::Validate() const {
     return bad("--tpcc-customers", "between 10 and 3000 (the spec's 3000)", customers_per_district);
   }
   if (statement_latency.count() < 0) return bad("--stmt-latency-us", "at least 0", statement_latency.count());
+  if (hot_warehouses < 0) return bad("--tpcc-hot-warehouses", "between 0 and " + std::to_string(warehouses), hot_warehouses);
+  PL_RETURN_IF_ERROR(HotSet::Validate(static_cast<uint64_t>(warehouses), "--warehouses",
+                                      static_cast<uint64_t>(hot_warehouses), "--tpcc-hot-warehouses", hot_fraction));
+  if (hot_shift.count() < 0) return Status(sqlstate::kInvalidParameterValue, "--hot-shift-s must be positive");
   return Status::OK();
 }
 

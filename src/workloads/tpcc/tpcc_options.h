@@ -51,10 +51,16 @@ struct TpccOptions {
   TpccMix mix;
   // Waited after each statement, transaction open (statement_latency.h).
   std::chrono::microseconds statement_latency{0};
-  uint64_t seed = 1;  // the loader's data and the NURand constants
+  uint64_t seed = 1;  // the loader's data, the NURand constants and the hot warehouses
+  // Skewed home warehouses (0: uniform, the default): hot_fraction of the
+  // transactions go to hot_warehouses hot warehouses, which move every
+  // hot_shift (0: never). --tpcc-hot-warehouses, --hot-fraction, --hot-shift-s.
+  int hot_warehouses = 0;
+  double hot_fraction = 0.9;
+  std::chrono::nanoseconds hot_shift{0};
 
-  // 22023 naming the flag (--warehouses, --items, --tpcc-customers) and its
-  // valid range.
+  // 22023 naming the flag (--warehouses, --items, --tpcc-customers,
+  // --tpcc-hot-warehouses, --hot-fraction, --hot-shift-s) and its valid range.
   Status Validate() const;
   // The first initial order of each district that is still undelivered (in
   // new_order, without carrier): the last 30%, o_id 2101..3000 at full scale.

@@ -14,7 +14,12 @@
 
 namespace paceline::workloads::tpcc {
 
-TpccWorkload::TpccWorkload(const TpccOptions& options) : options_(options), random_(options.seed) {
+TpccWorkload::TpccWorkload(const TpccOptions& options)
+    : options_(options), random_(options.seed), clock_(options.hot_shift) {
+  if (options_.hot_warehouses > 0) {
+    hot_.emplace(static_cast<uint64_t>(options_.warehouses), static_cast<uint64_t>(options_.hot_warehouses),
+                 options_.hot_fraction, options_.seed);
+  }
   double sum = 0;
   for (double w : options_.mix.weights) sum += w;
   double running = 0;
@@ -48,7 +53,8 @@ void TpccWorkload::Next(Random& rng, GeneratedTransaction* out) const {
   const size_t type = std::min<size_t>(std::upper_bound(cumulative_.begin(), cumulative_.end(), u) - cumulative_.begin(),
                                        cumulative_.size() - 1);
   out->type = type;
-  const int w_id = static_cast<int>(TpccRandom::Uniform(rng, 1, options_.warehouses));
+  const int w_id = hot_ ? static_cast<int>(hot_->Draw(rng, clock_.Epoch())) + 1
+                        : static_cast<int>(TpccRandom::Uniform(rng, 1, options_.warehouses));
   Draw(static_cast<TpccTransaction>(type), rng, w_id, &out->request);
 }
 
@@ -89,7 +95,10 @@ std::vector<std::pair<std::string, std::string>> TpccWorkload::Describe() const 
           {"tpcc_customers", std::to_string(options_.customers_per_district)},
           {"mix", options_.mix.ToString()},
           {"stmt_latency_us", std::to_string(options_.statement_latency.count())},
-          {"load_seed", std::to_string(options_.seed)}};
+          {"load_seed", std::to_string(options_.seed)},
+          {"tpcc_hot_warehouses", std::to_string(options_.hot_warehouses)},
+          {"hot_fraction", hot_ ? ShortNumber(options_.hot_fraction) : "-"},
+          {"hot_shift_s", ShortNumber(static_cast<double>(options_.hot_shift.count()) / 1e9)}};
 }
 
 }  // namespace paceline::workloads::tpcc

@@ -6,14 +6,19 @@
 //
 // Each transaction's home warehouse is drawn uniformly (there are no
 // terminals bound to warehouses): more workers than warehouses is what makes
-// transactions collide on the warehouse and district rows.
+// transactions collide on the warehouse and district rows. With
+// --tpcc-hot-warehouses=K it is drawn from a HotSet instead (hot_set.h):
+// --hot-fraction of the transactions go to K hot warehouses, which move
+// every --hot-shift-s.
 //
 // Thread-safety: as Workload. Next is const and uses only the caller's rng.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "workloads/hot_set.h"
 #include "workloads/tpcc/tpcc_loader.h"
 #include "workloads/tpcc/tpcc_options.h"
 #include "workloads/tpcc/tpcc_random.h"
@@ -34,6 +39,10 @@ class TpccWorkload : public Workload {
   void Next(Random& rng, GeneratedTransaction* out) const override;
   Status Check(engine::Database* db, std::string* report) const override;
   std::vector<std::pair<std::string, std::string>> Describe() const override;
+  HotSetClock* hot_set_clock() override { return hot_ && options_.hot_shift.count() > 0 ? &clock_ : nullptr; }
+  // The hot warehouses' generator (indexes w_id − 1); none without
+  // --tpcc-hot-warehouses.
+  const std::optional<HotSet>& hot_warehouses() const { return hot_; }
 
   // Draws the inputs of transaction `type` for home warehouse `w_id`.
   void Draw(TpccTransaction type, Random& rng, int w_id, engine::TransactionRequest* request) const;
@@ -45,6 +54,8 @@ class TpccWorkload : public Workload {
   std::vector<std::string> types_;
   std::vector<double> cumulative_;  // the mix's cumulative weights, normalised to 1
   TpccLoadStats load_stats_;
+  std::optional<HotSet> hot_;
+  HotSetClock clock_;
 };
 
 }  // namespace paceline::workloads::tpcc

@@ -42,6 +42,7 @@ Status YcsbOptions::Validate() const {
   if (!(read_fraction >= 0 && read_fraction <= 1)) return Bad("--ycsb-read-fraction", "in [0, 1]", read_fraction);
   if (!(theta >= 0 && theta < 1)) return Bad("--ycsb-theta", "in [0, 1)", theta);
   if (statement_latency.count() < 0) return Bad("--stmt-latency-us", "at least 0", statement_latency.count());
+  if (hot_shift.count() < 0) return Status(sqlstate::kInvalidParameterValue, "--hot-shift-s must be positive");
   return Status::OK();
 }
 

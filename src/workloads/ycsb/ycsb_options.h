@@ -26,12 +26,17 @@ struct YcsbOptions {
   double theta = 0.9;          // --ycsb-theta: Zipfian skew, in [0, 1)
   // Waited after each statement, transaction open (statement_latency.h).
   std::chrono::microseconds statement_latency{0};  // --stmt-latency-us
-  uint64_t seed = 1;  // the loader's data
+  uint64_t seed = 1;  // the loader's data and the moving hot set's permutations
+  // The hot keys move this often (0: never; --hot-shift-s): in epoch e > 0
+  // (hot_set.h's HotSetClock) rank r is key (a_e · r + b_e) mod records, a
+  // fresh permutation per epoch (a_e coprime to records); epoch 0 keeps
+  // rank r = key r.
+  std::chrono::nanoseconds hot_shift{0};
 
   // 22023 naming the flag and its valid range when an option is out of it:
   // records 1..2^31-1 (INT keys), fields 1..100, field_length 1..10000,
   // operations 1..min(records, 1000), read_fraction [0, 1], theta [0, 1),
-  // statement latency >= 0.
+  // statement latency >= 0, hot_shift >= 0.
   Status Validate() const;
 };
 

@@ -3,8 +3,7 @@
 #include "workloads/ycsb/ycsb_workload.h"
 
 #include <algorithm>
-#include <iomanip>
-#include <sstream>
+#include <numeric>
 
 #include "engine/session.h"
 #include "workloads/statement_latency.h"
@@ -83,7 +82,20 @@ Status ToInt64(const Value& v, int64_t* out) {
 
 }  // namespace
 
-YcsbWorkload::YcsbWorkload(const YcsbOptions& options) : options_(options), zipfian_(options.records, options.theta) {}
+YcsbWorkload::YcsbWorkload(const YcsbOptions& options)
+    : options_(options), zipfian_(options.records, options.theta), clock_(options.hot_shift) {}
+
+uint64_t YcsbWorkload::KeyOfRank(uint64_t rank, uint64_t epoch) const {
+  const uint64_t n = options_.records;
+  if (epoch == 0 || n == 1) return rank;
+  // a and b from a chain of well-mixed seeds (cheap: no generator to set up
+  // per draw); a is redrawn until coprime to n (about 2 tries on average).
+  uint64_t x = EpochSeed(options_.seed, epoch);
+  uint64_t a = x % n;
+  while (a == 0 || std::gcd(a, n) != 1) a = (x = EpochSeed(x, 1)) % n;
+  const uint64_t b = EpochSeed(x, 2) % n;
+  return static_cast<uint64_t>((static_cast<unsigned __int128>(a) * rank + b) % n);
+}
 
 engine::Procedure YcsbWorkload::MakeProcedure() const {
   engine::Procedure p;
@@ -185,8 +197,9 @@ void YcsbWorkload::Next(Random& rng, GeneratedTransaction* out) const {
   const auto operations = static_cast<size_t>(options_.operations);
   std::vector<uint64_t> keys;
   keys.reserve(operations);
+  const uint64_t epoch = clock_.Epoch();
   while (keys.size() < operations) {  // distinct keys: redraw a repeated one
-    const uint64_t key = zipfian_.Next(rng);
+    const uint64_t key = KeyOfRank(zipfian_.Next(rng), epoch);
     if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
   }
   std::uniform_int_distribution<int> field(0, options_.fields - 1);
@@ -243,20 +256,16 @@ Status YcsbWorkload::Check(engine::Database* db, std::string* report) const {
 }
 
 std::vector<std::pair<std::string, std::string>> YcsbWorkload::Describe() const {
-  auto number = [](double v) {
-    std::ostringstream out;  // shortest form: "0.5", "0.99"
-    out << std::setprecision(15) << v;
-    return out.str();
-  };
   return {
       {"ycsb_records", std::to_string(options_.records)},
       {"ycsb_fields", std::to_string(options_.fields)},
       {"ycsb_field_length", std::to_string(options_.field_length)},
       {"ycsb_operations", std::to_string(options_.operations)},
-      {"ycsb_read_fraction", number(options_.read_fraction)},
-      {"ycsb_theta", number(options_.theta)},
+      {"ycsb_read_fraction", ShortNumber(options_.read_fraction)},
+      {"ycsb_theta", ShortNumber(options_.theta)},
       {"stmt_latency_us", std::to_string(options_.statement_latency.count())},
       {"ycsb_seed", std::to_string(options_.seed)},
+      {"hot_shift_s", ShortNumber(static_cast<double>(options_.hot_shift.count()) / 1e9)},
   };
 }
 

@@ -15,7 +15,9 @@
 // without a row is an error (XX000), never skipped. Next draws `operations`
 // distinct keys from a Zipfian distribution over the keys (key k is rank k:
 // key 0 is the hottest), each operation independently a read with
-// probability read_fraction, on a uniformly chosen field. Transaction types:
+// probability read_fraction, on a uniformly chosen field. With
+// --hot-shift-s the ranks map to keys through a fresh permutation every
+// shift (YcsbOptions::hot_shift; KeyOfRank). Transaction types:
 // "ReadOnly" (every operation reads) and "ReadWrite" (at least one
 // read-modify-write).
 //
@@ -35,6 +37,7 @@
 #include <vector>
 
 #include "engine/procedure.h"
+#include "workloads/hot_set.h"
 #include "workloads/workload.h"
 #include "workloads/ycsb/ycsb_options.h"
 #include "workloads/ycsb/zipfian_generator.h"
@@ -61,6 +64,9 @@ class YcsbWorkload : public Workload {
   void OnFinished(const GeneratedTransaction& txn, const engine::TransactionResult& result) override;
   Status Check(engine::Database* db, std::string* report) const override;
   std::vector<std::pair<std::string, std::string>> Describe() const override;
+  HotSetClock* hot_set_clock() override { return options_.hot_shift.count() > 0 ? &clock_ : nullptr; }
+  // The key Zipfian rank `rank` stands for in `epoch` (see YcsbOptions).
+  uint64_t KeyOfRank(uint64_t rank, uint64_t epoch) const;
 
   const YcsbOptions& options() const { return options_; }
   // Read-modify-writes of the committed transactions reported so far.
@@ -75,6 +81,7 @@ class YcsbWorkload : public Workload {
   const ZipfianGenerator zipfian_;
   const std::vector<std::string> types_{"ReadOnly", "ReadWrite"};
   std::atomic<uint64_t> committed_writes_{0};
+  HotSetClock clock_;
 };
 
 }  // namespace paceline::workloads::ycsb

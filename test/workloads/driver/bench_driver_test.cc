@@ -70,6 +70,87 @@ TEST_F(BenchDriverTest, ClosedLoopCountsEveryOutcome) {
   EXPECT_TRUE(workload_->Check(db_.get(), &report).ok()) << report;
 }
 
+// The time series: one point per interval of the window (0.9 s at 0.1 s:
+// 9), each interval as long as asked but the last (which takes what the
+// window ran over), and every commit of the window in exactly one point.
+// Queue lengths are sampled for every queue. A HotSetClock workload's shift
+// times are the multiples of its shift inside the window.
+TEST_F(BenchDriverTest, SeriesPointsCoverTheWindowAndAddUpToTheTotals) {
+  DriverOptions options;
+  options.warmup_seconds = 0.1;
+  options.duration_seconds = 0.9;
+  options.series_seconds = 0.1;
+  options.clients = 6;
+  RunResult r;
+  ASSERT_TRUE(BenchDriver(db_.get(), workload_.get(), options).Run(&r).ok());
+  ASSERT_EQ(r.series.size(), 9u);
+  EXPECT_DOUBLE_EQ(r.series_seconds, 0.1);
+  uint64_t commits = 0, conflicts = 0, user_aborts = 0;
+  for (size_t i = 0; i < r.series.size(); ++i) {
+    const SeriesPoint& p = r.series[i];
+    commits += p.commits;
+    conflicts += p.conflicts;
+    user_aborts += p.user_aborts;
+    if (i + 1 < r.series.size()) {
+      EXPECT_NEAR(p.t, 0.1 * static_cast<double>(i + 1), 1e-9);
+      EXPECT_NEAR(p.seconds, 0.1, 1e-9);
+    } else {
+      EXPECT_DOUBLE_EQ(p.t, r.seconds);
+    }
+    if (p.commits > 0) {
+      EXPECT_GT(p.p99_ms, 0) << "point " << i;
+    }
+  }
+  uint64_t type_commits = 0, type_conflicts = 0, type_user_aborts = 0;
+  for (const TypeResult& t : r.types) {
+    type_commits += t.commits;
+    type_conflicts += t.conflicts;
+    type_user_aborts += t.user_aborts;
+  }
+  EXPECT_GT(commits, 0u);
+  EXPECT_EQ(commits, type_commits);
+  EXPECT_EQ(conflicts, type_conflicts);
+  EXPECT_EQ(user_aborts, type_user_aborts);
+  EXPECT_TRUE(r.shift_times.empty()) << "uniform TPC-C has no moving hot set";
+  ASSERT_EQ(r.queue_lengths.size(), 3u);
+  EXPECT_GT(r.queue_samples, 10u);  // every 10 ms over 0.9 s
+  for (const QueueLengthStats& q : r.queue_lengths) {
+    EXPECT_LE(q.mean, static_cast<double>(q.max));
+    EXPECT_LE(q.max, 6u) << "6 clients: never more than 6 waiting";
+  }
+  BenchReport report;
+  report.run = r;
+  const nlohmann::json j = ReportJson(report);
+  EXPECT_EQ(j["series"].size(), 9u);
+  EXPECT_EQ(j["queue_length"]["per_queue"].size(), 3u);
+}
+
+TEST_F(BenchDriverTest, ShiftTimesAreTheMultiplesOfTheShiftInTheWindow) {
+  tpcc::TpccOptions t;
+  t.warehouses = 4;
+  t.items = 100;
+  t.customers_per_district = 30;
+  t.hot_warehouses = 1;
+  t.hot_shift = std::chrono::milliseconds(300);
+  engine::Options options;
+  options.workers = 2;
+  std::unique_ptr<engine::Database> db;
+  ASSERT_TRUE(engine::Database::Open(options, &db).ok());
+  tpcc::TpccWorkload workload(t);
+  ASSERT_TRUE(workload.Setup(db.get()).ok());
+  DriverOptions d;
+  d.warmup_seconds = 0.05;
+  d.duration_seconds = 1.0;
+  d.clients = 2;
+  RunResult r;
+  ASSERT_TRUE(BenchDriver(db.get(), &workload, d).Run(&r).ok());
+  ASSERT_EQ(r.shift_times.size(), 3u);
+  EXPECT_NEAR(r.shift_times[0], 0.3, 1e-9);
+  EXPECT_NEAR(r.shift_times[2], 0.9, 1e-9);
+  // The clock ran from the window's start: by now it is past the last shift.
+  EXPECT_GE(workload.hot_set_clock()->Epoch(), 3u);
+}
+
 TEST_F(BenchDriverTest, OpenLoopSubmitsArrivalsAtTheOfferedRate) {
   DriverOptions options;
   options.warmup_seconds = 0;
