@@ -3,7 +3,8 @@
 partition key, and on hot sets that move (issue 18): SmallBank and TATP with
 their hot defaults, YCSB theta 0.99 and TPC-C with 2 hot warehouses of 8,
 the last two with the hot set moving every --shift seconds. Each workload
-runs under random, partition (on its key) and count-max-canonical, plus a
+runs under random, partition (on its key) and count-max-canonical (the two
+placement policies without stealing), plus a
 conflict-free limit (the same transactions without a hot set: no hot
 records, theta 0, uniform warehouses under partition), interleaved
 repeat-major so that machine drift hits every variant alike.
@@ -11,7 +12,9 @@ repeat-major so that machine drift hits every variant alike.
     script/hot_workloads.py --out-dir results/hot --repeats 2
 
 Prints a table per workload (medians: tps, ratio to random, abort rate,
-p99, mean queue length) and writes every run's JSON and one series plot per
+user-abort share, p99, and the mean length of the busiest and of the idlest
+run queue: one long queue beside idle ones is placement serialising work,
+equal queues with aborts are conflicts) and writes every run's JSON and one series plot per
 workload (script/plot_series.py, the first repeat) into --out-dir. Flags
 after `--` go to every paceline-bench run."""
 import argparse
@@ -39,9 +42,12 @@ def workloads(shift):
 
 
 def variants(domain, limit):
+    # Placement policies run without stealing (an idle worker taking a
+    # placed transaction undoes the placement), as the scheduler issue
+    # measures them.
     v = [("random", ["--scheduler=random"]),
-         ("partition", ["--scheduler=partition", f"--partition-domain={domain}"]),
-         ("count-max-canonical", ["--scheduler=count-max-canonical"])]
+         ("partition", ["--scheduler=partition", f"--partition-domain={domain}", "--steal=false"]),
+         ("count-max-canonical", ["--scheduler=count-max-canonical", "--steal=false"])]
     if limit is not None:
         v.append(("limit (no hot set, random)", ["--scheduler=random"] + limit))
     return v
@@ -74,7 +80,8 @@ def main():
         for name, (flags, domain, limit) in chosen.items():
             vs = variants(domain, limit)
             if name == "tpcc":
-                vs.append(("limit (uniform, partition)", ["--scheduler=partition", "--partition-domain=w_id"]))
+                vs.append(("limit (uniform, partition)",
+                           ["--scheduler=partition", "--partition-domain=w_id", "--steal=false"]))
             for label, vflags in vs:
                 base = flags if not label.startswith("limit") else without_hot(flags, name)
                 j = run_one(args.bench, args.cc, vflags[0].split("=", 1)[1],
@@ -91,7 +98,7 @@ def main():
         print(f"\n{name} ({args.cc}, 8 workers, 64 clients, 50 us/statement, {args.duration:g} s, "
               f"medians of {args.repeats})")
         print(f"  {'scheduler':<28} {'tps':>9} {'ratio':>6} {'abort rate':>10} {'user abrt':>9} {'p99 ms':>8} "
-              f"{'queue mean':>10} {'queue max':>9}")
+              f"{'busiest q':>9} {'idlest q':>8}")
         base = med([j["tps"] for j in by_label["random"]])
         for label, js in by_label.items():
             tps = med([j["tps"] for j in js])
@@ -99,8 +106,8 @@ def main():
             print(f"  {label:<28} {tps:>9.0f} {tps / base if base else 0:>6.2f} "
                   f"{med([j['abort_rate'] for j in js]):>10.3f} {ua:>9.3f} "
                   f"{med([j['latency']['p99_ms'] for j in js]):>8.2f} "
-                  f"{med([j['queue_length']['mean'] for j in js]):>10.2f} "
-                  f"{med([j['queue_length']['max'] for j in js]):>9.0f}")
+                  f"{med([max(q['mean'] for q in j['queue_length']['per_queue']) for j in js]):>9.1f} "
+                  f"{med([min(q['mean'] for q in j['queue_length']['per_queue']) for j in js]):>8.1f}")
         plot = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plot_series.py")
         files = [f"{label}={os.path.join(args.out_dir, name + '-' + label.split()[0] + '-1.json')}"
                  for label in by_label]

@@ -23,11 +23,20 @@ nlohmann::json LatencyJson(const engine::LatencyHistogram& h) {
           {"p95_ms", Ms(h.Percentile(95))}, {"p99_ms", Ms(h.Percentile(99))}, {"max_ms", Ms(h.Max())}};
 }
 
-// Over all queues: the mean of their means, and the largest max.
-QueueLengthStats QueueLengthSummary(const RunResult& run) {
-  QueueLengthStats all;
-  for (const QueueLengthStats& l : run.queue_lengths) {
+// Over all queues: the mean of their means, the largest and smallest mean
+// (one long queue beside idle ones: placement serialises work), and the
+// largest max.
+struct QueueLengthSummaryStats {
+  double mean = 0, busiest_mean = 0, idlest_mean = 0;
+  size_t max = 0;
+};
+QueueLengthSummaryStats QueueLengthSummary(const RunResult& run) {
+  QueueLengthSummaryStats all;
+  for (size_t q = 0; q < run.queue_lengths.size(); ++q) {
+    const QueueLengthStats& l = run.queue_lengths[q];
     all.mean += l.mean / static_cast<double>(run.queue_lengths.size());
+    all.busiest_mean = std::max(all.busiest_mean, l.mean);
+    all.idlest_mean = q == 0 ? l.mean : std::min(all.idlest_mean, l.mean);
     all.max = std::max(all.max, l.max);
   }
   return all;
@@ -99,9 +108,10 @@ std::string FormatReport(const BenchReport& report) {
                   length.max);
     out += buffer;
   }
-  const QueueLengthStats all = QueueLengthSummary(run);
-  line("  queue length", "mean " + Format("%.2f", all.mean) + " per queue, max " + std::to_string(all.max) + " (" +
-                             std::to_string(run.queue_samples) + " samples)");
+  const QueueLengthSummaryStats all = QueueLengthSummary(run);
+  line("  queue length", "mean " + Format("%.2f", all.mean) + " per queue (busiest " + Format("%.2f", all.busiest_mean) +
+                             ", idlest " + Format("%.2f", all.idlest_mean) + "), max " + std::to_string(all.max) +
+                             " (" + std::to_string(run.queue_samples) + " samples)");
   if (!run.series.empty()) {
     out += "series (every " + Format("%.3g", run.series_seconds) + " s";
     if (!run.shift_times.empty()) out += "; * = the hot set moved in the interval";
@@ -233,10 +243,11 @@ nlohmann::json ReportJson(const BenchReport& report) {
   j["series"] = series;
   j["series_seconds"] = run.series_seconds;
   j["hot_shifts_s"] = run.shift_times;
-  const QueueLengthStats all = QueueLengthSummary(run);
+  const QueueLengthSummaryStats all = QueueLengthSummary(run);
   nlohmann::json per_queue = nlohmann::json::array();
   for (const QueueLengthStats& l : run.queue_lengths) per_queue.push_back({{"mean", l.mean}, {"max", l.max}});
-  j["queue_length"] = {{"mean", all.mean}, {"max", all.max}, {"samples", run.queue_samples}, {"per_queue", per_queue}};
+  j["queue_length"] = {{"mean", all.mean},       {"busiest_mean", all.busiest_mean}, {"idlest_mean", all.idlest_mean},
+                       {"max", all.max},         {"samples", run.queue_samples},      {"per_queue", per_queue}};
   if (report.target_latency_ms > 0) {
     nlohmann::json probes = nlohmann::json::array();
     for (const RateProbe& p : report.probes) {
