@@ -29,7 +29,7 @@ uint64_t EpochSeed(uint64_t seed, uint64_t epoch) { return Mix(seed ^ Mix(epoch)
 HotSet::HotSet(uint64_t keys, uint64_t hot, double fraction, uint64_t seed)
     : keys_(keys), hot_(hot), fraction_(fraction), seed_(seed) {
   assert(keys >= 1 && hot <= keys && fraction >= 0 && fraction <= 1);
-  cached_.store(Sample(0));
+  cached_ = Sample(0);
 }
 
 Status HotSet::Validate(uint64_t keys, const char* keys_flag, uint64_t hot, const char* hot_flag, double fraction) {
@@ -66,10 +66,13 @@ std::shared_ptr<const HotSet::Epoch> HotSet::Sample(uint64_t epoch) const {
 }
 
 std::shared_ptr<const HotSet::Epoch> HotSet::Get(uint64_t epoch) const {
-  std::shared_ptr<const Epoch> e = cached_.load(std::memory_order_acquire);
-  if (e->number == epoch) return e;
-  e = Sample(epoch);
-  cached_.store(e, std::memory_order_release);
+  {
+    std::lock_guard lock(mu_);
+    if (cached_->number == epoch) return cached_;
+  }
+  std::shared_ptr<const Epoch> e = Sample(epoch);
+  std::lock_guard lock(mu_);
+  cached_ = e;
   return e;
 }
 

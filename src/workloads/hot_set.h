@@ -15,15 +15,17 @@
 //
 // Thread-safety: Draw, HotKeys and IsHot are const and may run on many
 // threads at once; each caller passes its own Random. The hot keys of the
-// last epoch asked for are cached (an atomic shared_ptr), so a draw costs a
-// uniform choice and a binary search; a new epoch is sampled by the first
-// caller that needs it (racing callers compute the same set).
+// last epoch asked for are cached (a shared_ptr behind a mutex held only to
+// copy or replace it), so a draw costs a uniform choice and a binary
+// search; a new epoch is sampled by the first caller that needs it, outside
+// the mutex (racing callers compute the same set).
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "common/status.h"
@@ -67,7 +69,8 @@ class HotSet {
   const uint64_t hot_;
   const double fraction_;
   const uint64_t seed_;
-  mutable std::atomic<std::shared_ptr<const Epoch>> cached_;
+  mutable std::mutex mu_;
+  mutable std::shared_ptr<const Epoch> cached_;  // guarded by mu_
 };
 
 // HotSetClock: the epoch of moving hot sets. Epoch 0 until `shift` after
