@@ -13,6 +13,7 @@
 
 #include "engine/database.h"
 #include "engine/session.h"
+#include "test/cc/every_cc_and_scheduler.h"
 #include "workloads/smallbank/smallbank_procedures.h"
 
 namespace paceline::workloads::smallbank {
@@ -287,18 +288,10 @@ TEST_P(SmallbankConcurrentTest, CheckPassesAfterAContendedRun) {
   RecordProperty("aborts", std::to_string(stats.aborts()));
 }
 
-std::string ParamName(const ::testing::TestParamInfo<SmallbankConcurrentTest::ParamType>& info) {
-  std::string name = std::get<0>(info.param) + "_" + std::get<1>(info.param);
-  for (char& c : name) {
-    if (c == '-') c = '_';
-  }
-  return name;
-}
-
 INSTANTIATE_TEST_SUITE_P(EveryCcAndBaseline, SmallbankConcurrentTest,
                          ::testing::Combine(::testing::ValuesIn(Database::ConcurrencyControlNames()),
                                             ::testing::Values("random", "partition", "count-max-canonical")),
-                         ParamName);
+                         engine::test_params::CcSchedulerName);
 
 }  // namespace
 }  // namespace paceline::workloads::smallbank
