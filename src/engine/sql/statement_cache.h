@@ -43,6 +43,10 @@ class StatementCache {
   static constexpr size_t kBytesPerTextByte = 6;
   static constexpr size_t kBytesPerEntry = 4096;
   static constexpr size_t kMaxPendingKeys = 1 << 16;
+  // The map starts small and grows as texts arrive: libcuckoo's default
+  // (2^18 slots and 2^16 lock stripes, ~17 MB zeroed) made every
+  // Database::Open cost milliseconds.
+  static constexpr size_t kInitialSlots = 4096;
 
   // At most about `capacity_bytes` of statements (see above).
   explicit StatementCache(size_t capacity_bytes = size_t{128} << 20) : capacity_bytes_(capacity_bytes) {}
@@ -73,7 +77,7 @@ class StatementCache {
   void Sweep();
 
   const size_t capacity_bytes_;
-  libcuckoo::cuckoohash_map<std::string, std::shared_ptr<Entry>> map_;
+  libcuckoo::cuckoohash_map<std::string, std::shared_ptr<Entry>> map_{kInitialSlots};
   std::mutex sweep_mu_;
   // Keys inserted since the last DropStale (see above); walk_all_ when the
   // list overflowed.
