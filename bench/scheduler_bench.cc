@@ -91,13 +91,13 @@ ConflictAwareScheduler* SchedulerFor(const std::string& name, StateMode mode) {
     one.references.resize(1);
     for (uint64_t i = 0; i < kHotKeys; ++i) {
       one.references[0] = HotKey(i);
-      for (uint64_t a = 0, n = 500 + random.Below(1000); a < n; ++a) scheduler->OnAbort(one, kNoQueue, nullptr);
+      for (uint64_t a = 0, n = 500 + random.Below(1000); a < n; ++a) scheduler->OnAbort(one, kNoQueue, {}, nullptr);
       for (uint64_t c = 0, n = 5000 + random.Below(5000); c < n; ++c) scheduler->OnCommit(one, kNoQueue);
     }
     for (uint64_t i = 0; i < kItemKeys; ++i) {
       one.references[0] = ItemKey(i);
       for (uint64_t c = 0, n = 1 + random.Below(20); c < n; ++c) scheduler->OnCommit(one, kNoQueue);
-      if (random.Below(100) == 0) scheduler->OnAbort(one, kNoQueue, nullptr);
+      if (random.Below(100) == 0) scheduler->OnAbort(one, kNoQueue, {}, nullptr);
     }
   }
   return scheduler.get();

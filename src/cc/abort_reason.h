@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 namespace paceline::cc {
@@ -23,6 +24,10 @@ enum class AbortReason {
   kLockTimeout,     // waited longer than lock_timeout (never retried)
 };
 inline constexpr size_t kAbortReasonCount = 8;
+
+// The culprit table of a conflict the algorithm could not attribute to a
+// table (TransactionContext::culprit_table()).
+inline constexpr uint32_t kNoCulpritTable = ~uint32_t{0};
 
 // "read-validation", "phantom", ... (for statistics and logs).
 constexpr std::string_view AbortReasonName(AbortReason reason) {

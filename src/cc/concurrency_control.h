@@ -84,6 +84,10 @@ class TransactionContext {
   // The transaction's age: smaller is older. Kept across retries.
   uint64_t timestamp() const { return timestamp_; }
   AbortReason abort_reason() const { return abort_reason_; }
+  // The table of the row or range that caused the conflict (Table::id()),
+  // kNoCulpritTable when the algorithm could not name it. Set with the
+  // conflict, for the scheduler's attribution (Scheduler::OnAbort).
+  uint32_t culprit_table() const { return culprit_table_; }
   // The token that cancels this transaction's running statement (borrowed,
   // may be null): algorithms that wait for locks wake up and fail with
   // 57014 when it is canceled (not a conflict: abort_reason() stays kNone).
@@ -94,10 +98,16 @@ class TransactionContext {
  protected:
   // The conflict status for `reason`, remembering the reason.
   Status Conflict(AbortReason reason, std::string message);
+  // The same, naming the table whose row or range caused it.
+  Status Conflict(AbortReason reason, std::string message, uint32_t culprit_table) {
+    culprit_table_ = culprit_table;
+    return Conflict(reason, std::move(message));
+  }
 
  private:
   const uint64_t timestamp_;
   AbortReason abort_reason_ = AbortReason::kNone;
+  uint32_t culprit_table_ = kNoCulpritTable;
   const CancelToken* cancel_ = nullptr;
 };
 

@@ -74,7 +74,7 @@ Status LockManager::Lock(LockingContext* ctx, storage::Row* row, LockMode mode) 
       leave(e);
       return Status::OK();
     }
-    Status status = Arbitrate(rule_, ctx, holders, "a row");
+    Status status = Arbitrate(rule_, ctx, holders, "a row", row->table_id);
     if (!status.ok()) {
       leave(e);
       return status;

@@ -29,17 +29,19 @@ bool LockingContext::WaitSignal(std::chrono::steady_clock::time_point deadline) 
 }
 
 Status Arbitrate(DeadlockRule rule, LockingContext* me, const std::vector<LockingContext*>& holders,
-                 const char* what) {
+                 const char* what, uint32_t table) {
   switch (rule) {
     case DeadlockRule::kNoWait:
       return me->Conflict(AbortReason::kLockConflict,
                           std::string("could not serialize access: ") + what +
-                              " is locked by another transaction (2PL NO_WAIT aborts the requester)");
+                              " is locked by another transaction (2PL NO_WAIT aborts the requester)",
+                          table);
     case DeadlockRule::kWaitDie:
       for (const LockingContext* h : holders) {
         if (h->timestamp() < me->timestamp()) {
           return me->Conflict(AbortReason::kDie, std::string("could not serialize access: ") + what +
-                                                     " is locked by an older transaction (2PL WAIT_DIE)");
+                                                     " is locked by an older transaction (2PL WAIT_DIE)",
+                                table);
         }
       }
       return Status::OK();

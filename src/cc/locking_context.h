@@ -70,8 +70,9 @@ class LockingContext : public TransactionContext {
 
 // What `me` does about `holders` (other transactions holding incompatible
 // locks) under `rule`: OK means wait (after wounding, for wound-wait); an
-// error is the abort. Called with the lock table's mutex held.
+// error is the abort, naming `table` (Table::id() of what is locked) as its
+// culprit. Called with the lock table's mutex held.
 Status Arbitrate(DeadlockRule rule, LockingContext* me, const std::vector<LockingContext*>& holders,
-                 const char* what);
+                 const char* what, uint32_t table);
 
 }  // namespace paceline::cc

@@ -84,7 +84,8 @@ Status Occ::ReadForUniqueCheck(TransactionContext* ctx, Row* row, const Tuple** 
   uint64_t word = row->cc_word.load(std::memory_order_acquire);
   if (word & (kLock | kPending)) {
     return Cast(ctx)->Conflict(AbortReason::kUniqueConflict,
-                               "could not serialize access: a concurrent transaction is writing the same unique key");
+                               "could not serialize access: a concurrent transaction is writing the same unique key",
+                               row->table_id);
   }
   return Read(ctx, row, false, kNoPredicate, image);
 }
@@ -100,7 +101,8 @@ Status Occ::ConfirmTakeover(TransactionContext* ctx, Row* previous) {
     break;
   }
   return c->Conflict(AbortReason::kUniqueConflict,
-                     "could not serialize access: a concurrent transaction is writing the same unique key");
+                     "could not serialize access: a concurrent transaction is writing the same unique key",
+                     previous->table_id);
 }
 
 Status Occ::PrepareWrite(TransactionContext*, Row*) { return Status::OK(); }
@@ -140,7 +142,8 @@ static Status ValidateReadSet(OccContext* c, const std::vector<Row*>& writes) {
   for (const auto& r : c->reads) {
     uint64_t word = r.row->cc_word.load(std::memory_order_seq_cst);
     if ((word & kVersion) != r.version || ((word & kLock) && !Contains(writes, r.row))) {
-      return c->Conflict(AbortReason::kReadValidation, "could not serialize access due to concurrent update");
+      return c->Conflict(AbortReason::kReadValidation, "could not serialize access due to concurrent update",
+                         r.row->table_id);
     }
   }
   return Status::OK();
@@ -190,7 +193,8 @@ static Status ValidatePredicates(OccContext* c, const std::vector<Row*>& writes,
     if (phantom) {
       return c->Conflict(AbortReason::kPhantom,
                          "could not serialize access: a concurrent transaction changed the rows of a predicate this "
-                         "one read");
+                         "one read",
+                         p.table->id());
     }
   }
   return Status::OK();

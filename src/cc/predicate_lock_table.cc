@@ -26,7 +26,8 @@ void PredicateLockTable::Narrow(uint64_t id, const std::string& last) {
 }
 
 Status PredicateLockTable::CheckInsert(LockingContext* ctx, const std::string& key, DeadlockRule rule,
-                                       std::chrono::milliseconds lock_timeout, std::atomic<size_t>* waiting) {
+                                       std::chrono::milliseconds lock_timeout, std::atomic<size_t>* waiting,
+                                       uint32_t table) {
   // The entry is in the index already. An RMW reads the latest count; a
   // scanner that registers after it scans after our entry was added (the
   // index's latch orders the two), so it meets our row lock instead.
@@ -42,7 +43,7 @@ Status PredicateLockTable::CheckInsert(LockingContext* ctx, const std::string& k
       }
     }
     if (holders.empty()) return Status::OK();
-    PL_RETURN_IF_ERROR(Arbitrate(rule, ctx, holders, "a key range scanned by another transaction"));
+    PL_RETURN_IF_ERROR(Arbitrate(rule, ctx, holders, "a key range scanned by another transaction", table));
     ctx->ArmSignal();
     waiters_.push_back(ctx);
     lock.unlock();

@@ -37,9 +37,10 @@ class PredicateLockTable {
   // Shrinks lock `id` to end at entry key `last` (inclusive).
   void Narrow(uint64_t id, const std::string& last);
   // Checks a new entry key of ctx against other transactions' ranges.
-  // `waiting` counts transactions waiting (borrowed).
+  // `waiting` counts transactions waiting (borrowed); `table` (Table::id())
+  // is the culprit a conflict names.
   Status CheckInsert(LockingContext* ctx, const std::string& key, DeadlockRule rule,
-                     std::chrono::milliseconds lock_timeout, std::atomic<size_t>* waiting);
+                     std::chrono::milliseconds lock_timeout, std::atomic<size_t>* waiting, uint32_t table);
   // Releases every lock of ctx in this table.
   void Release(LockingContext* ctx);
 

@@ -64,7 +64,8 @@ Status TwoPhaseLocking::InsertedKey(TransactionContext* ctx, const storage::Tabl
     // scans after our entry is in the index, and meets our row lock.
     return Status::OK();
   }
-  return found->CheckInsert(Cast(ctx), entry_key, rule_, options_.lock_timeout, &waiting_);
+  return found->CheckInsert(Cast(ctx), entry_key, rule_, options_.lock_timeout, &waiting_,
+                           table != nullptr ? table->id() : kNoCulpritTable);
 }
 
 Status TwoPhaseLocking::LockPredicate(TransactionContext* ctx, Predicate predicate, size_t* handle) {

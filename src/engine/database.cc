@@ -88,7 +88,7 @@ class Database::Runner : public TransactionRunner {
   AttemptOutcome RunAttempt(const TransactionRequest& request, AttemptContext& ctx,
                             TransactionResult* result) override {
     if (ctx.timestamp == 0) ctx.timestamp = db_->NextTimestamp();  // kept across retries
-    return db_->RunAttempt(request, ctx.timestamp, result, &ctx.abort_reason);
+    return db_->RunAttempt(request, ctx.timestamp, result, &ctx.abort_reason, &ctx.culprit_table);
   }
   void NameReferences(const TransactionRequest& request, std::vector<std::string>* names) override {
     db_->NameReferences(request, names);
@@ -692,7 +692,8 @@ Status Database::RegisterProcedure(Procedure procedure) {
 }
 
 AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t timestamp,
-                                    TransactionResult* result, cc::AbortReason* reason) {
+                                    TransactionResult* result, cc::AbortReason* reason,
+                                    uint32_t* culprit_table) {
   result->results.clear();
   result->user_abort = false;
   *reason = cc::AbortReason::kNone;
@@ -756,6 +757,7 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
     // to roll back.
     result->user_abort = false;
     *reason = conflict;
+    if (culprit_table != nullptr) *culprit_table = txn->culprit_table();
     return AttemptOutcome::kConflict;
   }
   return result->user_abort ? AttemptOutcome::kUserAbort : AttemptOutcome::kFailed;

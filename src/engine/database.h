@@ -146,9 +146,11 @@ class Database {
   void AddFootprint(const TransactionRequest& request, FootprintBuilder* builder);
   // The text of each reference of `request`'s footprint, in its order.
   void NameReferences(const TransactionRequest& request, std::vector<std::string>* names);
-  // One attempt of `request` in a new transaction with `timestamp`.
+  // One attempt of `request` in a new transaction with `timestamp`. On a
+  // conflict, *reason names it and *culprit_table (if not null) the table
+  // the concurrency control blamed.
   AttemptOutcome RunAttempt(const TransactionRequest& request, uint64_t timestamp, TransactionResult* result,
-                            cc::AbortReason* reason);
+                            cc::AbortReason* reason, uint32_t* culprit_table = nullptr);
   // A started transaction (epoch pinned, cc context begun).
   Status NewTransaction(uint64_t timestamp, std::unique_ptr<Transaction>* out);
   uint64_t NextTimestamp() { return next_timestamp_.fetch_add(1, std::memory_order_relaxed); }

@@ -98,13 +98,14 @@ void FootprintBuilder::Add(const sql::PreparedStatement& statement, std::span<co
     if (wants_partition_ && !footprint_.has_partition_value && OnPartitionDomain(slot)) NotePartition(*value);
     const uint64_t key = PartKey(canonical_ ? slot.canonical_id : slot.literal_id, slot.op, hash);
     if (all_) {
+      clause_tables_ |= scheduler::TableBit(slot.table_id);
       if (std::find(parts_.begin(), parts_.end(), key) != parts_.end()) continue;  // said twice
       parts_.push_back(key);
       if (names) {
         if (!clause_text_.empty()) clause_text_.append(" AND ");
         AppendText(slot, *value, &clause_text_);
       }
-    } else if (InsertKey(key) && names) {
+    } else if (InsertKey(key, scheduler::TableBit(slot.table_id)) && names) {
       names_.emplace_back();
       AppendText(slot, *value, &names_.back());
     }
@@ -115,7 +116,8 @@ void FootprintBuilder::Add(const sql::PreparedStatement& statement, std::span<co
 void FootprintBuilder::FlushClause() {
   if (parts_.empty()) return;
   const uint64_t key = parts_.size() == 1 ? parts_[0] : ClauseKey(parts_);
-  if (InsertKey(key) && with_names_) names_.push_back(clause_text_);
+  if (InsertKey(key, clause_tables_) && with_names_) names_.push_back(clause_text_);
+  clause_tables_ = 0;
   parts_.clear();
   clause_text_.clear();
 }
@@ -156,9 +158,14 @@ void FootprintBuilder::NotePartition(const Value& value) {
   footprint_.partition_value = value.Hash();
 }
 
-bool FootprintBuilder::InsertKey(uint64_t key) {
-  if (!seen_.insert(key).second) return false;
+bool FootprintBuilder::InsertKey(uint64_t key, uint64_t tables) {
+  auto [it, inserted] = seen_.try_emplace(key, footprint_.references.size());
+  if (!inserted) {
+    footprint_.reference_tables[it->second] |= tables;
+    return false;
+  }
   footprint_.references.push_back(key);
+  footprint_.reference_tables.push_back(tables);
   return true;
 }
 

@@ -44,7 +44,7 @@
 #include <string>
 #include <vector>
 
-#include <absl/container/flat_hash_set.h>
+#include <absl/container/flat_hash_map.h>
 
 #include "common/value.h"
 #include "engine/sql/prepared_statement.h"
@@ -80,8 +80,9 @@ class FootprintBuilder {
   bool OnPartitionDomain(const sql::ReferenceSlot& slot) const;
   // Takes `value` (of such a slot) as the partition value.
   void NotePartition(const Value& value);
-  // Adds `key` to footprint_.references unless already there; true when new.
-  bool InsertKey(uint64_t key);
+  // Adds `key` to footprint_.references unless already there (true when
+  // new), and `tables` (TableBit masks) to its reference_tables.
+  bool InsertKey(uint64_t key, uint64_t tables);
   // `name op value` in the spec's form ("s_w_id=5", "c_last='BAR'").
   void AppendText(const sql::ReferenceSlot& slot, const Value& value, std::string* out) const;
 
@@ -94,10 +95,11 @@ class FootprintBuilder {
   uint64_t partition_domain_hash_ = 0;
 
   scheduler::Footprint footprint_;
-  absl::flat_hash_set<uint64_t> seen_;  // the keys in footprint_.references
+  absl::flat_hash_map<uint64_t, size_t> seen_;  // key → its index in footprint_.references
   // The "all" clause being gathered: its distinct part keys (written order)
   // and, with names, its text.
   std::vector<uint64_t> parts_;
+  uint64_t clause_tables_ = 0;  // TableBit of the tables of its parts
   std::string clause_text_;
   Value scratch_;  // a converted parameter value
   std::vector<std::string> names_;

@@ -240,6 +240,7 @@ Status Session::EndTransaction(bool commit) {
   // Acknowledged only once durable (locks are already released).
   if (commit && status.ok()) status = db_->AwaitCommitDurable(txn_->commit_lsn());
   last_abort_reason_ = txn_->abort_reason();
+  const uint32_t culprit = txn_->culprit_table();
   if (footprint_) {
     // History learns from this transaction as from a submitted one: a
     // commit, or an abort by a conflict (not a user's ROLLBACK or an error).
@@ -275,7 +276,8 @@ Status Session::EndTransaction(bool commit) {
           mutable std::vector<std::string> names_;
         };
         Namer namer(db_, executed_);
-        db_->scheduler_->OnAbort(footprint, scheduler::kNoQueue, &namer);
+        db_->scheduler_->OnAbort(footprint, scheduler::kNoQueue,
+                                 scheduler::AbortCulprit::OfTable(culprit != cc::kNoCulpritTable, culprit), &namer);
       }
     }
     executed_.clear();

@@ -123,6 +123,9 @@ class Transaction : private cc::CommitHooks {
   // After a Commit that wrote: the LSN of its redo record; 0 otherwise.
   uint64_t commit_lsn() const { return commit_lsn_; }
   cc::AbortReason abort_reason() const { return ctx_ ? ctx_->abort_reason() : cc::AbortReason::kNone; }
+  // The table the concurrency control blamed for the conflict (Table::id()),
+  // or kNoCulpritTable.
+  uint32_t culprit_table() const { return ctx_ ? ctx_->culprit_table() : cc::kNoCulpritTable; }
   uint64_t timestamp() const { return timestamp_; }
 
  private:

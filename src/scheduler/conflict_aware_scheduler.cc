@@ -79,7 +79,8 @@ size_t ConflictAwareScheduler::Pick(const Footprint& footprint) {
   return queue;
 }
 
-void ConflictAwareScheduler::OnAbort(const Footprint& footprint, size_t, const ReferenceNamer* namer) {
+void ConflictAwareScheduler::OnAbort(const Footprint& footprint, size_t, const AbortCulprit&,
+                                     const ReferenceNamer* namer) {
   if (Learning()) history_.RecordAbort(footprint.references, namer);
 }
 

@@ -89,7 +89,8 @@ class ConflictAwareScheduler final : public Scheduler {
   // References, in the policy's form and granularity.
   FootprintSpec Needs() const override;
   size_t Pick(const Footprint& footprint) override;
-  void OnAbort(const Footprint& footprint, size_t queue, const ReferenceNamer* namer) override;
+  void OnAbort(const Footprint& footprint, size_t queue, const AbortCulprit& culprit,
+               const ReferenceNamer* namer) override;
   void OnCommit(const Footprint& footprint, size_t queue) override;
   void OnFinish(const Footprint& footprint, size_t queue) override;
   // The k references of greatest weight under the policy (ties: more

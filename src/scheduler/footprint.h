@@ -49,9 +49,18 @@ struct FootprintSpec {
   std::string partition_domain;
 };
 
+// A table's bit in Footprint::reference_tables and AbortCulprit::tables
+// (ids modulo 64: with more tables, two may share a bit and blame spreads
+// to both).
+constexpr uint64_t TableBit(uint32_t table_id) { return uint64_t{1} << (table_id % 64); }
+
 struct Footprint {
   // Distinct keys, in the order first met in the transaction.
   std::vector<ReferenceKey> references;
+  // Parallel to `references` (may be empty when not computed): TableBit of
+  // each table whose statements gave that reference, so that an abort's
+  // culprit table blames only the references that located its rows.
+  std::vector<uint64_t> reference_tables{};
   // The value of the first equality reference on FootprintSpec's
   // partition_domain: an integer as its two's complement, any other type as
   // its Value::Hash.

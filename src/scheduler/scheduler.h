@@ -7,7 +7,7 @@
 //
 // Contract, for one transaction with footprint F (computed as Needs() asks):
 //   q = Pick(F)               exactly once, before it is queued on q
-//   OnAbort(F, q, namer)      once per attempt that ended in a conflict
+//   OnAbort(F, q, culprit, namer)  once per attempt that ended in a conflict
 //                             (each is retried, or fails at the retry limit)
 //   OnCommit(F, q)            once if it committed
 //   OnFinish(F, q)            exactly once, last, whatever the outcome
@@ -64,8 +64,30 @@ struct SchedulerOptions {
   // WHERE conjuncts only.
   ReferenceSources reference_sources = ReferenceSources::kAll;
 
+  // "adaptive": how fast evidence fades (a reference's aborts and exposures
+  // halve every half-life), and the share of transactions placed at random
+  // so that evidence keeps coming.
+  std::chrono::milliseconds history_half_life{2000};
+  double exploration = 0.02;
+
   // "partition": the canonical domain whose value picks the queue.
   std::string partition_domain = "w_id";
+};
+
+// What the concurrency control named as the cause of a conflict: the
+// tables (TableBit masks, footprint.h) of the row whose validation failed,
+// the range that gained a phantom, or the lock that was refused. A policy
+// blames the references whose reference_tables meet it; 0 means unknown
+// (blame every reference).
+struct AbortCulprit {
+  uint64_t tables = 0;
+  static AbortCulprit OfTable(uint32_t table_id) { return AbortCulprit{TableBit(table_id)}; }
+  // The engine's form: `known` false gives the unknown culprit.
+  static AbortCulprit OfTable(bool known, uint32_t table_id) { return known ? OfTable(table_id) : AbortCulprit{}; }
+  // Whether reference i of `footprint` is to blame.
+  bool Blames(const Footprint& footprint, size_t i) const {
+    return tables == 0 || i >= footprint.reference_tables.size() || (footprint.reference_tables[i] & tables) != 0;
+  }
 };
 
 // One reference as a policy sees it (introspection).
@@ -102,11 +124,14 @@ class Scheduler {
   // The run queue for a transaction with `footprint`, in [0, queues).
   virtual size_t Pick(const Footprint& footprint) = 0;
   // The outcome events; a policy that ignores outcomes (the baselines)
-  // keeps these no-op defaults. `namer` (may be null) renders the
-  // footprint's references during the call.
-  virtual void OnAbort(const Footprint& footprint, size_t queue, const ReferenceNamer* namer) {
+  // keeps these no-op defaults. `culprit` is what the concurrency control
+  // blamed; `namer` (may be null) renders the footprint's references during
+  // the call.
+  virtual void OnAbort(const Footprint& footprint, size_t queue, const AbortCulprit& culprit,
+                       const ReferenceNamer* namer) {
     (void)footprint;
     (void)queue;
+    (void)culprit;
     (void)namer;
   }
   virtual void OnCommit(const Footprint& footprint, size_t queue) {

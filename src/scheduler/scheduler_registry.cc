@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "scheduler/adaptive_scheduler.h"
 #include "scheduler/conflict_aware_scheduler.h"
 #include "scheduler/partition_scheduler.h"
 #include "scheduler/random_scheduler.h"
@@ -49,6 +50,7 @@ void RegisterBuiltinSchedulers(SchedulerRegistry* registry) {
       {std::string(RandomScheduler::kName), FactoryOf<RandomScheduler>()},
       {std::string(RoundRobinScheduler::kName), FactoryOf<RoundRobinScheduler>()},
       {std::string(PartitionScheduler::kName), FactoryOf<PartitionScheduler>()},
+      {std::string(AdaptiveScheduler::kName), FactoryOf<AdaptiveScheduler>()},
   };
   for (const SchedulingPolicy& policy : SchedulingPolicy::All()) {
     const std::string name = policy.Name();

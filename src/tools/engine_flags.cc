@@ -13,7 +13,7 @@
 DEFINE_int32(workers, 8, "worker threads (= run queues); more than the cores is expected");
 DEFINE_string(cc, "occ", "concurrency control: occ, 2pl, 2pl-wait-die, 2pl-wound-wait");
 DEFINE_string(scheduler, "random",
-              "random | round-robin | partition | {count|fraction}-{sum|max}-{literal|canonical}[-{single|all}]");
+              "random | round-robin | partition | adaptive | {count|fraction}-{sum|max}-{literal|canonical}[-{single|all}]");
 DEFINE_string(history_warmup, "0",
               "conflict-aware policies: random placement while History learns, for N transactions or a time "
               "(2s, 500ms); 0: no warm-up");
@@ -24,6 +24,9 @@ DEFINE_string(state, "cumulative",
               "unfinished (inflight)");
 DEFINE_uint64(history_capacity, 1 << 20,
               "conflict-aware policies: references History keeps before forgetting those that never aborted");
+DEFINE_int32(history_half_life_ms, 2000,
+             "adaptive: a reference's conflict evidence (blamed aborts, exposures) halves every this many ms");
+DEFINE_double(exploration, 0.02, "adaptive: share of transactions placed on a random queue so that evidence keeps coming");
 DEFINE_string(reference_sources, "all",
               "conflict-aware policies: references from WHERE, SET and VALUES (all) or WHERE only (where)");
 DEFINE_string(partition_domain, "w_id", "partition: the canonical domain whose value picks the queue");
@@ -52,7 +55,7 @@ namespace {
 bool IsEngineFlag(const std::string& name) {
   static const char* const kNames[] = {
       "workers", "cc", "scheduler", "history_warmup", "history_learning", "state", "history_capacity",
-      "reference_sources", "partition_domain", "steal", "steal_threshold", "max_retries", "max_retry_pause_us",
+      "history_half_life_ms", "exploration", "reference_sources", "partition_domain", "steal", "steal_threshold", "max_retries", "max_retry_pause_us",
       "lock_timeout_ms", "parameterize_literals", "data_dir", "sync", "checkpoint_interval_s", "checkpoint_log_mb", "checkpoint_on_close", "group_commit_us",
       "statement_cache_mb", "seed"};
   return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
@@ -106,6 +109,12 @@ Status EngineOptionsFromFlags(engine::Options* options) {
   if (!s.ok()) return Invalid("--state " + s.message());
   if (FLAGS_history_capacity == 0) return Invalid("--history-capacity must be at least 1");
   scheduling.history_capacity = FLAGS_history_capacity;
+  if (FLAGS_history_half_life_ms < 1) return Invalid("--history-half-life-ms must be at least 1");
+  scheduling.history_half_life = std::chrono::milliseconds(FLAGS_history_half_life_ms);
+  if (!(FLAGS_exploration >= 0 && FLAGS_exploration <= 1)) {
+    return Invalid("--exploration must be in [0, 1]: " + std::to_string(FLAGS_exploration));
+  }
+  scheduling.exploration = FLAGS_exploration;
   s = scheduler::ParseReferenceSources(FLAGS_reference_sources, &scheduling.reference_sources);
   if (!s.ok()) return Invalid("--reference-sources " + s.message());
   scheduling.partition_domain = FLAGS_partition_domain;

@@ -27,6 +27,8 @@ DECLARE_string(history_warmup);
 DECLARE_string(history_learning);
 DECLARE_string(state);
 DECLARE_uint64(history_capacity);
+DECLARE_int32(history_half_life_ms);
+DECLARE_double(exploration);
 DECLARE_string(reference_sources);
 DECLARE_string(partition_domain);
 DECLARE_bool(steal);

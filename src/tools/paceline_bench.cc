@@ -184,6 +184,8 @@ int Main() {
   report.settings.push_back({"history_learning", FLAGS_history_learning});
   report.settings.push_back({"state", FLAGS_state});
   report.settings.push_back({"history_capacity", std::to_string(FLAGS_history_capacity)});
+  report.settings.push_back({"history_half_life_ms", std::to_string(FLAGS_history_half_life_ms)});
+  report.settings.push_back({"exploration", std::to_string(FLAGS_exploration)});
   report.settings.push_back({"reference_sources", FLAGS_reference_sources});
   report.settings.push_back({"partition_domain", FLAGS_partition_domain});
   report.settings.push_back({"steal", options.steal ? "true" : "false"});

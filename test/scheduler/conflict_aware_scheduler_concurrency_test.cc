@@ -89,7 +89,7 @@ std::vector<Tally> RunWorkers(ConflictAwareScheduler* scheduler, int transaction
         const uint64_t attempts_aborted = random.Below(3);
         for (uint64_t a = 0; a < attempts_aborted; ++a) {
           KeyNamer namer(footprint);
-          scheduler->OnAbort(footprint, queue, &namer);
+          scheduler->OnAbort(footprint, queue, {}, &namer);
           for (ReferenceKey k : footprint.references) ++tally.aborts[k];
         }
         if (random.Below(4) != 0) {
@@ -200,9 +200,9 @@ TEST(ConflictAwareSchedulerConcurrencyTest, CapacitySweepsRunConcurrentlyAndKeep
   auto scheduler = std::make_unique<ConflictAwareScheduler>(*SchedulingPolicy::Parse("count-sum-literal"), options,
                                                             "count-sum-literal");
   // The hot and shared keys have aborted before the run: never forgotten.
-  for (ReferenceKey k = 1; k <= kHotKeys; ++k) scheduler->OnAbort(Footprint{.references = {k}}, kNoQueue, nullptr);
+  for (ReferenceKey k = 1; k <= kHotKeys; ++k) scheduler->OnAbort(Footprint{.references = {k}}, kNoQueue, {}, nullptr);
   for (ReferenceKey k = 100; k < 100 + kSharedKeys; ++k) {
-    scheduler->OnAbort(Footprint{.references = {k}}, kNoQueue, nullptr);
+    scheduler->OnAbort(Footprint{.references = {k}}, kNoQueue, {}, nullptr);
   }
   Tally all = Merge(RunWorkers(scheduler.get(), 1000));  // each sweep scans 2^18 slots: fewer transactions
   for (ReferenceKey k = 1; k <= kHotKeys; ++k) ++all.aborts[k];

@@ -66,7 +66,7 @@ TEST(ConflictAwareSchedulerTest, WithoutEvidenceTheSmallestTotalThenFewestInFlig
 
 TEST(ConflictAwareSchedulerTest, HighestScoreWinsWhateverTheLoad) {
   std::unique_ptr<ConflictAwareScheduler> scheduler = Make("count-sum-literal", {.queues = 3});
-  scheduler->OnAbort(Refs({7}), kNoQueue, nullptr);
+  scheduler->OnAbort(Refs({7}), kNoQueue, {}, nullptr);
   scheduler->Place(Refs({7, 10, 11, 12}), 2);  // the heaviest queue holds reference 7
   EXPECT_EQ(scheduler->Pick(Refs({7, 13})), 2u);
   EXPECT_EQ(scheduler->Stats().default_picks, 0u);
@@ -74,7 +74,7 @@ TEST(ConflictAwareSchedulerTest, HighestScoreWinsWhateverTheLoad) {
 
 TEST(ConflictAwareSchedulerTest, TiesAmongTheBestScoresGoToTheSmallestTotalThenFewestInFlightThenLowestIndex) {
   std::unique_ptr<ConflictAwareScheduler> scheduler = Make("count-sum-literal", {.queues = 4});
-  scheduler->OnAbort(Refs({7}), kNoQueue, nullptr);
+  scheduler->OnAbort(Refs({7}), kNoQueue, {}, nullptr);
   // Score 1 on queues 1, 2, 3 (0 on queue 0, the emptiest).
   scheduler->Place(Refs({7, 8}), 1);  // total 2, 1 in flight
   scheduler->Place(Refs({7}), 2);     // total 1, 2 in flight
@@ -88,7 +88,7 @@ TEST(ConflictAwareSchedulerTest, TiesAmongTheBestScoresGoToTheSmallestTotalThenF
   EXPECT_EQ(scheduler->Pick(Refs({7})), 3u);
   // Lowest index among fully tied queues.
   std::unique_ptr<ConflictAwareScheduler> tied = Make("count-sum-literal", {.queues = 4});
-  tied->OnAbort(Refs({7}), kNoQueue, nullptr);
+  tied->OnAbort(Refs({7}), kNoQueue, {}, nullptr);
   tied->Place(Refs({7}), 3);
   tied->Place(Refs({7}), 1);
   EXPECT_EQ(tied->Pick(Refs({7})), 1u);
@@ -97,9 +97,9 @@ TEST(ConflictAwareSchedulerTest, TiesAmongTheBestScoresGoToTheSmallestTotalThenF
 TEST(ConflictAwareSchedulerTest, MaxTakesTheHeaviestReferenceThenMoreAbortsThenFootprintOrder) {
   // Fraction: a = 1/2, b = 2/4 weigh the same; b has more aborts.
   std::unique_ptr<ConflictAwareScheduler> fraction = Make("fraction-max-literal", {.queues = 2});
-  fraction->OnAbort(Refs({1, 2}), kNoQueue, nullptr);
+  fraction->OnAbort(Refs({1, 2}), kNoQueue, {}, nullptr);
   fraction->OnCommit(Refs({1, 2}), kNoQueue);
-  fraction->OnAbort(Refs({2}), kNoQueue, nullptr);
+  fraction->OnAbort(Refs({2}), kNoQueue, {}, nullptr);
   fraction->OnCommit(Refs({2}), kNoQueue);
   fraction->Place(Refs({1}), 0);
   fraction->Place(Refs({2}), 1);
@@ -110,7 +110,7 @@ TEST(ConflictAwareSchedulerTest, MaxTakesTheHeaviestReferenceThenMoreAbortsThenF
 
   // Count: equal aborts; the first in footprint order decides.
   std::unique_ptr<ConflictAwareScheduler> count = Make("count-max-literal", {.queues = 2});
-  count->OnAbort(Refs({1, 2}), kNoQueue, nullptr);
+  count->OnAbort(Refs({1, 2}), kNoQueue, {}, nullptr);
   count->Place(Refs({1}), 0);
   count->Place(Refs({2}), 1);
   EXPECT_EQ(count->Pick(Refs({1, 2})), 0u);
@@ -118,7 +118,7 @@ TEST(ConflictAwareSchedulerTest, MaxTakesTheHeaviestReferenceThenMoreAbortsThenF
 
   // Sum would have counted both: 1·1 on each queue at first.
   std::unique_ptr<ConflictAwareScheduler> sum = Make("count-sum-literal", {.queues = 2});
-  sum->OnAbort(Refs({1, 2}), kNoQueue, nullptr);
+  sum->OnAbort(Refs({1, 2}), kNoQueue, {}, nullptr);
   sum->Place(Refs({1}), 0);
   sum->Place(Refs({2}), 1);
   sum->Score(Refs({1, 2}), &scores);
@@ -128,8 +128,8 @@ TEST(ConflictAwareSchedulerTest, MaxTakesTheHeaviestReferenceThenMoreAbortsThenF
 TEST(ConflictAwareSchedulerTest, ScoresCoverMoreQueuesThanOneStateEntryHolds) {
   // State keeps 8 queues per entry; queue 9 is in the second.
   std::unique_ptr<ConflictAwareScheduler> scheduler = Make("count-sum-canonical", {.queues = 10});
-  scheduler->OnAbort(Refs({5}), kNoQueue, nullptr);
-  scheduler->OnAbort(Refs({5}), kNoQueue, nullptr);
+  scheduler->OnAbort(Refs({5}), kNoQueue, {}, nullptr);
+  scheduler->OnAbort(Refs({5}), kNoQueue, {}, nullptr);
   scheduler->Place(Refs({5}), 9);
   scheduler->Place(Refs({5}), 3);
   scheduler->Place(Refs({5}), 9);
@@ -148,7 +148,7 @@ TEST(ConflictAwareSchedulerTest, WarmupByTransactionsPlacesAtRandomThenHandsOver
   std::unique_ptr<ConflictAwareScheduler> scheduler =
       Make("count-max-canonical", {.queues = kQueues, .history_warmup_transactions = kWarmup});
   const Footprint hot = Refs({42});
-  scheduler->OnAbort(hot, kNoQueue, nullptr);  // evidence the policy would act on at once
+  scheduler->OnAbort(hot, kNoQueue, {}, nullptr);  // evidence the policy would act on at once
   EXPECT_TRUE(scheduler->Stats().warming_up);
   std::set<size_t> warmup_queues;
   for (uint64_t i = 0; i < kWarmup; ++i) warmup_queues.insert(scheduler->Pick(hot));
@@ -242,12 +242,12 @@ TEST(ConflictAwareSchedulerTest, FrozenHistoryStopsLearningAfterTheWarmupContinu
     std::unique_ptr<ConflictAwareScheduler> scheduler =
         Make("count-sum-literal", {.queues = 2, .history_warmup_transactions = 2, .history_learning = learning});
     const Footprint f = Refs({1, 2});
-    scheduler->OnAbort(f, kNoQueue, nullptr);  // before any pick: warming up
+    scheduler->OnAbort(f, kNoQueue, {}, nullptr);  // before any pick: warming up
     const size_t q1 = scheduler->Pick(f);
     scheduler->OnCommit(f, q1);  // 1 pick so far: warming up
     scheduler->OnFinish(f, q1);
     const size_t q2 = scheduler->Pick(f);  // the last warm-up pick
-    scheduler->OnAbort(f, q2, nullptr);    // reported after it: the warm-up is over
+    scheduler->OnAbort(f, q2, {}, nullptr);    // reported after it: the warm-up is over
     scheduler->OnCommit(f, q2);
     scheduler->OnFinish(f, q2);
     const HistoryCounts counts = scheduler->history().Lookup(1);
@@ -262,7 +262,7 @@ TEST(ConflictAwareSchedulerTest, FrozenHistoryStopsLearningAfterTheWarmupContinu
   // Frozen without a warm-up learns nothing: every placement is a default.
   std::unique_ptr<ConflictAwareScheduler> never =
       Make("count-sum-literal", {.queues = 2, .history_learning = HistoryLearning::kFrozen});
-  never->OnAbort(Refs({1}), kNoQueue, nullptr);
+  never->OnAbort(Refs({1}), kNoQueue, {}, nullptr);
   EXPECT_EQ(never->history().Lookup(1).aborts, 0u);
   never->Pick(Refs({1}));
   EXPECT_EQ(never->Stats().default_picks, 1u);
@@ -311,13 +311,13 @@ TEST(ConflictAwareSchedulerTest, TopReferencesAreTheHeaviestWithNamesCountsAndSt
     // commits (1). Reference 3: 1 abort, 9 commits (1/10).
     const Footprint f1 = Refs({3, 1});
     CountingNamer namer1(f1);
-    for (int i = 0; i < 3; ++i) scheduler->OnAbort(Refs({1}), kNoQueue, nullptr);
-    scheduler->OnAbort(f1, kNoQueue, &namer1);  // 1 is not named: it aborted before without a namer
+    for (int i = 0; i < 3; ++i) scheduler->OnAbort(Refs({1}), kNoQueue, {}, nullptr);
+    scheduler->OnAbort(f1, kNoQueue, {}, &namer1);  // 1 is not named: it aborted before without a namer
     for (int i = 0; i < 9; ++i) scheduler->OnCommit(f1, kNoQueue);
     const Footprint f2 = Refs({2});
     CountingNamer namer2(f2);
-    scheduler->OnAbort(f2, kNoQueue, &namer2);  // first abort: named
-    scheduler->OnAbort(f2, kNoQueue, &namer2);  // not asked again
+    scheduler->OnAbort(f2, kNoQueue, {}, &namer2);  // first abort: named
+    scheduler->OnAbort(f2, kNoQueue, {}, &namer2);  // not asked again
     EXPECT_EQ(namer1.calls(), 1);  // reference 3 on its first abort
     EXPECT_EQ(namer2.calls(), 1);
     scheduler->Place(f2, 1);
@@ -358,7 +358,7 @@ TEST(ConflictAwareSchedulerTest, HistoryCapacityForgetsOnlyReferencesThatNeverAb
   constexpr size_t kCapacity = 16;
   std::unique_ptr<ConflictAwareScheduler> scheduler =
       Make("count-sum-literal", {.queues = 2, .history_capacity = kCapacity});
-  for (ReferenceKey hot : {1001, 1002, 1003}) scheduler->OnAbort(Refs({hot}), kNoQueue, nullptr);
+  for (ReferenceKey hot : {1001, 1002, 1003}) scheduler->OnAbort(Refs({hot}), kNoQueue, {}, nullptr);
   scheduler->OnCommit(Refs({1001}), kNoQueue);
   for (ReferenceKey cold = 1; cold <= 100; ++cold) scheduler->OnCommit(Refs({cold}), kNoQueue);
   const SchedulerStats stats = scheduler->Stats();
@@ -379,7 +379,7 @@ TEST(ConflictAwareSchedulerTest, HistoryCapacityForgetsOnlyReferencesThatNeverAb
 TEST(ConflictAwareSchedulerTest, AbortingReferencesAreKeptEvenBeyondCapacity) {
   std::unique_ptr<ConflictAwareScheduler> scheduler =
       Make("count-sum-literal", {.queues = 2, .history_capacity = 4});
-  for (ReferenceKey hot = 1; hot <= 20; ++hot) scheduler->OnAbort(Refs({hot}), kNoQueue, nullptr);
+  for (ReferenceKey hot = 1; hot <= 20; ++hot) scheduler->OnAbort(Refs({hot}), kNoQueue, {}, nullptr);
   for (ReferenceKey cold = 100; cold < 200; ++cold) scheduler->OnCommit(Refs({cold}), kNoQueue);
   for (ReferenceKey hot = 1; hot <= 20; ++hot) EXPECT_EQ(scheduler->history().Lookup(hot).aborts, 1u) << hot;
   EXPECT_EQ(scheduler->Stats().history_references + scheduler->Stats().history_forgotten, 120u);
@@ -389,7 +389,7 @@ TEST(ConflictAwareSchedulerTest, CumulativeStateCapacityForgetsReferencesWithout
   constexpr size_t kCapacity = 16;
   std::unique_ptr<ConflictAwareScheduler> scheduler =
       Make("count-sum-literal", {.queues = 2, .state = StateMode::kCumulative, .history_capacity = kCapacity});
-  scheduler->OnAbort(Refs({1001}), kNoQueue, nullptr);
+  scheduler->OnAbort(Refs({1001}), kNoQueue, {}, nullptr);
   scheduler->Place(Refs({1001}), 1);
   for (ReferenceKey cold = 1; cold <= 100; ++cold) scheduler->Pick(Refs({cold}));
   EXPECT_LE(scheduler->state().entries(), kCapacity + 1);

@@ -39,7 +39,7 @@ TEST(PartitionSchedulerTest, ThePartitionValueModuloTheQueuesPicksTheQueue) {
   // A negative integer arrives as its two's complement.
   EXPECT_EQ(scheduler.Pick(Partitioned(static_cast<uint64_t>(int64_t{-1}))), (~uint64_t{0}) % 4);
   // Outcomes change nothing.
-  scheduler.OnAbort(Partitioned(5), 1, nullptr);
+  scheduler.OnAbort(Partitioned(5), 1, {}, nullptr);
   scheduler.OnCommit(Partitioned(5), 1);
   scheduler.OnFinish(Partitioned(5), 1);
   EXPECT_EQ(scheduler.Pick(Partitioned(5)), 1u);

@@ -54,15 +54,15 @@ std::vector<std::vector<int>> PickFromThreads(Scheduler* scheduler, size_t queue
 }
 
 TEST_F(SchedulerRegistryTest, NamesAreSortedAndEachCreatesTheSchedulerOfThatName) {
-  // The baselines, the 16 conflict-aware policies, and the 8 "-single"
-  // aliases of the single-granularity ones.
-  std::vector<std::string> expected = {"partition", "random", "round-robin"};
+  // The baselines, adaptive, the 16 conflict-aware policies, and the 8
+  // "-single" aliases of the single-granularity ones.
+  std::vector<std::string> expected = {"adaptive", "partition", "random", "round-robin"};
   for (const std::string& name : SchedulingPolicy::AllNames()) {
     expected.push_back(name);
     if (!name.ends_with("-all")) expected.push_back(name + "-single");
   }
   std::sort(expected.begin(), expected.end());
-  ASSERT_EQ(expected.size(), 27u);
+  ASSERT_EQ(expected.size(), 28u);
   EXPECT_EQ(registry_.Names(), expected);
   EXPECT_THAT(registry_.Names(), ::testing::Contains("count-max-canonical"));
   EXPECT_THAT(registry_.Names(), ::testing::Contains("fraction-sum-literal-all"));
@@ -169,7 +169,7 @@ TEST_F(SchedulerRegistryTest, RoundRobinGivesConcurrentCallersDistinctTurns) {
 
 TEST_F(SchedulerRegistryTest, BaselinesIgnoreOutcomes) {
   std::unique_ptr<Scheduler> scheduler = Create("round-robin", 2);
-  scheduler->OnAbort(footprint_, 0, nullptr);
+  scheduler->OnAbort(footprint_, 0, {}, nullptr);
   scheduler->OnCommit(footprint_, 0);
   scheduler->OnFinish(footprint_, 0);
   EXPECT_EQ(scheduler->Pick(footprint_), 0u);

@@ -73,10 +73,10 @@ std::unique_ptr<ConflictAwareScheduler> TableOne(std::string_view policy_name, i
   auto scheduler = std::make_unique<ConflictAwareScheduler>(*policy, options, std::string(policy_name));
   // History: aborted attempts and commits of transactions, reported without
   // a queue (as for transactions that bypassed Pick).
-  Repeat(warehouse_aborts, [&] { scheduler->OnAbort(Refs({kQuantity7, kItem1, kWarehouse5}), kNoQueue, nullptr); });
-  Repeat(20 - warehouse_aborts, [&] { scheduler->OnAbort(Refs({kQuantity7, kItem1}), kNoQueue, nullptr); });
-  Repeat(20, [&] { scheduler->OnAbort(Refs({kQuantity6}), kNoQueue, nullptr); });
-  Repeat(20, [&] { scheduler->OnAbort(Refs({kQuantity7}), kNoQueue, nullptr); });
+  Repeat(warehouse_aborts, [&] { scheduler->OnAbort(Refs({kQuantity7, kItem1, kWarehouse5}), kNoQueue, {}, nullptr); });
+  Repeat(20 - warehouse_aborts, [&] { scheduler->OnAbort(Refs({kQuantity7, kItem1}), kNoQueue, {}, nullptr); });
+  Repeat(20, [&] { scheduler->OnAbort(Refs({kQuantity6}), kNoQueue, {}, nullptr); });
+  Repeat(20, [&] { scheduler->OnAbort(Refs({kQuantity7}), kNoQueue, {}, nullptr); });
   Repeat(20, [&] { scheduler->OnCommit(Refs({kQuantity7, kItem1, kWarehouse5}), kNoQueue); });
   Repeat(20, [&] { scheduler->OnCommit(Refs({kQuantity6, kItem2}), kNoQueue); });
   Repeat(40, [&] { scheduler->OnCommit(Refs({kQuantity6}), kNoQueue); });

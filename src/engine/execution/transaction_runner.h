@@ -35,6 +35,9 @@ struct AttemptContext {
   uint64_t first_start_ns = 0;  // steady clock at the first attempt's start, constant across
                                 // retries (the transaction's age, e.g. for wait-die)
   cc::AbortReason abort_reason = cc::AbortReason::kNone;  // set by the runner on kConflict
+  // With it, the table of the row or range the CC blamed (Table::id()), if
+  // it named one.
+  uint32_t culprit_table = cc::kNoCulpritTable;
   uint64_t timestamp = 0;   // the runner's own transaction age: 0 before the first attempt, then
                             // whatever the runner stores (kept across retries)
 };

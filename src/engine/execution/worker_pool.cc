@@ -214,6 +214,7 @@ void WorkerPool::Run(Worker& worker, Job& job, bool stolen) {
   for (;;) {
     result = TransactionResult();
     ctx.abort_reason = cc::AbortReason::kNone;
+    ctx.culprit_table = cc::kNoCulpritTable;
     if (job.request.cancel != nullptr && job.request.cancel->Poll()) {
       // Canceled while queued (it never runs) or before a retry: not a
       // conflict, no scheduler event but OnFinish.
@@ -242,7 +243,9 @@ void WorkerPool::Run(Worker& worker, Job& job, bool stolen) {
     worker.stats.CountAbort(ctx.abort_reason);
     if (scheduler_ != nullptr) {
       JobNamer namer(runner_, &job.request);
-      scheduler_->OnAbort(job.footprint, job.event_queue, &namer);
+      scheduler_->OnAbort(job.footprint, job.event_queue, 
+                          scheduler::AbortCulprit::OfTable(ctx.culprit_table != cc::kNoCulpritTable, ctx.culprit_table),
+                          &namer);
     }
     if (ctx.attempt >= max_retries) {
       worker.stats.CountRetryLimitFailure();

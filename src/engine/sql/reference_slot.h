@@ -65,6 +65,9 @@ struct ReferenceSlot {
   // hashing (ReferenceValueNeedsCast), so `col = $1` hashes alike for 5 and '5'.
   Type column_type;
   uint32_t clause = 0;
+  // storage::Table::id() of the column's table (for attributing conflicts:
+  // scheduler::Footprint::reference_tables).
+  uint32_t table_id = 0;
   // Which kind of clause it comes from (FootprintSpec::sources may keep
   // only WHERE conjuncts).
   bool from_where = false;

@@ -188,6 +188,7 @@ const ReferenceSlotExtractor::Subject& ReferenceSlotExtractor::SubjectOf(const s
   s.fields.canonical_name_hash = ReferenceNameHash(domain.Name());
   s.fields.canonical_qualified_hash = ReferenceNameHash(qualified);
   s.fields.column_type = c.type;
+  s.fields.table_id = table.id();
   subjects_.push_back(std::move(s));
   return subjects_.back();
 }

@@ -19,7 +19,8 @@
 namespace paceline::storage {
 
 struct Row {
-  Row(uint64_t id, uint64_t table_generation) : row_id(id), generation(table_generation) {}
+  Row(uint64_t id, uint64_t table_generation, uint32_t owner_table)
+      : row_id(id), generation(table_generation), table_id(owner_table) {}
   Row(const Row&) = delete;
   Row& operator=(const Row&) = delete;
 
@@ -27,6 +28,7 @@ struct Row {
   std::atomic<Tuple*> tuple{nullptr};  // owned by the row; see Table
   const uint64_t row_id;               // unique within the table, never reused
   const uint64_t generation;           // the table's truncation count when allocated
+  const uint32_t table_id;             // Table::id() of its table (names a conflict's culprit)
 };
 
 }  // namespace paceline::storage

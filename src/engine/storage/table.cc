@@ -23,7 +23,7 @@ Table::~Table() {
 Row* Table::AllocateRow() {
   Row* row = nullptr;
   if (free_rows_.try_pop(row)) return row;
-  row = new Row(next_row_id_.fetch_add(1, std::memory_order_relaxed), generation_);
+  row = new Row(next_row_id_.fetch_add(1, std::memory_order_relaxed), generation_, id_);
   std::lock_guard lock(append_mu_);
   rows_.push_back(row);
   published_.store(rows_.size(), std::memory_order_release);
@@ -31,7 +31,7 @@ Row* Table::AllocateRow() {
 }
 
 Row* Table::RestoreRow(uint64_t row_id) {
-  Row* row = new Row(row_id, generation_);
+  Row* row = new Row(row_id, generation_, id_);
   uint64_t next = next_row_id_.load(std::memory_order_relaxed);
   if (row_id >= next) next_row_id_.store(row_id + 1, std::memory_order_relaxed);
   std::lock_guard lock(append_mu_);

@@ -96,7 +96,8 @@ class RecordingScheduler : public scheduler::Scheduler {
 
   std::string_view Name() const override { return "recording"; }
   size_t Pick(const scheduler::Footprint&) override { return 0; }
-  void OnAbort(const scheduler::Footprint& f, size_t queue, const scheduler::ReferenceNamer*) override { Add(Kind::kAbort, f, queue); }
+  void OnAbort(const scheduler::Footprint& f, size_t queue, const scheduler::AbortCulprit&,
+               const scheduler::ReferenceNamer*) override { Add(Kind::kAbort, f, queue); }
   void OnCommit(const scheduler::Footprint& f, size_t queue) override { Add(Kind::kCommit, f, queue); }
   void OnFinish(const scheduler::Footprint& f, size_t queue) override { Add(Kind::kFinish, f, queue); }
 

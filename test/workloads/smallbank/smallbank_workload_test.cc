@@ -290,7 +290,7 @@ TEST_P(SmallbankConcurrentTest, CheckPassesAfterAContendedRun) {
 
 INSTANTIATE_TEST_SUITE_P(EveryCcAndBaseline, SmallbankConcurrentTest,
                          ::testing::Combine(::testing::ValuesIn(Database::ConcurrencyControlNames()),
-                                            ::testing::Values("random", "partition", "count-max-canonical")),
+                                            ::testing::Values("random", "partition", "count-max-canonical", "adaptive")),
                          engine::test_params::CcSchedulerName);
 
 }  // namespace

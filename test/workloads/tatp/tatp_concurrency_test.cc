@@ -130,7 +130,7 @@ TEST_P(TatpConcurrencyTest, CallForwardingLedgerHoldsUnderChurn) {
 std::vector<Param> EveryCcAndScheduler() {
   std::vector<Param> params;
   for (const std::string& cc : engine::Database::ConcurrencyControlNames()) {
-    for (const char* scheduler : {"random", "partition", "count-max-canonical"}) params.push_back({cc, scheduler});
+    for (const char* scheduler : {"random", "partition", "count-max-canonical", "adaptive"}) params.push_back({cc, scheduler});
   }
   return params;
 }

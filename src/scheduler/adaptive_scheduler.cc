@@ -1,0 +1,351 @@
+// AdaptiveScheduler: evidence, decay, homes and the load term (see the
+// header for the algorithm).
+#include "scheduler/adaptive_scheduler.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+namespace paceline::scheduler {
+
+namespace {
+
+int64_t SteadyNowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+uint64_t SplitMix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+AdaptiveScheduler::AdaptiveScheduler(const SchedulerOptions& options, std::function<int64_t()> now_ns)
+    : queues_(options.queues),
+      half_life_ns_(static_cast<double>(std::max<int64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(options.history_half_life).count(), 1))),
+      exploration_(std::clamp(options.exploration, 0.0, 1.0)),
+      capacity_(std::max<size_t>(options.history_capacity, 1)),
+      now_ns_(now_ns ? std::move(now_ns) : std::function<int64_t()>(SteadyNowNs)),
+      shards_(new Shard[kShards]),
+      backlog_(new std::atomic<int64_t>[options.queues]),
+      arrivals_(options.queues, 0.0),
+      arrivals_stamp_(options.queues, 0),
+      rng_(options.seed) {
+  assert(queues_ >= 1);
+  for (size_t q = 0; q < queues_; ++q) backlog_[q].store(0, std::memory_order_relaxed);
+}
+
+FootprintSpec AdaptiveScheduler::Needs() const {
+  FootprintSpec spec;
+  spec.references = true;
+  spec.form = ReferenceForm::kCanonical;
+  spec.granularity = ReferenceGranularity::kSingle;
+  spec.sources = ReferenceSources::kWhere;
+  return spec;
+}
+
+AdaptiveScheduler::Entry& AdaptiveScheduler::FindOrAdd(Shard* shard, ReferenceKey key, int64_t now) {
+  auto [it, inserted] = shard->map.try_emplace(key);
+  if (inserted) {
+    it->second.stamp_ns = now;
+    it->second.inflight.assign(queues_, 0);
+    entries_.fetch_add(1, std::memory_order_relaxed);
+  }
+  return it->second;
+}
+
+void AdaptiveScheduler::Decay(Entry* e, int64_t now) const {
+  if (now <= e->stamp_ns) return;
+  const double f = std::exp2(-static_cast<double>(now - e->stamp_ns) / half_life_ns_);
+  e->exposures *= f;
+  e->aborts *= f;
+  for (Evidence& t : e->tables) {
+    t.exposures *= f;
+    t.aborts *= f;
+  }
+  e->traffic *= f;
+  e->stamp_ns = now;
+}
+
+double AdaptiveScheduler::Score(const Entry& e, uint64_t tables) {
+  double score = 0;
+  for (const Evidence& t : e.tables) {
+    if ((tables == 0 || (tables & t.bit) != 0) && Hot(t)) score += t.aborts;
+  }
+  return score;
+}
+
+double AdaptiveScheduler::Arrivals(size_t q, int64_t now) const {
+  // Caller holds arrivals_mu_.
+  if (now <= arrivals_stamp_[q]) return arrivals_[q];
+  return arrivals_[q] * std::exp2(-static_cast<double>(now - arrivals_stamp_[q]) / half_life_ns_);
+}
+
+void AdaptiveScheduler::AddArrivals(size_t q, double n, int64_t now) {
+  std::lock_guard lock(arrivals_mu_);
+  arrivals_[q] = Arrivals(q, now) + n;
+  arrivals_stamp_[q] = std::max(arrivals_stamp_[q], now);
+}
+
+size_t AdaptiveScheduler::AssignHome(double traffic, int64_t now) {
+  // One critical section: two references made hot at once must see each
+  // other's traffic, or both land on the same idle queue.
+  std::lock_guard lock(arrivals_mu_);
+  size_t best = 0;
+  double best_load = std::numeric_limits<double>::infinity();
+  for (size_t q = 0; q < queues_; ++q) {
+    const double load = Arrivals(q, now) + static_cast<double>(backlog_[q].load(std::memory_order_relaxed));
+    if (load < best_load) {
+      best = q;
+      best_load = load;
+    }
+  }
+  arrivals_[best] = Arrivals(best, now) + traffic;
+  arrivals_stamp_[best] = std::max(arrivals_stamp_[best], now);
+  return best;
+}
+
+size_t AdaptiveScheduler::Shortest() {
+  // Random among the shortest: start the scan at a random queue.
+  const size_t start = SplitMix(rng_.fetch_add(1, std::memory_order_relaxed)) % queues_;
+  size_t best = start;
+  int64_t best_length = std::numeric_limits<int64_t>::max();
+  for (size_t i = 0; i < queues_; ++i) {
+    const size_t q = (start + i) % queues_;
+    const int64_t length = backlog_[q].load(std::memory_order_relaxed);
+    if (length < best_length) {
+      best = q;
+      best_length = length;
+    }
+  }
+  return best;
+}
+
+size_t AdaptiveScheduler::Pick(const Footprint& footprint) {
+  picks_.fetch_add(1, std::memory_order_relaxed);
+  const int64_t now = now_ns_();
+  // Evidence of each reference; of the hot ones, the one with the most
+  // blamed aborts (rate × exposures: the conflicts its home would avoid).
+  bool have_hot = false;
+  ReferenceKey hottest = 0;
+  double hottest_aborts = -1;
+  for (size_t i = 0; i < footprint.references.size(); ++i) {
+    const ReferenceKey key = footprint.references[i];
+    const uint64_t tables = i < footprint.reference_tables.size() ? footprint.reference_tables[i] : 0;
+    Shard& shard = ShardOf(key);
+    std::lock_guard lock(shard.mu);
+    Entry& e = FindOrAdd(&shard, key, now);
+    Decay(&e, now);
+    e.traffic += 1;
+    const double score = Score(e, tables);
+    if (score > 0 && score > hottest_aborts) {
+      have_hot = true;
+      hottest = key;
+      hottest_aborts = score;
+    }
+  }
+
+  size_t queue;
+  const uint64_t draw = SplitMix(rng_.fetch_add(1, std::memory_order_relaxed));
+  if (have_hot && hottest_aborts < kThinEvidence && exploration_ > 0 &&
+      static_cast<double>(draw >> 11) * 0x1.0p-53 < exploration_) {
+    explored_.fetch_add(1, std::memory_order_relaxed);
+    queue = SplitMix(draw) % queues_;
+  } else if (have_hot) {
+    Shard& shard = ShardOf(hottest);
+    std::lock_guard lock(shard.mu);
+    Entry& e = FindOrAdd(&shard, hottest, now);  // (swept since the first pass: added again)
+    if (e.home < 0) {
+      e.home = static_cast<int>(AssignHome(e.traffic, now));
+    }
+    queue = static_cast<size_t>(e.home);
+    int64_t total = 0;
+    for (size_t q = 0; q < queues_; ++q) total += backlog_[q].load(std::memory_order_relaxed);
+    const double mean = static_cast<double>(total) / static_cast<double>(queues_);
+    const int64_t backlog = backlog_[queue].load(std::memory_order_relaxed);
+    if (static_cast<double>(backlog) > 2 * mean + 2 && 2 * int64_t{e.inflight[queue]} < backlog) {
+      e.home = static_cast<int>(AssignHome(e.traffic, now));
+      moves_.fetch_add(1, std::memory_order_relaxed);
+      queue = static_cast<size_t>(e.home);
+    } else {
+      homed_.fetch_add(1, std::memory_order_relaxed);
+      AddArrivals(queue, 1, now);
+    }
+  } else {
+    default_picks_.fetch_add(1, std::memory_order_relaxed);
+    queue = Shortest();
+  }
+
+  CountInflight(footprint, queue, +1);
+  backlog_[queue].fetch_add(1, std::memory_order_relaxed);
+  return queue;
+}
+
+void AdaptiveScheduler::EndAttempt(const Footprint& footprint, size_t queue, const AbortCulprit* culprit,
+                                   const ReferenceNamer* namer) {
+  const int64_t now = now_ns_();
+  for (size_t i = 0; i < footprint.references.size(); ++i) {
+    const ReferenceKey key = footprint.references[i];
+    Shard& shard = ShardOf(key);
+    std::lock_guard lock(shard.mu);
+    Entry& e = FindOrAdd(&shard, key, now);
+    Decay(&e, now);
+    const bool blamed = culprit != nullptr && culprit->Blames(footprint, i);
+    bool exposed = blamed;
+    // Per table it located: exposed when another transaction carrying the
+    // reference at that table is in flight on another queue; an abort for
+    // the culprit's table.
+    ForEachTable(footprint, i, [&](uint64_t bit) {
+      Evidence& t = EvidenceOf(&e, bit);
+      int64_t others = 0;
+      for (size_t q = 0; q < queues_; ++q) {
+        if (q != queue) others += t.inflight[q];
+      }
+      const bool guilty = blamed && (culprit->tables == 0 || (culprit->tables & bit) != 0);
+      if (others == 0 && !guilty) return;  // not exposed there: no evidence either way
+      exposed = true;
+      t.exposures += 1;
+      if (guilty) t.aborts += 1;
+    });
+    if (exposed) e.exposures += 1;
+    if (blamed) {
+      e.aborts += 1;
+      if (e.name.empty() && namer != nullptr) e.name = namer->Name(i);
+    }
+  }
+}
+
+AdaptiveScheduler::Evidence& AdaptiveScheduler::EvidenceOf(Entry* e, uint64_t bit) const {
+  for (Evidence& t : e->tables) {
+    if (t.bit == bit) return t;
+  }
+  Evidence& t = e->tables.emplace_back();
+  t.bit = bit;
+  t.inflight.assign(queues_, 0);
+  return t;
+}
+
+template <typename Fn>
+void AdaptiveScheduler::ForEachTable(const Footprint& footprint, size_t i, Fn fn) {
+  uint64_t tables = i < footprint.reference_tables.size() ? footprint.reference_tables[i] : 0;
+  if (tables == 0) tables = uint64_t{1} << 63;  // no table known: one bucket
+  while (tables != 0) {
+    const uint64_t bit = tables & (~tables + 1);
+    tables &= tables - 1;
+    fn(bit);
+  }
+}
+
+void AdaptiveScheduler::CountInflight(const Footprint& footprint, size_t queue, int delta) {
+  for (size_t i = 0; i < footprint.references.size(); ++i) {
+    const ReferenceKey key = footprint.references[i];
+    Shard& shard = ShardOf(key);
+    std::lock_guard lock(shard.mu);
+    auto it = shard.map.find(key);
+    if (it == shard.map.end()) continue;  // forgotten meanwhile (never while in flight)
+    Entry& e = it->second;
+    e.inflight[queue] = std::max(0, e.inflight[queue] + delta);
+    ForEachTable(footprint, i, [&](uint64_t bit) {
+      Evidence& t = EvidenceOf(&e, bit);
+      t.inflight[queue] = std::max(0, t.inflight[queue] + delta);
+    });
+  }
+}
+
+void AdaptiveScheduler::OnAbort(const Footprint& footprint, size_t queue, const AbortCulprit& culprit,
+                                const ReferenceNamer* namer) {
+  EndAttempt(footprint, queue, &culprit, namer);
+}
+
+void AdaptiveScheduler::OnCommit(const Footprint& footprint, size_t queue) {
+  EndAttempt(footprint, queue, nullptr, nullptr);
+}
+
+void AdaptiveScheduler::OnFinish(const Footprint& footprint, size_t queue) {
+  if (queue >= queues_) return;  // not placed by Pick
+  CountInflight(footprint, queue, -1);
+  backlog_[queue].fetch_sub(1, std::memory_order_relaxed);
+  SweepIfFull();
+}
+
+void AdaptiveScheduler::SweepIfFull() {
+  if (entries_.load(std::memory_order_relaxed) <= capacity_) return;
+  const int64_t now = now_ns_();
+  for (size_t s = 0; s < kShards; ++s) {
+    Shard& shard = shards_[s];
+    std::lock_guard lock(shard.mu);
+    for (auto it = shard.map.begin(); it != shard.map.end();) {
+      Entry& e = it->second;
+      Decay(&e, now);
+      bool idle = true;
+      for (int32_t n : e.inflight) idle = idle && n == 0;
+      // Forgotten: nothing in flight, and too little evidence left to be hot.
+      if (idle && e.aborts < kMinAborts / 2) {
+        shard.map.erase(it++);
+        entries_.fetch_sub(1, std::memory_order_relaxed);
+      } else {
+        ++it;
+      }
+    }
+  }
+}
+
+int AdaptiveScheduler::Home(ReferenceKey key) const {
+  Shard& shard = ShardOf(key);
+  std::lock_guard lock(shard.mu);
+  auto it = shard.map.find(key);
+  return it == shard.map.end() ? -1 : it->second.home;
+}
+
+double AdaptiveScheduler::Rate(ReferenceKey key) const {
+  Shard& shard = ShardOf(key);
+  std::lock_guard lock(shard.mu);
+  auto it = shard.map.find(key);
+  return it == shard.map.end() ? 0 : RateOf(it->second);
+}
+
+std::vector<HotReference> AdaptiveScheduler::TopReferences(size_t k) const {
+  const int64_t now = now_ns_();
+  std::vector<HotReference> all;
+  for (size_t s = 0; s < kShards; ++s) {
+    Shard& shard = shards_[s];
+    std::lock_guard lock(shard.mu);
+    for (auto& [key, e] : shard.map) {
+      Entry copy = e;
+      Decay(&copy, now);
+      if (copy.aborts < 0.01) continue;
+      HotReference h;
+      h.key = key;
+      h.name = copy.name;
+      h.aborts = static_cast<uint64_t>(std::llround(copy.aborts));
+      h.weight = RateOf(copy);
+      h.commits = static_cast<uint64_t>(std::llround(copy.exposures));  // shown as exposures
+      h.queued.assign(queues_, 0);
+      if (copy.home >= 0) h.queued[static_cast<size_t>(copy.home)] = 1;  // its home
+      all.push_back(std::move(h));
+    }
+  }
+  std::sort(all.begin(), all.end(), [](const HotReference& a, const HotReference& b) { return a.aborts > b.aborts; });
+  if (all.size() > k) all.resize(k);
+  return all;
+}
+
+SchedulerStats AdaptiveScheduler::Stats() const {
+  SchedulerStats stats;
+  stats.picks = picks_.load(std::memory_order_relaxed);
+  stats.default_picks = default_picks_.load(std::memory_order_relaxed);
+  stats.history_references = entries_.load(std::memory_order_relaxed);
+  stats.state_references = stats.history_references;
+  stats.bytes = stats.history_references * (sizeof(Entry) + sizeof(ReferenceKey) + queues_ * sizeof(int32_t) + 16) +
+                kShards * sizeof(Shard);
+  return stats;
+}
+
+}  // namespace paceline::scheduler

@@ -1,0 +1,164 @@
+// AdaptiveScheduler ("adaptive"): Paceline's own conflict-aware policy.
+//
+// The algorithm, per transaction with footprint F (canonical single
+// references from WHERE conjuncts, with the tables they came from):
+//
+//  Evidence. Per reference r and table t that r located rows of (the
+//   footprint's reference_tables): decayed *exposures* (attempts that
+//   ended while another transaction carrying r was in flight on another
+//   queue, or that r was blamed for) and decayed *aborts* blamed on r: an
+//   abort blames only the (r, t) whose table t is the concurrency
+//   control's culprit (AbortCulprit), not every reference of F. Both decay
+//   exponentially with `history_half_life`, so a hot set that moves fades.
+//   (r, t) is *hot* when its blamed aborts ≥ 1 and aborts / exposures ≥
+//   5%. Per table, because one value is hot in one role and cold in
+//   another: w_id=5 locating warehouse 5's row is hot, w_id=5 locating a
+//   remote customer of a Payment at warehouse 2 is not.
+//   A reference's *score* in F: the blamed aborts of its hot (r, t) over
+//   the tables it locates in F.
+//  Placement (Pick).
+//   1. When r* (below) is hot on thin evidence (decayed blamed aborts <
+//      kThinEvidence), with probability `exploration`: a uniformly random
+//      queue. Exposures only come from transactions that run away from
+//      their reference's home, so a pinned reference's evidence fades; an
+//      explored transaction refreshes it. Exploring costs conflicts (under
+//      2PL NO_WAIT each explored transaction made its home's transactions
+//      abort and retry ~10 times: measured), so it is spent only where
+//      evidence is running out, and never on transactions without a hot
+//      reference (they are not pinned anyway).
+//   2. r* = the reference of F with the highest score (blamed aborts: rate ×
+//      exposures: the conflicts a common queue would avoid; a rarely met
+//      reference with a high rate must not pull transactions away from the
+//      one that conflicts all the time). If r* has no
+//      home, it gets one: the queue with the least recent home arrivals
+//      plus backlog (r*'s own recent traffic is added to it at once, so eight
+//      equally hot warehouses land on eight different queues).
+//   3. Load term: when the home's backlog exceeds twice the mean backlog
+//      + 2 and r*'s own transactions are under half of it (another hot
+//      reference shares the queue: in a closed loop every client ends up
+//      waiting behind such a queue — measured under 2PL, 57 of 64 clients
+//      on one queue, the other seven idle), the home moves to the
+//      least-loaded queue; r*'s few transactions still in flight there may
+//      conflict with the next ones once. Otherwise the transaction waits at
+//      home however long the queue: sent elsewhere while r*'s work runs at
+//      home, it conflicts with exactly that work (under 2PL NO_WAIT such
+//      transactions retried up to 100 times and failed: measured), and a
+//      queue that only r* fills is r*'s own serial limit.
+//   4. No hot reference: the shortest queue (random among ties), never
+//      worse-balanced than random.
+//  Bookkeeping is in 64 mutex-guarded shards of hash maps; entries with no
+//  transaction in flight and no evidence left are swept when the table
+//  passes `history_capacity`.
+//
+// Thread-safety: every method may be called concurrently (Scheduler).
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string_view>
+#include <vector>
+
+#include <absl/container/flat_hash_map.h>
+
+#include "scheduler/scheduler.h"
+
+namespace paceline::scheduler {
+
+class AdaptiveScheduler : public Scheduler {
+ public:
+  static constexpr std::string_view kName = "adaptive";
+  static constexpr double kMinAborts = 1.0;  // decayed blamed aborts to be hot
+  static constexpr double kMinRate = 0.05;   // blamed aborts per exposure to be hot
+  static constexpr double kThinEvidence = 4.0;  // below: exploration may place at random
+
+  // `now_ns` (for tests) replaces the steady clock.
+  explicit AdaptiveScheduler(const SchedulerOptions& options, std::function<int64_t()> now_ns = nullptr);
+
+  std::string_view Name() const override { return kName; }
+  FootprintSpec Needs() const override;
+  size_t Pick(const Footprint& footprint) override;
+  void OnAbort(const Footprint& footprint, size_t queue, const AbortCulprit& culprit,
+               const ReferenceNamer* namer) override;
+  void OnCommit(const Footprint& footprint, size_t queue) override;
+  void OnFinish(const Footprint& footprint, size_t queue) override;
+  std::vector<HotReference> TopReferences(size_t k) const override;
+  SchedulerStats Stats() const override;
+
+  // For tests: the home queue of `key` (-1 none), and its conflict rate.
+  int Home(ReferenceKey key) const;
+  double Rate(ReferenceKey key) const;
+
+ private:
+  struct Evidence {  // of one (reference, table bit)
+    uint64_t bit = 0;      // TableBit
+    double exposures = 0;  // decayed
+    double aborts = 0;     // decayed, blamed
+    std::vector<int32_t> inflight;  // per queue: picked, not finished, carrying it at this table
+  };
+  struct Entry {
+    std::vector<Evidence> tables;
+    double exposures = 0;  // decayed, over all tables (introspection, forgetting)
+    double aborts = 0;     // decayed, blamed, over all tables
+    double traffic = 0;    // decayed picks carrying it
+    int64_t stamp_ns = 0;  // when the three were last decayed
+    int home = -1;
+    std::vector<int32_t> inflight;   // per queue: picked, not finished
+    std::string name;
+  };
+  struct Shard {
+    mutable std::mutex mu;
+    absl::flat_hash_map<ReferenceKey, Entry> map;
+  };
+  static constexpr size_t kShards = 64;
+
+  Shard& ShardOf(ReferenceKey key) const { return shards_[(key * 0x9E3779B97F4A7C15ull) >> 58]; }
+  // The entry of `key` in `shard` (locked by the caller), new if absent.
+  Entry& FindOrAdd(Shard* shard, ReferenceKey key, int64_t now);
+  void Decay(Entry* e, int64_t now) const;
+  static bool Hot(const Evidence& t) { return t.aborts >= kMinAborts && t.aborts >= kMinRate * t.exposures; }
+  // The blamed aborts of e's hot tables among `tables` (0: any table).
+  static double Score(const Entry& e, uint64_t tables);
+  static double RateOf(const Entry& e) { return e.exposures > 0 ? e.aborts / e.exposures : 0; }
+  // Ends an attempt on `queue`: exposures for every reference, aborts for
+  // the blamed ones (culprit null: a commit).
+  Evidence& EvidenceOf(Entry* e, uint64_t bit) const;
+  // Calls fn(bit) for each table reference i of `footprint` located.
+  template <typename Fn>
+  static void ForEachTable(const Footprint& footprint, size_t i, Fn fn);
+  // Adds delta to the in-flight counts of queue for every reference.
+  void CountInflight(const Footprint& footprint, size_t queue, int delta);
+  void EndAttempt(const Footprint& footprint, size_t queue, const AbortCulprit* culprit, const ReferenceNamer* namer);
+  // A new home: the queue with the least recent home arrivals + backlog,
+  // which then counts `traffic` (the reference's recent picks) as arrived.
+  // Only transactions placed at their home count as arrivals: those placed
+  // without evidence go wherever is shortest and say nothing of the load
+  // homes bring (counting them put two warehouses' homes on one queue).
+  size_t AssignHome(double traffic, int64_t now);
+  // The queue with the fewest transactions picked and not finished.
+  size_t Shortest();
+  double Arrivals(size_t q, int64_t now) const;
+  void AddArrivals(size_t q, double n, int64_t now);
+  void SweepIfFull();
+
+  const size_t queues_;
+  const double half_life_ns_;
+  const double exploration_;
+  const size_t capacity_;
+  std::function<int64_t()> now_ns_;
+  mutable std::unique_ptr<Shard[]> shards_;
+  std::atomic<size_t> entries_{0};
+  std::unique_ptr<std::atomic<int64_t>[]> backlog_;  // per queue: picked, not finished
+  // Per queue, decayed arrivals (guarded by arrivals_mu_).
+  mutable std::mutex arrivals_mu_;
+  std::vector<double> arrivals_;
+  std::vector<int64_t> arrivals_stamp_;
+  std::atomic<uint64_t> rng_;
+  std::atomic<uint64_t> picks_{0}, explored_{0}, homed_{0}, default_picks_{0}, moves_{0};
+};
+
+}  // namespace paceline::scheduler

@@ -1,0 +1,159 @@
+// AdaptiveScheduler: no evidence → shortest queue; blame follows the
+// culprit table; eight equally hot keys land on eight different queues; a
+// home is sticky; evidence decays (injected clock); the exploration share
+// stays within bounds; a long home is kept while its work is in flight.
+#include "scheduler/adaptive_scheduler.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <vector>
+
+namespace paceline::scheduler {
+namespace {
+
+constexpr uint64_t kTableA = TableBit(1);
+constexpr uint64_t kTableB = TableBit(2);
+
+Footprint Refs(std::vector<ReferenceKey> keys, uint64_t tables = kTableA) {
+  Footprint f;
+  f.references = std::move(keys);
+  f.reference_tables.assign(f.references.size(), tables);
+  return f;
+}
+
+class AdaptiveSchedulerTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<AdaptiveScheduler> Make(size_t queues, double exploration = 0) {
+    SchedulerOptions options;
+    options.queues = queues;
+    options.exploration = exploration;
+    options.history_half_life = std::chrono::milliseconds(1000);
+    return std::make_unique<AdaptiveScheduler>(options, [this] { return now_ns_; });
+  }
+  // `n` conflicts of a transaction carrying `f`, each blamed on `culprit`,
+  // while another transaction carrying it is in flight on another queue.
+  static void Conflict(AdaptiveScheduler* s, const Footprint& f, int n, AbortCulprit culprit = {kTableA}) {
+    for (int i = 0; i < n; ++i) {
+      const size_t a = s->Pick(f);
+      const size_t b = s->Pick(f);
+      s->OnAbort(f, b, culprit, nullptr);
+      s->OnCommit(f, b);
+      s->OnFinish(f, b);
+      s->OnCommit(f, a);
+      s->OnFinish(f, a);
+    }
+  }
+  int64_t now_ns_ = 1'000'000'000;
+};
+
+TEST_F(AdaptiveSchedulerTest, NoEvidenceGoesToTheShortestQueue) {
+  auto s = Make(4);
+  std::set<size_t> used;
+  for (int i = 0; i < 4; ++i) used.insert(s->Pick(Refs({100 + static_cast<ReferenceKey>(i)})));
+  EXPECT_EQ(used.size(), 4u) << "four unfinished transactions without evidence fill four queues";
+  const size_t q = s->Pick(Footprint{});
+  s->OnFinish(Footprint{}, q);
+  EXPECT_EQ(s->Stats().default_picks, 5u);
+}
+
+TEST_F(AdaptiveSchedulerTest, AbortBlamesOnlyTheCulpritTablesReferences) {
+  auto s = Make(4);
+  Footprint f;
+  f.references = {1, 2};
+  f.reference_tables = {kTableA, kTableB};
+  Conflict(s.get(), f, 5, AbortCulprit{kTableB});
+  EXPECT_EQ(s->Rate(1), 0.0) << "reference 1 located rows of table A only";
+  EXPECT_GT(s->Rate(2), 0.0);
+  // An unknown culprit blames every reference.
+  Conflict(s.get(), f, 5, AbortCulprit{});
+  EXPECT_GT(s->Rate(1), 0.0);
+}
+
+TEST_F(AdaptiveSchedulerTest, EightHotKeysLandOnEightQueues) {
+  auto s = Make(8);
+  for (ReferenceKey k = 1; k <= 8; ++k) Conflict(s.get(), Refs({k}), 10);
+  std::set<size_t> homes;
+  for (ReferenceKey k = 1; k <= 8; ++k) {
+    const size_t q = s->Pick(Refs({k}));
+    EXPECT_EQ(static_cast<int>(q), s->Home(k));
+    homes.insert(q);
+    s->OnCommit(Refs({k}), q);
+    s->OnFinish(Refs({k}), q);
+  }
+  EXPECT_EQ(homes.size(), 8u) << "never two hot keys on one queue while another idles";
+}
+
+TEST_F(AdaptiveSchedulerTest, HotKeyIsStickyAndTheHottestReferenceWins) {
+  auto s = Make(4);
+  Conflict(s.get(), Refs({7}), 10);
+  Conflict(s.get(), Refs({8}), 2);
+  const size_t home7 = s->Pick(Refs({7}));
+  s->OnFinish(Refs({7}), home7);
+  // Transactions carrying 7 and 8 follow 7, the one with more blamed
+  // aborts, even while 7's home holds unfinished work.
+  std::vector<size_t> picked;
+  for (int i = 0; i < 3; ++i) picked.push_back(s->Pick(Refs({7, 8})));
+  for (size_t q : picked) EXPECT_EQ(q, home7);
+  for (size_t q : picked) s->OnFinish(Refs({7, 8}), q);
+}
+
+TEST_F(AdaptiveSchedulerTest, EvidenceDecays) {
+  auto s = Make(4);
+  Conflict(s.get(), Refs({7}), 4);
+  const size_t home = s->Pick(Refs({7}));
+  const size_t again = s->Pick(Refs({7}));  // home holds one unfinished: still home
+  EXPECT_EQ(again, home);
+  s->OnFinish(Refs({7}), again);
+  // Ten half-lives later the evidence is ~1/1000 of what it was: 7 is not
+  // hot any more and goes to a shortest queue, not to its busy home.
+  now_ns_ += 10'000'000'000;
+  const size_t later = s->Pick(Refs({7}));
+  EXPECT_NE(later, home);
+  s->OnFinish(Refs({7}), later);
+  s->OnFinish(Refs({7}), home);
+}
+
+TEST_F(AdaptiveSchedulerTest, ExplorationShareWithinBoundsAndOnlyOnThinEvidence) {
+  auto s = Make(8, /*exploration=*/0.1);
+  // Away-from-home picks of 20,000 transactions carrying `key`.
+  auto away_share = [&](ReferenceKey key) {
+    const size_t first = s->Pick(Refs({key}));  // assigns the home (or explores)
+    s->OnFinish(Refs({key}), first);
+    const size_t home = static_cast<size_t>(s->Home(key));
+    int away = 0;
+    constexpr int kPicks = 20000;
+    for (int i = 0; i < kPicks; ++i) {
+      const size_t q = s->Pick(Refs({key}));
+      if (q != home) ++away;
+      s->OnFinish(Refs({key}), q);
+    }
+    return static_cast<double>(away) / kPicks;
+  };
+  // Hot on thin evidence (2 blamed aborts < kThinEvidence): explored
+  // picks land on a random queue, away from home 7 times in 8.
+  Conflict(s.get(), Refs({7}), 2);
+  const double thin = away_share(7);
+  EXPECT_GT(thin, 0.1 * 7 / 8 * 0.7);
+  EXPECT_LT(thin, 0.1 * 7 / 8 * 1.3);
+  // Ample evidence: no exploration.
+  Conflict(s.get(), Refs({8}), 20);
+  EXPECT_EQ(away_share(8), 0.0);
+}
+
+TEST_F(AdaptiveSchedulerTest, LongHomeIsKeptWhileItsWorkIsInFlight) {
+  auto s = Make(4);
+  Conflict(s.get(), Refs({7}), 10);
+  // Eight unfinished transactions of 7 on its home (backlog 8, the others
+  // empty: far over twice the mean + 2). Moving now would run the next one
+  // beside them: it stays.
+  const size_t home = s->Pick(Refs({7}));
+  for (int i = 0; i < 7; ++i) EXPECT_EQ(s->Pick(Refs({7})), home);
+  EXPECT_EQ(s->Pick(Refs({7})), home);
+  EXPECT_EQ(s->Home(7), static_cast<int>(home));
+}
+
+}  // namespace
+}  // namespace paceline::scheduler
