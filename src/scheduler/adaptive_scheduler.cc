@@ -8,6 +8,8 @@
 #include <limits>
 #include <utility>
 
+#include "common/split_mix64.h"
+
 namespace paceline::scheduler {
 
 namespace {
@@ -17,12 +19,6 @@ int64_t SteadyNowNs() {
       .count();
 }
 
-uint64_t SplitMix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 
 }  // namespace
 
@@ -114,7 +110,7 @@ size_t AdaptiveScheduler::AssignHome(double traffic, int64_t now) {
 
 size_t AdaptiveScheduler::Shortest() {
   // Random among the shortest: start the scan at a random queue.
-  const size_t start = SplitMix(rng_.fetch_add(1, std::memory_order_relaxed)) % queues_;
+  const size_t start = NextRandom() % queues_;
   size_t best = start;
   int64_t best_length = std::numeric_limits<int64_t>::max();
   for (size_t i = 0; i < queues_; ++i) {
@@ -153,11 +149,11 @@ size_t AdaptiveScheduler::Pick(const Footprint& footprint) {
   }
 
   size_t queue;
-  const uint64_t draw = SplitMix(rng_.fetch_add(1, std::memory_order_relaxed));
+  const uint64_t draw = NextRandom();
   if (have_hot && hottest_aborts < kThinEvidence && exploration_ > 0 &&
       static_cast<double>(draw >> 11) * 0x1.0p-53 < exploration_) {
     explored_.fetch_add(1, std::memory_order_relaxed);
-    queue = SplitMix(draw) % queues_;
+    queue = SplitMix64::Mix(draw) % queues_;
   } else if (have_hot) {
     Shard& shard = ShardOf(hottest);
     std::lock_guard lock(shard.mu);
@@ -296,6 +292,13 @@ void AdaptiveScheduler::SweepIfFull() {
     }
   }
 }
+
+uint64_t AdaptiveScheduler::NextRandom() {
+  // SplitMix64's step on a shared state: one atomic add per draw.
+  return SplitMix64::Mix(rng_.fetch_add(0x9e3779b97f4a7c15ULL, std::memory_order_relaxed) + 0x9e3779b97f4a7c15ULL);
+}
+
+int64_t AdaptiveScheduler::Backlog(size_t queue) const { return backlog_[queue].load(std::memory_order_relaxed); }
 
 int AdaptiveScheduler::Home(ReferenceKey key) const {
   Shard& shard = ShardOf(key);

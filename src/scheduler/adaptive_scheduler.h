@@ -89,8 +89,10 @@ class AdaptiveScheduler : public Scheduler {
   std::vector<HotReference> TopReferences(size_t k) const override;
   SchedulerStats Stats() const override;
 
-  // For tests: the home queue of `key` (-1 none), and its conflict rate.
+  // For tests: the home queue of `key` (-1 none), its conflict rate, and a
+  // queue's transactions picked and not finished.
   int Home(ReferenceKey key) const;
+  int64_t Backlog(size_t queue) const;
   double Rate(ReferenceKey key) const;
 
  private:
@@ -141,6 +143,7 @@ class AdaptiveScheduler : public Scheduler {
   size_t AssignHome(double traffic, int64_t now);
   // The queue with the fewest transactions picked and not finished.
   size_t Shortest();
+  uint64_t NextRandom();
   double Arrivals(size_t q, int64_t now) const;
   void AddArrivals(size_t q, double n, int64_t now);
   void SweepIfFull();
