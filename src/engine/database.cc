@@ -258,8 +258,9 @@ void Database::Submit(TransactionRequest request, ResultCallback done) {
     return;
   }
   scheduler::Footprint footprint = FootprintOf(request);
-  size_t queue = scheduler_->Pick(footprint);
-  pool_->Submit(queue, std::move(request), std::move(footprint), AfterDurable(std::move(done)));
+  const scheduler::Placement placement = scheduler_->Place(footprint);
+  pool_->Submit(placement.queue, std::move(request), std::move(footprint), AfterDurable(std::move(done)),
+                placement.pinned ? JobPlacement::kPinned : JobPlacement::kPicked);
 }
 
 namespace {
@@ -350,7 +351,7 @@ void Database::SubmitTo(size_t queue, TransactionRequest request, ResultCallback
     return;
   }
   scheduler::Footprint footprint = FootprintOf(request);  // History still learns from it
-  pool_->Submit(queue, std::move(request), std::move(footprint), AfterDurable(std::move(done)), /*picked=*/false);
+  pool_->Submit(queue, std::move(request), std::move(footprint), AfterDurable(std::move(done)), JobPlacement::kByHand);
 }
 
 ExecutionStats Database::Stats() const { return pool_ ? pool_->Stats() : ExecutionStats{}; }

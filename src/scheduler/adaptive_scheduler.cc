@@ -67,6 +67,8 @@ void AdaptiveScheduler::Decay(Entry* e, int64_t now) const {
     t.aborts *= f;
   }
   e->traffic *= f;
+  e->away_commits *= f;
+  e->away_aborts *= f;
   e->stamp_ns = now;
 }
 
@@ -124,7 +126,9 @@ size_t AdaptiveScheduler::Shortest() {
   return best;
 }
 
-size_t AdaptiveScheduler::Pick(const Footprint& footprint) {
+size_t AdaptiveScheduler::Pick(const Footprint& footprint) { return Place(footprint).queue; }
+
+Placement AdaptiveScheduler::Place(const Footprint& footprint) {
   picks_.fetch_add(1, std::memory_order_relaxed);
   const int64_t now = now_ns_();
   // Evidence of each reference; of the hot ones, the one with the most
@@ -132,6 +136,7 @@ size_t AdaptiveScheduler::Pick(const Footprint& footprint) {
   bool have_hot = false;
   ReferenceKey hottest = 0;
   double hottest_aborts = -1;
+  double hottest_spill_cost = 0;
   for (size_t i = 0; i < footprint.references.size(); ++i) {
     const ReferenceKey key = footprint.references[i];
     const uint64_t tables = i < footprint.reference_tables.size() ? footprint.reference_tables[i] : 0;
@@ -145,10 +150,12 @@ size_t AdaptiveScheduler::Pick(const Footprint& footprint) {
       have_hot = true;
       hottest = key;
       hottest_aborts = score;
+      hottest_spill_cost = SpillCost(e);
     }
   }
 
   size_t queue;
+  bool pinned = false;
   const uint64_t draw = NextRandom();
   if (have_hot && hottest_aborts < kThinEvidence && exploration_ > 0 &&
       static_cast<double>(draw >> 11) * 0x1.0p-53 < exploration_) {
@@ -170,9 +177,17 @@ size_t AdaptiveScheduler::Pick(const Footprint& footprint) {
       e.home = static_cast<int>(AssignHome(e.traffic, now));
       moves_.fetch_add(1, std::memory_order_relaxed);
       queue = static_cast<size_t>(e.home);
+    } else if (const size_t shortest = Shortest();
+               backlog_[shortest].load(std::memory_order_relaxed) == 0 &&
+               static_cast<double>(backlog) > kSpillMargin && hottest_spill_cost < kMaxSpillCost) {
+      // Expected cost: a worker idles while r*'s home has a backlog, and
+      // running r*'s work beside its home has cost less than it gains.
+      spilled_.fetch_add(1, std::memory_order_relaxed);
+      queue = shortest;
     } else {
       homed_.fetch_add(1, std::memory_order_relaxed);
       AddArrivals(queue, 1, now);
+      pinned = true;
     }
   } else {
     default_picks_.fetch_add(1, std::memory_order_relaxed);
@@ -181,12 +196,49 @@ size_t AdaptiveScheduler::Pick(const Footprint& footprint) {
 
   CountInflight(footprint, queue, +1);
   backlog_[queue].fetch_add(1, std::memory_order_relaxed);
-  return queue;
+  return Placement{queue, pinned};
+}
+
+bool AdaptiveScheduler::AwayInflight(const Entry& e) const {
+  for (size_t q = 0; q < queues_; ++q) {
+    if (static_cast<int>(q) != e.home && e.inflight[q] > 0) return true;
+  }
+  return false;
+}
+
+bool AdaptiveScheduler::MayMove(const Footprint& footprint, size_t queue) {
+  // A pinned transaction may leave its queue when, for each of its hot
+  // references, no other transaction carrying it is in flight anywhere:
+  // then it conflicts with nothing that runs or waits now.
+  (void)queue;
+  const int64_t now = now_ns_();
+  for (size_t i = 0; i < footprint.references.size(); ++i) {
+    const ReferenceKey key = footprint.references[i];
+    const uint64_t tables = i < footprint.reference_tables.size() ? footprint.reference_tables[i] : 0;
+    Shard& shard = ShardOf(key);
+    std::lock_guard lock(shard.mu);
+    auto it = shard.map.find(key);
+    if (it == shard.map.end()) continue;
+    Entry& e = it->second;
+    Decay(&e, now);
+    if (Score(e, tables) <= 0) continue;
+    int64_t inflight = 0;
+    for (int32_t n : e.inflight) inflight += n;
+    if (inflight > 1) return false;  // itself, and another
+  }
+  moved_.fetch_add(1, std::memory_order_relaxed);
+  return true;
 }
 
 void AdaptiveScheduler::EndAttempt(const Footprint& footprint, size_t queue, const AbortCulprit* culprit,
                                    const ReferenceNamer* namer) {
   const int64_t now = now_ns_();
+  // A culprit that none of the references located (an INSERT's unique
+  // conflict, say) still counts against running away from home.
+  bool culprit_located = false;
+  for (size_t i = 0; culprit != nullptr && i < footprint.references.size() && !culprit_located; ++i) {
+    culprit_located = culprit->Blames(footprint, i);
+  }
   for (size_t i = 0; i < footprint.references.size(); ++i) {
     const ReferenceKey key = footprint.references[i];
     Shard& shard = ShardOf(key);
@@ -194,6 +246,7 @@ void AdaptiveScheduler::EndAttempt(const Footprint& footprint, size_t queue, con
     Entry& e = FindOrAdd(&shard, key, now);
     Decay(&e, now);
     const bool blamed = culprit != nullptr && culprit->Blames(footprint, i);
+    const bool costs_away = blamed || (culprit != nullptr && !culprit_located);
     bool exposed = blamed;
     // Per table it located: exposed when another transaction carrying the
     // reference at that table is in flight on another queue; an abort for
@@ -211,6 +264,18 @@ void AdaptiveScheduler::EndAttempt(const Footprint& footprint, size_t queue, con
       if (guilty) t.aborts += 1;
     });
     if (exposed) e.exposures += 1;
+    // Running away from home: only where the reference is hot in the role
+    // this transaction gives it (w_id=5 locating a remote customer is not).
+    const uint64_t tables = i < footprint.reference_tables.size() ? footprint.reference_tables[i] : 0;
+    if (e.home >= 0 && queue < queues_ && Score(e, tables) > 0) {
+      if (queue != static_cast<size_t>(e.home)) {
+        if (culprit == nullptr) e.away_commits += 1;
+        if (costs_away) e.away_aborts += 1;
+        e.away_seen_ns = now;
+      } else if (costs_away && (now - e.away_seen_ns < kAwayShadowNs || AwayInflight(e))) {
+        e.away_aborts += 1;  // at home, beside (or just after) work of it away: a cost of that
+      }
+    }
     if (blamed) {
       e.aborts += 1;
       if (e.name.empty() && namer != nullptr) e.name = namer->Name(i);
@@ -344,6 +409,11 @@ SchedulerStats AdaptiveScheduler::Stats() const {
   SchedulerStats stats;
   stats.picks = picks_.load(std::memory_order_relaxed);
   stats.default_picks = default_picks_.load(std::memory_order_relaxed);
+  stats.homed = homed_.load(std::memory_order_relaxed);
+  stats.explored = explored_.load(std::memory_order_relaxed);
+  stats.spilled = spilled_.load(std::memory_order_relaxed);
+  stats.home_moves = moves_.load(std::memory_order_relaxed);
+  stats.moved = moved_.load(std::memory_order_relaxed);
   stats.history_references = entries_.load(std::memory_order_relaxed);
   stats.state_references = stats.history_references;
   stats.bytes = stats.history_references * (sizeof(Entry) + sizeof(ReferenceKey) + queues_ * sizeof(int32_t) + 16) +

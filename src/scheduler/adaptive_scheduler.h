@@ -39,13 +39,35 @@
 //      waiting behind such a queue — measured under 2PL, 57 of 64 clients
 //      on one queue, the other seven idle), the home moves to the
 //      least-loaded queue; r*'s few transactions still in flight there may
-//      conflict with the next ones once. Otherwise the transaction waits at
-//      home however long the queue: sent elsewhere while r*'s work runs at
-//      home, it conflicts with exactly that work (under 2PL NO_WAIT such
-//      transactions retried up to 100 times and failed: measured), and a
-//      queue that only r* fills is r*'s own serial limit.
-//   4. No hot reference: the shortest queue (random among ties), never
+//      conflict with the next ones once.
+//   4. Expected cost, only where a worker would otherwise idle. In a
+//      closed loop whose queues all hold work, moving a transaction from a
+//      long queue to a shorter one adds no throughput, only conflicts
+//      (measured: spilling to any shorter queue took TPC-C's abort rate
+//      from 0.007 to 0.33 at 0.88x the throughput). When some queue is
+//      empty and r*'s home holds more than kSpillMargin transactions, the
+//      idle worker can gain one transaction; it costs the aborts that
+//      running r*'s work away from its home has caused per transaction so
+//      run (SpillCost: blamed aborts of r*'s attempts away from its home,
+//      and of its attempts at home while such an attempt was in flight or
+//      had just ended (kAwayShadowNs), per commit away from home, decayed,
+//      from a prior of kPriorSpillCost; an abort whose culprit table no
+//      reference located counts here too, as it cannot be placed).
+//      If that is under kMaxSpillCost, this one transaction *spills* to the
+//      empty queue (the home stays). Under 2PL NO_WAIT a TPC-C Payment sent
+//      away from its warehouse's home made the home's Payments fail against
+//      its locks about 18 times (measured), so a warehouse stops spilling
+//      after its first; a skewed key that most transactions read and few
+//      write costs little away, and idle workers take its overflow. The
+//      exposure rate would not do: one transaction away from home exposes
+//      every one at home, so that rate is diluted by the home's backlog.
+//   5. No hot reference: the shortest queue (random among ties), never
 //      worse-balanced than random.
+//  Stealing (Place, MayMove). A transaction placed at its home is pinned:
+//   an idle worker steals only unpinned ones (no evidence, explored,
+//   spilled), and a pinned one only when MayMove finds that none of its
+//   hot references has another transaction in flight (it would conflict
+//   with nothing that runs or waits now).
 //  Bookkeeping is in 64 mutex-guarded shards of hash maps; entries with no
 //  transaction in flight and no evidence left are swept when the table
 //  passes `history_capacity`.
@@ -58,6 +80,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <string_view>
@@ -75,6 +98,13 @@ class AdaptiveScheduler : public Scheduler {
   static constexpr double kMinAborts = 1.0;  // decayed blamed aborts to be hot
   static constexpr double kMinRate = 0.05;   // blamed aborts per exposure to be hot
   static constexpr double kThinEvidence = 4.0;  // below: exploration may place at random
+  static constexpr double kSpillMargin = 2.0;     // a home this long or shorter never spills
+  static constexpr double kMaxSpillCost = 1.0;    // aborts per spilled transaction worth its gain
+  static constexpr double kPriorSpillCost = 0.25; // SpillCost before any evidence
+  // A home abort this soon after an attempt away from home ended is counted
+  // against it (under OCC the home transaction that overlapped it fails at
+  // its own commit, after the one away has gone).
+  static constexpr int64_t kAwayShadowNs = 20'000'000;
 
   // `now_ns` (for tests) replaces the steady clock.
   explicit AdaptiveScheduler(const SchedulerOptions& options, std::function<int64_t()> now_ns = nullptr);
@@ -82,6 +112,8 @@ class AdaptiveScheduler : public Scheduler {
   std::string_view Name() const override { return kName; }
   FootprintSpec Needs() const override;
   size_t Pick(const Footprint& footprint) override;
+  Placement Place(const Footprint& footprint) override;
+  bool MayMove(const Footprint& footprint, size_t queue) override;
   void OnAbort(const Footprint& footprint, size_t queue, const AbortCulprit& culprit,
                const ReferenceNamer* namer) override;
   void OnCommit(const Footprint& footprint, size_t queue) override;
@@ -107,6 +139,13 @@ class AdaptiveScheduler : public Scheduler {
     double exposures = 0;  // decayed, over all tables (introspection, forgetting)
     double aborts = 0;     // decayed, blamed, over all tables
     double traffic = 0;    // decayed picks carrying it
+    // Decayed commits of transactions carrying it on a queue other than its
+    // home (explored, spilled, or placed by another reference), and the
+    // aborts blamed on it that running away from home cost: of such
+    // attempts, and at home while such an attempt was in flight.
+    double away_commits = 0;
+    double away_aborts = 0;
+    int64_t away_seen_ns = std::numeric_limits<int64_t>::min() / 2;  // an attempt away last ended
     int64_t stamp_ns = 0;  // when the three were last decayed
     int home = -1;
     std::vector<int32_t> inflight;   // per queue: picked, not finished
@@ -125,6 +164,11 @@ class AdaptiveScheduler : public Scheduler {
   static bool Hot(const Evidence& t) { return t.aborts >= kMinAborts && t.aborts >= kMinRate * t.exposures; }
   // The blamed aborts of e's hot tables among `tables` (0: any table).
   static double Score(const Entry& e, uint64_t tables);
+  // Whether a transaction carrying e is in flight on a queue not its home.
+  bool AwayInflight(const Entry& e) const;
+  // Aborts that running e's work away from its home cost per transaction
+  // so run (one pseudo-commit of prior weighs kPriorSpillCost).
+  static double SpillCost(const Entry& e) { return (e.away_aborts + kPriorSpillCost) / (e.away_commits + 1); }
   static double RateOf(const Entry& e) { return e.exposures > 0 ? e.aborts / e.exposures : 0; }
   // Ends an attempt on `queue`: exposures for every reference, aborts for
   // the blamed ones (culprit null: a commit).
@@ -161,7 +205,7 @@ class AdaptiveScheduler : public Scheduler {
   std::vector<double> arrivals_;
   std::vector<int64_t> arrivals_stamp_;
   std::atomic<uint64_t> rng_;
-  std::atomic<uint64_t> picks_{0}, explored_{0}, homed_{0}, default_picks_{0}, moves_{0};
+  std::atomic<uint64_t> picks_{0}, explored_{0}, homed_{0}, default_picks_{0}, moves_{0}, spilled_{0}, moved_{0};
 };
 
 }  // namespace paceline::scheduler

@@ -6,13 +6,16 @@
 // its departure. A scheduler knows nothing of SQL, storage or threads.
 //
 // Contract, for one transaction with footprint F (computed as Needs() asks):
-//   q = Pick(F)               exactly once, before it is queued on q
+//   q = Pick(F)               exactly once, before it is queued on q (the
+//                             engine calls Place, which calls Pick unless a
+//                             policy pins transactions: see Placement)
 //   OnAbort(F, q, culprit, namer)  once per attempt that ended in a conflict
 //                             (each is retried, or fails at the retry limit)
 //   OnCommit(F, q)            once if it committed
 //   OnFinish(F, q)            exactly once, last, whatever the outcome
 // q is always the queue Pick chose, even when another worker stole the
-// transaction. A user abort or an error is neither an abort nor a commit.
+// transaction. Stealing: an idle worker takes any transaction that is not
+// pinned, and a pinned one only if MayMove(F, q) says so at that moment. A user abort or an error is neither an abort nor a commit.
 // Transactions that bypass Pick (Database::SubmitTo, interactive sessions)
 // may still report OnAbort/OnCommit, with queue = kNoQueue.
 //
@@ -111,6 +114,19 @@ struct SchedulerStats {
   size_t named_references = 0;
   size_t history_forgotten = 0;  // references dropped to respect history_capacity
   size_t bytes = 0;              // estimate of History + State + names
+  // Placements of a policy with homes ("adaptive"): at a hot reference's
+  // home (pinned), at random to refresh evidence, on a shorter queue than
+  // the home (expected cost), homes moved off shared long queues, pinned
+  // transactions let go to an idle worker (MayMove).
+  uint64_t homed = 0, explored = 0, spilled = 0, home_moves = 0, moved = 0;
+};
+
+// Where a transaction goes, and whether it is pinned there: placed with
+// the references it conflicts on, so that a worker stealing work must leave
+// it where it is unless MayMove allows the move.
+struct Placement {
+  size_t queue = 0;
+  bool pinned = false;
 };
 
 class Scheduler {
@@ -123,6 +139,19 @@ class Scheduler {
   virtual FootprintSpec Needs() const { return {}; }
   // The run queue for a transaction with `footprint`, in [0, queues).
   virtual size_t Pick(const Footprint& footprint) = 0;
+  // Pick, and whether the transaction is pinned to the queue (default: never
+  // pinned, any idle worker may steal it). A policy that pins overrides this
+  // and Pick alike; the engine calls only this one.
+  virtual Placement Place(const Footprint& footprint) { return Placement{Pick(footprint), false}; }
+  // Whether a pinned transaction waiting on `queue` may run on another
+  // worker now, because nothing in flight is predicted to conflict with it.
+  // Called by an idle worker that found nothing unpinned to steal, while it
+  // holds the run queue's lock: it must not block for long.
+  virtual bool MayMove(const Footprint& footprint, size_t queue) {
+    (void)footprint;
+    (void)queue;
+    return true;
+  }
   // The outcome events; a policy that ignores outcomes (the baselines)
   // keeps these no-op defaults. `culprit` is what the concurrency control
   // blamed; `namer` (may be null) renders the footprint's references during

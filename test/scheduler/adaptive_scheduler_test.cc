@@ -2,7 +2,8 @@
 // culprit table; eight equally hot keys land on eight different queues; a
 // home is sticky; evidence decays (injected clock); the exploration share
 // stays within bounds; a long home is kept while its work is in flight;
-// concurrent callers lose no update.
+// spills by expected cost; pinned transactions move only when nothing they
+// conflict with is in flight; concurrent callers lose no update.
 #include "scheduler/adaptive_scheduler.h"
 
 #include <gtest/gtest.h>
@@ -151,13 +152,73 @@ TEST_F(AdaptiveSchedulerTest, ExplorationShareWithinBoundsAndOnlyOnThinEvidence)
 TEST_F(AdaptiveSchedulerTest, LongHomeIsKeptWhileItsWorkIsInFlight) {
   auto s = Make(4);
   Conflict(s.get(), Refs({7}), 10);
-  // Eight unfinished transactions of 7 on its home (backlog 8, the others
-  // empty: far over twice the mean + 2). Moving now would run the next one
-  // beside them: it stays.
+  // Eight unfinished transactions of 7 (the home's backlog far over twice
+  // the mean + 2). Moving the home now would run the next ones beside
+  // them: the home stays (what does not wait there spills, one by one).
   const size_t home = s->Pick(Refs({7}));
-  for (int i = 0; i < 7; ++i) EXPECT_EQ(s->Pick(Refs({7})), home);
-  EXPECT_EQ(s->Pick(Refs({7})), home);
+  for (int i = 0; i < 7; ++i) (void)s->Pick(Refs({7}));
   EXPECT_EQ(s->Home(7), static_cast<int>(home));
+  EXPECT_EQ(s->Stats().home_moves, 0u);
+  EXPECT_EQ(s->Backlog(home) + static_cast<int64_t>(s->Stats().spilled), 8);
+}
+
+// Expected cost. Picks of a hot reference that are never finished pile up
+// on its home; while another queue is empty and the home holds more than
+// kSpillMargin, the next one spills to the empty queue (not pinned, the
+// home unchanged) as long as running the reference's work away from home
+// has cost under kMaxSpillCost aborts per transaction. Interleavings: a
+// spilled transaction that aborted once and committed (cost (1 + 0.25) / 2)
+// lets the next spill; home transactions that abort while a spilled one is
+// in flight raise the cost over 1, and the home keeps its work.
+TEST_F(AdaptiveSchedulerTest, SpillsToAnIdleQueueWhileRunningAwayFromHomeCostsLittle) {
+  auto s = Make(4);
+  const Footprint f = Refs({7});
+  Conflict(s.get(), f, 10);
+  std::vector<Placement> placed;
+  for (int i = 0; i < 4; ++i) placed.push_back(s->Place(f));
+  const size_t home = placed[0].queue;
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(placed[i].queue, home) << "backlog " << i << " <= kSpillMargin";
+    EXPECT_TRUE(placed[i].pinned);
+  }
+  EXPECT_NE(placed[3].queue, home) << "backlog 3 > kSpillMargin, a queue idle: spilled";
+  EXPECT_FALSE(placed[3].pinned);
+  EXPECT_EQ(s->Home(7), static_cast<int>(home));
+  EXPECT_EQ(s->Stats().spilled, 1u);
+
+  s->OnAbort(f, placed[3].queue, AbortCulprit{kTableA}, nullptr);
+  s->OnCommit(f, placed[3].queue);
+  s->OnFinish(f, placed[3].queue);
+  placed.push_back(s->Place(f));  // cost 0.625
+  EXPECT_NE(placed[4].queue, home);
+  // Two home transactions fail beside it: cost (3 + 0.25) / 2 > 1.
+  s->OnAbort(f, home, AbortCulprit{kTableA}, nullptr);
+  s->OnAbort(f, home, AbortCulprit{kTableA}, nullptr);
+  for (int i = 0; i < 3; ++i) {
+    placed.push_back(s->Place(f));
+    EXPECT_EQ(placed.back().queue, home) << "running away from home costs more than it gains";
+  }
+  for (size_t i = 0; i < placed.size(); ++i) {
+    if (i != 3) s->OnFinish(f, placed[i].queue);
+  }
+}
+
+// MayMove lets a pinned transaction go only when none of its hot references
+// has another transaction in flight; cold references do not hold it.
+TEST_F(AdaptiveSchedulerTest, APinnedTransactionMayMoveOnlyWhenNothingItConflictsWithIsInFlight) {
+  auto s = Make(4);
+  Conflict(s.get(), Refs({7}), 10);
+  const Footprint f = Refs({7, 99});  // 99: never blamed
+  const Placement first = s->Place(f);
+  ASSERT_TRUE(first.pinned);
+  EXPECT_TRUE(s->MayMove(f, first.queue)) << "alone with 7: conflicts with nothing";
+  const Placement second = s->Place(f);
+  EXPECT_EQ(second.queue, first.queue);
+  EXPECT_FALSE(s->MayMove(f, second.queue)) << "another transaction of 7 is in flight";
+  s->OnFinish(f, first.queue);
+  EXPECT_TRUE(s->MayMove(f, second.queue));
+  s->OnFinish(f, second.queue);
+  EXPECT_EQ(s->Stats().moved, 2u);
 }
 
 // Four threads call Pick, OnAbort (culprit table A, B or unknown), OnCommit

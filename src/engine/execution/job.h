@@ -17,6 +17,13 @@ namespace paceline::engine {
 // Receives a transaction's result; called exactly once.
 using ResultCallback = std::function<void(TransactionResult&&)>;
 
+// How a job came to its run queue.
+enum class JobPlacement {
+  kPicked,  // Scheduler::Place chose the queue; any idle worker may steal it
+  kPinned,  // ... and pinned it there: stolen only if Scheduler::MayMove allows
+  kByHand,  // Database::SubmitTo: no scheduler choice (events name kNoQueue)
+};
+
 struct Job {
   TransactionRequest request;
   scheduler::Footprint footprint;
@@ -24,6 +31,7 @@ struct Job {
   // The queue reported with its scheduler events: `queue` when the
   // scheduler picked it, scheduler::kNoQueue when it was placed by hand.
   size_t event_queue = 0;
+  bool pinned = false;       // JobPlacement::kPinned
   ResultCallback done;
   uint64_t enqueue_ns = 0;   // steady clock, at Submit
 };

@@ -17,7 +17,9 @@
 // suffices because an awake worker sleeps again only after re-checking every
 // queue it may take from (with stealing: all of them), so the job is taken by
 // the owner, by the woken worker, or by whichever worker runs out of work
-// first. Shutdown sets stopping_ and wakes every sleeper under idle_mu_.
+// first. Only unpinned jobs count for stealing here (RunQueue::unpinned): a
+// pinned job is its owner's, and is taken by a thief only in passing (the
+// scheduler's MayMove), so it never keeps a thief awake. Shutdown sets stopping_ and wakes every sleeper under idle_mu_.
 #include "engine/execution/worker_pool.h"
 
 #include <chrono>
@@ -110,8 +112,13 @@ Status WorkerPool::Start() {
 }
 
 void WorkerPool::Submit(size_t queue, TransactionRequest request, scheduler::Footprint footprint,
-                        ResultCallback done, bool picked) {
-  Job job{std::move(request), std::move(footprint), queue, picked ? queue : scheduler::kNoQueue, std::move(done),
+                        ResultCallback done, JobPlacement placement) {
+  Job job{std::move(request),
+          std::move(footprint),
+          queue,
+          placement == JobPlacement::kByHand ? scheduler::kNoQueue : queue,
+          placement == JobPlacement::kPinned,
+          std::move(done),
           SteadyNowNs()};
   if (queue >= workers_.size()) {
     TransactionResult result;
@@ -132,11 +139,11 @@ void WorkerPool::Submit(size_t queue, TransactionRequest request, scheduler::Foo
 }
 
 std::future<TransactionResult> WorkerPool::Submit(size_t queue, TransactionRequest request,
-                                                  scheduler::Footprint footprint) {
+                                                  scheduler::Footprint footprint, JobPlacement placement) {
   auto promise = std::make_shared<std::promise<TransactionResult>>();
   std::future<TransactionResult> future = promise->get_future();
   Submit(queue, std::move(request), std::move(footprint),
-         [promise](TransactionResult&& result) { promise->set_value(std::move(result)); });
+         [promise](TransactionResult&& result) { promise->set_value(std::move(result)); }, placement);
   return future;
 }
 
@@ -146,7 +153,7 @@ void WorkerPool::WakeFor(size_t queue) {
   Worker* target = nullptr;
   if (workers_[queue]->idle) {
     target = workers_[queue].get();
-  } else if (options_.steal && workers_[queue]->queue.size() >= steal_threshold_) {
+  } else if (options_.steal && workers_[queue]->queue.unpinned() >= steal_threshold_) {
     for (size_t k = 1; k < workers_.size() && target == nullptr; ++k) {
       Worker& candidate = *workers_[(queue + k) % workers_.size()];
       if (candidate.idle) target = &candidate;
@@ -162,7 +169,7 @@ bool WorkerPool::HasWork(const Worker& worker) const {
   if (worker.queue.size() != 0) return true;
   if (!options_.steal) return false;
   for (const std::unique_ptr<Worker>& other : workers_) {
-    if (other->queue.size() >= steal_threshold_) return true;
+    if (other->queue.unpinned() >= steal_threshold_) return true;
   }
   return false;
 }
@@ -171,9 +178,20 @@ bool WorkerPool::TrySteal(Worker& thief, Job* job) {
   const size_t n = workers_.size();
   if (n < 2) return false;
   const size_t start = thief.victims.Below(n - 1);
+  const auto nothing_pinned = [](const Job&) { return false; };
   for (size_t k = 0; k < n - 1; ++k) {
     Worker& victim = *workers_[(thief.index + 1 + (start + k) % (n - 1)) % n];
-    if (victim.queue.size() >= steal_threshold_ && victim.queue.PopFront(job)) return true;
+    if (victim.queue.unpinned() >= steal_threshold_ && victim.queue.Steal(job, nothing_pinned)) return true;
+  }
+  // Nothing unpinned: a pinned job the scheduler lets go (not counted by
+  // HasWork, so a worker that finds none sleeps rather than spins).
+  if (scheduler_ == nullptr) return false;
+  for (size_t k = 0; k < n - 1; ++k) {
+    Worker& victim = *workers_[(thief.index + 1 + (start + k) % (n - 1)) % n];
+    if (victim.queue.size() == 0) continue;
+    const size_t from = victim.index;
+    auto may_move = [this, from](const Job& j) { return scheduler_->MayMove(j.footprint, from); };
+    if (victim.queue.Steal(job, may_move)) return true;
   }
   return false;
 }

@@ -5,9 +5,11 @@
 //   Submit(q, request, footprint, done)     q is what Scheduler::Pick chose
 //     → run queue q (FIFO) → worker q pops from its front
 //                            (or, when steal is on and its own queue is
-//                            empty, an idle worker takes the oldest job of a
-//                            random other queue holding at least
-//                            steal_threshold jobs and runs it to the end)
+//                            empty, an idle worker takes the oldest unpinned
+//                            job of a random other queue holding at least
+//                            steal_threshold unpinned jobs and runs it to the
+//                            end; finding none, a pinned job that
+//                            Scheduler::MayMove lets go)
 //     → attempt: kConflict → OnAbort(footprint, q), retry at once on the same
 //                            worker, up to max_retries retries, then 40001
 //                kCommitted → OnCommit(footprint, q)
@@ -17,8 +19,10 @@
 //     → OnFinish(footprint, q), exactly once, then done(result), exactly once.
 //
 // Idle workers sleep on condition variables (no spinning, no timed polling):
-// work on queue q wakes worker q if it sleeps, otherwise (steal on) one
-// sleeping worker. More workers than cores is the normal case.
+// work on queue q wakes worker q if it sleeps, otherwise (steal on, the job
+// not pinned) one sleeping worker. A pinned job never wakes a thief: it is
+// moved only by a worker that runs out of work while it waits. More workers
+// than cores is the normal case.
 //
 // Thread-safety: Submit, Stats, ResetStats, QueueLength and workers() may be
 // called concurrently from any thread; Start and Shutdown from any thread but
@@ -48,8 +52,8 @@ namespace paceline::engine {
 
 struct WorkerPoolOptions {
   size_t workers = 4;     // threads, and run queues (must be >= 1)
-  bool steal = true;      // an idle worker takes the oldest job of a random other non-empty queue
-  // ... but only from a queue holding at least this many waiting jobs (1:
+  bool steal = true;      // an idle worker takes the oldest unpinned job of a random other queue
+  // ... but only from a queue holding at least this many unpinned jobs (1:
   // any non-empty queue, the paper's rule). Higher values leave short queues
   // to their owners, so conflicting transactions placed together stay
   // together unless a queue really backs up.
@@ -77,12 +81,13 @@ class WorkerPool {
   // once: on a worker thread; or, if the pool is shut down, on the calling
   // thread with 57P01 ("terminating: the database is shutting down"); or
   // with 22023 if `queue` >= workers() (then without scheduler events).
-  // picked = false: the scheduler did not choose `queue` (Database::SubmitTo);
-  // its events then name scheduler::kNoQueue.
+  // `placement` says who chose `queue` (JobPlacement); kByHand's events
+  // name scheduler::kNoQueue.
   void Submit(size_t queue, TransactionRequest request, scheduler::Footprint footprint, ResultCallback done,
-              bool picked = true);
+              JobPlacement placement = JobPlacement::kPicked);
   // The same, with the result delivered through a future.
-  std::future<TransactionResult> Submit(size_t queue, TransactionRequest request, scheduler::Footprint footprint);
+  std::future<TransactionResult> Submit(size_t queue, TransactionRequest request, scheduler::Footprint footprint,
+                                        JobPlacement placement = JobPlacement::kPicked);
 
   // Stops the pool and returns when every worker has exited. drain = true:
   // the jobs already queued run first; drain = false: they fail with 57P01
@@ -110,7 +115,8 @@ class WorkerPool {
   struct Worker;
 
   void WorkerLoop(Worker& worker);
-  // Takes the oldest job of a random other non-empty queue.
+  // Takes the oldest unpinned job of a random other queue (or a pinned one
+  // the scheduler lets move).
   bool TrySteal(Worker& thief, Job* job);
   // Whether `worker` has something to run: its queue, or with stealing any.
   bool HasWork(const Worker& worker) const;

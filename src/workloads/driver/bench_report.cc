@@ -147,6 +147,12 @@ std::string FormatReport(const BenchReport& report) {
            " forgotten), State " + std::to_string(sched.state_references) + ", ~" +
            Format("%.1f", static_cast<double>(sched.bytes) / (1 << 20)) + " MiB" +
            (sched.warming_up ? "; still warming up" : "") + "\n";
+    if (sched.homed + sched.explored + sched.spilled + sched.home_moves + sched.moved > 0) {
+      out += "placements: " + std::to_string(sched.homed) + " at home, " + std::to_string(sched.spilled) +
+             " spilled to a shorter queue, " + std::to_string(sched.explored) + " explored, " +
+             std::to_string(sched.home_moves) + " home moves, " + std::to_string(sched.moved) +
+             " pinned let go to idle workers\n";
+    }
   }
   if (!report.hot_references.empty()) {
     out += "hot references (heaviest first; State = transactions per queue)\n";
@@ -271,7 +277,12 @@ nlohmann::json ReportJson(const BenchReport& report) {
                     {"history_forgotten", sched.history_forgotten},
                     {"state_references", sched.state_references},
                     {"named_references", sched.named_references},
-                    {"bytes", sched.bytes}};
+                    {"bytes", sched.bytes},
+                    {"homed", sched.homed},
+                    {"explored", sched.explored},
+                    {"spilled", sched.spilled},
+                    {"home_moves", sched.home_moves},
+                    {"moved", sched.moved}};
   nlohmann::json hot = nlohmann::json::array();
   for (const scheduler::HotReference& h : report.hot_references) {
     hot.push_back({{"reference", h.name},

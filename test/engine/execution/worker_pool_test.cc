@@ -356,6 +356,94 @@ TEST(WorkerPoolTest, StealThresholdLeavesShortQueuesToTheirOwner) {
   }
 }
 
+// Lets pinned jobs move only when their id is in `movable`; records the
+// queue each MayMove asked about.
+class PinningScheduler : public RecordingScheduler {
+ public:
+  explicit PinningScheduler(std::set<int> movable) : movable_(std::move(movable)) {}
+  bool MayMove(const scheduler::Footprint& f, size_t queue) override {
+    std::lock_guard lock(mu_);
+    asked_queues_.insert(queue);
+    return movable_.count(static_cast<int>(f.references.at(0))) > 0;
+  }
+  std::set<size_t> asked_queues() const {
+    std::lock_guard lock(mu_);
+    return asked_queues_;
+  }
+
+ private:
+  const std::set<int> movable_;
+  mutable std::mutex mu_;
+  std::set<size_t> asked_queues_;
+};
+
+// Stealing respects placement. Queue 0 holds, before the workers start:
+// job 0 and job 1 pinned (the scheduler predicts a conflict: MayMove
+// refuses), job 2 unpinned, job 3 pinned (MayMove allows). Interleaving:
+// worker 0 runs job 0 and holds it; idle worker 1 passes over the pinned
+// jobs 0 and 1, steals job 2 (the oldest unpinned one, though behind them),
+// then, with nothing unpinned left, job 3 (allowed), then sleeps; jobs 0 and
+// 1 run on worker 0 once job 0 is released. Excluded: a thief running a
+// transaction beside the work it was placed with (job 1 beside job 0),
+// which is the conflict placement exists to avoid; and a thief that leaves
+// allowed work waiting behind a held worker.
+TEST(WorkerPoolTest, StealingTakesUnpinnedJobsAndPinnedOnesTheSchedulerLetsGo) {
+  Gate release;
+  FakeRunner runner([&](int job, AttemptContext&, TransactionResult*) {
+    if (job == 0) release.Wait();
+    return AttemptOutcome::kCommitted;
+  });
+  PinningScheduler scheduler({3});
+  WorkerPool pool(Options(2, /*steal=*/true), &runner, &scheduler);
+  std::vector<std::future<TransactionResult>> futures;
+  futures.push_back(pool.Submit(0, Request(0), FootprintOf(0), JobPlacement::kPinned));
+  futures.push_back(pool.Submit(0, Request(1), FootprintOf(1), JobPlacement::kPinned));
+  futures.push_back(pool.Submit(0, Request(2), FootprintOf(2), JobPlacement::kPicked));
+  futures.push_back(pool.Submit(0, Request(3), FootprintOf(3), JobPlacement::kPinned));
+  ASSERT_TRUE(pool.Start().ok());
+  EXPECT_TRUE(Await(futures[2]).committed());  // while job 0 holds worker 0
+  EXPECT_TRUE(Await(futures[3]).committed());
+  release.Open();
+  EXPECT_TRUE(Await(futures[0]).committed());
+  EXPECT_TRUE(Await(futures[1]).committed());
+  std::map<int, size_t> worker_of;
+  for (const FakeRunner::Attempt& a : runner.attempts()) worker_of[a.job] = a.worker;
+  EXPECT_EQ(worker_of[0], 0u);
+  EXPECT_EQ(worker_of[1], 0u) << "a pinned job the scheduler did not let go was stolen";
+  EXPECT_EQ(worker_of[2], 1u);
+  EXPECT_EQ(worker_of[3], 1u);
+  EXPECT_EQ(pool.Stats().steals, 2u);
+  EXPECT_EQ(scheduler.asked_queues(), std::set<size_t>{0});
+  for (const RecordingScheduler::Event& e : scheduler.events()) EXPECT_EQ(e.queue, 0u);
+}
+
+// Pinned jobs submitted while worker 1 is idle (asleep, or scanning and
+// refused by MayMove) stay on queue 0 and run on worker 0, after the job
+// that holds it. (That an idle worker sleeps rather than spins beside them
+// is the sleep protocol's: only unpinned jobs count in HasWork and WakeFor.)
+TEST(WorkerPoolTest, PinnedJobsNeverWakeAThief) {
+  Gate release;
+  std::promise<size_t> first_worker;
+  FakeRunner runner([&](int job, AttemptContext& ctx, TransactionResult*) {
+    if (job == 0) {
+      first_worker.set_value(ctx.worker);
+      release.Wait();
+    }
+    return AttemptOutcome::kCommitted;
+  });
+  PinningScheduler scheduler({});
+  WorkerPool pool(Options(2, /*steal=*/true), &runner, &scheduler);
+  ASSERT_TRUE(pool.Start().ok());
+  std::future<TransactionResult> job0 = pool.Submit(0, Request(0), FootprintOf(0), JobPlacement::kPinned);
+  ASSERT_EQ(first_worker.get_future().get(), 0u);  // pinned: never taken by worker 1
+  std::future<TransactionResult> job1 = pool.Submit(0, Request(1), FootprintOf(1), JobPlacement::kPinned);
+  release.Open();
+  EXPECT_TRUE(Await(job0).committed());
+  EXPECT_TRUE(Await(job1).committed());
+  for (const FakeRunner::Attempt& a : runner.attempts()) EXPECT_EQ(a.worker, 0u);
+  EXPECT_EQ(pool.Stats().steals, 0u);
+}
+
 TEST(WorkerPoolTest, ConflictsAreRetriedAtOnceOnTheSameWorker) {
   FakeRunner runner([](int, AttemptContext& ctx, TransactionResult* result) {
     if (ctx.attempt < 3) return Conflict(ctx, result, cc::AbortReason::kReadValidation, "row changed");
