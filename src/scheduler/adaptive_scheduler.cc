@@ -269,11 +269,11 @@ void AdaptiveScheduler::EndAttempt(const Footprint& footprint, size_t queue, con
     const uint64_t tables = i < footprint.reference_tables.size() ? footprint.reference_tables[i] : 0;
     if (e.home >= 0 && queue < queues_ && Score(e, tables) > 0) {
       if (queue != static_cast<size_t>(e.home)) {
+        // Its own aborts cost only the idle worker's time it was sent to use.
         if (culprit == nullptr) e.away_commits += 1;
-        if (costs_away) e.away_aborts += 1;
         e.away_seen_ns = now;
       } else if (costs_away && (now - e.away_seen_ns < kAwayShadowNs || AwayInflight(e))) {
-        e.away_aborts += 1;  // at home, beside (or just after) work of it away: a cost of that
+        e.away_aborts += 1;  // at home, beside (or just after) work of it away: the cost of that
       }
     }
     if (blamed) {

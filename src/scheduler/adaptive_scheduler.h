@@ -46,15 +46,16 @@
 //      (measured: spilling to any shorter queue took TPC-C's abort rate
 //      from 0.007 to 0.33 at 0.88x the throughput). When some queue is
 //      empty and r*'s home holds more than kSpillMargin transactions, the
-//      idle worker can gain one transaction; it costs the aborts that
-//      running r*'s work away from its home has caused per transaction so
-//      run (SpillCost: blamed aborts of r*'s attempts away from its home,
-//      and of its attempts at home while such an attempt was in flight or
-//      had just ended (kAwayShadowNs), per commit away from home, decayed,
-//      from a prior of kPriorSpillCost; an abort whose culprit table no
-//      reference located counts here too, as it cannot be placed).
-//      If that is under kMaxSpillCost, this one transaction *spills* to the
-//      empty queue (the home stays). Under 2PL NO_WAIT a TPC-C Payment sent
+//      idle worker can gain one transaction; it costs the home (the
+//      bottleneck) the aborts that running r*'s work away from it has
+//      caused there per transaction so run (SpillCost: blamed aborts of r*'s
+//      attempts at home while an attempt away was in flight or had just
+//      ended (kAwayShadowNs), per commit away from home, decayed, from a
+//      prior of kPriorSpillCost; an abort whose culprit table no reference
+//      located counts too, as it cannot be placed; the away attempts' own
+//      aborts cost only the idle worker's time, which was free). If that
+//      is under kMaxSpillCost, this one transaction *spills* to the empty
+//      queue (the home stays). Under 2PL NO_WAIT a TPC-C Payment sent
 //      away from its warehouse's home made the home's Payments fail against
 //      its locks about 18 times (measured), so a warehouse stops spilling
 //      after its first; a skewed key that most transactions read and few
@@ -141,8 +142,8 @@ class AdaptiveScheduler : public Scheduler {
     double traffic = 0;    // decayed picks carrying it
     // Decayed commits of transactions carrying it on a queue other than its
     // home (explored, spilled, or placed by another reference), and the
-    // aborts blamed on it that running away from home cost: of such
-    // attempts, and at home while such an attempt was in flight.
+    // aborts blamed on it at home while such an attempt was in flight or
+    // had just ended: what running away from home cost the home.
     double away_commits = 0;
     double away_aborts = 0;
     int64_t away_seen_ns = std::numeric_limits<int64_t>::min() / 2;  // an attempt away last ended
@@ -166,7 +167,7 @@ class AdaptiveScheduler : public Scheduler {
   static double Score(const Entry& e, uint64_t tables);
   // Whether a transaction carrying e is in flight on a queue not its home.
   bool AwayInflight(const Entry& e) const;
-  // Aborts that running e's work away from its home cost per transaction
+  // Aborts at home that running e's work away from it cost, per transaction
   // so run (one pseudo-commit of prior weighs kPriorSpillCost).
   static double SpillCost(const Entry& e) { return (e.away_aborts + kPriorSpillCost) / (e.away_commits + 1); }
   static double RateOf(const Entry& e) { return e.exposures > 0 ? e.aborts / e.exposures : 0; }

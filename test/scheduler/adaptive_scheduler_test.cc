@@ -166,10 +166,11 @@ TEST_F(AdaptiveSchedulerTest, LongHomeIsKeptWhileItsWorkIsInFlight) {
 // on its home; while another queue is empty and the home holds more than
 // kSpillMargin, the next one spills to the empty queue (not pinned, the
 // home unchanged) as long as running the reference's work away from home
-// has cost under kMaxSpillCost aborts per transaction. Interleavings: a
-// spilled transaction that aborted once and committed (cost (1 + 0.25) / 2)
-// lets the next spill; home transactions that abort while a spilled one is
-// in flight raise the cost over 1, and the home keeps its work.
+// has cost the home under kMaxSpillCost aborts per transaction.
+// Interleavings: a spilled transaction that aborted once (its own abort
+// costs only the idle worker) and committed (cost (0 + 0.25) / 2) lets the
+// next spill; home transactions that abort while a spilled one is in flight
+// raise the cost over 1, and the home keeps its work.
 TEST_F(AdaptiveSchedulerTest, SpillsToAnIdleQueueWhileRunningAwayFromHomeCostsLittle) {
   auto s = Make(4);
   const Footprint f = Refs({7});
@@ -189,9 +190,9 @@ TEST_F(AdaptiveSchedulerTest, SpillsToAnIdleQueueWhileRunningAwayFromHomeCostsLi
   s->OnAbort(f, placed[3].queue, AbortCulprit{kTableA}, nullptr);
   s->OnCommit(f, placed[3].queue);
   s->OnFinish(f, placed[3].queue);
-  placed.push_back(s->Place(f));  // cost 0.625
+  placed.push_back(s->Place(f));  // cost 0.125
   EXPECT_NE(placed[4].queue, home);
-  // Two home transactions fail beside it: cost (3 + 0.25) / 2 > 1.
+  // Two home transactions fail beside it: cost (2 + 0.25) / 2 > 1.
   s->OnAbort(f, home, AbortCulprit{kTableA}, nullptr);
   s->OnAbort(f, home, AbortCulprit{kTableA}, nullptr);
   for (int i = 0; i < 3; ++i) {
