@@ -13,6 +13,8 @@
 //                                  thread and most item entries are new.
 //   BM_Pick/<policy>/cumulative    Pick alone, cumulative State: it grows to
 //                                  every reference ever placed (100k items).
+//   BM_Pick/adaptive/inflight      the same for "adaptive" (same evidence,
+//                                  a frozen clock so it does not decay).
 //   BM_CommitFinish/<policy>       OnCommit then OnFinish of the oldest
 //                                  transaction in flight (timed by hand; the
 //                                  Pick replacing it is not), inflight State.
@@ -37,6 +39,7 @@
 #include <vector>
 
 #include "common/split_mix64.h"
+#include "scheduler/adaptive_scheduler.h"
 #include "scheduler/conflict_aware_scheduler.h"
 #include "scheduler/scheduling_policy.h"
 
@@ -103,6 +106,31 @@ ConflictAwareScheduler* SchedulerFor(const std::string& name, StateMode mode) {
   return scheduler.get();
 }
 
+// The adaptive scheduler with the same evidence (every hot key and 1% of
+// the items blamed for aborts), on a frozen clock so that the evidence does
+// not fade while the benchmark runs. Its bookkeeping is always in flight.
+AdaptiveScheduler* AdaptiveFor() {
+  static AdaptiveScheduler* scheduler = [] {
+    SchedulerOptions options{.queues = kQueues};
+    auto* s = new AdaptiveScheduler(options, [] { return int64_t{1'000'000'000}; });
+    SplitMix64 random(11);
+    Footprint one;
+    one.references.resize(1);
+    for (uint64_t i = 0; i < kHotKeys; ++i) {
+      one.references[0] = HotKey(i);
+      for (uint64_t a = 0, n = 500 + random.Below(1000); a < n; ++a) s->OnAbort(one, kNoQueue, {}, nullptr);
+      for (uint64_t c = 0, n = 5000 + random.Below(5000); c < n; ++c) s->OnCommit(one, kNoQueue);
+    }
+    for (uint64_t i = 0; i < kItemKeys; ++i) {
+      one.references[0] = ItemKey(i);
+      for (uint64_t c = 0, n = 1 + random.Below(20); c < n; ++c) s->OnCommit(one, kNoQueue);
+      if (random.Below(100) == 0) s->OnAbort(one, kNoQueue, {}, nullptr);
+    }
+    return s;
+  }();
+  return scheduler;
+}
+
 const Footprint& NextFootprint(size_t* cursor) {
   const std::vector<Footprint>& pool = Footprints();
   const Footprint& footprint = pool[*cursor % pool.size()];
@@ -120,7 +148,7 @@ struct Ring {
   size_t queue[kInFlight] = {};
   size_t next = 0;
   // Finishes the oldest transaction (if any) and returns its slot.
-  size_t Retire(ConflictAwareScheduler* scheduler, bool commit) {
+  size_t Retire(Scheduler* scheduler, bool commit) {
     const size_t slot = next++ % kInFlight;
     if (footprint[slot] != nullptr) {
       if (commit) scheduler->OnCommit(*footprint[slot], queue[slot]);
@@ -128,7 +156,7 @@ struct Ring {
     }
     return slot;
   }
-  void Drain(ConflictAwareScheduler* scheduler) {
+  void Drain(Scheduler* scheduler) {
     for (size_t i = 0; i < kInFlight; ++i) Retire(scheduler, false);
   }
 };
@@ -168,6 +196,31 @@ void BM_Pick(benchmark::State& state, const std::string& policy, StateMode mode)
 
 // OnCommit then OnFinish of a transaction placed kInFlight picks earlier,
 // timed by hand; the Pick that replaces it is not timed.
+// Adaptive's Pick alone, timed as BM_Pick's, 16 transactions in flight per
+// thread.
+void BM_PickAdaptive(benchmark::State& state) {
+  AdaptiveScheduler* scheduler = AdaptiveFor();
+  size_t cursor = static_cast<size_t>(state.thread_index()) * 997;
+  Ring ring;
+  for (auto _ : state) {
+    const Footprint& footprint = NextFootprint(&cursor);
+    const size_t slot = ring.Retire(scheduler, false);
+    const auto start = std::chrono::steady_clock::now();
+    const size_t queue = scheduler->Pick(footprint);
+    const auto end = std::chrono::steady_clock::now();
+    state.SetIterationTime(Seconds(end - start));
+    ring.footprint[slot] = &footprint;
+    ring.queue[slot] = queue;
+  }
+  ring.Drain(scheduler);
+  state.SetItemsProcessed(state.iterations());
+  if (state.thread_index() == 0) {
+    const SchedulerStats stats = scheduler->Stats();
+    state.counters["history_refs"] = static_cast<double>(stats.history_references);
+    state.counters["total_MB"] = static_cast<double>(stats.bytes) / 1e6;
+  }
+}
+
 void BM_CommitFinish(benchmark::State& state, const std::string& policy) {
   ConflictAwareScheduler* scheduler = SchedulerFor(policy, StateMode::kInflight);
   size_t cursor = static_cast<size_t>(state.thread_index()) * 997;
@@ -224,6 +277,7 @@ void Register() {
                                            StateMode::kCumulative),
               true);
   }
+  Configure(benchmark::RegisterBenchmark("BM_Pick/adaptive/inflight", BM_PickAdaptive), true);
   const std::string name = "count-sum-canonical";
   Configure(benchmark::RegisterBenchmark(("BM_CommitFinish/" + name).c_str(), BM_CommitFinish, name), true);
   Configure(benchmark::RegisterBenchmark(("BM_Transaction/" + name).c_str(), BM_Transaction, name), false);
