@@ -79,56 +79,44 @@ const std::vector<Footprint>& Footprints() {
   return footprints;
 }
 
-// One scheduler per (policy, state mode), History filled, shared by the
-// threads and repetitions of a benchmark.
-ConflictAwareScheduler* SchedulerFor(const std::string& name, StateMode mode) {
-  static std::mutex mutex;
-  static std::map<std::pair<std::string, StateMode>, std::unique_ptr<ConflictAwareScheduler>> schedulers;
-  std::lock_guard<std::mutex> lock(mutex);
-  std::unique_ptr<ConflictAwareScheduler>& scheduler = schedulers[{name, mode}];
-  if (scheduler == nullptr) {
-    SchedulerOptions options{.queues = kQueues, .state = mode};
-    scheduler = std::make_unique<ConflictAwareScheduler>(*SchedulingPolicy::Parse(name), options, name);
-    SplitMix64 random(11);
-    Footprint one;
-    one.references.resize(1);
-    for (uint64_t i = 0; i < kHotKeys; ++i) {
-      one.references[0] = HotKey(i);
-      for (uint64_t a = 0, n = 500 + random.Below(1000); a < n; ++a) scheduler->OnAbort(one, kNoQueue, {}, nullptr);
-      for (uint64_t c = 0, n = 5000 + random.Below(5000); c < n; ++c) scheduler->OnCommit(one, kNoQueue);
-    }
-    for (uint64_t i = 0; i < kItemKeys; ++i) {
-      one.references[0] = ItemKey(i);
-      for (uint64_t c = 0, n = 1 + random.Below(20); c < n; ++c) scheduler->OnCommit(one, kNoQueue);
-      if (random.Below(100) == 0) scheduler->OnAbort(one, kNoQueue, {}, nullptr);
-    }
+// The same evidence for every scheduler: each hot key with 500–1,500
+// aborts and 5,000–10,000 commits, each item with 1–20 commits and, for 1%
+// of them, an abort (events outside any queue).
+void FillHistory(Scheduler* scheduler) {
+  SplitMix64 random(11);
+  Footprint one;
+  one.references.resize(1);
+  for (uint64_t i = 0; i < kHotKeys; ++i) {
+    one.references[0] = HotKey(i);
+    for (uint64_t a = 0, n = 500 + random.Below(1000); a < n; ++a) scheduler->OnAbort(one, kNoQueue, {}, nullptr);
+    for (uint64_t c = 0, n = 5000 + random.Below(5000); c < n; ++c) scheduler->OnCommit(one, kNoQueue);
   }
-  return scheduler.get();
+  for (uint64_t i = 0; i < kItemKeys; ++i) {
+    one.references[0] = ItemKey(i);
+    for (uint64_t c = 0, n = 1 + random.Below(20); c < n; ++c) scheduler->OnCommit(one, kNoQueue);
+    if (random.Below(100) == 0) scheduler->OnAbort(one, kNoQueue, {}, nullptr);
+  }
 }
 
-// The adaptive scheduler with the same evidence (every hot key and 1% of
-// the items blamed for aborts), on a frozen clock so that the evidence does
-// not fade while the benchmark runs. Its bookkeeping is always in flight.
-AdaptiveScheduler* AdaptiveFor() {
-  static AdaptiveScheduler* scheduler = [] {
-    SchedulerOptions options{.queues = kQueues};
-    auto* s = new AdaptiveScheduler(options, [] { return int64_t{1'000'000'000}; });
-    SplitMix64 random(11);
-    Footprint one;
-    one.references.resize(1);
-    for (uint64_t i = 0; i < kHotKeys; ++i) {
-      one.references[0] = HotKey(i);
-      for (uint64_t a = 0, n = 500 + random.Below(1000); a < n; ++a) s->OnAbort(one, kNoQueue, {}, nullptr);
-      for (uint64_t c = 0, n = 5000 + random.Below(5000); c < n; ++c) s->OnCommit(one, kNoQueue);
+// One scheduler per (policy, state mode), History filled, shared by the
+// threads and repetitions of a benchmark. "adaptive" keeps its own
+// bookkeeping (always in flight, `mode` ignored) and runs on a frozen clock
+// so that its evidence does not decay while the benchmark runs.
+Scheduler* SchedulerFor(const std::string& name, StateMode mode) {
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, StateMode>, std::unique_ptr<Scheduler>> schedulers;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<Scheduler>& scheduler = schedulers[{name, mode}];
+  if (scheduler == nullptr) {
+    SchedulerOptions options{.queues = kQueues, .state = mode};
+    if (name == AdaptiveScheduler::kName) {
+      scheduler = std::make_unique<AdaptiveScheduler>(options, [] { return int64_t{1'000'000'000}; });
+    } else {
+      scheduler = std::make_unique<ConflictAwareScheduler>(*SchedulingPolicy::Parse(name), options, name);
     }
-    for (uint64_t i = 0; i < kItemKeys; ++i) {
-      one.references[0] = ItemKey(i);
-      for (uint64_t c = 0, n = 1 + random.Below(20); c < n; ++c) s->OnCommit(one, kNoQueue);
-      if (random.Below(100) == 0) s->OnAbort(one, kNoQueue, {}, nullptr);
-    }
-    return s;
-  }();
-  return scheduler;
+    FillHistory(scheduler.get());
+  }
+  return scheduler.get();
 }
 
 const Footprint& NextFootprint(size_t* cursor) {
@@ -166,7 +154,7 @@ double Seconds(std::chrono::steady_clock::duration d) { return std::chrono::dura
 // Pick alone, timed by hand around the call (the two clock reads add ~20 ns);
 // the OnFinish of the transaction placed kInFlight picks earlier is not timed.
 void BM_Pick(benchmark::State& state, const std::string& policy, StateMode mode) {
-  ConflictAwareScheduler* scheduler = SchedulerFor(policy, mode);
+  Scheduler* scheduler = SchedulerFor(policy, mode);
   size_t cursor = static_cast<size_t>(state.thread_index()) * 997;
   Ring ring;
   for (auto _ : state) {
@@ -185,44 +173,21 @@ void BM_Pick(benchmark::State& state, const std::string& policy, StateMode mode)
   state.SetItemsProcessed(state.iterations());
   if (state.thread_index() == 0) {
     const SchedulerStats stats = scheduler->Stats();
-    const double history_bytes = static_cast<double>(scheduler->history().ApproximateBytes());
     state.counters["history_refs"] = static_cast<double>(stats.history_references);
-    state.counters["history_B/ref"] = history_bytes / static_cast<double>(stats.history_references);
-    state.counters["state_entries"] = static_cast<double>(stats.state_references);
-    state.counters["state_MB"] = static_cast<double>(scheduler->state().ApproximateBytes()) / 1e6;
     state.counters["total_MB"] = static_cast<double>(stats.bytes) / 1e6;
+    if (const auto* conflict_aware = dynamic_cast<const ConflictAwareScheduler*>(scheduler)) {
+      const double history_bytes = static_cast<double>(conflict_aware->history().ApproximateBytes());
+      state.counters["history_B/ref"] = history_bytes / static_cast<double>(stats.history_references);
+      state.counters["state_entries"] = static_cast<double>(stats.state_references);
+      state.counters["state_MB"] = static_cast<double>(conflict_aware->state().ApproximateBytes()) / 1e6;
+    }
   }
 }
 
 // OnCommit then OnFinish of a transaction placed kInFlight picks earlier,
 // timed by hand; the Pick that replaces it is not timed.
-// Adaptive's Pick alone, timed as BM_Pick's, 16 transactions in flight per
-// thread.
-void BM_PickAdaptive(benchmark::State& state) {
-  AdaptiveScheduler* scheduler = AdaptiveFor();
-  size_t cursor = static_cast<size_t>(state.thread_index()) * 997;
-  Ring ring;
-  for (auto _ : state) {
-    const Footprint& footprint = NextFootprint(&cursor);
-    const size_t slot = ring.Retire(scheduler, false);
-    const auto start = std::chrono::steady_clock::now();
-    const size_t queue = scheduler->Pick(footprint);
-    const auto end = std::chrono::steady_clock::now();
-    state.SetIterationTime(Seconds(end - start));
-    ring.footprint[slot] = &footprint;
-    ring.queue[slot] = queue;
-  }
-  ring.Drain(scheduler);
-  state.SetItemsProcessed(state.iterations());
-  if (state.thread_index() == 0) {
-    const SchedulerStats stats = scheduler->Stats();
-    state.counters["history_refs"] = static_cast<double>(stats.history_references);
-    state.counters["total_MB"] = static_cast<double>(stats.bytes) / 1e6;
-  }
-}
-
 void BM_CommitFinish(benchmark::State& state, const std::string& policy) {
-  ConflictAwareScheduler* scheduler = SchedulerFor(policy, StateMode::kInflight);
+  Scheduler* scheduler = SchedulerFor(policy, StateMode::kInflight);
   size_t cursor = static_cast<size_t>(state.thread_index()) * 997;
   Ring ring;
   for (size_t i = 0; i < kInFlight; ++i) {  // fill the ring
@@ -245,7 +210,7 @@ void BM_CommitFinish(benchmark::State& state, const std::string& policy) {
 
 // The whole bookkeeping of a transaction: Pick, OnCommit, OnFinish.
 void BM_Transaction(benchmark::State& state, const std::string& policy) {
-  ConflictAwareScheduler* scheduler = SchedulerFor(policy, StateMode::kInflight);
+  Scheduler* scheduler = SchedulerFor(policy, StateMode::kInflight);
   size_t cursor = static_cast<size_t>(state.thread_index()) * 997;
   Ring ring;
   for (auto _ : state) {
@@ -277,7 +242,9 @@ void Register() {
                                            StateMode::kCumulative),
               true);
   }
-  Configure(benchmark::RegisterBenchmark("BM_Pick/adaptive/inflight", BM_PickAdaptive), true);
+  Configure(benchmark::RegisterBenchmark("BM_Pick/adaptive/inflight", BM_Pick, std::string(AdaptiveScheduler::kName),
+                                         StateMode::kInflight),
+            true);
   const std::string name = "count-sum-canonical";
   Configure(benchmark::RegisterBenchmark(("BM_CommitFinish/" + name).c_str(), BM_CommitFinish, name), true);
   Configure(benchmark::RegisterBenchmark(("BM_Transaction/" + name).c_str(), BM_Transaction, name), false);

@@ -139,7 +139,7 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
   double hottest_spill_cost = 0;
   for (size_t i = 0; i < footprint.references.size(); ++i) {
     const ReferenceKey key = footprint.references[i];
-    const uint64_t tables = i < footprint.reference_tables.size() ? footprint.reference_tables[i] : 0;
+    const uint64_t tables = footprint.TablesOf(i);
     Shard& shard = ShardOf(key);
     std::lock_guard lock(shard.mu);
     Entry& e = FindOrAdd(&shard, key, now);
@@ -214,7 +214,7 @@ bool AdaptiveScheduler::MayMove(const Footprint& footprint, size_t queue) {
   const int64_t now = now_ns_();
   for (size_t i = 0; i < footprint.references.size(); ++i) {
     const ReferenceKey key = footprint.references[i];
-    const uint64_t tables = i < footprint.reference_tables.size() ? footprint.reference_tables[i] : 0;
+    const uint64_t tables = footprint.TablesOf(i);
     Shard& shard = ShardOf(key);
     std::lock_guard lock(shard.mu);
     auto it = shard.map.find(key);
@@ -266,7 +266,7 @@ void AdaptiveScheduler::EndAttempt(const Footprint& footprint, size_t queue, con
     if (exposed) e.exposures += 1;
     // Running away from home: only where the reference is hot in the role
     // this transaction gives it (w_id=5 locating a remote customer is not).
-    const uint64_t tables = i < footprint.reference_tables.size() ? footprint.reference_tables[i] : 0;
+    const uint64_t tables = footprint.TablesOf(i);
     if (e.home >= 0 && queue < queues_ && Score(e, tables) > 0) {
       if (queue != static_cast<size_t>(e.home)) {
         // Its own aborts cost only the idle worker's time it was sent to use.
@@ -295,7 +295,7 @@ AdaptiveScheduler::Evidence& AdaptiveScheduler::EvidenceOf(Entry* e, uint64_t bi
 
 template <typename Fn>
 void AdaptiveScheduler::ForEachTable(const Footprint& footprint, size_t i, Fn fn) {
-  uint64_t tables = i < footprint.reference_tables.size() ? footprint.reference_tables[i] : 0;
+  uint64_t tables = footprint.TablesOf(i);
   if (tables == 0) tables = uint64_t{1} << 63;  // no table known: one bucket
   while (tables != 0) {
     const uint64_t bit = tables & (~tables + 1);

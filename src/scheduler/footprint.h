@@ -66,6 +66,9 @@ struct Footprint {
   // its Value::Hash.
   bool has_partition_value = false;
   uint64_t partition_value = 0;
+
+  // The TableBits reference i located (0: not known, e.g. not computed).
+  uint64_t TablesOf(size_t i) const { return i < reference_tables.size() ? reference_tables[i] : 0; }
 };
 
 // Renders the references of the footprint an event is about as text
