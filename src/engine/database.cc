@@ -242,6 +242,7 @@ Status Database::Open(const Options& options, std::unique_ptr<Database>* out) {
     pool_options.max_retries = options.max_retries;
     pool_options.seed = options.seed;
     pool_options.max_retry_pause = options.max_retry_pause;
+    pool_options.retry_yield = options.retry_yield;
     db->pool_ = std::make_unique<WorkerPool>(pool_options, db->runner_.get(), db->scheduler_.get());
     PL_RETURN_IF_ERROR(db->pool_->Start());
   }
@@ -778,7 +779,7 @@ void Database::Execute(const TransactionRequest& request, TransactionResult* res
       result->status = RetryLimitStatus(attempt + 1, options_.max_retries, reason, result->status);
       return;
     }
-    PauseBeforeRetry(attempt + 1, options_.max_retry_pause);
+    PauseBeforeRetry(attempt + 1, options_.max_retry_pause, options_.retry_yield);
   }
 }
 

@@ -60,7 +60,8 @@ FootprintBuilder::FootprintBuilder(const scheduler::FootprintSpec& spec, bool wi
     : references_(spec.references),
       canonical_(spec.form == scheduler::ReferenceForm::kCanonical),
       all_(spec.granularity == scheduler::ReferenceGranularity::kAll),
-      where_only_(spec.sources == scheduler::ReferenceSources::kWhere),
+      sources_(spec.sources),
+      occurrences_(spec.multiplicity == scheduler::ReferenceMultiplicity::kOccurrence),
       with_names_(with_names),
       wants_partition_(!spec.partition_domain.empty()) {
   if (wants_partition_) partition_domain_hash_ = sql::ReferenceNameHash(spec.partition_domain);
@@ -87,8 +88,9 @@ void FootprintBuilder::Add(const sql::PreparedStatement& statement, std::span<co
   const bool names = with_names_;
   bool in_clause = false;
   uint32_t clause = 0;
+  ++statement_;
   for (const sql::ReferenceSlot& slot : statement.reference_slots) {
-    if (where_only_ && !slot.from_where) continue;
+    if (!Keeps(slot)) continue;
     if (all_ && in_clause && slot.clause != clause) FlushClause();
     clause = slot.clause;
     in_clause = true;
@@ -120,6 +122,15 @@ void FootprintBuilder::FlushClause() {
   clause_tables_ = 0;
   parts_.clear();
   clause_text_.clear();
+}
+
+bool FootprintBuilder::Keeps(const sql::ReferenceSlot& slot) const {
+  switch (sources_) {
+    case scheduler::ReferenceSources::kKeys: return slot.by_key && (!slot.key_part || all_);
+    case scheduler::ReferenceSources::kWhere: return slot.from_where;
+    case scheduler::ReferenceSources::kAll: return true;
+  }
+  return true;
 }
 
 bool FootprintBuilder::SlotValue(const sql::ReferenceSlot& slot, std::span<const Value> params, const Value** value,
@@ -161,11 +172,20 @@ void FootprintBuilder::NotePartition(const Value& value) {
 bool FootprintBuilder::InsertKey(uint64_t key, uint64_t tables) {
   auto [it, inserted] = seen_.try_emplace(key, footprint_.references.size());
   if (!inserted) {
-    footprint_.reference_tables[it->second] |= tables;
+    const size_t i = it->second;
+    footprint_.reference_tables[i] |= tables;
+    if (occurrences_ && counted_in_[i] != statement_) {  // once per statement
+      counted_in_[i] = statement_;
+      ++footprint_.reference_occurrences[i];
+    }
     return false;
   }
   footprint_.references.push_back(key);
   footprint_.reference_tables.push_back(tables);
+  if (occurrences_) {
+    footprint_.reference_occurrences.push_back(1);
+    counted_in_.push_back(statement_);
+  }
   return true;
 }
 
@@ -179,6 +199,7 @@ scheduler::Footprint FootprintBuilder::Finish() {
   scheduler::Footprint out = std::move(footprint_);
   footprint_ = scheduler::Footprint{};
   seen_.clear();
+  counted_in_.clear();
   names_final_ = true;
   return out;
 }

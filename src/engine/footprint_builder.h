@@ -24,6 +24,12 @@
 // one key on an INT column. Texts: `s_w_id=5`, `c_last='BARBARBAR'`,
 // `ol_o_id<3001`, parts joined with " AND " in written order.
 //
+// Sources (FootprintSpec::sources): kKeys keeps the slots that locate rows
+// by key (ReferenceSlot::by_key; an inserted composite key's parts only
+// under "all"), kWhere the WHERE slots, kAll every slot. Multiplicity
+// kOccurrence also counts, per reference, the Add calls (statements) that
+// made it (Footprint::reference_occurrences).
+//
 // Partition value: of the first `=` reference (any statement, any clause,
 // whatever the spec's form) whose canonical domain is spec.partition_domain
 // by name ("w_id") or by qualified root name ("warehouse.w_id"), with a
@@ -76,6 +82,8 @@ class FootprintBuilder {
   // false when NULL, missing or not convertible.
   bool SlotValue(const sql::ReferenceSlot& slot, std::span<const Value> params, const Value** value,
                  uint64_t* hash);
+  // Whether the spec's sources keep `slot`.
+  bool Keeps(const sql::ReferenceSlot& slot) const;
   // True when `slot` is an equality on the spec's partition domain.
   bool OnPartitionDomain(const sql::ReferenceSlot& slot) const;
   // Takes `value` (of such a slot) as the partition value.
@@ -89,13 +97,18 @@ class FootprintBuilder {
   bool references_;
   bool canonical_;
   bool all_;
-  bool where_only_;  // FootprintSpec::sources == kWhere
+  scheduler::ReferenceSources sources_;
+  bool occurrences_;  // FootprintSpec::multiplicity == kOccurrence
   bool with_names_;
   bool wants_partition_;
   uint64_t partition_domain_hash_ = 0;
 
   scheduler::Footprint footprint_;
   absl::flat_hash_map<uint64_t, size_t> seen_;  // key → its index in footprint_.references
+  // With occurrences_: Add calls so far, and per reference the last Add
+  // that counted it (a statement counts each reference once).
+  uint32_t statement_ = 0;
+  std::vector<uint32_t> counted_in_;
   // The "all" clause being gathered: its distinct part keys (written order)
   // and, with names, its text.
   std::vector<uint64_t> parts_;

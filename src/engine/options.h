@@ -54,6 +54,9 @@ struct Options {
   // execution/retry_pause.h). 0: every retry at once, the reference paper's
   // rule to the letter.
   std::chrono::microseconds max_retry_pause{1000};
+  // Whether an immediate retry first yields the core (false with
+  // max_retry_pause 0: the paper's "Original", retrying at once).
+  bool retry_yield = true;
   // Seed of randomised choices (scheduler, stealing).
   uint64_t seed = 42;
 

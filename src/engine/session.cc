@@ -740,7 +740,7 @@ Status Session::Run(const sql::PreparedStatement& statement, const std::vector<V
       if (!conflict || attempt >= db_->options().max_retries) return status;
       result->Clear();
       gate.Leave();  // DDL need not wait out the pause
-      PauseBeforeRetry(attempt + 1, db_->options().max_retry_pause);
+      PauseBeforeRetry(attempt + 1, db_->options().max_retry_pause, db_->options().retry_yield);
     }
   }
   if (IsDdl(kind)) return RunSchemaChange(statement, result);

@@ -26,6 +26,7 @@ ConflictAwareScheduler::ConflictAwareScheduler(const SchedulingPolicy& policy, c
     : policy_(policy),
       name_(std::move(name)),
       sources_(options.reference_sources),
+      multiplicity_(options.reference_multiplicity),
       queues_(options.queues),
       learning_(options.history_learning),
       warmup_transactions_(options.history_warmup_transactions),
@@ -44,6 +45,7 @@ FootprintSpec ConflictAwareScheduler::Needs() const {
   spec.form = policy_.form;
   spec.granularity = policy_.granularity;
   spec.sources = sources_;
+  spec.multiplicity = multiplicity_;
   return spec;
 }
 
@@ -81,11 +83,11 @@ size_t ConflictAwareScheduler::Pick(const Footprint& footprint) {
 
 void ConflictAwareScheduler::OnAbort(const Footprint& footprint, size_t, const AbortCulprit&,
                                      const ReferenceNamer* namer) {
-  if (Learning()) history_.RecordAbort(footprint.references, namer);
+  if (Learning()) history_.RecordAbort(footprint.references, namer, footprint.reference_occurrences);
 }
 
 void ConflictAwareScheduler::OnCommit(const Footprint& footprint, size_t) {
-  if (Learning()) history_.RecordCommit(footprint.references);
+  if (Learning()) history_.RecordCommit(footprint.references, footprint.reference_occurrences);
 }
 
 void ConflictAwareScheduler::OnFinish(const Footprint& footprint, size_t queue) {

@@ -136,6 +136,7 @@ class ConflictAwareScheduler final : public Scheduler {
   const SchedulingPolicy policy_;
   const std::string name_;
   const ReferenceSources sources_;
+  const ReferenceMultiplicity multiplicity_;
   const size_t queues_;
   const HistoryLearning learning_;
   const uint64_t warmup_transactions_;

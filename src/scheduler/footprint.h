@@ -30,19 +30,35 @@ enum class ReferenceForm { kLiteral, kCanonical };
 // whole WHERE condition, a whole SET list, a whole VALUES row is one.
 enum class ReferenceGranularity { kSingle, kAll };
 
-// Which clauses yield references: all that the paper names (WHERE
-// conjuncts, SET assignments, inserted values), or only WHERE conjuncts —
-// the references that locate existing rows. An assigned or inserted value
-// (`ol_number=1`, `o_all_local=1`) names no row another transaction could
-// touch, yet it recurs in nearly every transaction of its kind, so under
-// Count it gathers the most aborts of all (see docs/results.md).
-enum class ReferenceSources { kAll, kWhere };
+// Which clauses yield references:
+//   kKeys (the default): what the paper's authors used, derived instead of
+//     hand-picked — the equality conjuncts of a SELECT's, UPDATE's or
+//     DELETE's WHERE whose column, with the condition's other equalities on
+//     that table, forms a prefix of an index (primary key, unique or not),
+//     so that it locates rows by key; an INSERT gives only its primary key
+//     (under the single granularity only a one-column key: a part of a
+//     composite key, `ol_number=1`, names no row by itself);
+//   kWhere: every WHERE conjunct `column op value` (ranges and non-key
+//     columns too) — the references that locate existing rows;
+//   kAll: all that the paper names (WHERE conjuncts, SET assignments,
+//     inserted values). An assigned or inserted value (`ol_number=1`,
+//     `o_all_local=1`) names no row another transaction could touch, yet it
+//     recurs in nearly every transaction of its kind, so under Count it
+//     gathers the most aborts of all (see docs/results.md).
+enum class ReferenceSources { kKeys, kWhere, kAll };
+
+// How often a reference counts in one transaction's events: once per
+// statement that makes it (kOccurrence, the paper's: NewOrder credits
+// `w_id` once per order line), or once per transaction (kTransaction).
+enum class ReferenceMultiplicity { kOccurrence, kTransaction };
 
 struct FootprintSpec {
   bool references = false;  // compute Footprint::references, in this form:
   ReferenceForm form = ReferenceForm::kLiteral;
   ReferenceGranularity granularity = ReferenceGranularity::kSingle;
   ReferenceSources sources = ReferenceSources::kAll;
+  // kOccurrence: also compute Footprint::reference_occurrences.
+  ReferenceMultiplicity multiplicity = ReferenceMultiplicity::kTransaction;
   // Non-empty: compute Footprint::partition_value, the value the
   // transaction gives this domain (canonical name, e.g. "w_id", or
   // "table.column").
@@ -61,6 +77,9 @@ struct Footprint {
   // each table whose statements gave that reference, so that an abort's
   // culprit table blames only the references that located its rows.
   std::vector<uint64_t> reference_tables{};
+  // Parallel to `references` (empty unless FootprintSpec::multiplicity is
+  // kOccurrence): how many statements of the transaction made each one.
+  std::vector<uint32_t> reference_occurrences{};
   // The value of the first equality reference on FootprintSpec's
   // partition_domain: an integer as its two's complement, any other type as
   // its Value::Hash.
@@ -69,6 +88,11 @@ struct Footprint {
 
   // The TableBits reference i located (0: not known, e.g. not computed).
   uint64_t TablesOf(size_t i) const { return i < reference_tables.size() ? reference_tables[i] : 0; }
+  // How many times reference i counts in this transaction's events (1 when
+  // not computed).
+  uint32_t OccurrencesOf(size_t i) const {
+    return i < reference_occurrences.size() ? reference_occurrences[i] : 1;
+  }
 };
 
 // Renders the references of the footprint an event is about as text

@@ -23,6 +23,11 @@ unsigned FilterBitsLog2(size_t capacity) {
   return log2;
 }
 
+// How many times reference i counts (at least once).
+uint64_t Occurrences(std::span<const uint32_t> occurrences, size_t i) {
+  return i < occurrences.size() ? std::max<uint32_t>(occurrences[i], 1) : 1;
+}
+
 }  // namespace
 
 History::History(size_t capacity)
@@ -33,17 +38,19 @@ History::History(size_t capacity)
   for (size_t i = 0; i < words; ++i) filter_[i].store(0, std::memory_order_relaxed);
 }
 
-void History::RecordAbort(std::span<const ReferenceKey> references, const ReferenceNamer* namer) {
+void History::RecordAbort(std::span<const ReferenceKey> references, const ReferenceNamer* namer,
+                          std::span<const uint32_t> occurrences) {
   size_t inserted = 0;
   for (size_t i = 0; i < references.size(); ++i) {
     bool first_abort = false;
+    const uint64_t n = Occurrences(occurrences, i);
     if (counts_.map().upsert(
             references[i],
-            [&first_abort](HistoryCounts& counts) {
+            [&first_abort, n](HistoryCounts& counts) {
               first_abort = counts.aborts == 0;
-              ++counts.aborts;
+              counts.aborts += n;
             },
-            HistoryCounts{.aborts = 1, .commits = 0})) {
+            HistoryCounts{.aborts = n, .commits = 0})) {
       ++inserted;
       first_abort = true;
     }
@@ -69,11 +76,13 @@ void History::RecordAbort(std::span<const ReferenceKey> references, const Refere
   }
 }
 
-void History::RecordCommit(std::span<const ReferenceKey> references) {
+void History::RecordCommit(std::span<const ReferenceKey> references, std::span<const uint32_t> occurrences) {
   size_t inserted = 0;
-  for (ReferenceKey key : references) {
+  for (size_t i = 0; i < references.size(); ++i) {
+    const uint64_t n = Occurrences(occurrences, i);
     if (counts_.map().upsert(
-            key, [](HistoryCounts& counts) { ++counts.commits; }, HistoryCounts{.aborts = 0, .commits = 1})) {
+            references[i], [n](HistoryCounts& counts) { counts.commits += n; },
+            HistoryCounts{.aborts = 0, .commits = n})) {
       ++inserted;
     }
   }

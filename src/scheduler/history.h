@@ -1,7 +1,8 @@
 // History: what the scheduler has learnt about each reference — how many
 // attempts of transactions that made it aborted, and how many committed (the
 // paper's Table I, "History"). Every event counts once for every reference
-// of the transaction; counters never decrease. A reference never seen has
+// of the transaction, or once per statement that made it (the paper's
+// multiplicity, Footprint::reference_occurrences); counters never decrease. A reference never seen has
 // counts (0, 0).
 //
 // Names: the first time a reference aborts, History asks the event's
@@ -66,11 +67,15 @@ class History {
   History(const History&) = delete;
   History& operator=(const History&) = delete;
 
-  // One aborted attempt of a transaction with these (distinct) references.
-  // `namer` (may be null) names references[i] as Name(i), on its first abort.
-  void RecordAbort(std::span<const ReferenceKey> references, const ReferenceNamer* namer);
-  // One committed transaction with these (distinct) references.
-  void RecordCommit(std::span<const ReferenceKey> references);
+  // One aborted attempt of a transaction with these (distinct) references,
+  // each counted occurrences[i] times (once when `occurrences` is empty:
+  // Footprint::reference_occurrences). `namer` (may be null) names
+  // references[i] as Name(i), on its first abort.
+  void RecordAbort(std::span<const ReferenceKey> references, const ReferenceNamer* namer,
+                   std::span<const uint32_t> occurrences = {});
+  // One committed transaction with these (distinct) references, counted
+  // as RecordAbort counts them.
+  void RecordCommit(std::span<const ReferenceKey> references, std::span<const uint32_t> occurrences = {});
 
   // The counts of `key`; (0, 0) if never seen or forgotten.
   HistoryCounts Lookup(ReferenceKey key) const;

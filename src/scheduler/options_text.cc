@@ -37,8 +37,14 @@ Status ParseStateMode(std::string_view text, StateMode* out) {
 }
 
 Status ParseReferenceSources(std::string_view text, ReferenceSources* out) {
-  static constexpr std::pair<std::string_view, ReferenceSources> kChoices[] = {{"all", ReferenceSources::kAll},
-                                                                                {"where", ReferenceSources::kWhere}};
+  static constexpr std::pair<std::string_view, ReferenceSources> kChoices[] = {
+      {"keys", ReferenceSources::kKeys}, {"where", ReferenceSources::kWhere}, {"all", ReferenceSources::kAll}};
+  return ParseChoice(text, kChoices, out);
+}
+
+Status ParseReferenceMultiplicity(std::string_view text, ReferenceMultiplicity* out) {
+  static constexpr std::pair<std::string_view, ReferenceMultiplicity> kChoices[] = {
+      {"occurrence", ReferenceMultiplicity::kOccurrence}, {"transaction", ReferenceMultiplicity::kTransaction}};
   return ParseChoice(text, kChoices, out);
 }
 

@@ -19,8 +19,10 @@ namespace paceline::scheduler {
 Status ParseHistoryLearning(std::string_view text, HistoryLearning* out);
 // "cumulative" | "inflight".
 Status ParseStateMode(std::string_view text, StateMode* out);
-// "all" | "where".
+// "keys" | "where" | "all".
 Status ParseReferenceSources(std::string_view text, ReferenceSources* out);
+// "occurrence" | "transaction".
+Status ParseReferenceMultiplicity(std::string_view text, ReferenceMultiplicity* out);
 // A number of transactions ("5000") or a duration ("2s", "500ms") into
 // options->history_warmup_transactions or ->history_warmup_time.
 Status ParseHistoryWarmup(std::string_view text, SchedulerOptions* options);

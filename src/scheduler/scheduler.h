@@ -63,9 +63,12 @@ struct SchedulerOptions {
   // that never aborted are forgotten (they weigh nothing in any policy).
   size_t history_capacity = size_t{1} << 20;
 
-  // Which clauses yield references (footprint.h): all the paper names, or
-  // WHERE conjuncts only.
-  ReferenceSources reference_sources = ReferenceSources::kAll;
+  // Which clauses yield references, and how often each counts in a
+  // transaction's events (footprint.h). The defaults are the paper's
+  // authors': key equalities of WHERE clauses (and inserted primary keys),
+  // credited once per statement.
+  ReferenceSources reference_sources = ReferenceSources::kKeys;
+  ReferenceMultiplicity reference_multiplicity = ReferenceMultiplicity::kOccurrence;
 
   // "adaptive": how fast evidence fades (a reference's aborts and exposures
   // halve every half-life), and the share of transactions placed at random

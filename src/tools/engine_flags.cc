@@ -27,13 +27,19 @@ DEFINE_uint64(history_capacity, 1 << 20,
 DEFINE_int32(history_half_life_ms, 2000,
              "adaptive: a reference's conflict evidence (blamed aborts, exposures) halves every this many ms");
 DEFINE_double(exploration, 0.02, "adaptive: share of transactions placed on a random queue so that evidence keeps coming");
-DEFINE_string(reference_sources, "all",
-              "conflict-aware policies: references from WHERE, SET and VALUES (all) or WHERE only (where)");
+DEFINE_string(reference_sources, "keys",
+              "conflict-aware policies: references from key equalities of WHERE clauses and inserted primary keys "
+              "(keys, the paper authors'), every WHERE conjunct (where), or WHERE, SET and VALUES (all)");
+DEFINE_string(reference_multiplicity, "occurrence",
+              "conflict-aware policies: a reference counts once per statement that makes it (occurrence) or once "
+              "per transaction (transaction)");
 DEFINE_string(partition_domain, "w_id", "partition: the canonical domain whose value picks the queue");
 DEFINE_bool(steal, true, "idle workers steal queued transactions from other queues");
 DEFINE_int32(steal_threshold, 1, "with --steal: steal only from queues holding at least this many waiting transactions");
 DEFINE_int32(max_retries, 100, "retries of a transaction aborted by conflicts before it fails with 40001");
 DEFINE_int32(max_retry_pause_us, 1000, "longest pause before a retry (the first 8 are immediate); 0: always at once");
+DEFINE_bool(retry_yield, true,
+            "an immediate retry first yields the core (false with --max-retry-pause-us=0: the paper's Original)");
 DEFINE_int32(lock_timeout_ms, 10000, "longest lock wait (2PL waiting variants) and DDL wait");
 DEFINE_bool(parameterize_literals, true,
             "statements sent with literals share one plan per shape (their literals become parameters)");
@@ -55,7 +61,8 @@ namespace {
 bool IsEngineFlag(const std::string& name) {
   static const char* const kNames[] = {
       "workers", "cc", "scheduler", "history_warmup", "history_learning", "state", "history_capacity",
-      "history_half_life_ms", "exploration", "reference_sources", "partition_domain", "steal", "steal_threshold", "max_retries", "max_retry_pause_us",
+      "history_half_life_ms", "exploration", "reference_sources", "reference_multiplicity", "partition_domain", "steal", "steal_threshold", "max_retries",
+      "max_retry_pause_us", "retry_yield",
       "lock_timeout_ms", "parameterize_literals", "data_dir", "sync", "checkpoint_interval_s", "checkpoint_log_mb", "checkpoint_on_close", "group_commit_us",
       "statement_cache_mb", "seed"};
   return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
@@ -81,6 +88,7 @@ Status EngineOptionsFromFlags(engine::Options* options) {
   if (FLAGS_max_retries < 0) return Invalid("--max-retries must not be negative");
   options->max_retries = FLAGS_max_retries;
   options->max_retry_pause = std::chrono::microseconds(std::max(0, FLAGS_max_retry_pause_us));
+  options->retry_yield = FLAGS_retry_yield;
   options->lock_timeout = std::chrono::milliseconds(std::max(0, FLAGS_lock_timeout_ms));
   options->parameterize_literals = FLAGS_parameterize_literals;
   options->seed = FLAGS_seed;
@@ -117,6 +125,8 @@ Status EngineOptionsFromFlags(engine::Options* options) {
   scheduling.exploration = FLAGS_exploration;
   s = scheduler::ParseReferenceSources(FLAGS_reference_sources, &scheduling.reference_sources);
   if (!s.ok()) return Invalid("--reference-sources " + s.message());
+  s = scheduler::ParseReferenceMultiplicity(FLAGS_reference_multiplicity, &scheduling.reference_multiplicity);
+  if (!s.ok()) return Invalid("--reference-multiplicity " + s.message());
   scheduling.partition_domain = FLAGS_partition_domain;
   return Status::OK();
 }

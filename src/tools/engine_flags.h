@@ -1,7 +1,8 @@
 // Engine flags: the command-line flags that paceline-bench and
 // paceline-server share for the engine and its scheduler (--workers, --cc,
 // --scheduler, --history-*, --state, --reference-sources,
-// --partition-domain, --steal*, --max-retries, --max-retry-pause-us,
+// --reference-multiplicity, --partition-domain, --steal*, --max-retries,
+// --max-retry-pause-us, --retry-yield,
 // --lock-timeout-ms, --seed), defined once here, and their copy into
 // engine::Options.
 //
@@ -30,11 +31,13 @@ DECLARE_uint64(history_capacity);
 DECLARE_int32(history_half_life_ms);
 DECLARE_double(exploration);
 DECLARE_string(reference_sources);
+DECLARE_string(reference_multiplicity);
 DECLARE_string(partition_domain);
 DECLARE_bool(steal);
 DECLARE_int32(steal_threshold);
 DECLARE_int32(max_retries);
 DECLARE_int32(max_retry_pause_us);
+DECLARE_bool(retry_yield);
 DECLARE_int32(lock_timeout_ms);
 DECLARE_bool(parameterize_literals);
 DECLARE_string(data_dir);

@@ -187,6 +187,7 @@ int Main() {
   report.settings.push_back({"history_half_life_ms", std::to_string(FLAGS_history_half_life_ms)});
   report.settings.push_back({"exploration", std::to_string(FLAGS_exploration)});
   report.settings.push_back({"reference_sources", FLAGS_reference_sources});
+  report.settings.push_back({"reference_multiplicity", FLAGS_reference_multiplicity});
   report.settings.push_back({"partition_domain", FLAGS_partition_domain});
   report.settings.push_back({"steal", options.steal ? "true" : "false"});
   report.settings.push_back({"data_dir", options.data_dir.empty() ? "none (in memory)" : options.data_dir});
@@ -197,6 +198,7 @@ int Main() {
   report.settings.push_back({"steal_threshold", std::to_string(options.steal_threshold)});
   report.settings.push_back({"max_retries", std::to_string(options.max_retries)});
   report.settings.push_back({"max_retry_pause_us", std::to_string(options.max_retry_pause.count())});
+  report.settings.push_back({"retry_yield", options.retry_yield ? "true" : "false"});
   report.settings.push_back({"lock_timeout_ms", std::to_string(options.lock_timeout.count())});
   report.settings.push_back({"duration", std::to_string(FLAGS_duration)});
   report.settings.push_back({"warmup", std::to_string(FLAGS_warmup)});

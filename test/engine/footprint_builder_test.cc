@@ -3,7 +3,8 @@
 // parameters, NULL and missing values, SET lists, VALUES rows, INSERT ..
 // SELECT, DELETE, joins and what yields nothing, single vs all, literal vs
 // canonical, distinct keys, the partition value, value types that must hash
-// alike, and keys that must differ.
+// alike, keys that must differ, the "keys" sources (index-prefix equalities,
+// inserted primary keys) and occurrence counts.
 #include "engine/footprint_builder.h"
 
 #include <gtest/gtest.h>
@@ -32,6 +33,13 @@ FootprintSpec Spec(ReferenceForm form, ReferenceGranularity granularity, std::st
   spec.form = form;
   spec.granularity = granularity;
   spec.partition_domain = std::move(partition);
+  return spec;
+}
+
+// The paper authors' extraction: key equalities only.
+FootprintSpec KeysSpec(ReferenceForm form, ReferenceGranularity granularity) {
+  FootprintSpec spec = Spec(form, granularity);
+  spec.sources = scheduler::ReferenceSources::kKeys;
   return spec;
 }
 
@@ -448,6 +456,70 @@ TEST_F(FootprintBuilderTest, PartitionValueIsTheFirstEqualityOnTheDomain) {
   EXPECT_FALSE(Build(Spec(kLiteral, kSingle, "nope"), txn).has_partition_value);
   EXPECT_FALSE(Build(Spec(kLiteral, kSingle, "s_w_id"), txn).has_partition_value);
   EXPECT_FALSE(Build(Spec(kLiteral, kSingle, "w_id"), {txn[0], txn[1]}).has_partition_value);
+}
+
+
+TEST_F(FootprintBuilderTest, KeysSourcesKeepEqualitiesOnAnIndexPrefix) {
+  Run("CREATE INDEX order_line_by_order ON order_line (ol_w_id, ol_o_id)");
+  const FootprintSpec keys = KeysSpec(kLiteral, kSingle);
+  // stock's primary key is (s_w_id, s_i_id): both equalities form it; a
+  // range and a non-key column are no key.
+  EXPECT_EQ(NamesOf(keys, "SELECT 1 FROM stock WHERE s_i_id = $1 AND s_quantity < $2 AND s_w_id = $3 AND s_data = $4",
+                    {I(42), I(10), I(1), T("x")}),
+            (Names{"s_i_id=42", "s_w_id=1"}));
+  // A prefix of the key locates rows; a later column alone does not.
+  EXPECT_EQ(NamesOf(keys, "SELECT 1 FROM stock WHERE s_w_id = $1", {I(1)}), (Names{"s_w_id=1"}));
+  EXPECT_EQ(NamesOf(keys, "SELECT 1 FROM stock WHERE s_i_id = $1", {I(42)}), Names{});
+  EXPECT_EQ(NamesOf(keys, "SELECT 1 FROM stock WHERE s_w_id > $1 AND s_i_id = $2", {I(1), I(42)}), Names{});
+  // A secondary index counts as well.
+  EXPECT_EQ(NamesOf(keys, "SELECT 1 FROM order_line WHERE ol_number = 3 AND ol_o_id = $1 AND ol_w_id = $2",
+                    {I(5), I(1)}),
+            (Names{"ol_o_id=5", "ol_w_id=1"}));
+  EXPECT_EQ(NamesOf(keys, "SELECT 1 FROM order_line WHERE ol_o_id = $1", {I(5)}), Names{});
+  // UPDATE and DELETE: the WHERE only, never the SET list.
+  EXPECT_EQ(NamesOf(keys, "UPDATE stock SET s_quantity = $1 WHERE s_w_id = $2 AND s_i_id = $3", {I(9), I(1), I(42)}),
+            (Names{"s_w_id=1", "s_i_id=42"}));
+  EXPECT_EQ(NamesOf(keys, "DELETE FROM warehouse WHERE w_id = $1 AND w_name = $2", {I(3), T("x")}),
+            (Names{"w_id=3"}));
+  // Under "all" the key equalities of a condition are one reference.
+  EXPECT_EQ(NamesOf(KeysSpec(kLiteral, kAll), "SELECT 1 FROM stock WHERE s_i_id = $1 AND s_data = $2 AND s_w_id = $3",
+                    {I(42), T("x"), I(1)}),
+            (Names{"s_i_id=42 AND s_w_id=1"}));
+}
+
+TEST_F(FootprintBuilderTest, KeysSourcesTakeAnInsertsPrimaryKeyOnly) {
+  const FootprintSpec keys = KeysSpec(kLiteral, kSingle);
+  // A one-column key names the row.
+  EXPECT_EQ(NamesOf(keys, "INSERT INTO warehouse VALUES ($1, $2)", {I(5), T("north")}), (Names{"w_id=5"}));
+  // A part of a composite key names nothing by itself: only the whole key,
+  // under "all".
+  const std::string stock = "INSERT INTO stock (s_i_id, s_w_id, s_quantity) VALUES ($1, $2, $3)";
+  EXPECT_EQ(NamesOf(keys, stock, {I(42), I(1), I(9)}), Names{});
+  EXPECT_EQ(NamesOf(KeysSpec(kLiteral, kAll), stock, {I(42), I(1), I(9)}), (Names{"s_i_id=42 AND s_w_id=1"}));
+  // No primary key: nothing.
+  EXPECT_EQ(NamesOf(keys, "INSERT INTO order_line VALUES (1, 2, 3, 4, 5)", {}), Names{});
+}
+
+TEST_F(FootprintBuilderTest, OccurrencesCountTheStatementsThatMadeAReference) {
+  FootprintSpec spec = KeysSpec(kCanonical, kSingle);
+  spec.multiplicity = scheduler::ReferenceMultiplicity::kOccurrence;
+  Names names;
+  const Footprint f = Build(spec,
+                            {{"SELECT 1 FROM warehouse WHERE w_id = $1", {I(1)}},
+                             {"SELECT 1 FROM stock WHERE s_w_id = $1 AND s_i_id = $2", {I(1), I(42)}},
+                             {"SELECT 1 FROM stock WHERE s_w_id = $1 AND s_i_id = $2", {I(1), I(43)}},
+                             // Twice in one statement: once.
+                             {"SELECT 1 FROM stock, warehouse WHERE s_w_id = $1 AND s_i_id = $2 AND w_id = $1",
+                              {I(1), I(42)}}},
+                            &names);
+  EXPECT_EQ(names, (Names{"w_id=1", "item_no=42", "item_no=43"}));  // s_i_id → item.i_id, of domain item_no
+  EXPECT_EQ(f.reference_occurrences, (std::vector<uint32_t>{4, 2, 1}));
+  EXPECT_EQ(f.OccurrencesOf(0), 4u);
+  // Per transaction: not computed, each counts once.
+  const Footprint once = Build(KeysSpec(kCanonical, kSingle), {{"SELECT 1 FROM warehouse WHERE w_id = $1", {I(1)}},
+                                                               {"SELECT 1 FROM warehouse WHERE w_id = $1", {I(1)}}});
+  EXPECT_TRUE(once.reference_occurrences.empty());
+  EXPECT_EQ(once.OccurrencesOf(0), 1u);
 }
 
 }  // namespace

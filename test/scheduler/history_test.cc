@@ -26,6 +26,19 @@ class PrefixNamer : public ReferenceNamer {
   std::vector<ReferenceKey> keys_;
 };
 
+TEST(HistoryTest, OccurrencesCountAReferenceOncePerStatementThatMadeIt) {
+  History history(1000);
+  const std::vector<ReferenceKey> keys = {1, 2};
+  const std::vector<uint32_t> occurrences = {6, 1};  // NewOrder: w_id once per statement
+  history.RecordAbort(keys, nullptr, occurrences);
+  history.RecordCommit(keys, occurrences);
+  history.RecordCommit(keys);  // not given: once each
+  EXPECT_EQ(history.Lookup(1).aborts, 6u);
+  EXPECT_EQ(history.Lookup(1).commits, 7u);
+  EXPECT_EQ(history.Lookup(2).aborts, 1u);
+  EXPECT_EQ(history.Lookup(2).commits, 2u);
+}
+
 TEST(HistoryTest, CountsEveryEventForEveryReference) {
   History history(1000);
   const std::vector<ReferenceKey> both = {1, 2};

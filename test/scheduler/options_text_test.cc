@@ -24,12 +24,20 @@ TEST(OptionsTextTest, ChoicesParseAndErrorsListTheValidOnes) {
   ReferenceSources sources{};
   EXPECT_TRUE(ParseReferenceSources("where", &sources).ok());
   EXPECT_EQ(sources, ReferenceSources::kWhere);
+  EXPECT_TRUE(ParseReferenceSources("keys", &sources).ok());
+  EXPECT_EQ(sources, ReferenceSources::kKeys);
+  ReferenceMultiplicity multiplicity{};
+  EXPECT_TRUE(ParseReferenceMultiplicity("transaction", &multiplicity).ok());
+  EXPECT_EQ(multiplicity, ReferenceMultiplicity::kTransaction);
+  EXPECT_TRUE(ParseReferenceMultiplicity("occurrence", &multiplicity).ok());
+  EXPECT_EQ(multiplicity, ReferenceMultiplicity::kOccurrence);
 
   Status bad = ParseStateMode("Cumulative", &state);
   EXPECT_EQ(bad.sqlstate(), sqlstate::kInvalidParameterValue);
   EXPECT_EQ(bad.message(), "must be inflight or cumulative: \"Cumulative\"");
   EXPECT_THAT(ParseHistoryLearning("", &learning).message(), HasSubstr("continuous or frozen"));
-  EXPECT_THAT(ParseReferenceSources("set", &sources).message(), HasSubstr("all or where"));
+  EXPECT_THAT(ParseReferenceSources("set", &sources).message(), HasSubstr("keys or where or all"));
+  EXPECT_THAT(ParseReferenceMultiplicity("once", &multiplicity).message(), HasSubstr("occurrence or transaction"));
 }
 
 TEST(OptionsTextTest, HistoryWarmupIsTransactionsOrADuration) {

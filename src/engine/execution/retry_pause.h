@@ -7,9 +7,10 @@
 // descheduled while it holds what the loser needs, and a loser that retried
 // without yielding would spin against it. Later retries of the same
 // transaction sleep for an exponentially growing time capped at `max_pause`
-// (0: always only yield, the paper's rule to the letter), so that a long
-// conflict (a descheduled lock holder, an interactive transaction holding a
-// lock) does not use up the retry limit in microseconds.
+// (0: always only yield), so that a long conflict (a descheduled lock holder,
+// an interactive transaction holding a lock) does not use up the retry limit
+// in microseconds. `yield` false with max_pause 0 is the paper's rule to the
+// letter (its "Original"): every retry at once, not even yielding.
 //
 // RetryLimitStatus is the 40001 a transaction ends with when its retries
 // run out.
@@ -31,9 +32,9 @@ namespace paceline::engine {
 inline constexpr int kImmediateRetries = 8;
 
 // `retry` counts from 1 (the first retry of a transaction).
-inline void PauseBeforeRetry(int retry, std::chrono::microseconds max_pause) {
+inline void PauseBeforeRetry(int retry, std::chrono::microseconds max_pause, bool yield = true) {
   if (max_pause.count() <= 0 || retry <= kImmediateRetries) {
-    std::this_thread::yield();
+    if (yield) std::this_thread::yield();
     return;
   }
   const int shift = std::min(retry - kImmediateRetries, 20);

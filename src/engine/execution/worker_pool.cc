@@ -278,7 +278,7 @@ void WorkerPool::Run(Worker& worker, Job& job, bool stolen) {
     }
     worker.stats.CountRetry();
     ++ctx.attempt;
-    PauseBeforeRetry(ctx.attempt, options_.max_retry_pause);  // on this worker, at once at first
+    PauseBeforeRetry(ctx.attempt, options_.max_retry_pause, options_.retry_yield);  // on this worker, at once at first
   }
   result.conflicts = conflicts;
   if (stolen) worker.stats.CountSteal();

@@ -62,6 +62,7 @@ struct WorkerPoolOptions {
   uint64_t seed = 42;     // for the choice of steal victims
   // Longest pause before a retry (retry_pause.h); 0: every retry at once.
   std::chrono::microseconds max_retry_pause{1000};
+  bool retry_yield = true;  // an immediate retry first yields the core
 };
 
 class WorkerPool {

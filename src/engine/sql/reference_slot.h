@@ -12,6 +12,8 @@
 //   - each `SET column = value` of an UPDATE;
 //   - each inserted `column = value` of every VALUES row, and of the select
 //     list of INSERT .. SELECT.
+// Each slot says which kind it is and whether it locates rows by key
+// (`from_where`, `by_key`), so that FootprintSpec::sources can keep some.
 // A clause groups the slots of one WHERE condition (inner-join ON conditions
 // included, as the binder merges them; each LEFT JOIN's ON is its own), one
 // SET list, one VALUES row: the unit of the "all" granularity. Slots are in
@@ -71,6 +73,14 @@ struct ReferenceSlot {
   // Which kind of clause it comes from (FootprintSpec::sources may keep
   // only WHERE conjuncts).
   bool from_where = false;
+  // For FootprintSpec::sources == kKeys: a WHERE equality that locates rows
+  // by key (its column and the condition's other equalities on that table
+  // form a prefix of one of its indexes: every column of a hash index), or
+  // an inserted value of a primary-key column. `key_part` marks an inserted
+  // value of a composite primary key (a reference only as part of the
+  // whole key, under the "all" granularity).
+  bool by_key = false;
+  bool key_part = false;
 };
 
 // The hash of a subject's name ("stock.s_w_id", "w_id").

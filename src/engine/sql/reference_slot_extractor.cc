@@ -3,9 +3,11 @@
 #include "engine/sql/reference_slot_extractor.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "engine/catalog/canonical_domain.h"
 #include "engine/sql/prepared_statement.h"
+#include "engine/storage/index.h"
 
 namespace paceline::sql {
 
@@ -55,7 +57,7 @@ void ReferenceSlotExtractor::Extract(const PreparedStatement& statement, std::ve
   } else if (statement.update) {
     const UpdatePlan& plan = *statement.update;
     for (size_t i = 0; i < plan.set_columns.size(); ++i) {
-      AddAssignment(*plan.target.table, plan.set_columns[i], plan.set_values[i].get());
+      AddAssignment(*plan.target.table, plan.set_columns[i], plan.set_values[i].get(), /*inserted=*/false);
     }
     EndClause();
     std::vector<const BoundExpr*> where;
@@ -70,13 +72,13 @@ void ReferenceSlotExtractor::Extract(const PreparedStatement& statement, std::ve
     const InsertPlan& plan = *statement.insert;
     for (const auto& row : plan.rows) {
       for (size_t i = 0; i < row.size() && i < plan.target_columns.size(); ++i) {
-        AddAssignment(*plan.table, plan.target_columns[i], row[i].get());
+        AddAssignment(*plan.table, plan.target_columns[i], row[i].get(), /*inserted=*/true);
       }
       EndClause();
     }
     if (plan.query) {
       for (size_t i = 0; i < plan.query->outputs.size() && i < plan.target_columns.size(); ++i) {
-        AddAssignment(*plan.table, plan.target_columns[i], plan.query->outputs[i].get());
+        AddAssignment(*plan.table, plan.target_columns[i], plan.query->outputs[i].get(), /*inserted=*/true);
       }
       EndClause();
       ExtractSelect(*plan.query);
@@ -107,11 +109,41 @@ void ReferenceSlotExtractor::AddCondition(std::span<const SourcePlan> sources,
                                           std::vector<const BoundExpr*> conjuncts) {
   std::stable_sort(conjuncts.begin(), conjuncts.end(),
                    [](const BoundExpr* a, const BoundExpr* b) { return a->location < b->location; });
-  for (const BoundExpr* c : conjuncts) AddComparison(sources, *c);
+  std::vector<ConditionSlot> added;
+  for (const BoundExpr* c : conjuncts) AddComparison(sources, *c, &added);
+  MarkKeyEqualities(sources, added);
   EndClause();
 }
 
-void ReferenceSlotExtractor::AddComparison(std::span<const SourcePlan> sources, const BoundExpr& conjunct) {
+void ReferenceSlotExtractor::MarkKeyEqualities(std::span<const SourcePlan> sources,
+                                               const std::vector<ConditionSlot>& added) {
+  // Whether `column` of source `source` has an equality in this condition.
+  const auto equal = [&](int source, int column) {
+    for (const ConditionSlot& a : added) {
+      if (a.source == source && a.column == column && (*out_)[a.slot].op == ReferenceOp::kEq) return true;
+    }
+    return false;
+  };
+  for (const ConditionSlot& a : added) {
+    ReferenceSlot& slot = (*out_)[a.slot];
+    if (slot.op != ReferenceOp::kEq) continue;
+    for (const std::unique_ptr<storage::Index>& index : sources[a.source].table->indexes()) {
+      const catalog::IndexSchema& key = index->schema();
+      const auto at = std::find(key.columns.begin(), key.columns.end(), a.column);
+      if (at == key.columns.end()) continue;
+      // An ordered index is searched by any prefix of its key; a hash index
+      // only by the whole key.
+      const auto needed_end = key.method == catalog::IndexMethod::kHash ? key.columns.end() : at;
+      if (std::all_of(key.columns.begin(), needed_end, [&](int c) { return c == a.column || equal(a.source, c); })) {
+        slot.by_key = true;
+        break;
+      }
+    }
+  }
+}
+
+void ReferenceSlotExtractor::AddComparison(std::span<const SourcePlan> sources, const BoundExpr& conjunct,
+                                           std::vector<ConditionSlot>* added) {
   ReferenceOp op;
   if (conjunct.kind != BoundKind::kCompare || conjunct.children.size() != 2 || !ToReferenceOp(conjunct.op, &op)) {
     return;
@@ -124,18 +156,27 @@ void ReferenceSlotExtractor::AddComparison(std::span<const SourcePlan> sources, 
   }
   if (column->kind != BoundKind::kColumn || !IsValue(*value)) return;
   if (column->source < 0 || static_cast<size_t>(column->source) >= sources.size()) return;
-  AddSlot(*sources[column->source].table, column->index, op, *value, /*from_where=*/true);
+  if (AddSlot(*sources[column->source].table, column->index, op, *value, /*from_where=*/true)) {
+    added->push_back(ConditionSlot{.slot = out_->size() - 1, .source = column->source, .column = column->index});
+  }
 }
 
-void ReferenceSlotExtractor::AddAssignment(const storage::Table& table, int column, const BoundExpr* value) {
+void ReferenceSlotExtractor::AddAssignment(const storage::Table& table, int column, const BoundExpr* value,
+                                           bool inserted) {
   if (value == nullptr) return;
   const BoundExpr& v = StripCasts(*value);
-  if (IsValue(v)) AddSlot(table, column, ReferenceOp::kEq, v, /*from_where=*/false);
+  if (!IsValue(v) || !AddSlot(table, column, ReferenceOp::kEq, v, /*from_where=*/false) || !inserted) return;
+  const storage::Index* primary = table.primary_index();
+  if (primary == nullptr) return;
+  const std::vector<int>& key = primary->schema().columns;
+  ReferenceSlot& slot = out_->back();
+  slot.by_key = std::find(key.begin(), key.end(), column) != key.end();
+  slot.key_part = key.size() > 1;
 }
 
-void ReferenceSlotExtractor::AddSlot(const storage::Table& table, int column, ReferenceOp op,
+bool ReferenceSlotExtractor::AddSlot(const storage::Table& table, int column, ReferenceOp op,
                                      const BoundExpr& value, bool from_where) {
-  if (column < 0 || static_cast<size_t>(column) >= table.schema().columns.size()) return;
+  if (column < 0 || static_cast<size_t>(column) >= table.schema().columns.size()) return false;
   ReferenceSlot slot = SubjectOf(table, column).fields;
   slot.op = op;
   if (value.kind == BoundKind::kParameter) {
@@ -143,13 +184,14 @@ void ReferenceSlotExtractor::AddSlot(const storage::Table& table, int column, Re
   } else {
     Value scratch;
     const Value* v = nullptr;
-    if (!ReferenceValue(value.constant, slot.column_type, &scratch, &v)) return;
+    if (!ReferenceValue(value.constant, slot.column_type, &scratch, &v)) return false;
     slot.constant = *v;
     slot.constant_hash = slot.constant.Hash();
   }
   slot.clause = clause_;
   slot.from_where = from_where;
   out_->push_back(std::move(slot));
+  return true;
 }
 
 void ReferenceSlotExtractor::EndClause() {

@@ -12,6 +12,10 @@
 // inserted NULL is not a value). Canonical domains are resolved through the
 // catalog (catalog/canonical_domain.h), once per column.
 //
+// Key equalities (ReferenceSlot::by_key) are judged per condition and
+// source: `c_w_id = $1 AND c_d_id = $2 AND c_last = $3` with an index on
+// (c_w_id, c_d_id, c_last) marks all three; `c_last = $3` alone marks none.
+//
 // Clause order within a statement: UPDATE's SET list before its WHERE;
 // INSERT .. SELECT's select list before the SELECT's conditions; a SELECT's
 // LEFT JOIN ON conditions (in FROM order) before its WHERE.
@@ -46,14 +50,29 @@ class ReferenceSlotExtractor {
     ReferenceSlot fields;  // subject fields and column_type only
   };
 
+  // A slot of the condition being extracted: its index in *out_, and the
+  // source and column it compares.
+  struct ConditionSlot {
+    size_t slot;
+    int source;
+    int column;
+  };
+
   void ExtractSelect(const SelectPlan& plan);
   // One condition of `sources`' columns, conjuncts in any order.
   void AddCondition(std::span<const SourcePlan> sources, std::vector<const BoundExpr*> conjuncts);
-  void AddComparison(std::span<const SourcePlan> sources, const BoundExpr& conjunct);
-  // `column = value` of `table` (SET, VALUES, INSERT .. SELECT outputs).
-  void AddAssignment(const storage::Table& table, int column, const BoundExpr* value);
-  // A slot for `column op value` when value is a parameter or a constant.
-  void AddSlot(const storage::Table& table, int column, ReferenceOp op, const BoundExpr& value, bool from_where);
+  void AddComparison(std::span<const SourcePlan> sources, const BoundExpr& conjunct,
+                     std::vector<ConditionSlot>* added);
+  // Sets ReferenceSlot::by_key on the equalities of one condition that,
+  // with the condition's other equalities on the same source, form a prefix
+  // of one of its table's indexes (every column of a hash index).
+  void MarkKeyEqualities(std::span<const SourcePlan> sources, const std::vector<ConditionSlot>& added);
+  // `column = value` of `table` (SET, VALUES, INSERT .. SELECT outputs);
+  // `inserted`: an inserted value (by_key on a primary-key column).
+  void AddAssignment(const storage::Table& table, int column, const BoundExpr* value, bool inserted);
+  // A slot for `column op value` when value is a parameter or a constant
+  // (false: none made).
+  bool AddSlot(const storage::Table& table, int column, ReferenceOp op, const BoundExpr& value, bool from_where);
   // Closes the current clause: the next slot starts a new one.
   void EndClause();
   const Subject& SubjectOf(const storage::Table& table, int column);
