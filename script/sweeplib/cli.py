@@ -2,9 +2,10 @@
 extended with repeats, confidence intervals and a factorial analysis.
 
 Runs paceline-bench (--json) once per cell: every cc of --cc under each of
-the 18 schedulers (random = the paper's Original, partition = its Hard
-Partition, and the 16 policies {count|fraction}-{sum|max}-{literal|canonical}-
-{single|all}), --repeats times, repeat-major and shuffled within a repeat so
+the 19 schedulers (original = the paper's Original to the letter: random
+placement, every retry at once without yielding; random = random placement
+with Paceline's retry; partition = its Hard Partition; and the 16 policies
+{count|fraction}-{sum|max}-{literal|canonical}-{single|all}), --repeats times, repeat-major and shuffled within a repeat so
 that machine drift hits every cell alike. Each finished cell is saved at once
 under OUT/cells/, so an interrupted sweep (Ctrl-C, SIGTERM, a crash) resumes
 where it stopped when run again with the same flags and --out; --fresh redoes
@@ -23,7 +24,8 @@ defaults, the contended setting of docs/results.md:
 cores); --target-latency-ms=500 measures every cell at the paper's fixed mean
 response time (each cell then takes several runs). Partition and the 16
 policies also get --placement-flags (default --steal=false: an idle worker
-that steals undoes any placement); random keeps paceline-bench's stealing.
+that steals undoes any placement); original and random keep paceline-bench's
+stealing.
 
 Examples:
   script/sweep                                    # the default sweep, about 25 minutes
@@ -40,6 +42,8 @@ import signal
 import subprocess
 import sys
 import time
+
+from . import design
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -153,7 +157,7 @@ class Sweep:
 
     def command(self, repeat, cc, scheduler, json_path):
         extra = self.args.placement if self.is_placed(scheduler) else []
-        return ([self.args.bench, f"--cc={cc}", f"--scheduler={scheduler}", f"--seed={self.args.seed + repeat - 1}",
+        return ([self.args.bench, f"--cc={cc}", *design.bench_flags(scheduler), f"--seed={self.args.seed + repeat - 1}",
                  "--progress=false", f"--json={json_path}"] + self.args.bench_args + extra)
 
     def run_cell(self, repeat, cc, scheduler):
@@ -248,7 +252,7 @@ def _main(args):
     # The heavy imports (scipy, matplotlib) after the build has installed them.
     from tqdm import tqdm
 
-    from . import design, plots, report
+    from . import plots, report
 
     sweep = Sweep(args, design.schedulers(), design.is_placed)
     sweep.prepare()

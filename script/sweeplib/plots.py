@@ -34,8 +34,11 @@ def _title(fig, text):
 def policies_png(path, summary, ccs, title):
     names = design.schedulers()
     fig, axes = plt.subplots(2, len(ccs), figsize=(6.5 * len(ccs), 9), squeeze=False, sharex=True)
-    colours = ["#7f7f7f", "#2ca02c"] + ["#1f77b4"] * 8 + ["#d62728"] * 8  # baselines, Fraction, Count
-    legend = [Patch(color=c, label=t) for c, t in (("#7f7f7f", "Original (random)"), ("#2ca02c", "Hard Partition"),
+    # Original, Random, Hard Partition, then Fraction and Count policies.
+    colours = ["#7f7f7f", "#bcbcbc", "#2ca02c"] + ["#1f77b4"] * 8 + ["#d62728"] * 8
+    legend = [Patch(color=c, label=t) for c, t in (("#7f7f7f", "Original (random, retry at once)"),
+                                                  ("#bcbcbc", "Random (Paceline's retry)"),
+                                                  ("#2ca02c", "Hard Partition"),
                                                   ("#1f77b4", "Fraction policies"), ("#d62728", "Count policies"))]
     for col, cc in enumerate(ccs):
         for row, (metric, label) in enumerate(METRICS):

@@ -105,7 +105,10 @@ class DesignTest(unittest.TestCase):
         self.assertEqual(len({p.coded for p in ps}), 16)
         self.assertEqual(ps[0].scheduler, "fraction-sum-literal-single")
         self.assertEqual(ps[-1].scheduler, "count-max-canonical-all")
-        self.assertEqual(design.schedulers()[:2], ["random", "partition"])
+        self.assertEqual(design.schedulers()[:3], ["original", "random", "partition"])
+        self.assertEqual(design.bench_flags("original"),
+                         ["--scheduler=random", "--max-retry-pause-us=0", "--retry-yield=false"])
+        self.assertEqual(design.bench_flags("count-max-canonical"), ["--scheduler=count-max-canonical"])
         self.assertEqual(ps[14].coded, (-1, 1, 1, -1))  # count-max-canonical-single: the paper's winner
 
     def test_sweep_analysis_recovers_an_effect_planted_in_runs(self):

@@ -18,7 +18,7 @@ import unittest
 
 SCRIPT = BENCH = None
 CCS = ("occ", "2pl")
-N_SCHEDULERS = 18
+N_SCHEDULERS = 19
 REPEATS = 2  # --quick's default
 
 
@@ -66,7 +66,7 @@ class SweepTest(unittest.TestCase):
             p = subprocess.run(cmd + ["--compare-paper"], capture_output=True, text=True, timeout=600)
             self.assertEqual(p.returncode, 0, p.stderr[-3000:])
             total = len(CCS) * N_SCHEDULERS * REPEATS
-            self.assertIn(f"{total} cells (2 cc x 18 schedulers x 2 repeats), {len(complete)} cached, "
+            self.assertIn(f"{total} cells (2 cc x 19 schedulers x 2 repeats), {len(complete)} cached, "
                           f"{total - len(complete)} to run", p.stdout)
             for f, text in before.items():
                 with open(f) as fh:
@@ -85,7 +85,7 @@ class SweepTest(unittest.TestCase):
             j = json.load(f)
         schedulers = j["config"]["schedulers"]
         self.assertEqual(len(schedulers), N_SCHEDULERS)
-        self.assertEqual(schedulers[:2], ["random", "partition"])
+        self.assertEqual(schedulers[:3], ["original", "random", "partition"])
         self.assertEqual(len(j["runs"]), len(CCS) * N_SCHEDULERS * REPEATS)
         self.assertEqual({(c["cc"], c["scheduler"]) for c in j["cells"]},
                          {(cc, s) for cc in CCS for s in schedulers})
@@ -101,8 +101,11 @@ class SweepTest(unittest.TestCase):
         # Every run's settings are the ones asked for.
         for r in j["runs"]:
             self.assertEqual(r["settings"]["cc"], r["cc"])
-            self.assertEqual(r["settings"]["scheduler"], r["scheduler"])
-            self.assertEqual(r["settings"]["steal"], "true" if r["scheduler"] == "random" else "false")
+            # The paper's Original is random placement retrying at once.
+            original = r["scheduler"] == "original"
+            self.assertEqual(r["settings"]["scheduler"], "random" if original else r["scheduler"])
+            self.assertEqual(r["settings"]["retry_yield"], "false" if original else "true")
+            self.assertEqual(r["settings"]["steal"], "true" if r["scheduler"] in ("random", "original") else "false")
             self.assertTrue(r["check"]["ok"])
         with open(os.path.join(out, "results.csv")) as f:
             rows = list(csv.DictReader(f))
@@ -113,9 +116,10 @@ class SweepTest(unittest.TestCase):
         body = [line for line in table.splitlines() if line.startswith("| ") and "Weight" not in line]
         self.assertEqual(len(body), N_SCHEDULERS)
         self.assertTrue(body[0].startswith("| Original |"))
-        self.assertTrue(body[1].startswith("| Hard Partition |"))
-        self.assertTrue(body[2].startswith("| Fraction | Sum | Literal | Single |"))
-        self.assertTrue(body[10].startswith("| Count | Sum | Literal | Single |"))
+        self.assertTrue(body[1].startswith("| Random |"))
+        self.assertTrue(body[2].startswith("| Hard Partition |"))
+        self.assertTrue(body[3].startswith("| Fraction | Sum | Literal | Single |"))
+        self.assertTrue(body[11].startswith("| Count | Sum | Literal | Single |"))
         for line in body:
             self.assertNotIn("–", line, "a cell without a result")
             self.assertEqual(line.count("±"), 2 * len(CCS))
