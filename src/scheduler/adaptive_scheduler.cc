@@ -19,6 +19,14 @@ int64_t SteadyNowNs() {
       .count();
 }
 
+// log2 of the tracked filter's bits: capacity rounded up to a power of two,
+// within [2^16, 2^24].
+unsigned FilterBitsLog2(size_t capacity) {
+  unsigned log2 = 16;
+  while (log2 < 24 && (size_t{1} << log2) < capacity) ++log2;
+  return log2;
+}
+
 
 }  // namespace
 
@@ -30,12 +38,17 @@ AdaptiveScheduler::AdaptiveScheduler(const SchedulerOptions& options, std::funct
       capacity_(std::max<size_t>(options.history_capacity, 1)),
       now_ns_(now_ns ? std::move(now_ns) : std::function<int64_t()>(SteadyNowNs)),
       shards_(new Shard[kShards]),
+      tracked_shift_(64 - FilterBitsLog2(options.history_capacity)),
+      tracked_(new std::atomic<uint64_t>[(uint64_t{1} << (64 - tracked_shift_)) / 64]),
       backlog_(new std::atomic<int64_t>[options.queues]),
       arrivals_(options.queues, 0.0),
       arrivals_stamp_(options.queues, 0),
       rng_(options.seed) {
   assert(queues_ >= 1);
   for (size_t q = 0; q < queues_; ++q) backlog_[q].store(0, std::memory_order_relaxed);
+  for (size_t w = 0, words = (uint64_t{1} << (64 - tracked_shift_)) / 64; w < words; ++w) {
+    tracked_[w].store(0, std::memory_order_relaxed);
+  }
 }
 
 FootprintSpec AdaptiveScheduler::Needs() const {
@@ -55,6 +68,11 @@ AdaptiveScheduler::Entry& AdaptiveScheduler::FindOrAdd(Shard* shard, ReferenceKe
     entries_.fetch_add(1, std::memory_order_relaxed);
   }
   return it->second;
+}
+
+AdaptiveScheduler::Entry* AdaptiveScheduler::Find(Shard* shard, ReferenceKey key) {
+  auto it = shard->map.find(key);
+  return it == shard->map.end() ? nullptr : &it->second;
 }
 
 void AdaptiveScheduler::Decay(Entry* e, int64_t now) const {
@@ -139,10 +157,13 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
   double hottest_spill_cost = 0;
   for (size_t i = 0; i < footprint.references.size(); ++i) {
     const ReferenceKey key = footprint.references[i];
+    if (!Tracked(key)) continue;  // never blamed: no evidence, nothing to count
     const uint64_t tables = footprint.TablesOf(i);
     Shard& shard = ShardOf(key);
     std::lock_guard lock(shard.mu);
-    Entry& e = FindOrAdd(&shard, key, now);
+    Entry* found = Find(&shard, key);
+    if (found == nullptr) continue;  // swept, or another key's filter bit
+    Entry& e = *found;
     Decay(&e, now);
     e.traffic += 1;
     const double score = Score(e, tables);
@@ -165,6 +186,7 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
     Shard& shard = ShardOf(hottest);
     std::lock_guard lock(shard.mu);
     Entry& e = FindOrAdd(&shard, hottest, now);  // (swept since the first pass: added again)
+    Track(hottest);
     if (e.home < 0) {
       e.home = static_cast<int>(AssignHome(e.traffic, now));
     }
@@ -214,12 +236,13 @@ bool AdaptiveScheduler::MayMove(const Footprint& footprint, size_t queue) {
   const int64_t now = now_ns_();
   for (size_t i = 0; i < footprint.references.size(); ++i) {
     const ReferenceKey key = footprint.references[i];
+    if (!Tracked(key)) continue;
     const uint64_t tables = footprint.TablesOf(i);
     Shard& shard = ShardOf(key);
     std::lock_guard lock(shard.mu);
-    auto it = shard.map.find(key);
-    if (it == shard.map.end()) continue;
-    Entry& e = it->second;
+    Entry* found = Find(&shard, key);
+    if (found == nullptr) continue;
+    Entry& e = *found;
     Decay(&e, now);
     if (Score(e, tables) <= 0) continue;
     int64_t inflight = 0;
@@ -241,11 +264,15 @@ void AdaptiveScheduler::EndAttempt(const Footprint& footprint, size_t queue, con
   }
   for (size_t i = 0; i < footprint.references.size(); ++i) {
     const ReferenceKey key = footprint.references[i];
+    const bool blamed = culprit != nullptr && culprit->Blames(footprint, i);
+    if (!blamed && !Tracked(key)) continue;  // untracked until its first blame
     Shard& shard = ShardOf(key);
     std::lock_guard lock(shard.mu);
-    Entry& e = FindOrAdd(&shard, key, now);
+    Entry* found = blamed ? &FindOrAdd(&shard, key, now) : Find(&shard, key);
+    if (found == nullptr) continue;
+    if (blamed) Track(key);  // under the shard lock: a sweep's rebuild sees the entry or the bit
+    Entry& e = *found;
     Decay(&e, now);
-    const bool blamed = culprit != nullptr && culprit->Blames(footprint, i);
     const bool costs_away = blamed || (culprit != nullptr && !culprit_located);
     bool exposed = blamed;
     // Per table it located: exposed when another transaction carrying the
@@ -307,11 +334,12 @@ void AdaptiveScheduler::ForEachTable(const Footprint& footprint, size_t i, Fn fn
 void AdaptiveScheduler::CountInflight(const Footprint& footprint, size_t queue, int delta) {
   for (size_t i = 0; i < footprint.references.size(); ++i) {
     const ReferenceKey key = footprint.references[i];
+    if (!Tracked(key)) continue;
     Shard& shard = ShardOf(key);
     std::lock_guard lock(shard.mu);
-    auto it = shard.map.find(key);
-    if (it == shard.map.end()) continue;  // forgotten meanwhile (never while in flight)
-    Entry& e = it->second;
+    Entry* found = Find(&shard, key);
+    if (found == nullptr) continue;  // untracked (never swept while in flight)
+    Entry& e = *found;
     e.inflight[queue] = std::max(0, e.inflight[queue] + delta);
     ForEachTable(footprint, i, [&](uint64_t bit) {
       Evidence& t = EvidenceOf(&e, bit);
@@ -339,6 +367,12 @@ void AdaptiveScheduler::OnFinish(const Footprint& footprint, size_t queue) {
 void AdaptiveScheduler::SweepIfFull() {
   if (entries_.load(std::memory_order_relaxed) <= capacity_) return;
   const int64_t now = now_ns_();
+  // The filter is rebuilt from the entries that stay: cleared first, then
+  // each shard's survivors set again under its lock (a blame meanwhile sets
+  // its bit under that lock too, so no tracked entry loses its bit).
+  for (size_t w = 0, words = (uint64_t{1} << (64 - tracked_shift_)) / 64; w < words; ++w) {
+    tracked_[w].store(0, std::memory_order_relaxed);
+  }
   for (size_t s = 0; s < kShards; ++s) {
     Shard& shard = shards_[s];
     std::lock_guard lock(shard.mu);
@@ -352,6 +386,7 @@ void AdaptiveScheduler::SweepIfFull() {
         shard.map.erase(it++);
         entries_.fetch_sub(1, std::memory_order_relaxed);
       } else {
+        Track(it->first);
         ++it;
       }
     }
