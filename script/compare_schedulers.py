@@ -10,7 +10,13 @@ drift hits every variant alike; with --repeats > 1 the medians are shown.
 
 Everything after `--` goes to every paceline-bench run. --json-out saves all
 runs' JSON (a list) for later analysis; --hot N prints the N heaviest
-references each conflict-aware run learned.
+references each conflict-aware run learned (adaptive: its hot references
+and their home queue); --loads prints each queue's share of the commits
+and its mean length (of the last run of each variant): placement that
+serialises work shows as one long queue beside idle ones. --limit adds
+the physical limit: workers x the throughput of one client alone (random,
+--clients=1, run in every repeat), the most the workers could do if no
+transaction ever waited for another.
 """
 import argparse
 import json
@@ -48,16 +54,19 @@ def main():
                         "(e.g. partition:--steal=false)")
     p.add_argument("--repeats", type=int, default=1)
     p.add_argument("--hot", type=int, default=0, help="print this many hot references per run")
+    p.add_argument("--loads", action="store_true", help="print per-queue commit shares and mean lengths")
+    p.add_argument("--limit", action="store_true", help="also run one client alone: the physical limit")
     p.add_argument("--json-out", default="")
     p.add_argument("extra", nargs="*", help="flags for every paceline-bench run (after --)")
     args = p.parse_args()
     ccs = [c for c in args.cc.split(",") if c]
     variants = [v for v in args.schedulers.split(",") if v]
+    runs_of = variants + (["random:--clients=1"] if args.limit and "random:--clients=1" not in variants else [])
     runs = {}
     everything = []
     for r in range(args.repeats):
         for cc in ccs:
-            for v in variants:
+            for v in runs_of:
                 name, *flags = v.split(":")
                 j = run_one(args.bench, cc, name, args.extra + flags)
                 j["variant"] = v
@@ -77,10 +86,22 @@ def main():
             print(f"{cc:<14} {v:<40} {tps:>10.0f} {tps / base if base else 0:>7.2f} "
                   f"{med([j['abort_rate'] for j in js]):>11.3f} {med([j['latency']['p99_ms'] for j in js]):>9.2f} "
                   f"{steals:>7.2f}")
+            if args.loads:
+                j = js[-1]
+                commits = [q["commits"] for q in j.get("queues", [])]
+                total = max(1, sum(commits))
+                lengths = [q["mean"] for q in j.get("queue_length", {}).get("per_queue", [])]
+                print(f"{'':<16}{'commits per queue %':<38} " + " ".join(f"{100 * c / total:>4.0f}" for c in commits))
+                print(f"{'':<16}{'mean queue length':<38} " + " ".join(f"{x:>4.1f}" for x in lengths))
             if args.hot:
                 for h in js[-1].get("hot_references", [])[: args.hot]:
                     print(f"{'':<16}{h['reference']:<38} aborts {h['aborts']:>8} commits {h['commits']:>8} "
                           f"State {h['queued']}")
+        if args.limit:
+            alone = runs[(cc, "random:--clients=1")]
+            limit = med([int(j["settings"]["workers"]) * j["tps"] for j in alone])
+            print(f"{cc:<14} {'limit: workers x one client alone':<40} {limit:>10.0f} "
+                  f"{limit / base if base else 0:>7.2f}")
     if args.json_out:
         with open(args.json_out, "w") as f:
             json.dump(everything, f, indent=1)

@@ -146,15 +146,10 @@ size_t AdaptiveScheduler::Shortest() {
 
 size_t AdaptiveScheduler::Pick(const Footprint& footprint) { return Place(footprint).queue; }
 
-Placement AdaptiveScheduler::Place(const Footprint& footprint) {
-  picks_.fetch_add(1, std::memory_order_relaxed);
-  const int64_t now = now_ns_();
+AdaptiveScheduler::Hottest AdaptiveScheduler::HottestOf(const Footprint& footprint, int64_t now, bool count_traffic) {
   // Evidence of each reference; of the hot ones, the one with the most
   // blamed aborts (rate × exposures: the conflicts its home would avoid).
-  bool have_hot = false;
-  ReferenceKey hottest = 0;
-  double hottest_aborts = -1;
-  double hottest_spill_cost = 0;
+  Hottest h;
   for (size_t i = 0; i < footprint.references.size(); ++i) {
     const ReferenceKey key = footprint.references[i];
     if (!Tracked(key)) continue;  // never blamed: no evidence, nothing to count
@@ -165,15 +160,27 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
     if (found == nullptr) continue;  // swept, or another key's filter bit
     Entry& e = *found;
     Decay(&e, now);
-    e.traffic += 1;
+    if (count_traffic) e.traffic += 1;
     const double score = Score(e, tables);
-    if (score > 0 && score > hottest_aborts) {
-      have_hot = true;
-      hottest = key;
-      hottest_aborts = score;
-      hottest_spill_cost = SpillCost(e);
+    if (score > 0 && score > h.aborts) {
+      h.hot = true;
+      h.key = key;
+      h.aborts = score;
+      h.spill_cost = SpillCost(e);
+      h.home = e.home;
     }
   }
+  return h;
+}
+
+Placement AdaptiveScheduler::Place(const Footprint& footprint) {
+  picks_.fetch_add(1, std::memory_order_relaxed);
+  const int64_t now = now_ns_();
+  const Hottest h = HottestOf(footprint, now, /*count_traffic=*/true);
+  const bool have_hot = h.hot;
+  const ReferenceKey hottest = h.key;
+  const double hottest_aborts = h.aborts;
+  const double hottest_spill_cost = h.spill_cost;
 
   size_t queue;
   bool pinned = false;
@@ -219,6 +226,26 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
   CountInflight(footprint, queue, +1);
   backlog_[queue].fetch_add(1, std::memory_order_relaxed);
   return Placement{queue, pinned};
+}
+
+std::optional<Placement> AdaptiveScheduler::RetryPlacement(const Footprint& footprint, size_t queue) {
+  // An attempt that ran away from its hot reference's home (spilled,
+  // explored, or placed before the home moved) and conflicted: its retry
+  // waits at home, where it runs after what it conflicts with instead of
+  // beside it again. Spilling is speculation on an idle worker; it gets
+  // one attempt.
+  if (queue >= queues_) return std::nullopt;
+  const int64_t now = now_ns_();
+  const Hottest h = HottestOf(footprint, now, /*count_traffic=*/false);
+  if (!h.hot || h.home < 0 || static_cast<size_t>(h.home) == queue) return std::nullopt;
+  const size_t home = static_cast<size_t>(h.home);
+  CountInflight(footprint, queue, -1);
+  CountInflight(footprint, home, +1);
+  backlog_[queue].fetch_sub(1, std::memory_order_relaxed);
+  backlog_[home].fetch_add(1, std::memory_order_relaxed);
+  AddArrivals(home, 1, now);
+  sent_home_.fetch_add(1, std::memory_order_relaxed);
+  return Placement{home, true};
 }
 
 bool AdaptiveScheduler::AwayInflight(const Entry& e) const {
@@ -449,6 +476,7 @@ SchedulerStats AdaptiveScheduler::Stats() const {
   stats.spilled = spilled_.load(std::memory_order_relaxed);
   stats.home_moves = moves_.load(std::memory_order_relaxed);
   stats.moved = moved_.load(std::memory_order_relaxed);
+  stats.sent_home = sent_home_.load(std::memory_order_relaxed);
   stats.history_references = entries_.load(std::memory_order_relaxed);
   stats.state_references = stats.history_references;
   stats.bytes = stats.history_references * (sizeof(Entry) + sizeof(ReferenceKey) + queues_ * sizeof(int32_t) + 16) +

@@ -64,6 +64,11 @@
 //      every one at home, so that rate is diluted by the home's backlog.
 //   5. No hot reference: the shortest queue (random among ties), never
 //      worse-balanced than random.
+//   6. A transaction whose attempt away from r*'s home (spilled, explored,
+//      or placed before the home moved) conflicted is retried at home
+//      (RetryPlacement), at the front of its queue: a spill is speculation
+//      on an idle worker, and gets one attempt. (Retrying beside the home
+//      instead kept TPC-C's OCC abort rate at 0.12 — measured.)
 //  Stealing (Place, MayMove). A transaction placed at its home is pinned:
 //   an idle worker steals only unpinned ones (no evidence, explored,
 //   spilled), and a pinned one only when MayMove finds that none of its
@@ -93,6 +98,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -124,6 +130,7 @@ class AdaptiveScheduler : public Scheduler {
   size_t Pick(const Footprint& footprint) override;
   Placement Place(const Footprint& footprint) override;
   bool MayMove(const Footprint& footprint, size_t queue) override;
+  std::optional<Placement> RetryPlacement(const Footprint& footprint, size_t queue) override;
   void OnAbort(const Footprint& footprint, size_t queue, const AbortCulprit& culprit,
                const ReferenceNamer* namer) override;
   void OnCommit(const Footprint& footprint, size_t queue) override;
@@ -167,6 +174,17 @@ class AdaptiveScheduler : public Scheduler {
   };
   static constexpr size_t kShards = 64;
 
+  // r* of a footprint: of its hot references, the one with the most
+  // blamed aborts; its score, SpillCost and home (-1: none yet).
+  struct Hottest {
+    bool hot = false;
+    ReferenceKey key = 0;
+    double aborts = -1;
+    double spill_cost = 0;
+    int home = -1;
+  };
+  // count_traffic: this is a Pick (the references' traffic counts it).
+  Hottest HottestOf(const Footprint& footprint, int64_t now, bool count_traffic);
   Shard& ShardOf(ReferenceKey key) const { return shards_[(key * 0x9E3779B97F4A7C15ull) >> 58]; }
   // The filter of tracked references: false only if `key` was never blamed
   // (or was swept since), so that it has no entry.
@@ -232,7 +250,8 @@ class AdaptiveScheduler : public Scheduler {
   std::vector<double> arrivals_;
   std::vector<int64_t> arrivals_stamp_;
   std::atomic<uint64_t> rng_;
-  std::atomic<uint64_t> picks_{0}, explored_{0}, homed_{0}, default_picks_{0}, moves_{0}, spilled_{0}, moved_{0};
+  std::atomic<uint64_t> picks_{0}, explored_{0}, homed_{0}, default_picks_{0}, moves_{0}, spilled_{0}, moved_{0},
+      sent_home_{0};
 };
 
 }  // namespace paceline::scheduler

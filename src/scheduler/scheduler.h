@@ -13,8 +13,9 @@
 //                             (each is retried, or fails at the retry limit)
 //   OnCommit(F, q)            once if it committed
 //   OnFinish(F, q)            exactly once, last, whatever the outcome
-// q is always the queue Pick chose, even when another worker stole the
-// transaction. Stealing: an idle worker takes any transaction that is not
+// q is the queue Pick chose, even when another worker stole the
+// transaction, until RetryPlacement sends its retry to another queue: then
+// that one. Stealing: an idle worker takes any transaction that is not
 // pinned, and a pinned one only if MayMove(F, q) says so at that moment. A user abort or an error is neither an abort nor a commit.
 // Transactions that bypass Pick (Database::SubmitTo, interactive sessions)
 // may still report OnAbort/OnCommit, with queue = kNoQueue.
@@ -27,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -120,8 +122,10 @@ struct SchedulerStats {
   // Placements of a policy with homes ("adaptive"): at a hot reference's
   // home (pinned), at random to refresh evidence, on a shorter queue than
   // the home (expected cost), homes moved off shared long queues, pinned
-  // transactions let go to an idle worker (MayMove).
+  // transactions let go to an idle worker (MayMove), and the retries of
+  // those that conflicted away from home sent back there.
   uint64_t homed = 0, explored = 0, spilled = 0, home_moves = 0, moved = 0;
+  uint64_t sent_home = 0;  // retries sent back to the home queue (RetryPlacement)
 };
 
 // Where a transaction goes, and whether it is pinned there: placed with
@@ -154,6 +158,17 @@ class Scheduler {
     (void)footprint;
     (void)queue;
     return true;
+  }
+  // After an attempt of a transaction on `queue` ended in a conflict (its
+  // OnAbort came first): where its retry should wait. Default: nowhere
+  // else (the worker retries it at once). A policy that placed it
+  // speculatively may send it to another queue; it has then moved its own
+  // bookkeeping there, and the engine reports the transaction's later
+  // events with the returned queue.
+  virtual std::optional<Placement> RetryPlacement(const Footprint& footprint, size_t queue) {
+    (void)footprint;
+    (void)queue;
+    return std::nullopt;
   }
   // The outcome events; a policy that ignores outcomes (the baselines)
   // keeps these no-op defaults. `culprit` is what the concurrency control

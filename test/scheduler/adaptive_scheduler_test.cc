@@ -2,7 +2,8 @@
 // culprit table; eight equally hot keys land on eight different queues; a
 // home is sticky; evidence decays (injected clock); the exploration share
 // stays within bounds; a long home is kept while its work is in flight;
-// spills by expected cost; pinned transactions move only when nothing they
+// spills by expected cost, and a spill that conflicts is retried at home;
+// pinned transactions move only when nothing they
 // conflict with is in flight; concurrent callers lose no update.
 #include "scheduler/adaptive_scheduler.h"
 
@@ -11,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <set>
 #include <thread>
 #include <vector>
@@ -202,6 +204,40 @@ TEST_F(AdaptiveSchedulerTest, SpillsToAnIdleQueueWhileRunningAwayFromHomeCostsLi
   for (size_t i = 0; i < placed.size(); ++i) {
     if (i != 3) s->OnFinish(f, placed[i].queue);
   }
+}
+
+// A spilled transaction that conflicts is retried at home, pinned, and the
+// backlogs follow it; one that conflicts at home, or carries no hot
+// reference, is retried where it is.
+TEST_F(AdaptiveSchedulerTest, ARetryAwayFromHomeGoesHome) {
+  auto s = Make(4);
+  const Footprint f = Refs({7});
+  Conflict(s.get(), f, 10);
+  std::vector<Placement> placed;
+  for (int i = 0; i < 4; ++i) placed.push_back(s->Place(f));
+  const size_t home = placed[0].queue;
+  const size_t away = placed[3].queue;
+  ASSERT_NE(away, home) << "the fourth spills (SpillsToAnIdleQueue...)";
+  ASSERT_EQ(s->Backlog(home), 3);
+  ASSERT_EQ(s->Backlog(away), 1);
+
+  s->OnAbort(f, away, AbortCulprit{kTableA}, nullptr);
+  const std::optional<Placement> retry = s->RetryPlacement(f, away);
+  ASSERT_TRUE(retry.has_value());
+  EXPECT_EQ(retry->queue, home);
+  EXPECT_TRUE(retry->pinned);
+  EXPECT_EQ(s->Backlog(home), 4);
+  EXPECT_EQ(s->Backlog(away), 0);
+  EXPECT_EQ(s->Stats().sent_home, 1u);
+
+  s->OnAbort(f, home, AbortCulprit{kTableA}, nullptr);
+  EXPECT_FALSE(s->RetryPlacement(f, home).has_value()) << "at home already";
+  const Footprint cold = Refs({99});
+  const size_t q = s->Pick(cold);
+  EXPECT_FALSE(s->RetryPlacement(cold, q).has_value()) << "no hot reference: no home";
+  s->OnFinish(cold, q);
+  for (int i = 0; i < 4; ++i) s->OnFinish(f, home);
+  for (size_t queue = 0; queue < 4; ++queue) EXPECT_EQ(s->Backlog(queue), 0);
 }
 
 // MayMove lets a pinned transaction go only when none of its hot references

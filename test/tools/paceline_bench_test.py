@@ -185,7 +185,7 @@ class PacelineBenchTest(unittest.TestCase):
             (["--state=sometimes"], "--state must be inflight or cumulative"),
             (["--history-learning=frozen"], "needs a --history-warmup"),
             (["--history-warmup=soon"], "neither a number of transactions"),
-            (["--reference-sources=select"], "--reference-sources must be all or where"),
+            (["--reference-sources=select"], "--reference-sources must be keys or where or all"),
             (["--steal-threshold=0"], "--steal-threshold must be at least 1"),
             (["--sync=sometimes"], "valid: fsync, fdatasync, off"),
             (["--load=maybe"], "--load must be yes, no or auto"),

@@ -34,6 +34,9 @@ struct Job {
   bool pinned = false;       // JobPlacement::kPinned
   ResultCallback done;
   uint64_t enqueue_ns = 0;   // steady clock, at Submit
+  // Attempts so far that ended in conflicts, when the scheduler sent the
+  // job to another queue for its retry (Scheduler::RetryPlacement).
+  uint32_t conflicts = 0;
 };
 
 }  // namespace paceline::engine

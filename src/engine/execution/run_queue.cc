@@ -12,6 +12,15 @@ bool RunQueue::Push(Job&& job) {
   return true;
 }
 
+bool RunQueue::PushFront(Job&& job) {
+  std::lock_guard lock(mu_);
+  if (closed_) return false;
+  const bool pinned = job.pinned;
+  jobs_.push_front(std::move(job));
+  Mirror(unpinned_.load(std::memory_order_relaxed) + (pinned ? 0 : 1));
+  return true;
+}
+
 bool RunQueue::PopFront(Job* job) {
   std::lock_guard lock(mu_);
   if (jobs_.empty()) return false;

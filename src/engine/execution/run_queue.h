@@ -30,6 +30,8 @@ class RunQueue {
   // Appends `job` (moved from) and returns true; once closed, returns false
   // and leaves `job` untouched.
   bool Push(Job&& job);
+  // The same at the front: a job that already waited its turn elsewhere.
+  bool PushFront(Job&& job);
   // Moves the oldest job into `*job`; false when empty.
   bool PopFront(Job* job);
   // Moves into `*job` the oldest unpinned job or, if there is none, the

@@ -24,6 +24,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -228,7 +229,8 @@ void WorkerPool::Run(Worker& worker, Job& job, bool stolen) {
   ctx.worker = worker.index;
   ctx.first_start_ns = start_ns;
   TransactionResult result;
-  uint32_t conflicts = 0;
+  uint32_t conflicts = job.conflicts;  // of attempts on another queue before
+  ctx.attempt = static_cast<int>(conflicts);
   for (;;) {
     result = TransactionResult();
     ctx.abort_reason = cc::AbortReason::kNone;
@@ -278,6 +280,26 @@ void WorkerPool::Run(Worker& worker, Job& job, bool stolen) {
     }
     worker.stats.CountRetry();
     ++ctx.attempt;
+    if (scheduler_ != nullptr && job.event_queue != scheduler::kNoQueue) {
+      if (std::optional<scheduler::Placement> to = scheduler_->RetryPlacement(job.footprint, job.event_queue);
+          to.has_value() && to->queue < workers_.size() && to->queue != job.queue) {
+        // The retry waits on that queue, at its front (it has had its turn).
+        job.queue = job.event_queue = to->queue;
+        job.pinned = to->pinned;
+        job.conflicts = conflicts;
+        if (stolen) worker.stats.CountSteal();
+        Worker& target = *workers_[to->queue];
+        if (!target.queue.PushFront(std::move(job))) {  // closed by Shutdown: `job` is intact
+          result.conflicts = conflicts;
+          result.status = ShutdownStatus("The transaction was not retried after a conflict: the pool shut down.");
+          Finish(job, std::move(result));
+          return;
+        }
+        target.stats.CountQueued();
+        WakeFor(to->queue);
+        return;
+      }
+    }
     PauseBeforeRetry(ctx.attempt, options_.max_retry_pause, options_.retry_yield);  // on this worker, at once at first
   }
   result.conflicts = conflicts;

@@ -11,7 +11,10 @@
 //                            end; finding none, a pinned job that
 //                            Scheduler::MayMove lets go)
 //     → attempt: kConflict → OnAbort(footprint, q), retry at once on the same
-//                            worker, up to max_retries retries, then 40001
+//                            worker, up to max_retries retries, then 40001;
+//                            unless Scheduler::RetryPlacement names another
+//                            queue r: then the job goes to the front of r,
+//                            its conflicts so far counted, and q becomes r
 //                kCommitted → OnCommit(footprint, q)
 //                kUserAbort, kFailed → no retry, no scheduler event
 //     (a request whose CancelToken is canceled fails with 57014 before its

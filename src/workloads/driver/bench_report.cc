@@ -147,11 +147,11 @@ std::string FormatReport(const BenchReport& report) {
            " forgotten), State " + std::to_string(sched.state_references) + ", ~" +
            Format("%.1f", static_cast<double>(sched.bytes) / (1 << 20)) + " MiB" +
            (sched.warming_up ? "; still warming up" : "") + "\n";
-    if (sched.homed + sched.explored + sched.spilled + sched.home_moves + sched.moved > 0) {
+    if (sched.homed + sched.explored + sched.spilled + sched.home_moves + sched.moved + sched.sent_home > 0) {
       out += "placements: " + std::to_string(sched.homed) + " at home, " + std::to_string(sched.spilled) +
              " spilled to a shorter queue, " + std::to_string(sched.explored) + " explored, " +
              std::to_string(sched.home_moves) + " home moves, " + std::to_string(sched.moved) +
-             " pinned let go to idle workers\n";
+             " pinned let go to idle workers, " + std::to_string(sched.sent_home) + " retries sent home\n";
     }
   }
   if (!report.hot_references.empty()) {
@@ -282,7 +282,8 @@ nlohmann::json ReportJson(const BenchReport& report) {
                     {"explored", sched.explored},
                     {"spilled", sched.spilled},
                     {"home_moves", sched.home_moves},
-                    {"moved", sched.moved}};
+                    {"moved", sched.moved},
+                    {"sent_home", sched.sent_home}};
   nlohmann::json hot = nlohmann::json::array();
   for (const scheduler::HotReference& h : report.hot_references) {
     hot.push_back({{"reference", h.name},

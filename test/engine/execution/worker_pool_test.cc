@@ -17,6 +17,7 @@
 #include <latch>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 #include <vector>
@@ -467,6 +468,77 @@ TEST(WorkerPoolTest, ConflictsAreRetriedAtOnceOnTheSameWorker) {
   EXPECT_EQ(stats.retries, 3u);
   EXPECT_EQ(stats.commits, 1u);
   EXPECT_DOUBLE_EQ(stats.abort_rate(), 0.75);
+}
+
+// Sends the retry of a job that conflicted on queue 0 to queue 1 (as
+// adaptive sends a spilled transaction home).
+class SendingHomeScheduler : public RecordingScheduler {
+ public:
+  std::optional<scheduler::Placement> RetryPlacement(const scheduler::Footprint&, size_t queue) override {
+    asked_.fetch_add(1);
+    if (queue != 0) return std::nullopt;
+    return scheduler::Placement{1, true};
+  }
+  int asked() const { return asked_.load(); }
+
+ private:
+  std::atomic<int> asked_{0};
+};
+
+// A conflict on queue 0 whose scheduler names queue 1 for the retry: the
+// retry runs on worker 1 (stealing off: only worker 1 can run it there),
+// the attempt count carries over, later events name queue 1, and the job
+// finishes exactly once. Excluded: a retry that runs again beside what it
+// conflicted with, a job that is lost or run twice on its way, and a retry
+// limit that restarts when the job moves.
+TEST(WorkerPoolTest, ARetryTheSchedulerSendsElsewhereRunsThereWithItsCountsKept) {
+  FakeRunner runner([](int, AttemptContext& ctx, TransactionResult* result) {
+    if (ctx.attempt < 2) return Conflict(ctx, result, cc::AbortReason::kReadValidation, "row changed");
+    return AttemptOutcome::kCommitted;
+  });
+  SendingHomeScheduler scheduler;
+  WorkerPool pool(Options(2, /*steal=*/false), &runner, &scheduler);
+  ASSERT_TRUE(pool.Start().ok());
+  std::future<TransactionResult> future = pool.Submit(0, Request(7), FootprintOf(7));
+  TransactionResult result = Await(future);
+  EXPECT_TRUE(result.committed()) << result.status.ToString();
+  EXPECT_EQ(result.conflicts, 2u);
+
+  std::vector<FakeRunner::Attempt> attempts = runner.attempts();
+  ASSERT_EQ(attempts.size(), 3u);
+  EXPECT_EQ(attempts[0].worker, 0u);
+  EXPECT_EQ(attempts[1].worker, 1u);  // sent to queue 1
+  EXPECT_EQ(attempts[2].worker, 1u);  // retried in place there (RetryPlacement: nowhere else)
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(attempts[i].attempt, i);
+  EXPECT_EQ(scheduler.asked(), 2);
+  const std::vector<RecordingScheduler::Event> events = scheduler.events();
+  ASSERT_EQ(events.size(), 4u);
+  EXPECT_EQ(events[0].kind, Kind::kAbort);
+  EXPECT_EQ(events[0].queue, 0u);
+  for (size_t i = 1; i < events.size(); ++i) EXPECT_EQ(events[i].queue, 1u);
+  EXPECT_THAT(scheduler.KindsOf(7), ElementsAre(Kind::kAbort, Kind::kAbort, Kind::kCommit, Kind::kFinish));
+  const ExecutionStats stats = pool.Stats();
+  EXPECT_EQ(stats.retries, 2u);
+  EXPECT_EQ(stats.commits, 1u);
+  EXPECT_EQ(stats.aborts(), 2u);
+}
+
+// The retry limit counts the attempts made before the move: max_retries 1
+// allows the first attempt on queue 0 and one retry on queue 1.
+TEST(WorkerPoolTest, ARetrySentElsewhereKeepsTheRetryLimit) {
+  FakeRunner runner([](int, AttemptContext& ctx, TransactionResult* result) {
+    return Conflict(ctx, result, cc::AbortReason::kReadValidation, "row changed");
+  });
+  SendingHomeScheduler scheduler;
+  WorkerPool pool(Options(2, /*steal=*/false, /*max_retries=*/1), &runner, &scheduler);
+  ASSERT_TRUE(pool.Start().ok());
+  std::future<TransactionResult> future = pool.Submit(0, Request(3), FootprintOf(3));
+  TransactionResult result = Await(future);
+  EXPECT_EQ(result.status.sqlstate(), sqlstate::kSerializationFailure);
+  EXPECT_EQ(result.conflicts, 2u);
+  ASSERT_EQ(runner.attempts().size(), 2u);
+  EXPECT_EQ(runner.attempts()[1].worker, 1u);
+  EXPECT_THAT(scheduler.KindsOf(3), ElementsAre(Kind::kAbort, Kind::kAbort, Kind::kFinish));
 }
 
 TEST(WorkerPoolTest, RetryLimitFailsWithSerializationFailure) {
