@@ -128,6 +128,13 @@ size_t AdaptiveScheduler::AssignHome(double traffic, int64_t now) {
   return best;
 }
 
+bool AdaptiveScheduler::Overloaded(size_t queue) const {
+  int64_t total = 0;
+  for (size_t q = 0; q < queues_; ++q) total += backlog_[q].load(std::memory_order_relaxed);
+  const double mean = static_cast<double>(total) / static_cast<double>(queues_);
+  return static_cast<double>(backlog_[queue].load(std::memory_order_relaxed)) > 2 * mean + 2;
+}
+
 size_t AdaptiveScheduler::Shortest() {
   // Random among the shortest: start the scan at a random queue.
   const size_t start = NextRandom() % queues_;
@@ -198,11 +205,8 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
       e.home = static_cast<int>(AssignHome(e.traffic, now));
     }
     queue = static_cast<size_t>(e.home);
-    int64_t total = 0;
-    for (size_t q = 0; q < queues_; ++q) total += backlog_[q].load(std::memory_order_relaxed);
-    const double mean = static_cast<double>(total) / static_cast<double>(queues_);
     const int64_t backlog = backlog_[queue].load(std::memory_order_relaxed);
-    if (static_cast<double>(backlog) > 2 * mean + 2 && 2 * int64_t{e.inflight[queue]} < backlog) {
+    if (Overloaded(queue) && 2 * int64_t{e.inflight[queue]} < backlog) {
       e.home = static_cast<int>(AssignHome(e.traffic, now));
       moves_.fetch_add(1, std::memory_order_relaxed);
       queue = static_cast<size_t>(e.home);
@@ -239,6 +243,10 @@ std::optional<Placement> AdaptiveScheduler::RetryPlacement(const Footprint& foot
   const Hottest h = HottestOf(footprint, now, /*count_traffic=*/false);
   if (!h.hot || h.home < 0 || static_cast<size_t>(h.home) == queue) return std::nullopt;
   const size_t home = static_cast<size_t>(h.home);
+  // A home that is the bottleneck (a key most transactions carry) gains
+  // nothing from one more waiting there: the worker it was spilled to is
+  // the only spare capacity, so the retry stays with it.
+  if (Overloaded(home)) return std::nullopt;
   CountInflight(footprint, queue, -1);
   CountInflight(footprint, home, +1);
   backlog_[queue].fetch_sub(1, std::memory_order_relaxed);

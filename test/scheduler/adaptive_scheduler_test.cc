@@ -240,6 +240,33 @@ TEST_F(AdaptiveSchedulerTest, ARetryAwayFromHomeGoesHome) {
   for (size_t queue = 0; queue < 4; ++queue) EXPECT_EQ(s->Backlog(queue), 0);
 }
 
+// When the home is the bottleneck (over twice the mean backlog + 2), the
+// idle worker a transaction spilled to is the only spare capacity: its retry
+// stays there.
+TEST_F(AdaptiveSchedulerTest, ARetryStaysBesideAnOverloadedHome) {
+  auto s = Make(4);
+  const Footprint f = Refs({7});
+  Conflict(s.get(), f, 10);
+  std::vector<Placement> placed;
+  for (int i = 0; i < 4; ++i) placed.push_back(s->Place(f));
+  const size_t home = placed[0].queue;
+  const size_t away = placed[3].queue;
+  ASSERT_NE(away, home);
+  // Two home aborts beside it: spilling now costs too much, so three more
+  // wait at home: backlog 6 against a mean of 7/4.
+  s->OnAbort(f, home, AbortCulprit{kTableA}, nullptr);
+  s->OnAbort(f, home, AbortCulprit{kTableA}, nullptr);
+  for (int i = 0; i < 3; ++i) {
+    placed.push_back(s->Place(f));
+    ASSERT_EQ(placed.back().queue, home);
+  }
+  s->OnAbort(f, away, AbortCulprit{kTableA}, nullptr);
+  EXPECT_FALSE(s->RetryPlacement(f, away).has_value());
+  EXPECT_EQ(s->Backlog(away), 1);
+  EXPECT_EQ(s->Stats().sent_home, 0u);
+  for (const Placement& p : placed) s->OnFinish(f, p.queue);
+}
+
 // MayMove lets a pinned transaction go only when none of its hot references
 // has another transaction in flight; cold references do not hold it.
 TEST_F(AdaptiveSchedulerTest, APinnedTransactionMayMoveOnlyWhenNothingItConflictsWithIsInFlight) {
