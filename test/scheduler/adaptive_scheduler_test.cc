@@ -54,6 +54,17 @@ class AdaptiveSchedulerTest : public ::testing::Test {
       s->OnFinish(f, a);
     }
   }
+  // Reference f made hot, then four placements of it on 4 queues: three at
+  // its home, the fourth spilled to an idle queue (SpillsToAnIdleQueue...).
+  static std::vector<Placement> ThreeAtHomeOneSpilled(AdaptiveScheduler* s, const Footprint& f) {
+    Conflict(s, f, 10);
+    std::vector<Placement> placed;
+    for (int i = 0; i < 4; ++i) placed.push_back(s->Place(f));
+    EXPECT_EQ(placed[1].queue, placed[0].queue);
+    EXPECT_EQ(placed[2].queue, placed[0].queue);
+    EXPECT_NE(placed[3].queue, placed[0].queue);
+    return placed;
+  }
   int64_t now_ns_ = 1'000'000'000;
 };
 
@@ -212,12 +223,9 @@ TEST_F(AdaptiveSchedulerTest, SpillsToAnIdleQueueWhileRunningAwayFromHomeCostsLi
 TEST_F(AdaptiveSchedulerTest, ARetryAwayFromHomeGoesHome) {
   auto s = Make(4);
   const Footprint f = Refs({7});
-  Conflict(s.get(), f, 10);
-  std::vector<Placement> placed;
-  for (int i = 0; i < 4; ++i) placed.push_back(s->Place(f));
+  std::vector<Placement> placed = ThreeAtHomeOneSpilled(s.get(), f);
   const size_t home = placed[0].queue;
   const size_t away = placed[3].queue;
-  ASSERT_NE(away, home) << "the fourth spills (SpillsToAnIdleQueue...)";
   ASSERT_EQ(s->Backlog(home), 3);
   ASSERT_EQ(s->Backlog(away), 1);
 
@@ -246,12 +254,9 @@ TEST_F(AdaptiveSchedulerTest, ARetryAwayFromHomeGoesHome) {
 TEST_F(AdaptiveSchedulerTest, ARetryStaysBesideAnOverloadedHome) {
   auto s = Make(4);
   const Footprint f = Refs({7});
-  Conflict(s.get(), f, 10);
-  std::vector<Placement> placed;
-  for (int i = 0; i < 4; ++i) placed.push_back(s->Place(f));
+  std::vector<Placement> placed = ThreeAtHomeOneSpilled(s.get(), f);
   const size_t home = placed[0].queue;
   const size_t away = placed[3].queue;
-  ASSERT_NE(away, home);
   // Two home aborts beside it: spilling now costs too much, so three more
   // wait at home: backlog 6 against a mean of 7/4.
   s->OnAbort(f, home, AbortCulprit{kTableA}, nullptr);

@@ -32,6 +32,7 @@ using scheduler::ReferenceGranularity;
 
 Value I(int64_t v) { return Value::Int32(static_cast<int32_t>(v)); }
 Value Money(int64_t cents) { return Value::Numeric(Decimal(cents, 2)); }
+const char kDistInfo[] = "dist-info-of-line-three!";  // 24 characters, as CHAR(24)
 Value T(std::string s) { return Value::Text(std::move(s)); }
 Value Null() { return Value(); }
 
@@ -95,10 +96,38 @@ class TpccReferencesTest : public ::testing::Test {
     }
   }
 
+  // A two-line NewOrder (the second line supplied by warehouse 2) as the
+  // procedure runs it, through `builder`.
+  scheduler::Footprint TwoLineNewOrder(engine::FootprintBuilder* builder) {
+    const engine::Procedure procedure = NewOrderProcedure();
+    std::vector<std::shared_ptr<sql::PreparedStatement>> prepared(procedure.statements.size());
+    for (size_t i = 0; i < prepared.size(); ++i) {
+      Status s = sql::PreparedStatement::Prepare(procedure.statements[i], db_->catalog(), {}, &prepared[i]);
+      EXPECT_TRUE(s.ok()) << s.ToString();
+      if (!s.ok()) return {};
+    }
+    const std::vector<std::pair<size_t, std::vector<Value>>> run = {
+        {0, {I(1)}},
+        {1, {I(1), I(2)}},
+        {2, {I(1), I(2), I(3002)}},
+        {3, {I(1), I(2), I(7)}},
+        {4, {I(3001), I(2), I(1), I(7), I(2), I(0)}},
+        {5, {I(3001), I(2), I(1)}},
+        {6, {I(42)}},
+        {8, {I(1), I(42)}},
+        {17, {I(1), I(42), I(55), I(5), I(0)}},
+        {18, {I(3001), I(2), I(1), I(1), I(42), I(1), I(5), Money(1234), T(kDistInfo)}},
+        {6, {I(43)}},
+        {8, {I(2), I(43)}},
+        {17, {I(2), I(43), I(91), I(1), I(1)}},
+        {18, {I(3001), I(2), I(1), I(2), I(43), I(2), I(1), Money(250), T(kDistInfo)}},
+    };
+    for (const auto& [statement, params] : run) builder->Add(*prepared[statement], params);
+    return builder->Finish();
+  }
+
   std::unique_ptr<engine::Database> db_;
 };
-
-const char kDistInfo[] = "dist-info-of-line-three!";  // 24 characters, as CHAR(24)
 
 TEST_F(TpccReferencesTest, NewOrder) {
   std::vector<Case> cases = {
@@ -314,34 +343,12 @@ TEST_F(TpccReferencesTest, StockLevel) {
 // procedure runs it: references are distinct across statements, in the order
 // first met.
 TEST_F(TpccReferencesTest, NewOrderTransactionCanonicalSingle) {
-  const engine::Procedure procedure = NewOrderProcedure();
-  std::vector<std::shared_ptr<sql::PreparedStatement>> prepared(procedure.statements.size());
-  for (size_t i = 0; i < prepared.size(); ++i) {
-    ASSERT_TRUE(sql::PreparedStatement::Prepare(procedure.statements[i], db_->catalog(), {}, &prepared[i]).ok());
-  }
-  const std::vector<std::pair<size_t, std::vector<Value>>> run = {
-      {0, {I(1)}},
-      {1, {I(1), I(2)}},
-      {2, {I(1), I(2), I(3002)}},
-      {3, {I(1), I(2), I(7)}},
-      {4, {I(3001), I(2), I(1), I(7), I(2), I(0)}},
-      {5, {I(3001), I(2), I(1)}},
-      {6, {I(42)}},
-      {8, {I(1), I(42)}},
-      {17, {I(1), I(42), I(55), I(5), I(0)}},
-      {18, {I(3001), I(2), I(1), I(1), I(42), I(1), I(5), Money(1234), T(kDistInfo)}},
-      {6, {I(43)}},
-      {8, {I(2), I(43)}},
-      {17, {I(2), I(43), I(91), I(1), I(1)}},
-      {18, {I(3001), I(2), I(1), I(2), I(43), I(2), I(1), Money(250), T(kDistInfo)}},
-  };
   scheduler::FootprintSpec spec;
   spec.references = true;
   spec.form = ReferenceForm::kCanonical;
   spec.partition_domain = "w_id";
   engine::FootprintBuilder builder(spec, /*with_names=*/true);
-  for (const auto& [statement, params] : run) builder.Add(*prepared[statement], params);
-  scheduler::Footprint f = builder.Finish();
+  scheduler::Footprint f = TwoLineNewOrder(&builder);
   EXPECT_EQ(builder.Names(),
             (Names{"w_id=1", "d_id=2", "d_next_o_id=3002", "c_id=7", "o_id=3001", "o_ol_cnt=2", "o_all_local=0",
                    "i_id=42", "s_quantity=55", "ol_number=1", "ol_quantity=5", "ol_amount=12.34",
@@ -358,35 +365,13 @@ TEST_F(TpccReferencesTest, NewOrderTransactionCanonicalSingle) {
 // per statement that makes it: the home warehouse's w_id is credited by
 // every statement that locates a row of it.
 TEST_F(TpccReferencesTest, NewOrderTransactionAsThePapersAuthorsReferencedIt) {
-  const engine::Procedure procedure = NewOrderProcedure();
-  std::vector<std::shared_ptr<sql::PreparedStatement>> prepared(procedure.statements.size());
-  for (size_t i = 0; i < prepared.size(); ++i) {
-    ASSERT_TRUE(sql::PreparedStatement::Prepare(procedure.statements[i], db_->catalog(), {}, &prepared[i]).ok());
-  }
-  const std::vector<std::pair<size_t, std::vector<Value>>> run = {
-      {0, {I(1)}},
-      {1, {I(1), I(2)}},
-      {2, {I(1), I(2), I(3002)}},
-      {3, {I(1), I(2), I(7)}},
-      {4, {I(3001), I(2), I(1), I(7), I(2), I(0)}},
-      {5, {I(3001), I(2), I(1)}},
-      {6, {I(42)}},
-      {8, {I(1), I(42)}},
-      {17, {I(1), I(42), I(55), I(5), I(0)}},
-      {18, {I(3001), I(2), I(1), I(1), I(42), I(1), I(5), Money(1234), T(kDistInfo)}},
-      {6, {I(43)}},
-      {8, {I(2), I(43)}},
-      {17, {I(2), I(43), I(91), I(1), I(1)}},
-      {18, {I(3001), I(2), I(1), I(2), I(43), I(2), I(1), Money(250), T(kDistInfo)}},
-  };
   scheduler::FootprintSpec spec;
   spec.references = true;
   spec.form = ReferenceForm::kCanonical;
   spec.sources = scheduler::ReferenceSources::kKeys;
   spec.multiplicity = scheduler::ReferenceMultiplicity::kOccurrence;
   engine::FootprintBuilder builder(spec, /*with_names=*/true);
-  for (const auto& [statement, params] : run) builder.Add(*prepared[statement], params);
-  scheduler::Footprint f = builder.Finish();
+  scheduler::Footprint f = TwoLineNewOrder(&builder);
   EXPECT_EQ(builder.Names(), (Names{"w_id=1", "d_id=2", "c_id=7", "i_id=42", "i_id=43", "w_id=2"}));
   // w_id=1: warehouse, district read and update, customer, the first
   // line's stock read and update.
