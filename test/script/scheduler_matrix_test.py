@@ -76,7 +76,7 @@ class EndToEndTest(unittest.TestCase):
     def test_one_moving_scenario_runs_writes_and_resumes(self):
         with tempfile.TemporaryDirectory() as out:
             cmd = [SCRIPT, "--bench", BENCH, "--out-dir", out, "--only", "ycsb-theta0.99-moving", "--repeats", "2",
-                   "--duration", "2", "--warmup", "0.2", "--", "--hot-shift-s=0.5", "--ycsb-records=2000",
+                   "--duration", "2", "--warmup", "0.2", "--shift", "0.5", "--", "--ycsb-records=2000",
                    "--stmt-latency-us=0", "--clients=16"]
             first = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
             self.assertEqual(first.returncode, 0, first.stderr)
