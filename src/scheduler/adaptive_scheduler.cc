@@ -19,14 +19,6 @@ int64_t SteadyNowNs() {
       .count();
 }
 
-// log2 of the tracked filter's bits: capacity rounded up to a power of two,
-// within [2^16, 2^24].
-unsigned FilterBitsLog2(size_t capacity) {
-  unsigned log2 = 16;
-  while (log2 < 24 && (size_t{1} << log2) < capacity) ++log2;
-  return log2;
-}
-
 
 }  // namespace
 
@@ -38,17 +30,14 @@ AdaptiveScheduler::AdaptiveScheduler(const SchedulerOptions& options, std::funct
       capacity_(std::max<size_t>(options.history_capacity, 1)),
       now_ns_(now_ns ? std::move(now_ns) : std::function<int64_t()>(SteadyNowNs)),
       shards_(new Shard[kShards]),
-      tracked_shift_(64 - FilterBitsLog2(options.history_capacity)),
-      tracked_(new std::atomic<uint64_t>[(uint64_t{1} << (64 - tracked_shift_)) / 64]),
+      // Another multiplier than the shards' (whose top 6 bits pick the shard).
+      tracked_(options.history_capacity, 0xD6E8FEB86659FD93ull),
       backlog_(new std::atomic<int64_t>[options.queues]),
       arrivals_(options.queues, 0.0),
       arrivals_stamp_(options.queues, 0),
       rng_(options.seed) {
   assert(queues_ >= 1);
   for (size_t q = 0; q < queues_; ++q) backlog_[q].store(0, std::memory_order_relaxed);
-  for (size_t w = 0, words = (uint64_t{1} << (64 - tracked_shift_)) / 64; w < words; ++w) {
-    tracked_[w].store(0, std::memory_order_relaxed);
-  }
 }
 
 FootprintSpec AdaptiveScheduler::Needs() const {
@@ -184,23 +173,19 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
   picks_.fetch_add(1, std::memory_order_relaxed);
   const int64_t now = now_ns_();
   const Hottest h = HottestOf(footprint, now, /*count_traffic=*/true);
-  const bool have_hot = h.hot;
-  const ReferenceKey hottest = h.key;
-  const double hottest_aborts = h.aborts;
-  const double hottest_spill_cost = h.spill_cost;
 
   size_t queue;
   bool pinned = false;
   const uint64_t draw = NextRandom();
-  if (have_hot && hottest_aborts < kThinEvidence && exploration_ > 0 &&
+  if (h.hot && h.aborts < kThinEvidence && exploration_ > 0 &&
       static_cast<double>(draw >> 11) * 0x1.0p-53 < exploration_) {
     explored_.fetch_add(1, std::memory_order_relaxed);
     queue = SplitMix64::Mix(draw) % queues_;
-  } else if (have_hot) {
-    Shard& shard = ShardOf(hottest);
+  } else if (h.hot) {
+    Shard& shard = ShardOf(h.key);
     std::lock_guard lock(shard.mu);
-    Entry& e = FindOrAdd(&shard, hottest, now);  // (swept since the first pass: added again)
-    Track(hottest);
+    Entry& e = FindOrAdd(&shard, h.key, now);  // (swept since the first pass: added again)
+    tracked_.Add(h.key);
     if (e.home < 0) {
       e.home = static_cast<int>(AssignHome(e.traffic, now));
     }
@@ -212,7 +197,7 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
       queue = static_cast<size_t>(e.home);
     } else if (const size_t shortest = Shortest();
                backlog_[shortest].load(std::memory_order_relaxed) == 0 &&
-               static_cast<double>(backlog) > kSpillMargin && hottest_spill_cost < kMaxSpillCost) {
+               static_cast<double>(backlog) > kSpillMargin && h.spill_cost < kMaxSpillCost) {
       // Expected cost: a worker idles while r*'s home has a backlog, and
       // running r*'s work beside its home has cost less than it gains.
       spilled_.fetch_add(1, std::memory_order_relaxed);
@@ -305,7 +290,7 @@ void AdaptiveScheduler::EndAttempt(const Footprint& footprint, size_t queue, con
     std::lock_guard lock(shard.mu);
     Entry* found = blamed ? &FindOrAdd(&shard, key, now) : Find(&shard, key);
     if (found == nullptr) continue;
-    if (blamed) Track(key);  // under the shard lock: a sweep's rebuild sees the entry or the bit
+    if (blamed) tracked_.Add(key);  // under the shard lock: a sweep's rebuild sees the entry or the bit
     Entry& e = *found;
     Decay(&e, now);
     const bool costs_away = blamed || (culprit != nullptr && !culprit_located);
@@ -405,9 +390,7 @@ void AdaptiveScheduler::SweepIfFull() {
   // The filter is rebuilt from the entries that stay: cleared first, then
   // each shard's survivors set again under its lock (a blame meanwhile sets
   // its bit under that lock too, so no tracked entry loses its bit).
-  for (size_t w = 0, words = (uint64_t{1} << (64 - tracked_shift_)) / 64; w < words; ++w) {
-    tracked_[w].store(0, std::memory_order_relaxed);
-  }
+  tracked_.Clear();
   for (size_t s = 0; s < kShards; ++s) {
     Shard& shard = shards_[s];
     std::lock_guard lock(shard.mu);
@@ -421,7 +404,7 @@ void AdaptiveScheduler::SweepIfFull() {
         shard.map.erase(it++);
         entries_.fetch_sub(1, std::memory_order_relaxed);
       } else {
-        Track(it->first);
+        tracked_.Add(it->first);
         ++it;
       }
     }

@@ -109,6 +109,7 @@
 
 #include <absl/container/flat_hash_map.h>
 
+#include "scheduler/key_filter.h"
 #include "scheduler/scheduler.h"
 
 namespace paceline::scheduler {
@@ -191,19 +192,8 @@ class AdaptiveScheduler : public Scheduler {
   // count_traffic: this is a Pick (the references' traffic counts it).
   Hottest HottestOf(const Footprint& footprint, int64_t now, bool count_traffic);
   Shard& ShardOf(ReferenceKey key) const { return shards_[(key * 0x9E3779B97F4A7C15ull) >> 58]; }
-  // The filter of tracked references: false only if `key` was never blamed
-  // (or was swept since), so that it has no entry.
-  bool Tracked(ReferenceKey key) const {
-    const uint64_t bit = TrackedBit(key);
-    return (tracked_[bit / 64].load(std::memory_order_relaxed) >> (bit % 64)) & 1;
-  }
-  void Track(ReferenceKey key) {
-    const uint64_t bit = TrackedBit(key);
-    tracked_[bit / 64].fetch_or(uint64_t{1} << (bit % 64), std::memory_order_relaxed);
-  }
-  // Top bits of another multiplier than the shard's (whose top 6 bits pick
-  // the shard).
-  uint64_t TrackedBit(ReferenceKey key) const { return (key * 0xD6E8FEB86659FD93ull) >> tracked_shift_; }
+  // False only if `key` was never blamed (or was swept since): no entry.
+  bool Tracked(ReferenceKey key) const { return tracked_.MayContain(key); }
   // The entry of `key` in `shard` (locked by the caller), null if absent.
   Entry* Find(Shard* shard, ReferenceKey key);
   // The entry of `key` in `shard` (locked by the caller), new if absent.
@@ -248,8 +238,7 @@ class AdaptiveScheduler : public Scheduler {
   const size_t capacity_;
   std::function<int64_t()> now_ns_;
   mutable std::unique_ptr<Shard[]> shards_;
-  const unsigned tracked_shift_;  // 64 - log2(filter bits)
-  std::unique_ptr<std::atomic<uint64_t>[]> tracked_;
+  KeyFilter tracked_;  // the references with an entry (Tracked)
   std::atomic<size_t> entries_{0};
   std::unique_ptr<std::atomic<int64_t>[]> backlog_;  // per queue: picked, not finished
   // Per queue, decayed arrivals (guarded by arrivals_mu_).

@@ -15,14 +15,6 @@ namespace {
 // A name's node in std::unordered_map: next pointer, cached hash, key, string.
 constexpr size_t kNameNodeBytes = 2 * sizeof(void*) + sizeof(ReferenceKey) + sizeof(std::string);
 
-// log2 of the filter's size in bits: capacity rounded up to a power of two,
-// within [2^16, 2^24] (8 KB to 2 MB).
-unsigned FilterBitsLog2(size_t capacity) {
-  unsigned log2 = 16;
-  while (log2 < 24 && (size_t{1} << log2) < capacity) ++log2;
-  return log2;
-}
-
 // How many times reference i counts (at least once).
 uint64_t Occurrences(std::span<const uint32_t> occurrences, size_t i) {
   return i < occurrences.size() ? std::max<uint32_t>(occurrences[i], 1) : 1;
@@ -31,12 +23,7 @@ uint64_t Occurrences(std::span<const uint32_t> occurrences, size_t i) {
 }  // namespace
 
 History::History(size_t capacity)
-    : filter_shift_(64 - FilterBitsLog2(capacity)),
-      filter_(new std::atomic<uint64_t>[(uint64_t{1} << FilterBitsLog2(capacity)) / 64]),
-      counts_(capacity) {
-  const size_t words = (uint64_t{1} << (64 - filter_shift_)) / 64;
-  for (size_t i = 0; i < words; ++i) filter_[i].store(0, std::memory_order_relaxed);
-}
+    : aborted_(capacity, ReferenceHash::kMultiplier), counts_(capacity) {}
 
 void History::RecordAbort(std::span<const ReferenceKey> references, const ReferenceNamer* namer,
                           std::span<const uint32_t> occurrences) {
@@ -55,8 +42,7 @@ void History::RecordAbort(std::span<const ReferenceKey> references, const Refere
       first_abort = true;
     }
     if (first_abort) {
-      const uint64_t bit = FilterBit(references[i]);
-      filter_[bit / 64].fetch_or(uint64_t{1} << (bit % 64), std::memory_order_relaxed);
+      aborted_.Add(references[i]);
     }
     // Exactly one event sees a reference's abort count leave 0, so each
     // reference is named at most once (a forgotten one never aborted).
@@ -123,10 +109,9 @@ size_t History::ApproximateBytes() const {
     std::lock_guard<std::mutex> lock(names_mutex_);
     name_buckets = names_.bucket_count();
   }
-  const size_t filter_bytes = (uint64_t{1} << (64 - filter_shift_)) / 8;
   // Each slot: the key-value pair, a one-byte partial key, an occupied flag.
   const size_t slot = sizeof(std::pair<ReferenceKey, HistoryCounts>) + sizeof(uint8_t) + sizeof(bool);
-  return counts_.ApproximateBytes(slot) + filter_bytes +
+  return counts_.ApproximateBytes(slot) + aborted_.Bytes() +
          name_buckets * sizeof(void*) + name_bytes_.load(std::memory_order_relaxed);
 }
 

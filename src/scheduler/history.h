@@ -46,6 +46,7 @@
 
 #include "scheduler/bounded_table.h"
 #include "scheduler/footprint.h"
+#include "scheduler/key_filter.h"
 #include "scheduler/reference_hash.h"
 
 namespace paceline::scheduler {
@@ -86,8 +87,7 @@ class History {
   // May answer true for a reference that never aborted (another aborted key
   // shares its bit).
   bool MayHaveAborted(ReferenceKey key) const {
-    const uint64_t bit = FilterBit(key);
-    return (filter_[bit / 64].load(std::memory_order_relaxed) >> (bit % 64)) & 1;
+    return aborted_.MayContain(key);
   }
   // The text recorded at the first abort of `key`; "" if none.
   std::string Name(ReferenceKey key) const;
@@ -108,12 +108,7 @@ class History {
   // Sweeps out never-aborted references if the table is over its bound and
   // no other thread is sweeping.
   void MaybeForget();
-  // The filter bit of `key`: the top bits of a multiplicative hash (the
-  // cuckoo table indexes by the low bits of ReferenceHash).
-  uint64_t FilterBit(ReferenceKey key) const { return (key * ReferenceHash::kMultiplier) >> filter_shift_; }
-
-  const unsigned filter_shift_;                     // 64 - log2(filter bits)
-  std::unique_ptr<std::atomic<uint64_t>[]> filter_;  // see MayHaveAborted
+  KeyFilter aborted_;  // see MayHaveAborted
   BoundedTable<ReferenceKey, HistoryCounts, ReferenceHash> counts_;
   mutable std::mutex names_mutex_;
   std::unordered_map<ReferenceKey, std::string> names_;  // guarded by names_mutex_

@@ -3,20 +3,19 @@
 
 namespace paceline::engine {
 
-bool RunQueue::Push(Job&& job) {
-  std::lock_guard lock(mu_);
-  if (closed_) return false;
-  const bool pinned = job.pinned;
-  jobs_.push_back(std::move(job));
-  Mirror(unpinned_.load(std::memory_order_relaxed) + (pinned ? 0 : 1));
-  return true;
-}
+bool RunQueue::Push(Job&& job) { return Insert(std::move(job), /*front=*/false); }
 
-bool RunQueue::PushFront(Job&& job) {
+bool RunQueue::PushFront(Job&& job) { return Insert(std::move(job), /*front=*/true); }
+
+bool RunQueue::Insert(Job&& job, bool front) {
   std::lock_guard lock(mu_);
   if (closed_) return false;
   const bool pinned = job.pinned;
-  jobs_.push_front(std::move(job));
+  if (front) {
+    jobs_.push_front(std::move(job));
+  } else {
+    jobs_.push_back(std::move(job));
+  }
   Mirror(unpinned_.load(std::memory_order_relaxed) + (pinned ? 0 : 1));
   return true;
 }

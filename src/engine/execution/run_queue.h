@@ -56,6 +56,8 @@ class RunQueue {
   std::atomic<size_t> size_{0};  // = jobs_.size(), stored under mu_
   std::atomic<size_t> unpinned_{0};  // jobs_ that are not pinned, stored under mu_
 
+  // Push and PushFront.
+  bool Insert(Job&& job, bool front);
   // Stores both mirrors; caller holds mu_.
   void Mirror(size_t unpinned);
 };
