@@ -35,7 +35,9 @@ AdaptiveScheduler::AdaptiveScheduler(const SchedulerOptions& options, std::funct
       backlog_(new std::atomic<int64_t>[options.queues]),
       arrivals_(options.queues, 0.0),
       arrivals_stamp_(options.queues, 0),
-      rng_(options.seed) {
+      members_(options.queues, 0),
+      rng_(options.seed),
+      spread_(options.queues, kSpreadEpochNs, now_ns_()) {
   assert(queues_ >= 1);
   for (size_t q = 0; q < queues_; ++q) backlog_[q].store(0, std::memory_order_relaxed);
 }
@@ -99,22 +101,32 @@ void AdaptiveScheduler::AddArrivals(size_t q, double n, int64_t now) {
   arrivals_stamp_[q] = std::max(arrivals_stamp_[q], now);
 }
 
-size_t AdaptiveScheduler::AssignHome(double traffic, int64_t now) {
+size_t AdaptiveScheduler::AssignHome(double traffic, int64_t now, const std::vector<int>& taken, int leaving) {
   // One critical section: two references made hot at once must see each
   // other's traffic, or both land on the same idle queue.
   std::lock_guard lock(arrivals_mu_);
+  if (leaving >= 0) --members_[static_cast<size_t>(leaving)];
   size_t best = 0;
+  int best_members = std::numeric_limits<int>::max();
   double best_load = std::numeric_limits<double>::infinity();
   for (size_t q = 0; q < queues_; ++q) {
+    if (std::find(taken.begin(), taken.end(), static_cast<int>(q)) != taken.end()) continue;
     const double load = Arrivals(q, now) + static_cast<double>(backlog_[q].load(std::memory_order_relaxed));
-    if (load < best_load) {
+    if (members_[q] < best_members || (members_[q] == best_members && load < best_load)) {
       best = q;
+      best_members = members_[q];
       best_load = load;
     }
   }
+  ++members_[best];
   arrivals_[best] = Arrivals(best, now) + traffic;
   arrivals_stamp_[best] = std::max(arrivals_stamp_[best], now);
   return best;
+}
+
+void AdaptiveScheduler::ReleaseHome(int queue) {
+  std::lock_guard lock(arrivals_mu_);
+  --members_[static_cast<size_t>(queue)];
 }
 
 bool AdaptiveScheduler::Overloaded(size_t queue) const {
@@ -136,6 +148,25 @@ size_t AdaptiveScheduler::Shortest() {
       best = q;
       best_length = length;
     }
+  }
+  return best;
+}
+
+size_t AdaptiveScheduler::FitHomes(Entry* e, size_t spread, int64_t now) {
+  spread = std::clamp<size_t>(spread, 1, queues_);
+  while (e->homes.size() > spread) {
+    ReleaseHome(e->homes.back());
+    e->homes.pop_back();
+  }
+  while (e->homes.size() < spread) {
+    e->homes.push_back(static_cast<int>(AssignHome(e->traffic / static_cast<double>(spread), now, e->homes)));
+  }
+  // The member with the least backlog (the oldest among ties: one home
+  // while the others are no shorter).
+  size_t best = static_cast<size_t>(e->homes[0]);
+  for (size_t i = 1; i < e->homes.size(); ++i) {
+    const size_t q = static_cast<size_t>(e->homes[i]);
+    if (backlog_[q].load(std::memory_order_relaxed) < backlog_[best].load(std::memory_order_relaxed)) best = q;
   }
   return best;
 }
@@ -163,7 +194,6 @@ AdaptiveScheduler::Hottest AdaptiveScheduler::HottestOf(const Footprint& footpri
       h.key = key;
       h.aborts = score;
       h.spill_cost = SpillCost(e);
-      h.home = e.home;
     }
   }
   return h;
@@ -173,6 +203,7 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
   picks_.fetch_add(1, std::memory_order_relaxed);
   const int64_t now = now_ns_();
   const Hottest h = HottestOf(footprint, now, /*count_traffic=*/true);
+  const size_t spread = spread_.Spread(now);
 
   size_t queue;
   bool pinned = false;
@@ -186,15 +217,13 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
     std::lock_guard lock(shard.mu);
     Entry& e = FindOrAdd(&shard, h.key, now);  // (swept since the first pass: added again)
     tracked_.Add(h.key);
-    if (e.home < 0) {
-      e.home = static_cast<int>(AssignHome(e.traffic, now));
-    }
-    queue = static_cast<size_t>(e.home);
+    queue = FitHomes(&e, spread, now);
     const int64_t backlog = backlog_[queue].load(std::memory_order_relaxed);
-    if (Overloaded(queue) && 2 * int64_t{e.inflight[queue]} < backlog) {
-      e.home = static_cast<int>(AssignHome(e.traffic, now));
+    if (Overloaded(queue) && 2 * int64_t{e.inflight[queue]} < backlog && e.homes.size() < queues_) {
+      const auto member = std::find(e.homes.begin(), e.homes.end(), static_cast<int>(queue));
+      queue = AssignHome(e.traffic / static_cast<double>(e.homes.size()), now, e.homes, *member);
+      *member = static_cast<int>(queue);
       moves_.fetch_add(1, std::memory_order_relaxed);
-      queue = static_cast<size_t>(e.home);
     } else if (const size_t shortest = Shortest();
                backlog_[shortest].load(std::memory_order_relaxed) == 0 &&
                static_cast<double>(backlog) > kSpillMargin && h.spill_cost < kMaxSpillCost) {
@@ -212,6 +241,9 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
     queue = Shortest();
   }
 
+  bool idle_queue = false;
+  for (size_t q = 0; q < queues_ && !idle_queue; ++q) idle_queue = backlog_[q].load(std::memory_order_relaxed) == 0;
+  spread_.OnPlaced(pinned, idle_queue);
   CountInflight(footprint, queue, +1);
   backlog_[queue].fetch_add(1, std::memory_order_relaxed);
   return Placement{queue, pinned};
@@ -226,8 +258,15 @@ std::optional<Placement> AdaptiveScheduler::RetryPlacement(const Footprint& foot
   if (queue >= queues_) return std::nullopt;
   const int64_t now = now_ns_();
   const Hottest h = HottestOf(footprint, now, /*count_traffic=*/false);
-  if (!h.hot || h.home < 0 || static_cast<size_t>(h.home) == queue) return std::nullopt;
-  const size_t home = static_cast<size_t>(h.home);
+  if (!h.hot) return std::nullopt;
+  size_t home;
+  {
+    Shard& shard = ShardOf(h.key);
+    std::lock_guard lock(shard.mu);
+    Entry* e = Find(&shard, h.key);
+    if (e == nullptr || e->homes.empty() || AtHome(*e, queue)) return std::nullopt;
+    home = FitHomes(e, spread_.Spread(now), now);
+  }
   // A home that is the bottleneck (a key most transactions carry) gains
   // nothing from one more waiting there: the worker it was spilled to is
   // the only spare capacity, so the retry stays with it.
@@ -243,7 +282,7 @@ std::optional<Placement> AdaptiveScheduler::RetryPlacement(const Footprint& foot
 
 bool AdaptiveScheduler::AwayInflight(const Entry& e) const {
   for (size_t q = 0; q < queues_; ++q) {
-    if (static_cast<int>(q) != e.home && e.inflight[q] > 0) return true;
+    if (e.inflight[q] > 0 && !AtHome(e, q)) return true;
   }
   return false;
 }
@@ -314,8 +353,8 @@ void AdaptiveScheduler::EndAttempt(const Footprint& footprint, size_t queue, con
     // Running away from home: only where the reference is hot in the role
     // this transaction gives it (w_id=5 locating a remote customer is not).
     const uint64_t tables = footprint.TablesOf(i);
-    if (e.home >= 0 && queue < queues_ && Score(e, tables) > 0) {
-      if (queue != static_cast<size_t>(e.home)) {
+    if (!e.homes.empty() && queue < queues_ && Score(e, tables) > 0) {
+      if (!AtHome(e, queue)) {
         // Its own aborts cost only the idle worker's time it was sent to use.
         if (culprit == nullptr) e.away_commits += 1;
         e.away_seen_ns = now;
@@ -374,6 +413,7 @@ void AdaptiveScheduler::OnAbort(const Footprint& footprint, size_t queue, const 
 }
 
 void AdaptiveScheduler::OnCommit(const Footprint& footprint, size_t queue) {
+  spread_.OnCommit();
   EndAttempt(footprint, queue, nullptr, nullptr);
 }
 
@@ -386,25 +426,62 @@ void AdaptiveScheduler::OnFinish(const Footprint& footprint, size_t queue) {
 
 void AdaptiveScheduler::SweepIfFull() {
   if (entries_.load(std::memory_order_relaxed) <= capacity_) return;
+  std::unique_lock sweeping(sweep_mu_, std::try_to_lock);
+  if (!sweeping.owns_lock()) return;  // another caller sweeps
   const int64_t now = now_ns_();
   // The filter is rebuilt from the entries that stay: cleared first, then
   // each shard's survivors set again under its lock (a blame meanwhile sets
   // its bit under that lock too, so no tracked entry loses its bit).
+  // Forgotten: nothing in flight, and too little evidence left to be hot.
+  // If that leaves more than kSweepTo of the capacity, the idle entries
+  // with the least evidence go too (a second pass), so that every sweep
+  // frees a quarter of the table and entries stay within the capacity
+  // (plus those in flight): sweeping cannot run on every call.
   tracked_.Clear();
+  std::vector<double> idle_aborts;
+  const auto idle = [](const Entry& e) {
+    for (int32_t n : e.inflight) {
+      if (n != 0) return false;
+    }
+    return true;
+  };
+  using Iterator = decltype(shards_[0].map.begin());
+  const auto erase = [this](Shard* shard, Iterator* it) {
+    for (int home : (*it)->second.homes) ReleaseHome(home);
+    shard->map.erase((*it)++);
+    entries_.fetch_sub(1, std::memory_order_relaxed);
+    forgotten_.fetch_add(1, std::memory_order_relaxed);
+  };
   for (size_t s = 0; s < kShards; ++s) {
     Shard& shard = shards_[s];
     std::lock_guard lock(shard.mu);
     for (auto it = shard.map.begin(); it != shard.map.end();) {
       Entry& e = it->second;
       Decay(&e, now);
-      bool idle = true;
-      for (int32_t n : e.inflight) idle = idle && n == 0;
-      // Forgotten: nothing in flight, and too little evidence left to be hot.
-      if (idle && e.aborts < kMinAborts / 2) {
-        shard.map.erase(it++);
-        entries_.fetch_sub(1, std::memory_order_relaxed);
+      if (idle(e) && e.aborts < kMinAborts / 2) {
+        erase(&shard, &it);
+        continue;
+      }
+      if (idle(e)) idle_aborts.push_back(e.aborts);
+      tracked_.Add(it->first);
+      ++it;
+    }
+  }
+  const size_t keep = static_cast<size_t>(kSweepTo * static_cast<double>(capacity_));
+  const size_t entries = entries_.load(std::memory_order_relaxed);
+  if (entries <= keep || idle_aborts.empty()) return;
+  const size_t drop = std::min(entries - keep, idle_aborts.size());
+  std::nth_element(idle_aborts.begin(), idle_aborts.begin() + static_cast<ptrdiff_t>(drop - 1), idle_aborts.end());
+  const double threshold = idle_aborts[drop - 1];
+  size_t dropped = 0;
+  for (size_t s = 0; s < kShards && dropped < drop; ++s) {
+    Shard& shard = shards_[s];
+    std::lock_guard lock(shard.mu);
+    for (auto it = shard.map.begin(); it != shard.map.end() && dropped < drop;) {
+      if (idle(it->second) && it->second.aborts <= threshold) {
+        erase(&shard, &it);  // its filter bit stays: a false positive, as for any other key
+        ++dropped;
       } else {
-        tracked_.Add(it->first);
         ++it;
       }
     }
@@ -422,7 +499,14 @@ int AdaptiveScheduler::Home(ReferenceKey key) const {
   Shard& shard = ShardOf(key);
   std::lock_guard lock(shard.mu);
   auto it = shard.map.find(key);
-  return it == shard.map.end() ? -1 : it->second.home;
+  return it == shard.map.end() || it->second.homes.empty() ? -1 : it->second.homes[0];
+}
+
+std::vector<int> AdaptiveScheduler::Homes(ReferenceKey key) const {
+  Shard& shard = ShardOf(key);
+  std::lock_guard lock(shard.mu);
+  auto it = shard.map.find(key);
+  return it == shard.map.end() ? std::vector<int>{} : it->second.homes;
 }
 
 double AdaptiveScheduler::Rate(ReferenceKey key) const {
@@ -449,7 +533,7 @@ std::vector<HotReference> AdaptiveScheduler::TopReferences(size_t k) const {
       h.weight = RateOf(copy);
       h.commits = static_cast<uint64_t>(std::llround(copy.exposures));  // shown as exposures
       h.queued.assign(queues_, 0);
-      if (copy.home >= 0) h.queued[static_cast<size_t>(copy.home)] = 1;  // its home
+      for (int home : copy.homes) h.queued[static_cast<size_t>(home)] = 1;  // its homes
       all.push_back(std::move(h));
     }
   }
@@ -468,7 +552,12 @@ SchedulerStats AdaptiveScheduler::Stats() const {
   stats.home_moves = moves_.load(std::memory_order_relaxed);
   stats.moved = moved_.load(std::memory_order_relaxed);
   stats.sent_home = sent_home_.load(std::memory_order_relaxed);
+  const SpreadController::Stats spread = spread_.GetStats();
+  stats.spread = spread.spread;
+  stats.spread_probes = spread.probes;
+  stats.spread_adopted = spread.adopted;
   stats.history_references = entries_.load(std::memory_order_relaxed);
+  stats.history_forgotten = forgotten_.load(std::memory_order_relaxed);
   stats.state_references = stats.history_references;
   stats.bytes = stats.history_references * (sizeof(Entry) + sizeof(ReferenceKey) + queues_ * sizeof(int32_t) + 16) +
                 kShards * sizeof(Shard);

@@ -29,15 +29,20 @@
 //   2. r* = the reference of F with the highest score (blamed aborts: rate ×
 //      exposures: the conflicts a common queue would avoid; a rarely met
 //      reference with a high rate must not pull transactions away from the
-//      one that conflicts all the time). If r* has no
-//      home, it gets one: the queue with the least recent home arrivals
-//      plus backlog (r*'s own recent traffic is added to it at once, so eight
-//      equally hot warehouses land on eight different queues).
-//   3. Load term: when the home's backlog exceeds twice the mean backlog
+//      one that conflicts all the time). r* has a *home set* of `spread`
+//      queues (SpreadController: 1 unless throughput measured more with a
+//      wider spread, as with fewer hot references than workers), filled
+//      as needed with the queues in the fewest home sets, then the least
+//      recent home arrivals plus backlog (r*'s own recent traffic is added
+//      at once, so eight equally hot warehouses land on eight different
+//      queues, and two warehouses spread over four queues each take four
+//      different ones). The transaction goes to the member with the least
+//      backlog.
+//   3. Load term: when that queue's backlog exceeds twice the mean backlog
 //      + 2 and r*'s own transactions are under half of it (another hot
 //      reference shares the queue: in a closed loop every client ends up
 //      waiting behind such a queue — measured under 2PL, 57 of 64 clients
-//      on one queue, the other seven idle), the home moves to the
+//      on one queue, the other seven idle), that home moves to the
 //      least-loaded queue; r*'s few transactions still in flight there may
 //      conflict with the next ones once.
 //   4. Expected cost, only where a worker would otherwise idle. In a
@@ -64,10 +69,10 @@
 //      every one at home, so that rate is diluted by the home's backlog.
 //   5. No hot reference: the shortest queue (random among ties), never
 //      worse-balanced than random.
-//   6. A transaction whose attempt away from r*'s home (spilled, explored,
-//      or placed before the home moved) conflicted is retried at home
-//      (RetryPlacement), at the front of its queue: a spill is speculation
-//      on an idle worker, and gets one attempt. (Retrying beside the home
+//   6. A transaction whose attempt away from r*'s home set (spilled,
+//      explored, or placed before the home moved) conflicted is retried at
+//      home (RetryPlacement), at the front of its queue: a spill is
+//      speculation on an idle worker, and gets one attempt. (Retrying beside the home
 //      instead kept TPC-C's OCC abort rate at 0.11–0.12; at home it fell
 //      to 0.06–0.08 and 2PL's from 0.03–0.04 to 0.004–0.014 — measured.)
 //      Unless the home is overloaded (the step-3 test): then it is the
@@ -88,13 +93,15 @@
 //   cache misses. So a reference's exposures count from its first blame
 //   (its rate starts high and settles as they come in), and one whose
 //   tracking began while transactions carrying it were in flight counts
-//   those low until they finish (counts are clamped at 0). Entries with
-//   no transaction in flight and no evidence left are swept when the table
-//   passes `history_capacity`, and the filter is rebuilt from the rest.
+//   those low until they finish (counts are clamped at 0). When the table
+//   passes `history_capacity`, entries with no transaction in flight and no
+//   evidence left are swept, then, down to kSweepTo of the capacity, the
+//   idle ones with the least evidence; the filter is rebuilt from the rest.
 //
 // Thread-safety: every method may be called concurrently (Scheduler).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -111,6 +118,7 @@
 
 #include "scheduler/key_filter.h"
 #include "scheduler/scheduler.h"
+#include "scheduler/spread_controller.h"
 
 namespace paceline::scheduler {
 
@@ -127,6 +135,9 @@ class AdaptiveScheduler : public Scheduler {
   // against it (under OCC the home transaction that overlapped it fails at
   // its own commit, after the one away has gone).
   static constexpr int64_t kAwayShadowNs = 20'000'000;
+  // The SpreadController's epoch: long enough to count a few hundred
+  // commits at TPC-C's rates, short enough to follow a moving hot set.
+  static constexpr int64_t kSpreadEpochNs = 200'000'000;
 
   // `now_ns` (for tests) replaces the steady clock.
   explicit AdaptiveScheduler(const SchedulerOptions& options, std::function<int64_t()> now_ns = nullptr);
@@ -144,9 +155,10 @@ class AdaptiveScheduler : public Scheduler {
   std::vector<HotReference> TopReferences(size_t k) const override;
   SchedulerStats Stats() const override;
 
-  // For tests: the home queue of `key` (-1 none), its conflict rate, and a
-  // queue's transactions picked and not finished.
+  // For tests: the (first) home queue of `key` (-1 none), all its homes,
+  // its conflict rate, and a queue's transactions picked and not finished.
   int Home(ReferenceKey key) const;
+  std::vector<int> Homes(ReferenceKey key) const;
   int64_t Backlog(size_t queue) const;
   double Rate(ReferenceKey key) const;
 
@@ -170,7 +182,7 @@ class AdaptiveScheduler : public Scheduler {
     double away_aborts = 0;
     int64_t away_seen_ns = std::numeric_limits<int64_t>::min() / 2;  // an attempt away last ended
     int64_t stamp_ns = 0;  // when the three were last decayed
-    int home = -1;
+    std::vector<int> homes;  // its home set (spread), first the oldest; empty: none yet
     std::vector<int32_t> inflight;   // per queue: picked, not finished
     std::string name;
   };
@@ -181,13 +193,12 @@ class AdaptiveScheduler : public Scheduler {
   static constexpr size_t kShards = 64;
 
   // r* of a footprint: of its hot references, the one with the most
-  // blamed aborts; its score, SpillCost and home (-1: none yet).
+  // blamed aborts; its score and SpillCost.
   struct Hottest {
     bool hot = false;
     ReferenceKey key = 0;
     double aborts = -1;
     double spill_cost = 0;
-    int home = -1;
   };
   // count_traffic: this is a Pick (the references' traffic counts it).
   Hottest HottestOf(const Footprint& footprint, int64_t now, bool count_traffic);
@@ -204,6 +215,12 @@ class AdaptiveScheduler : public Scheduler {
   static double Score(const Entry& e, uint64_t tables);
   // Whether a transaction carrying e is in flight on a queue not its home.
   bool AwayInflight(const Entry& e) const;
+  static bool AtHome(const Entry& e, size_t queue) {
+    return std::find(e.homes.begin(), e.homes.end(), static_cast<int>(queue)) != e.homes.end();
+  }
+  // Grows or shrinks e's home set to `spread` queues (new ones chosen as
+  // AssignHome does); returns its member with the least backlog.
+  size_t FitHomes(Entry* e, size_t spread, int64_t now);
   // Aborts at home that running e's work away from it cost, per transaction
   // so run (one pseudo-commit of prior weighs kPriorSpillCost).
   static double SpillCost(const Entry& e) { return (e.away_aborts + kPriorSpillCost) / (e.away_commits + 1); }
@@ -217,12 +234,16 @@ class AdaptiveScheduler : public Scheduler {
   // Adds delta to the in-flight counts of queue for every reference.
   void CountInflight(const Footprint& footprint, size_t queue, int delta);
   void EndAttempt(const Footprint& footprint, size_t queue, const AbortCulprit* culprit, const ReferenceNamer* namer);
-  // A new home: the queue with the least recent home arrivals + backlog,
-  // which then counts `traffic` (the reference's recent picks) as arrived.
-  // Only transactions placed at their home count as arrivals: those placed
-  // without evidence go wherever is shortest and say nothing of the load
-  // homes bring (counting them put two warehouses' homes on one queue).
-  size_t AssignHome(double traffic, int64_t now);
+  // A new home: of the queues outside `taken`, one in the fewest home sets
+  // and then with the least recent home arrivals + backlog, which then
+  // counts `traffic` (the reference's recent picks) as arrived and one more
+  // home set; `leaving` (≥ 0), a home this one replaces, one fewer. Only transactions placed at their home count as
+  // arrivals: those placed without evidence go wherever is shortest and say
+  // nothing of the load homes bring (counting them put two warehouses'
+  // homes on one queue). `taken` leaves at least one queue out.
+  size_t AssignHome(double traffic, int64_t now, const std::vector<int>& taken, int leaving = -1);
+  // A home set no longer holds `queue`.
+  void ReleaseHome(int queue);
   // The queue with the fewest transactions picked and not finished.
   size_t Shortest();
   // Whether `queue`'s backlog is over twice the mean backlog + 2.
@@ -231,6 +252,7 @@ class AdaptiveScheduler : public Scheduler {
   double Arrivals(size_t q, int64_t now) const;
   void AddArrivals(size_t q, double n, int64_t now);
   void SweepIfFull();
+  static constexpr double kSweepTo = 0.75;  // share of the capacity a sweep leaves
 
   const size_t queues_;
   const double half_life_ns_;
@@ -240,12 +262,16 @@ class AdaptiveScheduler : public Scheduler {
   mutable std::unique_ptr<Shard[]> shards_;
   KeyFilter tracked_;  // the references with an entry (Tracked)
   std::atomic<size_t> entries_{0};
+  std::atomic<size_t> forgotten_{0};  // entries swept
+  std::mutex sweep_mu_;  // one sweep at a time
   std::unique_ptr<std::atomic<int64_t>[]> backlog_;  // per queue: picked, not finished
   // Per queue, decayed arrivals (guarded by arrivals_mu_).
   mutable std::mutex arrivals_mu_;
   std::vector<double> arrivals_;
   std::vector<int64_t> arrivals_stamp_;
+  std::vector<int> members_;  // per queue: the home sets holding it
   std::atomic<uint64_t> rng_;
+  SpreadController spread_;
   std::atomic<uint64_t> picks_{0}, explored_{0}, homed_{0}, default_picks_{0}, moves_{0}, spilled_{0}, moved_{0},
       sent_home_{0};
 };

@@ -126,6 +126,10 @@ struct SchedulerStats {
   // those that conflicted away from home sent back there.
   uint64_t homed = 0, explored = 0, spilled = 0, home_moves = 0, moved = 0;
   uint64_t sent_home = 0;  // retries sent back to the home queue (RetryPlacement)
+  // The queues a hot reference's transactions spread over ("adaptive":
+  // SpreadController), with the probes of other spreads and those adopted.
+  size_t spread = 0;
+  uint64_t spread_probes = 0, spread_adopted = 0;
 };
 
 // Where a transaction goes, and whether it is pinned there: placed with

@@ -105,6 +105,41 @@ TEST_F(AdaptiveSchedulerTest, EightHotKeysLandOnEightQueues) {
   EXPECT_EQ(homes.size(), 8u) << "never two hot keys on one queue while another idles";
 }
 
+TEST_F(AdaptiveSchedulerTest, TwoHotKeysSpreadOverDisjointHomesWhenThatCommitsMore) {
+  // Two hot keys on eight queues (TPC-C at 2 warehouses): their two homes
+  // leave six queues idle. A simulated workload commits in proportion to
+  // the spread (what random placement shows there, aborts and all): the
+  // SpreadController widens both home sets to four queues, and the sets
+  // take the idle queues, not each other's.
+  auto s = Make(8);
+  const Footprint a = Refs({1}), b = Refs({2});
+  Conflict(s.get(), a, 10);
+  Conflict(s.get(), b, 10);
+  ASSERT_NE(s->Home(1), s->Home(2));
+  constexpr int64_t kStep = AdaptiveScheduler::kSpreadEpochNs / 20;
+  for (int step = 0; step < 60 * 20; ++step) {
+    if (step % 20 == 0) {  // conflicts keep coming: the keys stay hot
+      Conflict(s.get(), a, 1);
+      Conflict(s.get(), b, 1);
+    }
+    for (const Footprint* f : {&a, &b}) {
+      const Placement p = s->Place(*f);
+      const size_t spread = s->Homes(f->references[0]).size();
+      ASSERT_TRUE(p.pinned);
+      for (size_t c = 0; c < std::min<size_t>(spread, 4); ++c) s->OnCommit(*f, p.queue);
+      s->OnFinish(*f, p.queue);
+    }
+    now_ns_ += kStep;
+  }
+  EXPECT_EQ(s->Stats().spread, 4u);
+  const std::vector<int> homes_a = s->Homes(1), homes_b = s->Homes(2);
+  std::set<int> all(homes_a.begin(), homes_a.end());
+  all.insert(homes_b.begin(), homes_b.end());
+  EXPECT_EQ(homes_a.size(), 4u);
+  EXPECT_EQ(homes_b.size(), 4u);
+  EXPECT_EQ(all.size(), 8u) << "disjoint home sets: every queue serves one key";
+}
+
 TEST_F(AdaptiveSchedulerTest, HotKeyIsStickyAndTheHottestReferenceWins) {
   auto s = Make(4);
   Conflict(s.get(), Refs({7}), 10);
@@ -298,6 +333,24 @@ TEST_F(AdaptiveSchedulerTest, APinnedTransactionMayMoveOnlyWhenNothingItConflict
 // count (each pick's increment must meet its finish's decrement: every
 // backlog is exactly 0 afterwards) and a data race (run under
 // ThreadSanitizer, PACELINE_TSAN).
+TEST_F(AdaptiveSchedulerTest, EntriesStayWithinTheCapacityEvenWhenAllHaveEvidence) {
+  // 1,000 references each blamed once (too much evidence to be forgotten
+  // as cold): the sweep drops the idle ones with the least evidence, so
+  // the table stays within its capacity and the hottest stays.
+  SchedulerOptions options;
+  options.queues = 4;
+  options.history_capacity = 64;
+  options.history_half_life = std::chrono::milliseconds(1000);
+  AdaptiveScheduler s(options, [this] { return now_ns_; });
+  Conflict(&s, Refs({7}), 20);
+  for (ReferenceKey k = 1000; k < 2000; ++k) {
+    Conflict(&s, Refs({k}), 1);
+    ASSERT_LE(s.Stats().history_references, options.history_capacity) << "after key " << k;
+  }
+  EXPECT_GT(s.Stats().history_forgotten, 900u);
+  EXPECT_GT(s.Rate(7), 0.0) << "the reference with the most evidence is kept";
+}
+
 TEST_F(AdaptiveSchedulerTest, ConcurrentCallersLoseNoUpdate) {
   SchedulerOptions options;
   options.queues = 8;

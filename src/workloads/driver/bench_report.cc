@@ -153,6 +153,11 @@ std::string FormatReport(const BenchReport& report) {
              std::to_string(sched.home_moves) + " home moves, " + std::to_string(sched.moved) +
              " pinned let go to idle workers, " + std::to_string(sched.sent_home) + " retries sent home\n";
     }
+    if (sched.spread > 0) {
+      out += "spread: hot references on " + std::to_string(sched.spread) + " queue(s) each at the end; " +
+             std::to_string(sched.spread_probes) + " other spreads probed, " + std::to_string(sched.spread_adopted) +
+             " adopted\n";
+    }
   }
   if (!report.hot_references.empty()) {
     out += "hot references (heaviest first; State = transactions per queue)\n";
@@ -283,7 +288,10 @@ nlohmann::json ReportJson(const BenchReport& report) {
                     {"spilled", sched.spilled},
                     {"home_moves", sched.home_moves},
                     {"moved", sched.moved},
-                    {"sent_home", sched.sent_home}};
+                    {"sent_home", sched.sent_home},
+                    {"spread", sched.spread},
+                    {"spread_probes", sched.spread_probes},
+                    {"spread_adopted", sched.spread_adopted}};
   nlohmann::json hot = nlohmann::json::array();
   for (const scheduler::HotReference& h : report.hot_references) {
     hot.push_back({{"reference", h.name},
