@@ -203,7 +203,7 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
   picks_.fetch_add(1, std::memory_order_relaxed);
   const int64_t now = now_ns_();
   const Hottest h = HottestOf(footprint, now, /*count_traffic=*/true);
-  const size_t spread = spread_.Spread(now);
+  const SpreadController::Level spread = spread_.Spread(now);
 
   size_t queue;
   bool pinned = false;
@@ -217,7 +217,7 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
     std::lock_guard lock(shard.mu);
     Entry& e = FindOrAdd(&shard, h.key, now);  // (swept since the first pass: added again)
     tracked_.Add(h.key);
-    queue = FitHomes(&e, spread, now);
+    queue = FitHomes(&e, spread.queues, now);
     const int64_t backlog = backlog_[queue].load(std::memory_order_relaxed);
     if (Overloaded(queue) && 2 * int64_t{e.inflight[queue]} < backlog && e.homes.size() < queues_) {
       const auto member = std::find(e.homes.begin(), e.homes.end(), static_cast<int>(queue));
@@ -225,7 +225,7 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
       *member = static_cast<int>(queue);
       moves_.fetch_add(1, std::memory_order_relaxed);
     } else if (const size_t shortest = Shortest();
-               backlog_[shortest].load(std::memory_order_relaxed) == 0 &&
+               spread.spill && backlog_[shortest].load(std::memory_order_relaxed) == 0 &&
                static_cast<double>(backlog) > kSpillMargin && h.spill_cost < kMaxSpillCost) {
       // Expected cost: a worker idles while r*'s home has a backlog, and
       // running r*'s work beside its home has cost less than it gains.
@@ -265,7 +265,7 @@ std::optional<Placement> AdaptiveScheduler::RetryPlacement(const Footprint& foot
     std::lock_guard lock(shard.mu);
     Entry* e = Find(&shard, h.key);
     if (e == nullptr || e->homes.empty() || AtHome(*e, queue)) return std::nullopt;
-    home = FitHomes(e, spread_.Spread(now), now);
+    home = FitHomes(e, spread_.Spread(now).queues, now);
   }
   // A home that is the bottleneck (a key most transactions carry) gains
   // nothing from one more waiting there: the worker it was spilled to is
@@ -554,6 +554,7 @@ SchedulerStats AdaptiveScheduler::Stats() const {
   stats.sent_home = sent_home_.load(std::memory_order_relaxed);
   const SpreadController::Stats spread = spread_.GetStats();
   stats.spread = spread.spread;
+  stats.spill = spread.spill;
   stats.spread_probes = spread.probes;
   stats.spread_adopted = spread.adopted;
   stats.history_references = entries_.load(std::memory_order_relaxed);

@@ -67,6 +67,9 @@
 //      write costs little away, and idle workers take its overflow. The
 //      exposure rate would not do: one transaction away from home exposes
 //      every one at home, so that rate is diluted by the home's backlog.
+//      Only where the SpreadController's level spills: with more workers
+//      than cores an empty queue's worker is no spare capacity, and
+//      throughput tells when spilling loses.
 //   5. No hot reference: the shortest queue (random among ties), never
 //      worse-balanced than random.
 //   6. A transaction whose attempt away from r*'s home set (spilled,

@@ -127,8 +127,10 @@ struct SchedulerStats {
   uint64_t homed = 0, explored = 0, spilled = 0, home_moves = 0, moved = 0;
   uint64_t sent_home = 0;  // retries sent back to the home queue (RetryPlacement)
   // The queues a hot reference's transactions spread over ("adaptive":
-  // SpreadController), with the probes of other spreads and those adopted.
+  // SpreadController) and whether they spill to idle queues, with the
+  // probes of other levels and those adopted.
   size_t spread = 0;
+  bool spill = false;  // whether it spills to idle queues
   uint64_t spread_probes = 0, spread_adopted = 0;
 };
 

@@ -11,15 +11,16 @@ namespace paceline::scheduler {
 SpreadController::SpreadController(size_t queues, int64_t epoch_ns, int64_t now_ns)
     : epoch_ns_(std::max<int64_t>(epoch_ns, 1)), next_event_ns_(now_ns) {
   assert(queues >= 1);
-  for (size_t level = 1; level < queues; level *= 2) levels_.push_back(level);
-  levels_.push_back(queues);
+  levels_.push_back(Level{1, false});
+  for (size_t spread = 1; spread < queues; spread *= 2) levels_.push_back(Level{spread, true});
+  levels_.push_back(Level{queues, true});
   std::lock_guard lock(mu_);
-  StartEpoch(now_ns, 0);
+  StartEpoch(now_ns, current_);
 }
 
 void SpreadController::StartEpoch(int64_t now_ns, size_t level) {
   // Caller holds mu_.
-  spread_.store(levels_[level], std::memory_order_relaxed);
+  level_.store(level, std::memory_order_relaxed);
   measuring_ = false;
   measure_start_ns_ = now_ns + static_cast<int64_t>(kSettle * static_cast<double>(epoch_ns_));
   epoch_end_ns_ = now_ns + epoch_ns_;
@@ -102,7 +103,7 @@ void SpreadController::EndEpoch(int64_t now_ns) {
 void SpreadController::Dwelt(int64_t now_ns, double rate) {
   // Caller holds mu_.
   before_ = rate;
-  if (--dwell_left_ > 0 || levels_.size() == 1) {
+  if (--dwell_left_ > 0) {
     StartEpoch(now_ns, current_);
     return;
   }
@@ -125,7 +126,8 @@ void SpreadController::Dwelt(int64_t now_ns, double rate) {
 SpreadController::Stats SpreadController::GetStats() const {
   std::lock_guard lock(mu_);
   Stats stats;
-  stats.spread = levels_[current_];
+  stats.spread = levels_[current_].queues;
+  stats.spill = levels_[current_].spill;
   stats.probes = probes_;
   stats.adopted = adopted_;
   return stats;

@@ -1,9 +1,10 @@
 // SpreadController: on a simulated workload whose commit rate is a
-// function of the spread (injected time, no threads), it climbs to the
-// spread with the most throughput, stays at 1 when spreading loses and then
-// probes ever more rarely, never probes upward without an idle queue,
-// ignores epochs without homed placements, follows a workload whose best
-// spread changes, and is not moved by noisy epochs.
+// function of the level (injected time, no threads), it climbs to the
+// spread with the most throughput, stays at one queue when spreading loses
+// and then probes ever more rarely, stops spilling when spills lose, never
+// probes upward without an idle queue, ignores epochs without homed
+// placements, follows a workload whose best spread changes, and is not
+// moved by noisy epochs.
 #include "scheduler/spread_controller.h"
 
 #include <gtest/gtest.h>
@@ -20,9 +21,9 @@ namespace {
 constexpr int64_t kEpoch = 1'000'000;  // ns
 constexpr int kStepsPerEpoch = 20;
 
-// Drives a controller: each step asks for the spread, then reports
-// `placements` homed placements (seeing an idle queue when `idle`) and the
-// commits `rate(spread)` gives for the step.
+// Drives a controller: each step asks for the level, then reports ten
+// placements (homed when `homed`, seeing an idle queue when `idle`) and the
+// commits `rate(level)` gives for the step.
 struct Simulation {
   SpreadController controller{8, kEpoch, 0};
   int64_t now = 0;
@@ -30,14 +31,16 @@ struct Simulation {
   bool homed = true;
   double noise = 0;  // ± this share of the rate, per step
   uint64_t seed = 1;
-  std::map<size_t, int> epochs_at;  // steps spent at each spread / kStepsPerEpoch
+  std::map<size_t, int> steps_at;  // steps spent at each home set size
+  int steps_without_spills = 0;
 
-  void Run(int epochs, const std::function<double(size_t)>& rate) {
+  void Run(int epochs, const std::function<double(SpreadController::Level)>& rate) {
     for (int i = 0; i < epochs * kStepsPerEpoch; ++i) {
-      const size_t spread = controller.Spread(now);
-      ++epochs_at[spread];
+      const SpreadController::Level level = controller.Spread(now);
+      ++steps_at[level.queues];
+      if (!level.spill) ++steps_without_spills;
       for (int p = 0; p < 10; ++p) controller.OnPlaced(homed, idle);
-      double commits = rate(spread);
+      double commits = rate(level);
       if (noise > 0) {
         const double u = static_cast<double>(SplitMix64::Mix(seed++) >> 11) * 0x1.0p-53;  // [0, 1)
         commits *= 1 + noise * (2 * u - 1);
@@ -48,9 +51,11 @@ struct Simulation {
   }
 };
 
-// Commits per step by spread: the most at `best`, falling off either side.
-std::function<double(size_t)> PeakAt(size_t best) {
-  return [best](size_t spread) {
+// Commits per step by home set size: the most at `best`, falling off
+// either side; spills change nothing.
+std::function<double(SpreadController::Level)> PeakAt(size_t best) {
+  return [best](SpreadController::Level level) {
+    const size_t spread = level.queues;
     const double distance = spread > best ? static_cast<double>(spread) / static_cast<double>(best)
                                           : static_cast<double>(best) / static_cast<double>(spread);
     return 100.0 / distance;  // half as much two levels away
@@ -74,11 +79,23 @@ TEST(SpreadControllerTest, StaysAtOneWhenSpreadingLosesAndProbesEverMoreRarely) 
   EXPECT_EQ(stats.spread, 1u);
   EXPECT_EQ(stats.adopted, 0u);
   EXPECT_GE(early, 3u) << "it looks around while the workload is new";
-  // Dwells double up to kMaxDwell epochs: then one probe per kMaxDwell + 2.
+  // Dwells double up to kMaxDwell epochs, per direction (wider, and no
+  // spills): then about one probe per kMaxDwell / 2 epochs.
   const uint64_t late = stats.probes - early;
-  EXPECT_GE(late, 400u / (SpreadController::kMaxDwell + 2) - 1) << "it keeps probing, rarely";
-  EXPECT_LE(late, 400u / SpreadController::kMaxDwell + 1);
-  EXPECT_LE(sim.epochs_at[2], static_cast<int>(stats.probes) * kStepsPerEpoch);
+  EXPECT_GE(late, 400u / (SpreadController::kMaxDwell + 2)) << "it keeps probing, rarely";
+  EXPECT_LE(late, 2 * 400u / SpreadController::kMaxDwell + 2);
+  EXPECT_LE(sim.steps_at[2], static_cast<int>(stats.probes) * kStepsPerEpoch);
+}
+
+TEST(SpreadControllerTest, StopsSpillingWhenSpillsLose) {
+  // More workers than cores: an empty queue's worker is no spare capacity,
+  // and spills only add conflicts.
+  Simulation sim;
+  sim.Run(60, [](SpreadController::Level level) { return level.spill ? 80.0 / static_cast<double>(level.queues) : 100.0; });
+  const SpreadController::Stats stats = sim.controller.GetStats();
+  EXPECT_EQ(stats.spread, 1u);
+  EXPECT_FALSE(stats.spill);
+  EXPECT_EQ(stats.adopted, 1u);
 }
 
 TEST(SpreadControllerTest, NeverProbesUpwardWithoutAnIdleQueue) {
@@ -87,8 +104,8 @@ TEST(SpreadControllerTest, NeverProbesUpwardWithoutAnIdleQueue) {
   sim.Run(100, PeakAt(8));
   const SpreadController::Stats stats = sim.controller.GetStats();
   EXPECT_EQ(stats.spread, 1u);
-  EXPECT_EQ(stats.probes, 0u);
-  EXPECT_EQ(sim.epochs_at.size(), 1u);
+  EXPECT_GT(stats.probes, 0u) << "without spills is narrower: probed";
+  EXPECT_EQ(sim.steps_at.size(), 1u) << "never a home set wider than one queue";
 }
 
 TEST(SpreadControllerTest, EpochsWithoutHomedPlacementsDoNotCount) {
@@ -114,8 +131,9 @@ TEST(SpreadControllerTest, FollowsAWorkloadWhoseBestSpreadChanges) {
 TEST(SpreadControllerTest, NoisyEpochsDoNotAdoptAWorseSpread) {
   Simulation sim;
   sim.noise = 0.3;  // ±30% per step: a few % per epoch of 16 measured steps
-  sim.Run(400, [](size_t spread) { return spread == 1 ? 100.0 : 85.0; });
+  sim.Run(400, [](SpreadController::Level level) { return level.queues == 1 && level.spill ? 100.0 : 85.0; });
   EXPECT_EQ(sim.controller.GetStats().spread, 1u);
+  EXPECT_TRUE(sim.controller.GetStats().spill);
   EXPECT_EQ(sim.controller.GetStats().adopted, 0u);
 }
 

@@ -154,8 +154,9 @@ std::string FormatReport(const BenchReport& report) {
              " pinned let go to idle workers, " + std::to_string(sched.sent_home) + " retries sent home\n";
     }
     if (sched.spread > 0) {
-      out += "spread: hot references on " + std::to_string(sched.spread) + " queue(s) each at the end; " +
-             std::to_string(sched.spread_probes) + " other spreads probed, " + std::to_string(sched.spread_adopted) +
+      out += "spread: hot references on " + std::to_string(sched.spread) + " queue(s) each" +
+             (sched.spill ? ", spilling to idle queues," : ", no spills,") + " at the end; " +
+             std::to_string(sched.spread_probes) + " other levels probed, " + std::to_string(sched.spread_adopted) +
              " adopted\n";
     }
   }
@@ -290,6 +291,7 @@ nlohmann::json ReportJson(const BenchReport& report) {
                     {"moved", sched.moved},
                     {"sent_home", sched.sent_home},
                     {"spread", sched.spread},
+                    {"spill", sched.spill},
                     {"spread_probes", sched.spread_probes},
                     {"spread_adopted", sched.spread_adopted}};
   nlohmann::json hot = nlohmann::json::array();
