@@ -136,18 +136,14 @@ bool AdaptiveScheduler::Overloaded(size_t queue) const {
   return static_cast<double>(backlog_[queue].load(std::memory_order_relaxed)) > 2 * mean + 2;
 }
 
-size_t AdaptiveScheduler::Shortest() {
+AdaptiveScheduler::ShortestQueue AdaptiveScheduler::Shortest() {
   // Random among the shortest: start the scan at a random queue.
   const size_t start = NextRandom() % queues_;
-  size_t best = start;
-  int64_t best_length = std::numeric_limits<int64_t>::max();
+  ShortestQueue best{start, std::numeric_limits<int64_t>::max()};
   for (size_t i = 0; i < queues_; ++i) {
     const size_t q = (start + i) % queues_;
     const int64_t length = backlog_[q].load(std::memory_order_relaxed);
-    if (length < best_length) {
-      best = q;
-      best_length = length;
-    }
+    if (length < best.backlog) best = ShortestQueue{q, length};
   }
   return best;
 }
@@ -204,6 +200,7 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
   const int64_t now = now_ns_();
   const Hottest h = HottestOf(footprint, now, /*count_traffic=*/true);
   const SpreadController::Level spread = spread_.Spread(now);
+  const ShortestQueue shortest = Shortest();  // one scan: the default, a spill's target, and idle capacity
 
   size_t queue;
   bool pinned = false;
@@ -224,13 +221,12 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
       queue = AssignHome(e.traffic / static_cast<double>(e.homes.size()), now, e.homes, *member);
       *member = static_cast<int>(queue);
       moves_.fetch_add(1, std::memory_order_relaxed);
-    } else if (const size_t shortest = Shortest();
-               spread.spill && backlog_[shortest].load(std::memory_order_relaxed) == 0 &&
-               static_cast<double>(backlog) > kSpillMargin && h.spill_cost < kMaxSpillCost) {
+    } else if (spread.spill && shortest.backlog == 0 && static_cast<double>(backlog) > kSpillMargin &&
+               h.spill_cost < kMaxSpillCost) {
       // Expected cost: a worker idles while r*'s home has a backlog, and
       // running r*'s work beside its home has cost less than it gains.
       spilled_.fetch_add(1, std::memory_order_relaxed);
-      queue = shortest;
+      queue = shortest.queue;
     } else {
       homed_.fetch_add(1, std::memory_order_relaxed);
       AddArrivals(queue, 1, now);
@@ -238,12 +234,10 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
     }
   } else {
     default_picks_.fetch_add(1, std::memory_order_relaxed);
-    queue = Shortest();
+    queue = shortest.queue;
   }
 
-  bool idle_queue = false;
-  for (size_t q = 0; q < queues_ && !idle_queue; ++q) idle_queue = backlog_[q].load(std::memory_order_relaxed) == 0;
-  spread_.OnPlaced(pinned, idle_queue);
+  spread_.OnPlaced(pinned, /*idle_queue=*/shortest.backlog == 0);
   CountInflight(footprint, queue, +1);
   backlog_[queue].fetch_add(1, std::memory_order_relaxed);
   return Placement{queue, pinned};

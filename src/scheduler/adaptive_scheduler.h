@@ -247,8 +247,13 @@ class AdaptiveScheduler : public Scheduler {
   size_t AssignHome(double traffic, int64_t now, const std::vector<int>& taken, int leaving = -1);
   // A home set no longer holds `queue`.
   void ReleaseHome(int queue);
-  // The queue with the fewest transactions picked and not finished.
-  size_t Shortest();
+  // The queue with the fewest transactions picked and not finished (random
+  // among ties), and that number.
+  struct ShortestQueue {
+    size_t queue;
+    int64_t backlog;
+  };
+  ShortestQueue Shortest();
   // Whether `queue`'s backlog is over twice the mean backlog + 2.
   bool Overloaded(size_t queue) const;
   uint64_t NextRandom();
