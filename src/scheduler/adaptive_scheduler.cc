@@ -204,12 +204,14 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
 
   size_t queue;
   bool pinned = false;
+  bool spread_decided = false;  // homed or spilled: where the spread chose
   const uint64_t draw = NextRandom();
   if (h.hot && h.aborts < kThinEvidence && exploration_ > 0 &&
       static_cast<double>(draw >> 11) * 0x1.0p-53 < exploration_) {
     explored_.fetch_add(1, std::memory_order_relaxed);
     queue = SplitMix64::Mix(draw) % queues_;
   } else if (h.hot) {
+    spread_decided = true;
     Shard& shard = ShardOf(h.key);
     std::lock_guard lock(shard.mu);
     Entry& e = FindOrAdd(&shard, h.key, now);  // (swept since the first pass: added again)
@@ -237,7 +239,7 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
     queue = shortest.queue;
   }
 
-  spread_.OnPlaced(pinned, /*idle_queue=*/shortest.backlog == 0);
+  spread_.OnPlaced(spread_decided, /*idle_queue=*/shortest.backlog == 0);
   CountInflight(footprint, queue, +1);
   backlog_[queue].fetch_add(1, std::memory_order_relaxed);
   return Placement{queue, pinned};

@@ -36,11 +36,13 @@
 //    cost 5% and took 2PL's abort rate from 0.01 to 0.5 — measured). A workload that changes is probed again within kMaxDwell
 //    epochs.
 //  - A wider spread only adds capacity where a queue idles while homes
-//    hold work; with every queue busy it adds only conflicts. So an upward probe needs a queue to
-//    have been empty at ≥ kMinIdleShare of the dwell epoch's placements.
-//  - Epochs in which few transactions were placed at homes (under
-//    kMinHomedShare of the placements) do not count: the spread changes
-//    nothing there, and its measurements would be noise.
+//    hold work; with every queue busy it adds only conflicts. So an upward
+//    probe needs a queue to have been empty at ≥ kMinIdleShare of the
+//    dwell epoch's placements.
+//  - Epochs in which few placements were the spread's to decide (at a
+//    home or spilled from it: under kMinHomedShare of them) do not count:
+//    the spread changes nothing there, and its measurements would be
+//    noise.
 //
 // Thread-safety: every method may be called concurrently. Spread() and
 // the counters are lock-free on the common path; an epoch's end is
@@ -60,7 +62,7 @@ class SpreadController {
   static constexpr double kSettle = 0.2;         // share of an epoch not measured
   static constexpr double kMargin = 0.05;        // a probe must beat both neighbours by this
   static constexpr int kMaxDwell = 32;           // epochs between probes when probes keep losing
-  static constexpr double kMinHomedShare = 0.1;  // homed share of placements for an epoch to count
+  static constexpr double kMinHomedShare = 0.1;  // homed or spilled share of placements for an epoch to count
   static constexpr double kMinIdleShare = 0.1;   // placements that saw an empty queue, to probe up
 
   struct Level {
@@ -77,8 +79,9 @@ class SpreadController {
     return levels_[level_.load(std::memory_order_relaxed)];
   }
   void OnCommit() { commits_.fetch_add(1, std::memory_order_relaxed); }
-  // A placement: at a hot reference's home or not, and whether some queue
-  // was empty at the time.
+  // A placement: whether the spread decided it (a hot reference's
+  // transaction placed in its home set or spilled from it), and whether
+  // some queue was empty at the time.
   void OnPlaced(bool homed, bool idle_queue) {
     placed_.fetch_add(1, std::memory_order_relaxed);
     if (homed) homed_.fetch_add(1, std::memory_order_relaxed);

@@ -4,7 +4,8 @@
 // stays within bounds; a long home is kept while its work is in flight;
 // spills by expected cost, and a spill that conflicts is retried at home;
 // pinned transactions move only when nothing they
-// conflict with is in flight; concurrent callers lose no update.
+// conflict with is in flight; epochs of spilled hot work count for the
+// spread; concurrent callers lose no update.
 #include "scheduler/adaptive_scheduler.h"
 
 #include <gtest/gtest.h>
@@ -138,6 +139,32 @@ TEST_F(AdaptiveSchedulerTest, TwoHotKeysSpreadOverDisjointHomesWhenThatCommitsMo
   EXPECT_EQ(homes_a.size(), 4u);
   EXPECT_EQ(homes_b.size(), 4u);
   EXPECT_EQ(all.size(), 8u) << "disjoint home sets: every queue serves one key";
+}
+
+TEST_F(AdaptiveSchedulerTest, EpochsWhoseHotWorkSpillsStillMeasureTheSpread) {
+  // A hot key whose home holds a long backlog: nearly every placement of
+  // it spills to an idle queue. Those placements are the spread's to
+  // decide (spilling is one of its levels), so its epochs count and the
+  // SpreadController probes. (Counting only placements at home, a workload
+  // that spills most never probed: TPC-C 2 warehouses, 16 clients.)
+  auto s = Make(8);
+  const Footprint f = Refs({7});
+  const std::vector<Placement> held = ThreeAtHomeOneSpilled(s.get(), f);  // the home's backlog stays 3
+  s->OnCommit(f, held[3].queue);
+  s->OnFinish(f, held[3].queue);
+  constexpr int64_t kStep = AdaptiveScheduler::kSpreadEpochNs / 20;
+  uint64_t spilled = 0, placed = 0;
+  for (int step = 0; step < 30 * 20; ++step) {
+    const Placement p = s->Place(f);
+    ++placed;
+    if (!p.pinned) ++spilled;
+    s->OnCommit(f, p.queue);
+    s->OnFinish(f, p.queue);
+    now_ns_ += kStep;
+  }
+  EXPECT_GT(spilled, placed / 2) << "the workload this test is about: mostly spills";
+  EXPECT_GT(s->Stats().spread_probes, 0u);
+  for (int i = 0; i < 3; ++i) s->OnFinish(f, held[i].queue);
 }
 
 TEST_F(AdaptiveSchedulerTest, HotKeyIsStickyAndTheHottestReferenceWins) {
