@@ -29,6 +29,15 @@ inline constexpr size_t kAbortReasonCount = 8;
 // table (TransactionContext::culprit_table()).
 inline constexpr uint32_t kNoCulpritTable = ~uint32_t{0};
 
+// Whether the transaction that caused the conflict was still running when
+// it did (it holds the lock, or its uncommitted row the key): a retry at
+// once meets it again. OCC's validation failures come from transactions
+// that have committed.
+constexpr bool ConflictStillRunning(AbortReason reason) {
+  return reason == AbortReason::kLockConflict || reason == AbortReason::kDie || reason == AbortReason::kWounded ||
+         reason == AbortReason::kUniqueConflict;
+}
+
 // "read-validation", "phantom", ... (for statistics and logs).
 constexpr std::string_view AbortReasonName(AbortReason reason) {
   switch (reason) {

@@ -245,7 +245,8 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
   return Placement{queue, pinned};
 }
 
-std::optional<Placement> AdaptiveScheduler::RetryPlacement(const Footprint& footprint, size_t queue) {
+std::optional<Placement> AdaptiveScheduler::RetryPlacement(const Footprint& footprint, size_t queue,
+                                                           const AbortCulprit& culprit) {
   // An attempt that ran away from its hot reference's home (spilled,
   // explored, or placed before the home moved) and conflicted: its retry
   // waits at home, where it runs after what it conflicts with instead of
@@ -260,8 +261,21 @@ std::optional<Placement> AdaptiveScheduler::RetryPlacement(const Footprint& foot
     Shard& shard = ShardOf(h.key);
     std::lock_guard lock(shard.mu);
     Entry* e = Find(&shard, h.key);
-    if (e == nullptr || e->homes.empty() || AtHome(*e, queue)) return std::nullopt;
-    home = FitHomes(e, spread_.Spread(now).queues, now);
+    if (e == nullptr || e->homes.empty()) return std::nullopt;
+    if (AtHome(*e, queue)) {
+      // In a home set of several queues, a conflict with a transaction
+      // still running (a lock it holds) is most likely with the member
+      // running most of r*'s other work: the retry waits there, behind it,
+      // instead of failing against it again at once (2PL NO_WAIT retries
+      // its first attempts immediately). An OCC validation failure's
+      // writer has committed: the retry stays.
+      if (!culprit.still_running) return std::nullopt;
+      const std::optional<size_t> busiest = BusiestOtherMember(*e, queue);
+      if (!busiest.has_value()) return std::nullopt;
+      home = *busiest;
+    } else {
+      home = FitHomes(e, spread_.Spread(now).queues, now);
+    }
   }
   // A home that is the bottleneck (a key most transactions carry) gains
   // nothing from one more waiting there: the worker it was spilled to is
@@ -274,6 +288,19 @@ std::optional<Placement> AdaptiveScheduler::RetryPlacement(const Footprint& foot
   AddArrivals(home, 1, now);
   sent_home_.fetch_add(1, std::memory_order_relaxed);
   return Placement{home, true};
+}
+
+std::optional<size_t> AdaptiveScheduler::BusiestOtherMember(const Entry& e, size_t queue) const {
+  std::optional<size_t> busiest;
+  int32_t most = 0;
+  for (int member : e.homes) {
+    const size_t q = static_cast<size_t>(member);
+    if (q != queue && e.inflight[q] > most) {
+      busiest = q;
+      most = e.inflight[q];
+    }
+  }
+  return busiest;
 }
 
 bool AdaptiveScheduler::AwayInflight(const Entry& e) const {

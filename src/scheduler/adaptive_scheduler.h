@@ -81,7 +81,13 @@
 //      Unless the home is overloaded (the step-3 test): then it is the
 //      bottleneck and the idle worker the only spare capacity, and the
 //      retry stays (sending it home took YCSB θ 0.99 from 0.97× random to
-//      0.72× — measured).
+//      0.72× — measured). In a home set of several queues, a transaction
+//      that failed against one still running (a 2PL lock holder) is
+//      retried on the member running most of r*'s work, behind it: a
+//      retry at once fails again (2PL NO_WAIT retries its first attempts
+//      immediately), and these storms had made the sets lose. (With it,
+//      TPC-C 2PL at 4 warehouses went from 1,290–1,350 to 1,560–1,860 tps,
+//      2 warehouses +10–25% — measured, interleaved.)
 //  Stealing (Place, MayMove). A transaction placed at its home is pinned:
 //   an idle worker steals only unpinned ones (no evidence, explored,
 //   spilled), and a pinned one only when MayMove finds that none of its
@@ -150,7 +156,8 @@ class AdaptiveScheduler : public Scheduler {
   size_t Pick(const Footprint& footprint) override;
   Placement Place(const Footprint& footprint) override;
   bool MayMove(const Footprint& footprint, size_t queue) override;
-  std::optional<Placement> RetryPlacement(const Footprint& footprint, size_t queue) override;
+  std::optional<Placement> RetryPlacement(const Footprint& footprint, size_t queue,
+                                          const AbortCulprit& culprit) override;
   void OnAbort(const Footprint& footprint, size_t queue, const AbortCulprit& culprit,
                const ReferenceNamer* namer) override;
   void OnCommit(const Footprint& footprint, size_t queue) override;
@@ -218,6 +225,9 @@ class AdaptiveScheduler : public Scheduler {
   static double Score(const Entry& e, uint64_t tables);
   // Whether a transaction carrying e is in flight on a queue not its home.
   bool AwayInflight(const Entry& e) const;
+  // The member of e's home set other than `queue` with the most of e's
+  // transactions in flight (none: nullopt).
+  std::optional<size_t> BusiestOtherMember(const Entry& e, size_t queue) const;
   static bool AtHome(const Entry& e, size_t queue) {
     return std::find(e.homes.begin(), e.homes.end(), static_cast<int>(queue)) != e.homes.end();
   }

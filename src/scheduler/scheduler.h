@@ -86,9 +86,12 @@ struct SchedulerOptions {
 // tables (TableBit masks, footprint.h) of the row whose validation failed,
 // the range that gained a phantom, or the lock that was refused. A policy
 // blames the references whose reference_tables meet it; 0 means unknown
-// (blame every reference).
+// (blame every reference). `still_running`: the transaction it conflicted
+// with was still running (a 2PL lock holder, an uncommitted row), so a
+// retry at once would meet it again.
 struct AbortCulprit {
   uint64_t tables = 0;
+  bool still_running = false;
   static AbortCulprit OfTable(uint32_t table_id) { return AbortCulprit{TableBit(table_id)}; }
   // The engine's form: `known` false gives the unknown culprit.
   static AbortCulprit OfTable(bool known, uint32_t table_id) { return known ? OfTable(table_id) : AbortCulprit{}; }
@@ -165,15 +168,17 @@ class Scheduler {
     (void)queue;
     return true;
   }
-  // After an attempt of a transaction on `queue` ended in a conflict (its
-  // OnAbort came first): where its retry should wait. Default: nowhere
-  // else (the worker retries it at once). A policy that placed it
-  // speculatively may send it to another queue; it has then moved its own
-  // bookkeeping there, and the engine reports the transaction's later
-  // events with the returned queue.
-  virtual std::optional<Placement> RetryPlacement(const Footprint& footprint, size_t queue) {
+  // After an attempt of a transaction on `queue` ended in a conflict with
+  // `culprit` (its OnAbort came first): where its retry should wait.
+  // Default: nowhere else (the worker retries it at once). A policy that
+  // placed it speculatively may send it to another queue; it has then
+  // moved its own bookkeeping there, and the engine reports the
+  // transaction's later events with the returned queue.
+  virtual std::optional<Placement> RetryPlacement(const Footprint& footprint, size_t queue,
+                                                  const AbortCulprit& culprit) {
     (void)footprint;
     (void)queue;
+    (void)culprit;
     return std::nullopt;
   }
   // The outcome events; a policy that ignores outcomes (the baselines)

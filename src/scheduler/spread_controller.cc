@@ -80,7 +80,13 @@ void SpreadController::EndEpoch(int64_t now_ns) {
       ++probes_;
       const int dir = up_ ? 1 : 0;
       phase_ = Phase::kDwell;
-      if (probe_rate_ > (1 + kMargin) * std::max(before_, rate)) {
+      // A wider home set must earn its conflicts; a narrower one that
+      // commits as much is taken (fewer aborts for the same commits).
+      // Turning spills on or off needs the margin either way (a tie there
+      // would leave one queue without spills, where a climb to wider sets
+      // must first cross the spill level's plateau).
+      const double margin = levels_[probe_].queues < levels_[current_].queues ? 0 : kMargin;
+      if (probe_rate_ >= (1 + margin) * std::max(before_, rate)) {
         ++adopted_;
         current_ = probe_;
         dwell_[dir] = 1;

@@ -2,7 +2,8 @@
 // culprit table; eight equally hot keys land on eight different queues; a
 // home is sticky; evidence decays (injected clock); the exploration share
 // stays within bounds; a long home is kept while its work is in flight;
-// spills by expected cost, and a spill that conflicts is retried at home;
+// spills by expected cost, and a spill that conflicts is retried at home
+// (in a home set, behind the member a lock holder runs on);
 // pinned transactions move only when nothing they
 // conflict with is in flight; epochs of spilled hot work count for the
 // spread; concurrent callers lose no update.
@@ -66,6 +67,28 @@ class AdaptiveSchedulerTest : public ::testing::Test {
     EXPECT_NE(placed[3].queue, placed[0].queue);
     return placed;
   }
+  // Makes a and b hot on 8 queues and runs a simulated workload that
+  // commits in proportion to the spread (up to 4) for 60 epochs.
+  void SpreadToFour(AdaptiveScheduler* s, const Footprint& a, const Footprint& b) {
+    Conflict(s, a, 10);
+    Conflict(s, b, 10);
+    ASSERT_NE(s->Home(a.references[0]), s->Home(b.references[0]));
+    constexpr int64_t kStep = AdaptiveScheduler::kSpreadEpochNs / 20;
+    for (int step = 0; step < 60 * 20; ++step) {
+      if (step % 20 == 0) {  // conflicts keep coming: the keys stay hot
+        Conflict(s, a, 1);
+        Conflict(s, b, 1);
+      }
+      for (const Footprint* f : {&a, &b}) {
+        const Placement p = s->Place(*f);
+        const size_t spread = s->Homes(f->references[0]).size();
+        ASSERT_TRUE(p.pinned);
+        for (size_t c = 0; c < std::min<size_t>(spread, 4); ++c) s->OnCommit(*f, p.queue);
+        s->OnFinish(*f, p.queue);
+      }
+      now_ns_ += kStep;
+    }
+  }
   int64_t now_ns_ = 1'000'000'000;
 };
 
@@ -114,24 +137,7 @@ TEST_F(AdaptiveSchedulerTest, TwoHotKeysSpreadOverDisjointHomesWhenThatCommitsMo
   // take the idle queues, not each other's.
   auto s = Make(8);
   const Footprint a = Refs({1}), b = Refs({2});
-  Conflict(s.get(), a, 10);
-  Conflict(s.get(), b, 10);
-  ASSERT_NE(s->Home(1), s->Home(2));
-  constexpr int64_t kStep = AdaptiveScheduler::kSpreadEpochNs / 20;
-  for (int step = 0; step < 60 * 20; ++step) {
-    if (step % 20 == 0) {  // conflicts keep coming: the keys stay hot
-      Conflict(s.get(), a, 1);
-      Conflict(s.get(), b, 1);
-    }
-    for (const Footprint* f : {&a, &b}) {
-      const Placement p = s->Place(*f);
-      const size_t spread = s->Homes(f->references[0]).size();
-      ASSERT_TRUE(p.pinned);
-      for (size_t c = 0; c < std::min<size_t>(spread, 4); ++c) s->OnCommit(*f, p.queue);
-      s->OnFinish(*f, p.queue);
-    }
-    now_ns_ += kStep;
-  }
+  SpreadToFour(s.get(), a, b);
   EXPECT_EQ(s->Stats().spread, 4u);
   const std::vector<int> homes_a = s->Homes(1), homes_b = s->Homes(2);
   std::set<int> all(homes_a.begin(), homes_a.end());
@@ -165,6 +171,34 @@ TEST_F(AdaptiveSchedulerTest, EpochsWhoseHotWorkSpillsStillMeasureTheSpread) {
   EXPECT_GT(spilled, placed / 2) << "the workload this test is about: mostly spills";
   EXPECT_GT(s->Stats().spread_probes, 0u);
   for (int i = 0; i < 3; ++i) s->OnFinish(f, held[i].queue);
+}
+
+TEST_F(AdaptiveSchedulerTest, ARetryInAHomeSetWaitsBehindAStillRunningConflict) {
+  // Interleaving: T1 and T2 carry hot key a, whose home set has 4 queues;
+  // T1 runs on member m1, T2 on m2, and T2 fails on a lock T1 holds. A
+  // retry at once on m2 meets T1's lock again (2PL NO_WAIT): it waits on
+  // m1, behind T1. When the conflict was with a writer that has committed
+  // (an OCC validation failure), the retry stays on m2.
+  auto s = Make(8);
+  const Footprint a = Refs({1}), b = Refs({2});
+  SpreadToFour(s.get(), a, b);
+  ASSERT_EQ(s->Homes(1).size(), 4u);
+  const Placement t1 = s->Place(a);
+  const Placement t2 = s->Place(a);
+  ASSERT_NE(t1.queue, t2.queue) << "the member with the least backlog";
+  s->OnAbort(a, t2.queue, AbortCulprit{kTableA, /*still_running=*/false}, nullptr);
+  EXPECT_FALSE(s->RetryPlacement(a, t2.queue, AbortCulprit{kTableA, false}).has_value());
+  s->OnAbort(a, t2.queue, AbortCulprit{kTableA, /*still_running=*/true}, nullptr);
+  const std::optional<Placement> retry = s->RetryPlacement(a, t2.queue, AbortCulprit{kTableA, true});
+  ASSERT_TRUE(retry.has_value());
+  EXPECT_EQ(retry->queue, t1.queue);
+  EXPECT_TRUE(retry->pinned);
+  EXPECT_EQ(s->Backlog(t1.queue), 2);
+  EXPECT_EQ(s->Backlog(t2.queue), 0);
+  s->OnCommit(a, t1.queue);
+  s->OnFinish(a, t1.queue);
+  s->OnCommit(a, retry->queue);
+  s->OnFinish(a, retry->queue);
 }
 
 TEST_F(AdaptiveSchedulerTest, HotKeyIsStickyAndTheHottestReferenceWins) {
@@ -292,7 +326,7 @@ TEST_F(AdaptiveSchedulerTest, ARetryAwayFromHomeGoesHome) {
   ASSERT_EQ(s->Backlog(away), 1);
 
   s->OnAbort(f, away, AbortCulprit{kTableA}, nullptr);
-  const std::optional<Placement> retry = s->RetryPlacement(f, away);
+  const std::optional<Placement> retry = s->RetryPlacement(f, away, AbortCulprit{kTableA});
   ASSERT_TRUE(retry.has_value());
   EXPECT_EQ(retry->queue, home);
   EXPECT_TRUE(retry->pinned);
@@ -301,10 +335,10 @@ TEST_F(AdaptiveSchedulerTest, ARetryAwayFromHomeGoesHome) {
   EXPECT_EQ(s->Stats().sent_home, 1u);
 
   s->OnAbort(f, home, AbortCulprit{kTableA}, nullptr);
-  EXPECT_FALSE(s->RetryPlacement(f, home).has_value()) << "at home already";
+  EXPECT_FALSE(s->RetryPlacement(f, home, AbortCulprit{kTableA}).has_value()) << "at home already";
   const Footprint cold = Refs({99});
   const size_t q = s->Pick(cold);
-  EXPECT_FALSE(s->RetryPlacement(cold, q).has_value()) << "no hot reference: no home";
+  EXPECT_FALSE(s->RetryPlacement(cold, q, AbortCulprit{kTableA}).has_value()) << "no hot reference: no home";
   s->OnFinish(cold, q);
   for (int i = 0; i < 4; ++i) s->OnFinish(f, home);
   for (size_t queue = 0; queue < 4; ++queue) EXPECT_EQ(s->Backlog(queue), 0);
@@ -328,7 +362,7 @@ TEST_F(AdaptiveSchedulerTest, ARetryStaysBesideAnOverloadedHome) {
     ASSERT_EQ(placed.back().queue, home);
   }
   s->OnAbort(f, away, AbortCulprit{kTableA}, nullptr);
-  EXPECT_FALSE(s->RetryPlacement(f, away).has_value());
+  EXPECT_FALSE(s->RetryPlacement(f, away, AbortCulprit{kTableA}).has_value());
   EXPECT_EQ(s->Backlog(away), 1);
   EXPECT_EQ(s->Stats().sent_home, 0u);
   for (const Placement& p : placed) s->OnFinish(f, p.queue);

@@ -3,8 +3,8 @@
 // spread with the most throughput, stays at one queue when spreading loses
 // and then probes ever more rarely, stops spilling when spills lose, never
 // probes upward without an idle queue, ignores epochs without homed
-// placements, follows a workload whose best spread changes, and is not
-// moved by noisy epochs.
+// placements, follows a workload whose best spread changes, is not moved
+// by noisy epochs, and takes the narrowest of home sets that commit alike.
 #include "scheduler/spread_controller.h"
 
 #include <gtest/gtest.h>
@@ -96,6 +96,20 @@ TEST(SpreadControllerTest, StopsSpillingWhenSpillsLose) {
   EXPECT_EQ(stats.spread, 1u);
   EXPECT_FALSE(stats.spill);
   EXPECT_EQ(stats.adopted, 1u);
+}
+
+TEST(SpreadControllerTest, HomeSetsThatCommitAlikeGoToTheNarrowest) {
+  // Every level commits as much (2PL at TPC-C warehouses = workers, within
+  // noise): the narrower the home set, the fewer the conflicts, so it comes
+  // down to one queue and stays there.
+  Simulation sim;
+  sim.Run(60, PeakAt(4));
+  ASSERT_EQ(sim.controller.GetStats().spread, 4u);
+  sim.Run(100, [](SpreadController::Level) { return 100.0; });
+  EXPECT_EQ(sim.controller.GetStats().spread, 1u);
+  const uint64_t adopted = sim.controller.GetStats().adopted;
+  sim.Run(100, [](SpreadController::Level) { return 100.0; });
+  EXPECT_EQ(sim.controller.GetStats().adopted, adopted) << "a wider level that commits no more is not adopted";
 }
 
 TEST(SpreadControllerTest, NeverProbesUpwardWithoutAnIdleQueue) {

@@ -261,11 +261,12 @@ void WorkerPool::Run(Worker& worker, Job& job, bool stolen) {
     // kConflict.
     ++conflicts;
     worker.stats.CountAbort(ctx.abort_reason);
+    scheduler::AbortCulprit culprit =
+        scheduler::AbortCulprit::OfTable(ctx.culprit_table != cc::kNoCulpritTable, ctx.culprit_table);
+    culprit.still_running = cc::ConflictStillRunning(ctx.abort_reason);
     if (scheduler_ != nullptr) {
       JobNamer namer(runner_, &job.request);
-      scheduler_->OnAbort(job.footprint, job.event_queue, 
-                          scheduler::AbortCulprit::OfTable(ctx.culprit_table != cc::kNoCulpritTable, ctx.culprit_table),
-                          &namer);
+      scheduler_->OnAbort(job.footprint, job.event_queue, culprit, &namer);
     }
     if (ctx.attempt >= max_retries) {
       worker.stats.CountRetryLimitFailure();
@@ -281,7 +282,7 @@ void WorkerPool::Run(Worker& worker, Job& job, bool stolen) {
     worker.stats.CountRetry();
     ++ctx.attempt;
     if (scheduler_ != nullptr && job.event_queue != scheduler::kNoQueue) {
-      if (std::optional<scheduler::Placement> to = scheduler_->RetryPlacement(job.footprint, job.event_queue);
+      if (std::optional<scheduler::Placement> to = scheduler_->RetryPlacement(job.footprint, job.event_queue, culprit);
           to.has_value() && to->queue < workers_.size() && to->queue != job.queue) {
         // The retry waits on that queue, at its front (it has had its turn).
         job.queue = job.event_queue = to->queue;

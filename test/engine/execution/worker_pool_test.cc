@@ -474,7 +474,8 @@ TEST(WorkerPoolTest, ConflictsAreRetriedAtOnceOnTheSameWorker) {
 // adaptive sends a spilled transaction home).
 class SendingHomeScheduler : public RecordingScheduler {
  public:
-  std::optional<scheduler::Placement> RetryPlacement(const scheduler::Footprint&, size_t queue) override {
+  std::optional<scheduler::Placement> RetryPlacement(const scheduler::Footprint&, size_t queue,
+                                                      const scheduler::AbortCulprit&) override {
     asked_.fetch_add(1);
     if (queue != 0) return std::nullopt;
     return scheduler::Placement{1, true};
