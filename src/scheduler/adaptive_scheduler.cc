@@ -140,11 +140,14 @@ AdaptiveScheduler::ShortestQueue AdaptiveScheduler::Shortest() {
   // Random among the shortest: start the scan at a random queue.
   const size_t start = NextRandom() % queues_;
   ShortestQueue best{start, std::numeric_limits<int64_t>::max()};
+  size_t empty = 0;
   for (size_t i = 0; i < queues_; ++i) {
     const size_t q = (start + i) % queues_;
     const int64_t length = backlog_[q].load(std::memory_order_relaxed);
+    if (length <= 0) ++empty;
     if (length < best.backlog) best = ShortestQueue{q, length};
   }
+  best.empty = empty;
   return best;
 }
 
@@ -200,7 +203,7 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
   const int64_t now = now_ns_();
   const Hottest h = HottestOf(footprint, now, /*count_traffic=*/true);
   const SpreadController::Level spread = spread_.Spread(now);
-  const ShortestQueue shortest = Shortest();  // one scan: the default, a spill's target, and idle capacity
+  const ShortestQueue shortest = Shortest();  // one scan: the default, a spill's target, and idle workers
 
   size_t queue;
   bool pinned = false;
@@ -239,7 +242,7 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
     queue = shortest.queue;
   }
 
-  spread_.OnPlaced(spread_decided, /*idle_queue=*/shortest.backlog == 0);
+  spread_.OnPlaced(spread_decided, shortest.empty);
   CountInflight(footprint, queue, +1);
   backlog_[queue].fetch_add(1, std::memory_order_relaxed);
   return Placement{queue, pinned};

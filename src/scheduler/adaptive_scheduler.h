@@ -258,10 +258,11 @@ class AdaptiveScheduler : public Scheduler {
   // A home set no longer holds `queue`.
   void ReleaseHome(int queue);
   // The queue with the fewest transactions picked and not finished (random
-  // among ties), and that number.
+  // among ties), that number, and how many queues have none.
   struct ShortestQueue {
     size_t queue;
     int64_t backlog;
+    size_t empty = 0;
   };
   ShortestQueue Shortest();
   // Whether `queue`'s backlog is over twice the mean backlog + 2.

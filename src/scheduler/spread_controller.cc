@@ -5,11 +5,12 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <optional>
 
 namespace paceline::scheduler {
 
 SpreadController::SpreadController(size_t queues, int64_t epoch_ns, int64_t now_ns)
-    : epoch_ns_(std::max<int64_t>(epoch_ns, 1)), next_event_ns_(now_ns) {
+    : epoch_ns_(std::max<int64_t>(epoch_ns, 1)), queues_(queues), next_event_ns_(now_ns) {
   assert(queues >= 1);
   levels_.push_back(Level{1, false});
   for (size_t spread = 1; spread < queues; spread *= 2) levels_.push_back(Level{spread, true});
@@ -58,7 +59,7 @@ void SpreadController::EndEpoch(int64_t now_ns) {
   const double idle = static_cast<double>(idle_.load(std::memory_order_relaxed) - idle_at_start_);
   const bool counts = commits > 0 && placed > 0 && homed >= kMinHomedShare * placed &&
                       elapsed <= 3.0 * static_cast<double>(epoch_ns_);
-  idle_ok_ = counts && idle >= kMinIdleShare * placed;
+  idle_ok_ = counts && idle >= kMinIdleShare * placed * static_cast<double>(queues_);
   const double rate = static_cast<double>(commits) * 1e9 / std::max(elapsed, 1.0);
   if (!counts) {
     // The spread mattered little here: abandon a probe, keep the level.
@@ -80,23 +81,21 @@ void SpreadController::EndEpoch(int64_t now_ns) {
       ++probes_;
       const int dir = up_ ? 1 : 0;
       phase_ = Phase::kDwell;
-      // A wider home set must earn its conflicts; a narrower one that
-      // commits as much is taken (fewer aborts for the same commits).
-      // Turning spills on or off needs the margin either way (a tie there
-      // would leave one queue without spills, where a climb to wider sets
-      // must first cross the spill level's plateau).
-      const double margin = levels_[probe_].queues < levels_[current_].queues ? 0 : kMargin;
-      if (probe_rate_ >= (1 + margin) * std::max(before_, rate)) {
+      // A narrower home set that commits as much as both neighbours is
+      // taken (fewer aborts for the same commits); a wider one, or spills
+      // switched, must beat both by kMargin.
+      const bool narrower = levels_[probe_].queues < levels_[current_].queues;
+      if (probe_rate_ >= (narrower ? 1 : 1 + kMargin) * std::max(before_, rate)) {
         ++adopted_;
         current_ = probe_;
+        if (levels_[current_].queues == 1) one_ = current_;
         dwell_[dir] = 1;
         dwell_left_ = 1;  // then probe on in the same direction
         StartEpoch(now_ns, current_);
         return;
       }
       dwell_[dir] = std::min(2 * dwell_[dir], kMaxDwell);
-      // The other direction next, where there is one.
-      up_ = current_ == 0 || (current_ + 1 < levels_.size() && !up_);
+      up_ = !up_;  // the other direction next (Dwelt knows where there is none)
       // This epoch, back at the current level, is the first dwell epoch
       // before the next probe.
       dwell_left_ = dwell_[up_ ? 1 : 0];
@@ -113,20 +112,25 @@ void SpreadController::Dwelt(int64_t now_ns, double rate) {
     StartEpoch(now_ns, current_);
     return;
   }
-  if (current_ == 0) up_ = true;
-  if (current_ + 1 == levels_.size()) up_ = false;
-  if (up_ && !idle_ok_) {
-    // No queue idled: a wider spread would add conflicts, not capacity.
-    if (current_ == 0) {  // nothing to probe: no idle capacity, and no lower level
-      StartEpoch(now_ns, current_);
-      dwell_left_ = 1;
-      return;
-    }
-    up_ = false;
-  }
-  probe_ = up_ ? current_ + 1 : current_ - 1;
+  const std::optional<size_t> wider = Wider(current_);
+  // No wider set, or too few idle workers: a wider spread would add
+  // conflicts, not capacity.
+  if (!wider.has_value() || !idle_ok_) up_ = false;
+  probe_ = up_ ? *wider : Narrower(current_);
   phase_ = Phase::kProbe;
   StartEpoch(now_ns, probe_);
+}
+
+std::optional<size_t> SpreadController::Wider(size_t level) const {
+  const size_t next = level <= 1 ? 2 : level + 1;  // both one-queue levels lead to 2 queues
+  if (next >= levels_.size()) return std::nullopt;
+  return next;
+}
+
+size_t SpreadController::Narrower(size_t level) const {
+  if (level <= 1) return 1 - level;  // one queue: spills on or off
+  if (level == 2) return one_;       // one queue, spilling as last adopted there
+  return level - 1;
 }
 
 SpreadController::Stats SpreadController::GetStats() const {

@@ -20,30 +20,41 @@
 // does for the multiprogramming level):
 //  - The levels, from narrow to wide: one home queue without spills, one
 //    home queue with spills (the start), then home sets of 2, 4, ... up to
-//    `queues` queues (with spills).
+//    `queues` queues (with spills). Spilling is a switch at one queue, not
+//    a step between one and two: both one-queue levels have 2 queues as
+//    their wider neighbour, and 2 queues has the one-queue level last
+//    adopted as its narrower one, while at one queue "narrower" switches
+//    spills. (As a line, one queue without spills was a trap: where spills
+//    change nothing, the climb to wider sets had to cross a plateau it
+//    could not see past — TPC-C 2 warehouses stayed at 0.65× random, all
+//    three repeats, measured.)
 //  - Time runs in epochs of `epoch_ns`. The first fifth of an epoch
 //    settles (queues still hold work placed under the previous spread);
 //    commits in the rest measure it.
 //  - Dwell at the current level for `dwell` epochs, then *probe* a
 //    neighbouring level (up and down by turns) for one epoch, then go back
-//    for one epoch. A wider probe is adopted only if its throughput beats
-//    both the epoch before and the epoch after it by kMargin (so a trend
-//    or a noisy epoch does not adopt it), and so is one that turns spills
-//    on or off; a narrower home set if it commits at least as much as both
-//    (ties go to the narrower set: as many commits for fewer conflicts.
-//    Under 2PL at TPC-C 8 warehouses every level commits within noise of
-//    the others, and noise had adopted home sets of 2 and 4 with abort
-//    rates of 0.4 — measured). Adopted: probe on in the same
+//    for one epoch. A wider probe, or one that switches spills, is adopted
+//    only if its throughput beats both the epoch before and the epoch
+//    after it by kMargin (so a trend or a noisy epoch does not adopt it);
+//    a narrower home set if it commits at least as much as both (ties go
+//    to the narrower set: as many commits for fewer conflicts). Adopted: probe on in the same
 //    direction after one epoch. Refused: that direction's dwell doubles,
 //    up to kMaxDwell epochs, so a settled workload spends ~1 epoch in 33
 //    probing (each probe of a worse spread costs a fraction of an epoch's
 //    commits: at TPC-C 8 warehouses, probing spread 2 every other epoch
 //    cost 5% and took 2PL's abort rate from 0.01 to 0.5 — measured). A workload that changes is probed again within kMaxDwell
 //    epochs.
-//  - A wider spread only adds capacity where a queue idles while homes
-//    hold work; with every queue busy it adds only conflicts. So an upward
-//    probe needs a queue to have been empty at ≥ kMinIdleShare of the
-//    dwell epoch's placements.
+//  - A wider spread only adds capacity where workers idle while homes hold
+//    work; with every queue busy it adds only conflicts. What it can add
+//    is at most the idle share of the workers, and it must win by
+//    kMargin: so an upward probe needs the queues to have been empty on
+//    average (over the dwell epoch's placements) for at least
+//    kMinIdleShare = 2 × kMargin of them. (Whether any queue was empty
+//    would not do: in a closed loop of 64 clients over 8 homes, some queue
+//    is empty at 20–80% of placements while 5–9% of the workers idle on
+//    average; probes there found nothing and cost 2PL abort storms,
+//    abort rate 0.08–0.4 at TPC-C 8 warehouses. Measured averages: 66% at
+//    2 warehouses, ~21% at 4, 22–30% at 8 with 16 clients, 2–5% at 16.)
 //  - Epochs in which few placements were the spread's to decide (at a
 //    home or spilled from it: under kMinHomedShare of them) do not count:
 //    the spread changes nothing there, and its measurements would be
@@ -58,6 +69,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace paceline::scheduler {
@@ -68,7 +80,7 @@ class SpreadController {
   static constexpr double kMargin = 0.05;        // a wider probe must beat both neighbours by this
   static constexpr int kMaxDwell = 32;           // epochs between probes when probes keep losing
   static constexpr double kMinHomedShare = 0.1;  // homed or spilled share of placements for an epoch to count
-  static constexpr double kMinIdleShare = 0.1;   // placements that saw an empty queue, to probe up
+  static constexpr double kMinIdleShare = 2 * kMargin;  // mean share of empty queues, to probe up
 
   struct Level {
     size_t queues = 1;  // the home set's size, 1..queues
@@ -85,12 +97,12 @@ class SpreadController {
   }
   void OnCommit() { commits_.fetch_add(1, std::memory_order_relaxed); }
   // A placement: whether the spread decided it (a hot reference's
-  // transaction placed in its home set or spilled from it), and whether
-  // some queue was empty at the time.
-  void OnPlaced(bool homed, bool idle_queue) {
+  // transaction placed in its home set or spilled from it), and how many
+  // queues were empty at the time.
+  void OnPlaced(bool homed, size_t empty_queues) {
     placed_.fetch_add(1, std::memory_order_relaxed);
     if (homed) homed_.fetch_add(1, std::memory_order_relaxed);
-    if (idle_queue) idle_.fetch_add(1, std::memory_order_relaxed);
+    if (empty_queues > 0) idle_.fetch_add(empty_queues, std::memory_order_relaxed);
   }
 
   struct Stats {
@@ -111,12 +123,18 @@ class SpreadController {
   // A dwell epoch at the current level measured `rate`: probe next when
   // its dwell is over.
   void Dwelt(int64_t now_ns, double rate);
+  // The neighbours of level index `level` (see the header comment): the
+  // next wider home set (none at the widest), and the next narrower one,
+  // or at one queue the same with spills switched.
+  std::optional<size_t> Wider(size_t level) const;
+  size_t Narrower(size_t level) const;
 
   const int64_t epoch_ns_;
+  const size_t queues_;
   std::vector<Level> levels_;  // {1 no spill}, {1}, {2}, {4}, ..., {queues}; immutable
   std::atomic<size_t> level_{1};  // index into levels_ in force
   std::atomic<uint64_t> commits_{0};
-  std::atomic<uint64_t> placed_{0}, homed_{0}, idle_{0};
+  std::atomic<uint64_t> placed_{0}, homed_{0}, idle_{0};  // idle_: empty queues summed over placements
   std::atomic<int64_t> next_event_ns_;
 
   mutable std::mutex mu_;  // guards everything below
@@ -128,6 +146,7 @@ class SpreadController {
   bool idle_ok_ = false;  // the last dwell epoch had idle capacity
   Phase phase_ = Phase::kDwell;
   size_t current_ = 1;  // index into levels_ adopted
+  size_t one_ = 1;      // the one-queue level (0 or 1) last adopted
   size_t probe_ = 0;    // index of the level being probed
   bool up_ = true;      // direction of the next probe
   int dwell_left_ = 1;
