@@ -6,6 +6,7 @@
 
 #include "common/datetime.h"
 #include "engine/database.h"
+#include "engine/execution/abort_culprit.h"
 #include "engine/execution/retry_pause.h"
 #include "engine/footprint_builder.h"
 #include "engine/sql/literal_parameterizer.h"
@@ -277,7 +278,7 @@ Status Session::EndTransaction(bool commit) {
         };
         Namer namer(db_, executed_);
         db_->scheduler_->OnAbort(footprint, scheduler::kNoQueue,
-                                 scheduler::AbortCulprit::OfTable(culprit != cc::kNoCulpritTable, culprit), &namer);
+                                 CulpritOf(last_abort_reason_, culprit), &namer);
       }
     }
     executed_.clear();

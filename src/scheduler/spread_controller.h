@@ -99,9 +99,9 @@ class SpreadController {
   // A placement: whether the spread decided it (a hot reference's
   // transaction placed in its home set or spilled from it), and how many
   // queues were empty at the time.
-  void OnPlaced(bool homed, size_t empty_queues) {
+  void OnPlaced(bool decided, size_t empty_queues) {
     placed_.fetch_add(1, std::memory_order_relaxed);
-    if (homed) homed_.fetch_add(1, std::memory_order_relaxed);
+    if (decided) homed_.fetch_add(1, std::memory_order_relaxed);
     if (empty_queues > 0) idle_.fetch_add(empty_queues, std::memory_order_relaxed);
   }
 

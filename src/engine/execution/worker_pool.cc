@@ -30,6 +30,7 @@
 #include <thread>
 
 #include "common/split_mix64.h"
+#include "engine/execution/abort_culprit.h"
 #include "engine/execution/retry_pause.h"
 #include "engine/execution/run_queue.h"
 #include "engine/execution/worker_stats.h"
@@ -261,9 +262,7 @@ void WorkerPool::Run(Worker& worker, Job& job, bool stolen) {
     // kConflict.
     ++conflicts;
     worker.stats.CountAbort(ctx.abort_reason);
-    scheduler::AbortCulprit culprit =
-        scheduler::AbortCulprit::OfTable(ctx.culprit_table != cc::kNoCulpritTable, ctx.culprit_table);
-    culprit.still_running = cc::ConflictStillRunning(ctx.abort_reason);
+    const scheduler::AbortCulprit culprit = CulpritOf(ctx.abort_reason, ctx.culprit_table);
     if (scheduler_ != nullptr) {
       JobNamer namer(runner_, &job.request);
       scheduler_->OnAbort(job.footprint, job.event_queue, culprit, &namer);
