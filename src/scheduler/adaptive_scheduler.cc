@@ -208,6 +208,7 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
   size_t queue;
   bool pinned = false;
   bool spread_decided = false;  // homed or spilled: where the spread chose
+  bool spilled = false;
   const uint64_t draw = NextRandom();
   if (h.hot && h.aborts < kThinEvidence && exploration_ > 0 &&
       static_cast<double>(draw >> 11) * 0x1.0p-53 < exploration_) {
@@ -231,6 +232,7 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
       // Expected cost: a worker idles while r*'s home has a backlog, and
       // running r*'s work beside its home has cost less than it gains.
       spilled_.fetch_add(1, std::memory_order_relaxed);
+      spilled = true;
       queue = shortest.queue;
     } else {
       homed_.fetch_add(1, std::memory_order_relaxed);
@@ -242,7 +244,7 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
     queue = shortest.queue;
   }
 
-  spread_.OnPlaced(spread_decided, shortest.empty);
+  spread_.OnPlaced(spread_decided, shortest.empty, spilled);
   CountInflight(footprint, queue, +1);
   backlog_[queue].fetch_add(1, std::memory_order_relaxed);
   return Placement{queue, pinned};

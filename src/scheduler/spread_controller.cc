@@ -46,6 +46,7 @@ void SpreadController::Advance(int64_t now_ns) {
   commits_at_start_ = commits_.load(std::memory_order_relaxed);
   placed_at_start_ = placed_.load(std::memory_order_relaxed);
   homed_at_start_ = homed_.load(std::memory_order_relaxed);
+  spilled_at_start_ = spilled_.load(std::memory_order_relaxed);
   idle_at_start_ = idle_.load(std::memory_order_relaxed);
   next_event_ns_.store(epoch_end_ns_, std::memory_order_release);
 }
@@ -56,10 +57,12 @@ void SpreadController::EndEpoch(int64_t now_ns) {
   const uint64_t commits = commits_.load(std::memory_order_relaxed) - commits_at_start_;
   const double placed = static_cast<double>(placed_.load(std::memory_order_relaxed) - placed_at_start_);
   const double homed = static_cast<double>(homed_.load(std::memory_order_relaxed) - homed_at_start_);
+  const double spilled = static_cast<double>(spilled_.load(std::memory_order_relaxed) - spilled_at_start_);
   const double idle = static_cast<double>(idle_.load(std::memory_order_relaxed) - idle_at_start_);
   const bool counts = commits > 0 && placed > 0 && homed >= kMinHomedShare * placed &&
                       elapsed <= 3.0 * static_cast<double>(epoch_ns_);
-  idle_ok_ = counts && idle >= kMinIdleShare * placed * static_cast<double>(queues_);
+  idle_ok_ = counts && (idle >= kMinIdleShare * placed * static_cast<double>(queues_) ||
+                        spilled >= kMinSpillShare * placed);
   const double rate = static_cast<double>(commits) * 1e9 / std::max(elapsed, 1.0);
   if (!counts) {
     // The spread mattered little here: abandon a probe, keep the level.

@@ -55,6 +55,14 @@
 //    average; probes there found nothing and cost 2PL abort storms,
 //    abort rate 0.08–0.4 at TPC-C 8 warehouses. Measured averages: 66% at
 //    2 warehouses, ~21% at 4, 22–30% at 8 with 16 clients, 2–5% at 16.)
+//    Spills hide idle workers: they run on the queues that would be empty.
+//    So a dwell epoch in which at least kMinSpillShare of the placements
+//    spilled counts as idle capacity too: the homes cannot keep up, and a
+//    wider set would run that work at home instead of speculatively. (At
+//    TPC-C 2 warehouses, one queue with spills: 46% spilled while 5% of
+//    the queues were empty, and the climb to the wider sets that commit
+//    25% more never started. Measured spill shares elsewhere: 3–5% at 8
+//    warehouses, 1–13% CPU-bound.)
 //  - Epochs in which few placements were the spread's to decide (at a
 //    home or spilled from it: under kMinHomedShare of them) do not count:
 //    the spread changes nothing there, and its measurements would be
@@ -81,6 +89,7 @@ class SpreadController {
   static constexpr int kMaxDwell = 32;           // epochs between probes when probes keep losing
   static constexpr double kMinHomedShare = 0.1;  // homed or spilled share of placements for an epoch to count
   static constexpr double kMinIdleShare = 2 * kMargin;  // mean share of empty queues, to probe up
+  static constexpr double kMinSpillShare = 0.25;        // or share of placements spilled, to probe up
 
   struct Level {
     size_t queues = 1;  // the home set's size, 1..queues
@@ -98,10 +107,11 @@ class SpreadController {
   void OnCommit() { commits_.fetch_add(1, std::memory_order_relaxed); }
   // A placement: whether the spread decided it (a hot reference's
   // transaction placed in its home set or spilled from it), and how many
-  // queues were empty at the time.
-  void OnPlaced(bool decided, size_t empty_queues) {
+  // queues were empty at the time, and whether it spilled to one of them.
+  void OnPlaced(bool decided, size_t empty_queues, bool spilled) {
     placed_.fetch_add(1, std::memory_order_relaxed);
     if (decided) homed_.fetch_add(1, std::memory_order_relaxed);
+    if (spilled) spilled_.fetch_add(1, std::memory_order_relaxed);
     if (empty_queues > 0) idle_.fetch_add(empty_queues, std::memory_order_relaxed);
   }
 
@@ -134,7 +144,8 @@ class SpreadController {
   std::vector<Level> levels_;  // {1 no spill}, {1}, {2}, {4}, ..., {queues}; immutable
   std::atomic<size_t> level_{1};  // index into levels_ in force
   std::atomic<uint64_t> commits_{0};
-  std::atomic<uint64_t> placed_{0}, homed_{0}, idle_{0};  // idle_: empty queues summed over placements
+  std::atomic<uint64_t> placed_{0}, homed_{0}, spilled_{0};
+  std::atomic<uint64_t> idle_{0};  // empty queues summed over placements
   std::atomic<int64_t> next_event_ns_;
 
   mutable std::mutex mu_;  // guards everything below
@@ -142,7 +153,7 @@ class SpreadController {
   int64_t measure_start_ns_ = 0;
   int64_t epoch_end_ns_ = 0;
   uint64_t commits_at_start_ = 0;
-  uint64_t placed_at_start_ = 0, homed_at_start_ = 0, idle_at_start_ = 0;
+  uint64_t placed_at_start_ = 0, homed_at_start_ = 0, spilled_at_start_ = 0, idle_at_start_ = 0;
   bool idle_ok_ = false;  // the last dwell epoch had idle capacity
   Phase phase_ = Phase::kDwell;
   size_t current_ = 1;  // index into levels_ adopted

@@ -3,7 +3,8 @@
 // spread with the most throughput, stays at one queue when spreading loses
 // and then probes ever more rarely, stops spilling when spills lose, climbs
 // from one queue without spills where spills change nothing, never
-// probes upward without idle workers, ignores epochs without homed
+// probes upward without idle workers but counts spills as idle workers
+// (they run where queues would be empty), ignores epochs without homed
 // placements, follows a workload whose best spread changes, is not moved
 // by noisy epochs, and takes the narrowest of home sets that commit alike.
 #include "scheduler/spread_controller.h"
@@ -25,11 +26,13 @@ constexpr int kStepsPerEpoch = 20;
 
 // Drives a controller: each step asks for the level, then reports ten
 // placements (homed when `homed`; `idle_share` of the queues empty on
-// average) and the commits `rate(level)` gives for the step.
+// average; `spill_share` of them spilled where the level spills) and the
+// commits `rate(level)` gives for the step.
 struct Simulation {
   SpreadController controller{8, kEpoch, 0};
   int64_t now = 0;
   double idle_share = 0.5;  // mean share of the 8 queues empty at a placement
+  double spill_share = 0;   // share of the placements spilled, at levels that spill
   bool homed = true;
   double noise = 0;  // ± this share of the rate, per step
   uint64_t seed = 1;
@@ -44,8 +47,9 @@ struct Simulation {
       // idle_share of the 10 placements × 8 queues were empty, the first
       // placements seeing them.
       size_t empty = static_cast<size_t>(idle_share * 80);
+      const int spills = level.spill ? static_cast<int>(spill_share * 10) : 0;
       for (int p = 0; p < 10; ++p) {
-        controller.OnPlaced(homed, std::min<size_t>(empty, 8));
+        controller.OnPlaced(homed, std::min<size_t>(empty, 8), p < spills);
         empty -= std::min<size_t>(empty, 8);
       }
       double commits = rate(level);
@@ -148,6 +152,23 @@ TEST(SpreadControllerTest, NeverProbesUpwardWithoutIdleWorkers) {
   EXPECT_EQ(stats.spread, 1u);
   EXPECT_GT(stats.probes, 0u) << "without spills is narrower: probed";
   EXPECT_EQ(sim.steps_at.size(), 1u) << "never a home set wider than one queue";
+}
+
+TEST(SpreadControllerTest, SpillsCountAsIdleWorkers) {
+  // TPC-C 2 warehouses, OCC, one queue each with spills: the spills keep
+  // the other six queues fed (5% of them empty on average) with 40% of
+  // the work, and wider home sets commit more. The climb starts.
+  Simulation sim;
+  sim.idle_share = 0.05;
+  sim.spill_share = 0.4;
+  sim.Run(100, PeakAt(4));
+  EXPECT_EQ(sim.controller.GetStats().spread, 4u);
+  // A few spills (TPC-C 8 warehouses: 3-5%) are not idle capacity.
+  Simulation few;
+  few.idle_share = 0.05;
+  few.spill_share = 0.1;
+  few.Run(100, PeakAt(4));
+  EXPECT_EQ(few.steps_at.size(), 1u) << "never a home set wider than one queue";
 }
 
 TEST(SpreadControllerTest, EpochsWithoutHomedPlacementsDoNotCount) {
