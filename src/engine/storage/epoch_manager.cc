@@ -11,6 +11,7 @@
 // and the garbage is kept.
 #include "engine/storage/epoch_manager.h"
 
+#include <algorithm>
 #include <functional>
 #include <thread>
 
@@ -22,7 +23,7 @@ EpochManager::~EpochManager() { ReclaimAll(); }
 
 size_t EpochManager::Pin() {
   // Start probing at a per-thread place so threads rarely meet on a slot.
-  size_t start = std::hash<std::thread::id>()(std::this_thread::get_id()) % max_pins_;
+  size_t start = std::hash<std::thread::id>()(std::this_thread::get_id()) % std::min(max_pins_, kPinSpread);
   for (size_t i = 0; i < max_pins_; ++i) {
     size_t s = (start + i) % max_pins_;
     uint64_t expected = 0;
@@ -51,19 +52,20 @@ uint64_t EpochManager::MinPinned() const {
 }
 
 void EpochManager::Retire(ReclaimFn fn, void* a, void* b) {
-  size_t pending;
+  bool collect;
   {
     std::lock_guard lock(garbage_mu_);
     uint64_t epoch = global_.fetch_add(1, std::memory_order_seq_cst);
     garbage_.push_back(Garbage{epoch, fn, a, b});
-    pending = garbage_.size();
+    collect = garbage_.size() >= collect_at_;
   }
-  if (pending >= kBatch) Collect();
+  if (collect) Collect();
 }
 
 void EpochManager::Collect() {
   std::unique_lock collecting(collect_mu_, std::try_to_lock);
   if (!collecting.owns_lock()) return;  // another thread is collecting
+  collections_.fetch_add(1, std::memory_order_relaxed);
   uint64_t min = MinPinned();
   std::vector<Garbage> ready;
   {
@@ -72,6 +74,7 @@ void EpochManager::Collect() {
       ready.push_back(garbage_.front());
       garbage_.pop_front();
     }
+    collect_at_ = garbage_.size() + kBatch;  // what is left waits for a pin; scan again a batch later
   }
   for (const Garbage& g : ready) g.fn(g.a, g.b);
 }
@@ -81,6 +84,7 @@ void EpochManager::ReclaimAll() {
   {
     std::lock_guard lock(garbage_mu_);
     all.swap(garbage_);
+    collect_at_ = kBatch;
   }
   for (const Garbage& g : all) g.fn(g.a, g.b);
 }

@@ -8,7 +8,13 @@
 // and the epoch advances. A transaction Pin()s the global epoch when it
 // starts and unpins when it ends; garbage tagged e is reclaimed once every
 // pinned epoch is greater than e (every transaction that could have seen it
-// has ended). Reclamation runs in batches on the retiring threads.
+// has ended). Reclamation runs in batches on the retiring threads: a
+// collection scans every pin slot in use, so Retire collects again only
+// after another kBatch objects were retired since the last collection left
+// what it could not reclaim (a transaction pinned for long — a worker
+// descheduled mid-transaction — would otherwise make every Retire scan:
+// 8.5% of CPU-bound TPC-C's samples). Pins probe from a per-thread start
+// among the first kPinSpread slots, so the slots in use stay few.
 //
 // Thread-safety: every method may be called concurrently. Ownership: the
 // Database owns one; garbage callbacks must stay valid until reclaimed (the
@@ -50,6 +56,7 @@ class EpochManager {
   void Collect();
 
   size_t pending() const;
+  uint64_t collections() const { return collections_.load(std::memory_order_relaxed); }  // scans of the pins
 
  private:
   struct alignas(64) Slot {
@@ -62,6 +69,7 @@ class EpochManager {
     void* b;
   };
   static constexpr size_t kBatch = 128;
+  static constexpr size_t kPinSpread = 64;  // pins start probing among this many slots
 
   // The smallest pinned epoch (UINT64_MAX when nothing is pinned).
   uint64_t MinPinned() const;
@@ -72,6 +80,8 @@ class EpochManager {
   std::atomic<uint64_t> global_{1};
   mutable std::mutex garbage_mu_;
   std::deque<Garbage> garbage_;  // in epoch order
+  size_t collect_at_ = kBatch;   // guarded by garbage_mu_: Retire collects when garbage_ reaches it
+  std::atomic<uint64_t> collections_{0};
   std::mutex collect_mu_;
 };
 
