@@ -37,13 +37,14 @@
 //    only if its throughput beats both the epoch before and the epoch
 //    after it by kMargin (so a trend or a noisy epoch does not adopt it);
 //    a narrower home set if it commits at least as much as both (ties go
-//    to the narrower set: as many commits for fewer conflicts). Adopted: probe on in the same
-//    direction after one epoch. Refused: that direction's dwell doubles,
-//    up to kMaxDwell epochs, so a settled workload spends ~1 epoch in 33
-//    probing (each probe of a worse spread costs a fraction of an epoch's
-//    commits: at TPC-C 8 warehouses, probing spread 2 every other epoch
-//    cost 5% and took 2PL's abort rate from 0.01 to 0.5 — measured). A workload that changes is probed again within kMaxDwell
-//    epochs.
+//    to the narrower set: as many commits for fewer conflicts). Adopted:
+//    probe on in the same direction after one epoch. Refused: that
+//    direction's dwell doubles, up to kMaxDwell epochs, so a settled
+//    workload spends ~1 epoch in 33 probing (each probe of a worse spread
+//    costs a fraction of an epoch's commits: at TPC-C 8 warehouses,
+//    probing spread 2 every other epoch cost 5% and took 2PL's abort rate
+//    from 0.01 to 0.5 — measured). A workload that changes is probed again
+//    within kMaxDwell epochs.
 //  - A wider spread only adds capacity where workers idle while homes hold
 //    work; with every queue busy it adds only conflicts. What it can add
 //    is at most the idle share of the workers, and it must win by

@@ -22,7 +22,8 @@ EpochManager::EpochManager(size_t max_pins) : slots_(new Slot[max_pins]), max_pi
 EpochManager::~EpochManager() { ReclaimAll(); }
 
 size_t EpochManager::Pin() {
-  // Start probing at a per-thread place so threads rarely meet on a slot.
+  // Start probing at a per-thread place among the first kPinSpread slots,
+  // so threads rarely meet on a slot and MinPinned scans few.
   size_t start = std::hash<std::thread::id>()(std::this_thread::get_id()) % std::min(max_pins_, kPinSpread);
   for (size_t i = 0; i < max_pins_; ++i) {
     size_t s = (start + i) % max_pins_;
