@@ -227,9 +227,10 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
       queue = AssignHome(e.traffic / static_cast<double>(e.homes.size()), now, e.homes, *member);
       *member = static_cast<int>(queue);
       moves_.fetch_add(1, std::memory_order_relaxed);
-    } else if (spread.spill && shortest.backlog == 0 && static_cast<double>(backlog) > kSpillMargin &&
-               h.spill_cost < kMaxSpillCost) {
-      // Expected cost: a worker idles while r*'s home has a backlog, and
+    } else if (((spread.spill && shortest.backlog == 0) || Overloaded(queue)) &&
+               static_cast<double>(backlog) > kSpillMargin && h.spill_cost < kMaxSpillCost) {
+      // Expected cost: a worker idles (or, r*'s home overloaded, holds too
+      // few clients to stay busy) while r*'s home has a backlog, and
       // running r*'s work beside its home has cost less than it gains.
       spilled_.fetch_add(1, std::memory_order_relaxed);
       spilled = true;

@@ -2,7 +2,8 @@
 // culprit table; eight equally hot keys land on eight different queues; a
 // home is sticky; evidence decays (injected clock); the exploration share
 // stays within bounds; a long home is kept while its work is in flight;
-// spills by expected cost, and a spill that conflicts is retried at home
+// spills by expected cost (to an idle queue, or from a home its own work
+// overloads), and a spill that conflicts is retried at home
 // (in a home set, behind the member a lock holder runs on);
 // pinned transactions move only when nothing they
 // conflict with is in flight; epochs of spilled hot work count for the
@@ -311,6 +312,43 @@ TEST_F(AdaptiveSchedulerTest, SpillsToAnIdleQueueWhileRunningAwayFromHomeCostsLi
   for (size_t i = 0; i < placed.size(); ++i) {
     if (i != 3) s->OnFinish(f, placed[i].queue);
   }
+}
+
+// Expected cost with no queue idle: a home that r*'s own work overloads
+// (over twice the mean backlog + 2) holds clients the other workers lack,
+// so the next transaction spills to the shortest queue although none is
+// empty. Interleaving: 7's home takes one, three cold transactions occupy
+// the other three queues; the home takes seven more (backlog 8 against a mean of 11/4: not
+// yet over 7.5 before the eighth), then the ninth spills to a queue holding
+// one; a long home that is not overloaded keeps its work (the first eight).
+TEST_F(AdaptiveSchedulerTest, AnOverloadedHomeSpillsToTheShortestQueueWithNoneIdle) {
+  auto s = Make(4);
+  const Footprint f = Refs({7});
+  const Footprint cold = Refs({99});
+  Conflict(s.get(), f, 10);
+  std::vector<Placement> placed{s->Place(f)};
+  std::vector<size_t> cold_queues;  // the three empty queues, the shortest
+  for (int i = 0; i < 3; ++i) cold_queues.push_back(s->Pick(cold));
+  for (int i = 1; i < 8; ++i) placed.push_back(s->Place(f));
+  const size_t home = placed[0].queue;
+  for (const Placement& p : placed) {
+    EXPECT_EQ(p.queue, home) << "no queue idle, the home not overloaded: stays";
+    EXPECT_TRUE(p.pinned);
+  }
+  for (size_t q : cold_queues) EXPECT_NE(q, home);
+  EXPECT_EQ(s->Stats().spilled, 0u);
+
+  const Placement ninth = s->Place(f);
+  EXPECT_NE(ninth.queue, home) << "home 8 > 2 × 11/4 + 2: spilled";
+  EXPECT_FALSE(ninth.pinned);
+  EXPECT_EQ(s->Backlog(ninth.queue), 2) << "to a queue that held one";
+  EXPECT_EQ(s->Home(7), static_cast<int>(home)) << "the home stays";
+  EXPECT_EQ(s->Stats().spilled, 1u);
+  EXPECT_EQ(s->Stats().home_moves, 0u);
+
+  s->OnFinish(f, ninth.queue);
+  for (const Placement& p : placed) s->OnFinish(f, p.queue);
+  for (size_t q : cold_queues) s->OnFinish(cold, q);
 }
 
 // A spilled transaction that conflicts is retried at home, pinned, and the
