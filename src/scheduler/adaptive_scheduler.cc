@@ -222,15 +222,16 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
     tracked_.Add(h.key);
     queue = FitHomes(&e, spread.queues, now);
     const int64_t backlog = backlog_[queue].load(std::memory_order_relaxed);
-    if (Overloaded(queue) && 2 * int64_t{e.inflight[queue]} < backlog && e.homes.size() < queues_) {
+    const bool overloaded = Overloaded(queue);  // the load term's test, for steps 3 and 4
+    if (overloaded && 2 * int64_t{e.inflight[queue]} < backlog && e.homes.size() < queues_) {
       const auto member = std::find(e.homes.begin(), e.homes.end(), static_cast<int>(queue));
       queue = AssignHome(e.traffic / static_cast<double>(e.homes.size()), now, e.homes, *member);
       *member = static_cast<int>(queue);
       moves_.fetch_add(1, std::memory_order_relaxed);
-    } else if (((spread.spill && shortest.backlog == 0) || Overloaded(queue)) &&
+    } else if (((spread.spill && shortest.backlog == 0) || overloaded) &&
                static_cast<double>(backlog) > kSpillMargin && h.spill_cost < kMaxSpillCost) {
-      // Expected cost: a worker idles (or, r*'s home overloaded, holds too
-      // few clients to stay busy) while r*'s home has a backlog, and
+      // Expected cost: a worker idles (or r*'s overloaded home keeps the
+      // clients the other workers need) while r*'s home has a backlog, and
       // running r*'s work beside its home has cost less than it gains.
       spilled_.fetch_add(1, std::memory_order_relaxed);
       spilled = true;
