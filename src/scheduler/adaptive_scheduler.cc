@@ -76,6 +76,7 @@ void AdaptiveScheduler::Decay(Entry* e, int64_t now) const {
     t.aborts *= f;
   }
   e->traffic *= f;
+  e->placed *= f;
   e->away_commits *= f;
   e->away_aborts *= f;
   e->stamp_ns = now;
@@ -127,6 +128,17 @@ size_t AdaptiveScheduler::AssignHome(double traffic, int64_t now, const std::vec
 void AdaptiveScheduler::ReleaseHome(int queue) {
   std::lock_guard lock(arrivals_mu_);
   --members_[static_cast<size_t>(queue)];
+}
+
+bool AdaptiveScheduler::Bottleneck(const Entry& e, size_t queue, int64_t now) {
+  if (!Overloaded(queue) || e.homes.empty()) return false;
+  double all;
+  {
+    std::lock_guard lock(arrivals_mu_);
+    all = placements_ * std::exp2(-static_cast<double>(now - placements_stamp_) / half_life_ns_);
+  }
+  const double share = e.placed / static_cast<double>(e.homes.size());
+  return share > kBottleneckShare * all / static_cast<double>(queues_);
 }
 
 bool AdaptiveScheduler::Overloaded(size_t queue) const {
@@ -201,6 +213,14 @@ AdaptiveScheduler::Hottest AdaptiveScheduler::HottestOf(const Footprint& footpri
 Placement AdaptiveScheduler::Place(const Footprint& footprint) {
   picks_.fetch_add(1, std::memory_order_relaxed);
   const int64_t now = now_ns_();
+  {
+    std::lock_guard lock(arrivals_mu_);
+    if (now > placements_stamp_) {
+      placements_ *= std::exp2(-static_cast<double>(now - placements_stamp_) / half_life_ns_);
+      placements_stamp_ = now;
+    }
+    placements_ += 1;
+  }
   const Hottest h = HottestOf(footprint, now, /*count_traffic=*/true);
   const SpreadController::Level spread = spread_.Spread(now);
   const ShortestQueue shortest = Shortest();  // one scan: the default, a spill's target, and idle workers
@@ -221,14 +241,14 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
     Entry& e = FindOrAdd(&shard, h.key, now);  // (swept since the first pass: added again)
     tracked_.Add(h.key);
     queue = FitHomes(&e, spread.queues, now);
+    e.placed += 1;
     const int64_t backlog = backlog_[queue].load(std::memory_order_relaxed);
-    const bool overloaded = Overloaded(queue);  // the load term's test, for steps 3 and 4
-    if (overloaded && 2 * int64_t{e.inflight[queue]} < backlog && e.homes.size() < queues_) {
+    if (Overloaded(queue) && 2 * int64_t{e.inflight[queue]} < backlog && e.homes.size() < queues_) {
       const auto member = std::find(e.homes.begin(), e.homes.end(), static_cast<int>(queue));
       queue = AssignHome(e.traffic / static_cast<double>(e.homes.size()), now, e.homes, *member);
       *member = static_cast<int>(queue);
       moves_.fetch_add(1, std::memory_order_relaxed);
-    } else if (((spread.spill && shortest.backlog == 0) || overloaded) &&
+    } else if (((spread.spill && shortest.backlog == 0) || Bottleneck(e, queue, now)) &&
                static_cast<double>(backlog) > kSpillMargin && h.spill_cost < kMaxSpillCost) {
       // Expected cost: a worker idles (or r*'s overloaded home keeps the
       // clients the other workers need) while r*'s home has a backlog, and
@@ -264,6 +284,7 @@ std::optional<Placement> AdaptiveScheduler::RetryPlacement(const Footprint& foot
   const Hottest h = HottestOf(footprint, now, /*count_traffic=*/false);
   if (!h.hot) return std::nullopt;
   size_t home;
+  bool bottleneck;
   {
     Shard& shard = ShardOf(h.key);
     std::lock_guard lock(shard.mu);
@@ -283,11 +304,12 @@ std::optional<Placement> AdaptiveScheduler::RetryPlacement(const Footprint& foot
     } else {
       home = FitHomes(e, spread_.Spread(now).queues, now);
     }
+    bottleneck = Bottleneck(*e, home, now);
   }
   // A home that is the bottleneck (a key most transactions carry) gains
   // nothing from one more waiting there: the worker it was spilled to is
   // the only spare capacity, so the retry stays with it.
-  if (Overloaded(home)) return std::nullopt;
+  if (bottleneck) return std::nullopt;
   CountInflight(footprint, queue, -1);
   CountInflight(footprint, home, +1);
   backlog_[queue].fetch_sub(1, std::memory_order_relaxed);
