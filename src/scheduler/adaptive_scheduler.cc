@@ -66,9 +66,13 @@ AdaptiveScheduler::Entry* AdaptiveScheduler::Find(Shard* shard, ReferenceKey key
   return it == shard->map.end() ? nullptr : &it->second;
 }
 
+double AdaptiveScheduler::DecayFactor(int64_t since, int64_t now) const {
+  return now <= since ? 1.0 : std::exp2(-static_cast<double>(now - since) / half_life_ns_);
+}
+
 void AdaptiveScheduler::Decay(Entry* e, int64_t now) const {
   if (now <= e->stamp_ns) return;
-  const double f = std::exp2(-static_cast<double>(now - e->stamp_ns) / half_life_ns_);
+  const double f = DecayFactor(e->stamp_ns, now);
   e->exposures *= f;
   e->aborts *= f;
   for (Evidence& t : e->tables) {
@@ -92,8 +96,7 @@ double AdaptiveScheduler::Score(const Entry& e, uint64_t tables) {
 
 double AdaptiveScheduler::Arrivals(size_t q, int64_t now) const {
   // Caller holds arrivals_mu_.
-  if (now <= arrivals_stamp_[q]) return arrivals_[q];
-  return arrivals_[q] * std::exp2(-static_cast<double>(now - arrivals_stamp_[q]) / half_life_ns_);
+  return arrivals_[q] * DecayFactor(arrivals_stamp_[q], now);
 }
 
 void AdaptiveScheduler::AddArrivals(size_t q, double n, int64_t now) {
@@ -130,12 +133,12 @@ void AdaptiveScheduler::ReleaseHome(int queue) {
   --members_[static_cast<size_t>(queue)];
 }
 
-bool AdaptiveScheduler::Bottleneck(const Entry& e, size_t queue, int64_t now) {
-  if (!Overloaded(queue) || e.homes.empty()) return false;
+bool AdaptiveScheduler::Bottleneck(const Entry& e, bool overloaded, int64_t now) {
+  if (!overloaded || e.homes.empty()) return false;
   double all;
   {
     std::lock_guard lock(arrivals_mu_);
-    all = placements_ * std::exp2(-static_cast<double>(now - placements_stamp_) / half_life_ns_);
+    all = placements_ * DecayFactor(placements_stamp_, now);
   }
   const double share = e.placed / static_cast<double>(e.homes.size());
   return share > kBottleneckShare * all / static_cast<double>(queues_);
@@ -215,11 +218,8 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
   const int64_t now = now_ns_();
   {
     std::lock_guard lock(arrivals_mu_);
-    if (now > placements_stamp_) {
-      placements_ *= std::exp2(-static_cast<double>(now - placements_stamp_) / half_life_ns_);
-      placements_stamp_ = now;
-    }
-    placements_ += 1;
+    placements_ = placements_ * DecayFactor(placements_stamp_, now) + 1;
+    placements_stamp_ = std::max(placements_stamp_, now);
   }
   const Hottest h = HottestOf(footprint, now, /*count_traffic=*/true);
   const SpreadController::Level spread = spread_.Spread(now);
@@ -243,12 +243,13 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
     queue = FitHomes(&e, spread.queues, now);
     e.placed += 1;
     const int64_t backlog = backlog_[queue].load(std::memory_order_relaxed);
-    if (Overloaded(queue) && 2 * int64_t{e.inflight[queue]} < backlog && e.homes.size() < queues_) {
+    const bool overloaded = Overloaded(queue);  // for steps 3 and 4
+    if (overloaded && 2 * int64_t{e.inflight[queue]} < backlog && e.homes.size() < queues_) {
       const auto member = std::find(e.homes.begin(), e.homes.end(), static_cast<int>(queue));
       queue = AssignHome(e.traffic / static_cast<double>(e.homes.size()), now, e.homes, *member);
       *member = static_cast<int>(queue);
       moves_.fetch_add(1, std::memory_order_relaxed);
-    } else if (((spread.spill && shortest.backlog == 0) || Bottleneck(e, queue, now)) &&
+    } else if (((spread.spill && shortest.backlog == 0) || Bottleneck(e, overloaded, now)) &&
                static_cast<double>(backlog) > kSpillMargin && h.spill_cost < kMaxSpillCost) {
       // Expected cost: a worker idles (or r*'s overloaded home keeps the
       // clients the other workers need) while r*'s home has a backlog, and
@@ -304,7 +305,7 @@ std::optional<Placement> AdaptiveScheduler::RetryPlacement(const Footprint& foot
     } else {
       home = FitHomes(e, spread_.Spread(now).queues, now);
     }
-    bottleneck = Bottleneck(*e, home, now);
+    bottleneck = Bottleneck(*e, Overloaded(home), now);
   }
   // A home that is the bottleneck (a key most transactions carry) gains
   // nothing from one more waiting there: the worker it was spilled to is

@@ -94,11 +94,12 @@
 //      to 0.06–0.08 and 2PL's from 0.03–0.04 to 0.004–0.014 — measured.)
 //      Unless the home is r*'s bottleneck (step 4): then the idle worker
 //      is the only spare capacity, and the retry stays (sending it home
-//      took YCSB θ 0.99 from 0.97× random to 0.72× — measured). In a home set of several queues, a transaction
-//      that failed against one still running (a 2PL lock holder) is
-//      retried on the member running most of r*'s work, behind it: a
-//      retry at once fails again (2PL NO_WAIT retries its first attempts
-//      immediately), and these storms had made the sets lose. (With it,
+//      took YCSB θ 0.99 from 0.97× random to 0.72× — measured). In a home
+//      set of several queues, a transaction that failed against one still
+//      running (a 2PL lock holder) is retried on the member running most
+//      of r*'s work, behind it: a retry at once fails again (2PL NO_WAIT
+//      retries its first attempts immediately), and these storms had made
+//      the sets lose. (With it,
 //      TPC-C 2PL at 4 warehouses went from 1,290–1,350 to 1,560–1,860 tps,
 //      2 warehouses +10–25% — measured, interleaved.)
 //  Stealing (Place, MayMove). A transaction placed at its home is pinned:
@@ -239,6 +240,8 @@ class AdaptiveScheduler : public Scheduler {
   // The entry of `key` in `shard` (locked by the caller), new if absent.
   Entry& FindOrAdd(Shard* shard, ReferenceKey key, int64_t now);
   void Decay(Entry* e, int64_t now) const;
+  // What a decayed count stamped at `since` is worth at `now` (1 if not later).
+  double DecayFactor(int64_t since, int64_t now) const;
   static bool Hot(const Evidence& t) { return t.aborts >= kMinAborts && t.aborts >= kMinRate * t.exposures; }
   // The blamed aborts of e's hot tables among `tables` (0: any table).
   static double Score(const Entry& e, uint64_t tables);
@@ -286,12 +289,12 @@ class AdaptiveScheduler : public Scheduler {
   ShortestQueue Shortest();
   // Whether `queue`'s backlog is over twice the mean backlog + 2.
   bool Overloaded(size_t queue) const;
-  // Whether `queue`, a home of e, is overloaded (above) by e's own work:
-  // e placed more than kBottleneckShare × a worker's share of all
+  // Whether a home of e that is `overloaded` (Overloaded) is so by e's own
+  // work: e placed more than kBottleneckShare × a worker's share of all
   // placements per member of its home set, decayed (a reference that
   // more transactions carry than its homes can serve), not a home that is
   // long for a moment.
-  bool Bottleneck(const Entry& e, size_t queue, int64_t now);
+  bool Bottleneck(const Entry& e, bool overloaded, int64_t now);
   uint64_t NextRandom();
   double Arrivals(size_t q, int64_t now) const;
   void AddArrivals(size_t q, double n, int64_t now);
