@@ -22,7 +22,8 @@ int64_t SteadyNowNs() {
 
 }  // namespace
 
-AdaptiveScheduler::AdaptiveScheduler(const SchedulerOptions& options, std::function<int64_t()> now_ns)
+AdaptiveScheduler::AdaptiveScheduler(const SchedulerOptions& options, std::function<int64_t()> now_ns,
+                                     bool spill_at_start)
     : queues_(options.queues),
       half_life_ns_(static_cast<double>(std::max<int64_t>(
           std::chrono::duration_cast<std::chrono::nanoseconds>(options.history_half_life).count(), 1))),
@@ -37,7 +38,7 @@ AdaptiveScheduler::AdaptiveScheduler(const SchedulerOptions& options, std::funct
       arrivals_stamp_(options.queues, 0),
       members_(options.queues, 0),
       rng_(options.seed),
-      spread_(options.queues, kSpreadEpochNs, now_ns_()) {
+      spread_(options.queues, kSpreadEpochNs, now_ns_(), spill_at_start) {
   assert(queues_ >= 1);
   for (size_t q = 0; q < queues_; ++q) backlog_[q].store(0, std::memory_order_relaxed);
 }

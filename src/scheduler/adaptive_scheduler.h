@@ -167,8 +167,10 @@ class AdaptiveScheduler : public Scheduler {
   // commits at TPC-C's rates, short enough to follow a moving hot set.
   static constexpr int64_t kSpreadEpochNs = 200'000'000;
 
-  // `now_ns` (for tests) replaces the steady clock.
-  explicit AdaptiveScheduler(const SchedulerOptions& options, std::function<int64_t()> now_ns = nullptr);
+  // For tests: `now_ns` replaces the steady clock, and `spill_at_start`
+  // starts the SpreadController at its level that spills to idle queues.
+  explicit AdaptiveScheduler(const SchedulerOptions& options, std::function<int64_t()> now_ns = nullptr,
+                             bool spill_at_start = false);
 
   std::string_view Name() const override { return kName; }
   FootprintSpec Needs() const override;

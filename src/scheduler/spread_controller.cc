@@ -9,13 +9,14 @@
 
 namespace paceline::scheduler {
 
-SpreadController::SpreadController(size_t queues, int64_t epoch_ns, int64_t now_ns)
+SpreadController::SpreadController(size_t queues, int64_t epoch_ns, int64_t now_ns, bool spill_at_start)
     : epoch_ns_(std::max<int64_t>(epoch_ns, 1)), queues_(queues), next_event_ns_(now_ns) {
   assert(queues >= 1);
   levels_.push_back(Level{1, false});
   for (size_t spread = 1; spread < queues; spread *= 2) levels_.push_back(Level{spread, true});
   levels_.push_back(Level{queues, true});
   std::lock_guard lock(mu_);
+  current_ = one_ = spill_at_start ? 1 : 0;
   StartEpoch(now_ns, current_);
 }
 
@@ -61,19 +62,17 @@ void SpreadController::EndEpoch(int64_t now_ns) {
   const double idle = static_cast<double>(idle_.load(std::memory_order_relaxed) - idle_at_start_);
   const bool counts = commits > 0 && placed > 0 && homed >= kMinHomedShare * placed &&
                       elapsed <= 3.0 * static_cast<double>(epoch_ns_);
-  idle_ok_ = counts && (idle >= kMinIdleShare * placed * static_cast<double>(queues_) ||
-                        spilled >= kMinSpillShare * placed);
   const double rate = static_cast<double>(commits) * 1e9 / std::max(elapsed, 1.0);
   if (!counts) {
     // The spread mattered little here: abandon a probe, keep the level.
     phase_ = Phase::kDwell;
-    dwell_left_ = std::max(dwell_left_, 1);
+    confirming_ = false;
     StartEpoch(now_ns, current_);
     return;
   }
   switch (phase_) {
     case Phase::kDwell:
-      Dwelt(now_ns, rate);
+      Dwelt(now_ns, rate, placed, idle, spilled);
       return;
     case Phase::kProbe:
       probe_rate_ = rate;
@@ -84,41 +83,72 @@ void SpreadController::EndEpoch(int64_t now_ns) {
       ++probes_;
       const int dir = up_ ? 1 : 0;
       phase_ = Phase::kDwell;
-      // A narrower home set that commits as much as both neighbours is
-      // taken (fewer aborts for the same commits); a wider one, or spills
-      // switched, must beat both by kMargin.
-      const bool narrower = levels_[probe_].queues < levels_[current_].queues;
-      if (probe_rate_ >= (narrower ? 1 : 1 + kMargin) * std::max(before_, rate)) {
+      // A narrower level (fewer queues, or spills switched off) that
+      // commits as much as both neighbours is taken (fewer aborts for the
+      // same commits); a wider one, or spills switched on, must beat both
+      // by kMargin, and spills twice in a row: one epoch's throughput
+      // varies by ±15% (measured), and where spills change nothing a
+      // single win switched them on by chance.
+      const bool same_queues = levels_[probe_].queues == levels_[current_].queues;
+      const bool narrower = levels_[probe_].queues < levels_[current_].queues || (same_queues && !levels_[probe_].spill);
+      const bool won = probe_rate_ >= (narrower ? 1 : 1 + kMargin) * std::max(before_, rate);
+      if (won && same_queues && !narrower && !confirming_) {
+        confirming_ = true;  // probe the same level again at once
+        before_ = rate;
+        phase_ = Phase::kProbe;
+        StartEpoch(now_ns, probe_);
+        return;
+      }
+      confirming_ = false;
+      if (won && !same_queues) {
         ++adopted_;
         current_ = probe_;
         if (levels_[current_].queues == 1) one_ = current_;
-        dwell_[dir] = 1;
-        dwell_left_ = 1;  // then probe on in the same direction
+        dwell_[dir] = 1;  // then probe on in the same direction
+        dwelt_ = 0;
         StartEpoch(now_ns, current_);
         return;
+      }
+      if (won) {
+        // Spills switched: "on in the same direction" would switch them
+        // back at once, so this direction waits as after a refusal.
+        ++adopted_;
+        current_ = one_ = probe_;
       }
       dwell_[dir] = std::min(2 * dwell_[dir], kMaxDwell);
       up_ = !up_;  // the other direction next (Dwelt knows where there is none)
       // This epoch, back at the current level, is the first dwell epoch
       // before the next probe.
-      dwell_left_ = dwell_[up_ ? 1 : 0];
-      Dwelt(now_ns, rate);
+      dwelt_ = 0;
+      Dwelt(now_ns, rate, placed, idle, spilled);
       return;
     }
   }
 }
 
-void SpreadController::Dwelt(int64_t now_ns, double rate) {
+void SpreadController::Dwelt(int64_t now_ns, double rate, double placed, double idle, double spilled) {
   // Caller holds mu_.
   before_ = rate;
-  if (--dwell_left_ > 0) {
+  // Idle capacity as a moving average over the epochs at the current
+  // level (from none: capacity is assumed only once measured), not the
+  // last epoch alone: one epoch of a closed loop's fluctuation is no
+  // capacity a wider set could use.
+  constexpr double kWeight = 1.0 / kIdleEpochs;
+  idle_avg_ += kWeight * (idle / (placed * static_cast<double>(queues_)) - idle_avg_);
+  spill_avg_ += kWeight * (spilled / placed - spill_avg_);
+  const bool idle_ok = idle_avg_ >= kMinIdleShare || spill_avg_ >= kMinSpillShare;
+  const std::optional<size_t> wider = Wider(current_);
+  // No wider set, or too few idle workers: a wider spread would add
+  // conflicts, not capacity. Then the probe goes down, after the downward
+  // dwell (with the upward one, a workload that never probes up probed
+  // its spill switch every other epoch).
+  const bool up = up_ && wider.has_value() && idle_ok;
+  if (++dwelt_ < dwell_[up ? 1 : 0]) {
     StartEpoch(now_ns, current_);
     return;
   }
-  const std::optional<size_t> wider = Wider(current_);
-  // No wider set, or too few idle workers: a wider spread would add
-  // conflicts, not capacity.
-  if (!wider.has_value() || !idle_ok_) up_ = false;
+  up_ = up;
+  dwelt_ = 0;
   probe_ = up_ ? *wider : Narrower(current_);
   phase_ = Phase::kProbe;
   StartEpoch(now_ns, probe_);

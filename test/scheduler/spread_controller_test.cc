@@ -1,12 +1,14 @@
 // SpreadController: on a simulated workload whose commit rate is a
 // function of the level (injected time, no threads), it climbs to the
 // spread with the most throughput, stays at one queue when spreading loses
-// and then probes ever more rarely, stops spilling when spills lose, climbs
+// and then probes ever more rarely, starts without spills, spills when
+// spills win and stops when they lose, climbs
 // from one queue without spills where spills change nothing, never
 // probes upward without idle workers but counts spills as idle workers
 // (they run where queues would be empty), ignores epochs without homed
 // placements, follows a workload whose best spread changes, is not moved
-// by noisy epochs, and takes the narrowest of home sets that commit alike.
+// by noisy epochs, switches spills on not for one lucky epoch, and takes the narrowest of home
+// sets that commit alike.
 #include "scheduler/spread_controller.h"
 
 #include <gtest/gtest.h>
@@ -15,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <vector>
 
 #include "common/split_mix64.h"
 
@@ -32,6 +35,7 @@ struct Simulation {
   SpreadController controller{8, kEpoch, 0};
   int64_t now = 0;
   double idle_share = 0.5;  // mean share of the 8 queues empty at a placement
+  std::vector<double> idle_cycle;  // if set: the idle share epoch by epoch, cycling
   double spill_share = 0;   // share of the placements spilled, at levels that spill
   bool homed = true;
   double noise = 0;  // ± this share of the rate, per step
@@ -46,7 +50,10 @@ struct Simulation {
       if (!level.spill) ++steps_without_spills;
       // idle_share of the 10 placements × 8 queues were empty, the first
       // placements seeing them.
-      size_t empty = static_cast<size_t>(idle_share * 80);
+      const double idle = idle_cycle.empty()
+                              ? idle_share
+                              : idle_cycle[static_cast<size_t>(i / kStepsPerEpoch) % idle_cycle.size()];
+      size_t empty = static_cast<size_t>(idle * 80);
       const int spills = level.spill ? static_cast<int>(spill_share * 10) : 0;
       for (int p = 0; p < 10; ++p) {
         controller.OnPlaced(homed, std::min<size_t>(empty, 8), p < spills);
@@ -99,15 +106,29 @@ TEST(SpreadControllerTest, StaysAtOneWhenSpreadingLosesAndProbesEverMoreRarely) 
   EXPECT_LE(sim.steps_at[2], static_cast<int>(stats.probes) * kStepsPerEpoch);
 }
 
-TEST(SpreadControllerTest, StopsSpillingWhenSpillsLose) {
-  // More workers than cores: an empty queue's worker is no spare capacity,
-  // and spills only add conflicts.
+TEST(SpreadControllerTest, StartsWithoutSpillsSpillsWhenSpillsWinAndStopsWhenTheyLose) {
+  // Spills change nothing: they only add conflicts (TPC-C 8 warehouses, 64
+  // clients: abort rate 0.047 with them, 0.016 without, measured), so the
+  // start is one queue without spills, and it stays there.
   Simulation sim;
-  sim.Run(60, [](SpreadController::Level level) { return level.spill ? 80.0 / static_cast<double>(level.queues) : 100.0; });
-  const SpreadController::Stats stats = sim.controller.GetStats();
-  EXPECT_EQ(stats.spread, 1u);
-  EXPECT_FALSE(stats.spill);
-  EXPECT_EQ(stats.adopted, 1u);
+  sim.Run(60, [](SpreadController::Level level) { return 100.0 / static_cast<double>(level.queues); });
+  ASSERT_EQ(sim.controller.GetStats().spread, 1u);
+  EXPECT_FALSE(sim.controller.GetStats().spill);
+  EXPECT_EQ(sim.controller.GetStats().adopted, 0u) << "spills must win by kMargin";
+  // Spills win (a home whose idle neighbours can take its overflow).
+  sim.Run(3 * (SpreadController::kMaxDwell + 4), [](SpreadController::Level level) {
+    return level.spill ? 120.0 / static_cast<double>(level.queues) : 100.0;
+  });
+  ASSERT_EQ(sim.controller.GetStats().spread, 1u);
+  EXPECT_TRUE(sim.controller.GetStats().spill);
+  // More workers than cores: an empty queue's worker is no spare capacity,
+  // and spills only add conflicts. A tie is enough to stop them (as with a
+  // narrower home set: as many commits for fewer conflicts).
+  sim.Run(3 * (SpreadController::kMaxDwell + 4), [](SpreadController::Level level) {
+    return level.spill ? 100.0 / static_cast<double>(level.queues) : 100.0;
+  });
+  EXPECT_EQ(sim.controller.GetStats().spread, 1u);
+  EXPECT_FALSE(sim.controller.GetStats().spill);
 }
 
 TEST(SpreadControllerTest, HomeSetsThatCommitAlikeGoToTheNarrowest) {
@@ -154,20 +175,44 @@ TEST(SpreadControllerTest, NeverProbesUpwardWithoutIdleWorkers) {
   EXPECT_EQ(sim.steps_at.size(), 1u) << "never a home set wider than one queue";
 }
 
+TEST(SpreadControllerTest, IdleWorkersAreAnAverageOverEpochsNotOneEpoch) {
+  // A closed loop's fluctuation: one epoch in three finds 20% of the queues
+  // empty, the others 5%; 10% on average, under kMinIdleShare. (TPC-C 8
+  // warehouses, 64 clients, one queue each: 9-10% on average, 3-22% epoch
+  // by epoch, and a home set of two did not lower it: 13%. Each probe of
+  // it cost 2PL a 400 ms abort storm at 0.3-0.4, measured.) Judged by the
+  // last epoch before a probe, the controller probed upward whenever that
+  // epoch was an idle one; the moving average peaks under 14%.
+  Simulation sim;
+  sim.idle_cycle = {0.2, 0.05, 0.05};
+  sim.Run(200, PeakAt(8));
+  EXPECT_EQ(sim.steps_at.size(), 1u) << "never a home set wider than one queue";
+  // Idle capacity that lasts (two epochs in four at 30%: 17.5%) is used.
+  Simulation lasting;
+  lasting.idle_cycle = {0.3, 0.3, 0.05, 0.05};
+  lasting.Run(200, PeakAt(8));
+  EXPECT_EQ(lasting.controller.GetStats().spread, 8u);
+}
+
 TEST(SpreadControllerTest, SpillsCountAsIdleWorkers) {
   // TPC-C 2 warehouses, OCC, one queue each with spills: the spills keep
   // the other six queues fed (5% of them empty on average) with 40% of
   // the work, and wider home sets commit more. The climb starts.
+  const auto rate = [](SpreadController::Level level) {
+    if (level.queues == 1) return level.spill ? 40.0 : 25.0;  // spills win at one queue
+    return PeakAt(4)(level);                                   // 50 at 2, 100 at 4
+  };
   Simulation sim;
   sim.idle_share = 0.05;
   sim.spill_share = 0.4;
-  sim.Run(100, PeakAt(4));
+  sim.Run(100, rate);
   EXPECT_EQ(sim.controller.GetStats().spread, 4u);
   // A few spills (TPC-C 8 warehouses: 3-5%) are not idle capacity.
   Simulation few;
   few.idle_share = 0.05;
   few.spill_share = 0.1;
-  few.Run(100, PeakAt(4));
+  few.Run(100, rate);
+  EXPECT_TRUE(few.controller.GetStats().spill);
   EXPECT_EQ(few.steps_at.size(), 1u) << "never a home set wider than one queue";
 }
 
@@ -191,13 +236,36 @@ TEST(SpreadControllerTest, FollowsAWorkloadWhoseBestSpreadChanges) {
   EXPECT_EQ(sim.controller.GetStats().spread, 1u) << "and back down";
 }
 
+TEST(SpreadControllerTest, OneLuckyEpochDoesNotSwitchSpillsOn) {
+  // Spills change nothing, and one epoch's throughput varies (TPC-C 8
+  // warehouses: ±15%). A spill probe that wins by kMargin once is probed
+  // again and adopted only if it wins again; adopted after one win, spills
+  // came and went by chance (each time costing conflicts): in these ten
+  // simulations spills were on 40% of the time (29 adoptions), against 16%
+  // (11) now.
+  uint64_t adopted = 0, probes = 0;
+  int spilling = 0;  // steps at a level that spills
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    Simulation sim;
+    sim.seed = seed * 1'000'003;
+    sim.idle_share = 0.05;  // no idle workers: only the spill switch is probed
+    sim.noise = 0.6;        // ±60% per step: ±9% per epoch of 16 measured steps
+    sim.Run(400, [](SpreadController::Level) { return 100.0; });
+    adopted += sim.controller.GetStats().adopted;
+    probes += sim.controller.GetStats().probes;
+    spilling += 400 * kStepsPerEpoch - sim.steps_without_spills;
+  }
+  EXPECT_LT(spilling, 10 * 400 * kStepsPerEpoch / 4) << adopted << " adoptions";
+  EXPECT_GT(probes, 100u);
+}
+
 TEST(SpreadControllerTest, NoisyEpochsDoNotAdoptAWorseSpread) {
   Simulation sim;
   sim.noise = 0.3;  // ±30% per step: a few % per epoch of 16 measured steps
   sim.Run(400, [](SpreadController::Level level) { return level.queues == 1 && level.spill ? 100.0 : 85.0; });
   EXPECT_EQ(sim.controller.GetStats().spread, 1u);
   EXPECT_TRUE(sim.controller.GetStats().spill);
-  EXPECT_EQ(sim.controller.GetStats().adopted, 0u);
+  EXPECT_EQ(sim.controller.GetStats().adopted, 1u) << "spills, which win by 18%; nothing after";
 }
 
 }  // namespace
