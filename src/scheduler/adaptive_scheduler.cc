@@ -106,11 +106,8 @@ void AdaptiveScheduler::AddArrivals(size_t q, double n, int64_t now) {
   arrivals_stamp_[q] = std::max(arrivals_stamp_[q], now);
 }
 
-size_t AdaptiveScheduler::AssignHome(double traffic, int64_t now, const std::vector<int>& taken, int leaving) {
-  // One critical section: two references made hot at once must see each
-  // other's traffic, or both land on the same idle queue.
-  std::lock_guard lock(arrivals_mu_);
-  if (leaving >= 0) --members_[static_cast<size_t>(leaving)];
+size_t AdaptiveScheduler::CandidateHome(int64_t now, const std::vector<int>& taken) const {
+  // Caller holds arrivals_mu_.
   size_t best = 0;
   int best_members = std::numeric_limits<int>::max();
   double best_load = std::numeric_limits<double>::infinity();
@@ -123,9 +120,35 @@ size_t AdaptiveScheduler::AssignHome(double traffic, int64_t now, const std::vec
       best_load = load;
     }
   }
-  ++members_[best];
-  arrivals_[best] = Arrivals(best, now) + traffic;
-  arrivals_stamp_[best] = std::max(arrivals_stamp_[best], now);
+  return best;
+}
+
+void AdaptiveScheduler::TakeHome(size_t queue, double traffic, int64_t now) {
+  // Caller holds arrivals_mu_.
+  ++members_[queue];
+  arrivals_[queue] = Arrivals(queue, now) + traffic;
+  arrivals_stamp_[queue] = std::max(arrivals_stamp_[queue], now);
+}
+
+size_t AdaptiveScheduler::AssignHome(double traffic, int64_t now, const std::vector<int>& taken) {
+  // One critical section: two references made hot at once must see each
+  // other's traffic, or both land on the same idle queue.
+  std::lock_guard lock(arrivals_mu_);
+  const size_t best = CandidateHome(now, taken);
+  TakeHome(best, traffic, now);
+  return best;
+}
+
+std::optional<size_t> AdaptiveScheduler::MoveHome(double traffic, int64_t now, const std::vector<int>& taken,
+                                                  size_t leaving, bool in_flight) {
+  std::lock_guard lock(arrivals_mu_);
+  const size_t best = CandidateHome(now, taken);
+  const double left = Arrivals(leaving, now);
+  if (in_flight && Arrivals(best, now) + traffic >= left) return std::nullopt;
+  --members_[leaving];
+  arrivals_[leaving] = std::max(0.0, left - traffic);
+  arrivals_stamp_[leaving] = std::max(arrivals_stamp_[leaving], now);
+  TakeHome(best, traffic, now);
   return best;
 }
 
@@ -245,10 +268,13 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
     e.placed += 1;
     const int64_t backlog = backlog_[queue].load(std::memory_order_relaxed);
     const bool overloaded = Overloaded(queue);  // for steps 3 and 4
+    std::optional<size_t> moved;
     if (overloaded && 2 * int64_t{e.inflight[queue]} < backlog && e.homes.size() < queues_) {
-      const auto member = std::find(e.homes.begin(), e.homes.end(), static_cast<int>(queue));
-      queue = AssignHome(e.traffic / static_cast<double>(e.homes.size()), now, e.homes, *member);
-      *member = static_cast<int>(queue);
+      moved = MoveHome(e.traffic / static_cast<double>(e.homes.size()), now, e.homes, queue, e.inflight[queue] > 0);
+    }
+    if (moved.has_value()) {
+      *std::find(e.homes.begin(), e.homes.end(), static_cast<int>(queue)) = static_cast<int>(*moved);
+      queue = *moved;
       moves_.fetch_add(1, std::memory_order_relaxed);
     } else if (((spread.spill && shortest.backlog == 0) || Bottleneck(e, overloaded, now)) &&
                static_cast<double>(backlog) > kSpillMargin && h.spill_cost < kMaxSpillCost) {
