@@ -100,20 +100,18 @@ void SpreadController::EndEpoch(int64_t now_ns) {
         return;
       }
       confirming_ = false;
-      if (won && !same_queues) {
+      if (won) {
         ++adopted_;
         current_ = probe_;
         if (levels_[current_].queues == 1) one_ = current_;
-        dwell_[dir] = 1;  // then probe on in the same direction
-        dwelt_ = 0;
-        StartEpoch(now_ns, current_);
-        return;
-      }
-      if (won) {
+        if (!same_queues) {
+          dwell_[dir] = 1;  // then probe on in the same direction
+          dwelt_ = 0;
+          StartEpoch(now_ns, current_);
+          return;
+        }
         // Spills switched: "on in the same direction" would switch them
         // back at once, so this direction waits as after a refusal.
-        ++adopted_;
-        current_ = one_ = probe_;
       }
       dwell_[dir] = std::min(2 * dwell_[dir], kMaxDwell);
       up_ = !up_;  // the other direction next (Dwelt knows where there is none)
