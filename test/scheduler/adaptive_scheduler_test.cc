@@ -1,8 +1,9 @@
 // AdaptiveScheduler: no evidence → shortest queue; blame follows the
 // culprit table; eight equally hot keys land on eight different queues; a
 // home is sticky, and an overloaded one moves only where that evens the
-// load or nothing of it is in flight there; evidence decays (injected clock); the exploration share
-// stays within bounds; a long home is kept while its work is in flight;
+// load or nothing of it is in flight there; evidence decays (injected
+// clock); the exploration share stays within bounds; a long home is kept
+// while its work is in flight;
 // spills by expected cost (to an idle queue, or from a home its own work
 // overloads, not from one long for a moment), and a spill that conflicts is retried at home
 // (in a home set, behind the member a lock holder runs on);
