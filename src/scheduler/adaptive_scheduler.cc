@@ -637,6 +637,7 @@ SchedulerStats AdaptiveScheduler::Stats() const {
   stats.spill = spread.spill;
   stats.spread_probes = spread.probes;
   stats.spread_adopted = spread.adopted;
+  stats.spread_reverted = spread.reverted;
   stats.history_references = entries_.load(std::memory_order_relaxed);
   stats.history_forgotten = forgotten_.load(std::memory_order_relaxed);
   stats.state_references = stats.history_references;

@@ -131,10 +131,11 @@ struct SchedulerStats {
   uint64_t sent_home = 0;  // retries sent back to the home queue (RetryPlacement)
   // The queues a hot reference's transactions spread over ("adaptive":
   // SpreadController) and whether they spill to idle queues, with the
-  // probes of other levels and those adopted.
+  // probes of other levels, those adopted, and the adoptions their audit
+  // undid.
   size_t spread = 0;
   bool spill = false;  // whether it spills to idle queues
-  uint64_t spread_probes = 0, spread_adopted = 0;
+  uint64_t spread_probes = 0, spread_adopted = 0, spread_reverted = 0;
 };
 
 // Where a transaction goes, and whether it is pinned there: placed with

@@ -90,7 +90,7 @@ void SpreadController::EndEpoch(int64_t now_ns) {
       // varies by ±15% (measured), and where spills change nothing a
       // single win switched them on by chance.
       const bool same_queues = levels_[probe_].queues == levels_[current_].queues;
-      const bool narrower = levels_[probe_].queues < levels_[current_].queues || (same_queues && !levels_[probe_].spill);
+      const bool narrower = IsNarrower(probe_, current_);
       const bool won = probe_rate_ >= (narrower ? 1 : 1 + kMargin) * std::max(before_, rate);
       if (won && same_queues && !narrower && !confirming_) {
         confirming_ = true;  // probe the same level again at once
@@ -102,16 +102,11 @@ void SpreadController::EndEpoch(int64_t now_ns) {
       confirming_ = false;
       if (won) {
         ++adopted_;
-        current_ = probe_;
-        if (levels_[current_].queues == 1) one_ = current_;
-        if (!same_queues) {
-          dwell_[dir] = 1;  // then probe on in the same direction
-          dwelt_ = 0;
-          StartEpoch(now_ns, current_);
-          return;
-        }
-        // Spills switched: "on in the same direction" would switch them
-        // back at once, so this direction waits as after a refusal.
+        // What the audit compares with: the level left, in the epochs
+        // either side of the probe (the latest it has).
+        Adopt(probe_, dir, (before_ + rate) / 2);
+        StartEpoch(now_ns, current_);
+        return;
       }
       dwell_[dir] = std::min(2 * dwell_[dir], kMaxDwell);
       up_ = !up_;  // the other direction next (Dwelt knows where there is none)
@@ -124,6 +119,48 @@ void SpreadController::EndEpoch(int64_t now_ns) {
   }
 }
 
+void SpreadController::Adopt(size_t level, int dir, double base) {
+  // Caller holds mu_.
+  audit_from_ = current_;
+  audit_base_ = base;
+  audit_dir_ = dir;
+  // The first epoch at the adopted level follows the probe's return to
+  // the old one: a change again, not counted.
+  audit_left_ = kAuditEpochs + 1;
+  audit_sum_ = 0;
+  current_ = level;
+  if (levels_[current_].queues == 1) one_ = current_;
+}
+
+bool SpreadController::Audited() {
+  // Caller holds mu_.
+  const double mean = audit_sum_ / kAuditEpochs;
+  const bool narrower = IsNarrower(current_, audit_from_);
+  const bool kept = mean >= (narrower ? 1 - kAuditTolerance : 1 + kMargin) * audit_base_;
+  const bool same_queues = levels_[current_].queues == levels_[audit_from_].queues;
+  dwelt_ = 0;
+  if (kept && !same_queues) {
+    dwell_[audit_dir_] = 1;  // probe on in the same direction, at once
+    up_ = audit_dir_ == 1;
+    return true;
+  }
+  // Refused (or spills switched, where "on in the same direction" would
+  // switch them back at once): that direction waits longer, the other
+  // comes next.
+  dwell_[audit_dir_] = std::min(2 * dwell_[audit_dir_], kMaxDwell);
+  up_ = audit_dir_ == 0;
+  if (kept) return true;
+  ++reverted_;
+  current_ = audit_from_;
+  if (levels_[current_].queues == 1) one_ = current_;
+  return false;
+}
+
+bool SpreadController::IsNarrower(size_t level, size_t than) const {
+  return levels_[level].queues < levels_[than].queues ||
+         (levels_[level].queues == levels_[than].queues && !levels_[level].spill && levels_[than].spill);
+}
+
 void SpreadController::Dwelt(int64_t now_ns, double rate, double placed, double idle, double spilled) {
   // Caller holds mu_.
   before_ = rate;
@@ -134,6 +171,16 @@ void SpreadController::Dwelt(int64_t now_ns, double rate, double placed, double 
   constexpr double kWeight = 1.0 / kIdleEpochs;
   idle_avg_ += kWeight * (idle / (placed * static_cast<double>(queues_)) - idle_avg_);
   spill_avg_ += kWeight * (spilled / placed - spill_avg_);
+  avg_weight_ += kWeight * (1 - avg_weight_);
+  if (audit_left_ > 0) {
+    if (audit_left_ <= kAuditEpochs) audit_sum_ += rate;
+    // During the audit nothing is probed; at its end the level is kept
+    // (and the dwell goes on as after an adoption) or the old one restored.
+    if (--audit_left_ > 0 || !Audited()) {
+      StartEpoch(now_ns, current_);
+      return;
+    }
+  }
   const bool idle_ok = idle_avg_ >= kMinIdleShare || spill_avg_ >= kMinSpillShare;
   const std::optional<size_t> wider = Wider(current_);
   // No wider set, or too few idle workers: a wider spread would add
@@ -153,9 +200,18 @@ void SpreadController::Dwelt(int64_t now_ns, double rate, double placed, double 
 }
 
 std::optional<size_t> SpreadController::Wider(size_t level) const {
-  const size_t next = level <= 1 ? 2 : level + 1;  // both one-queue levels lead to 2 queues
-  if (next >= levels_.size()) return std::nullopt;
-  return next;
+  // Caller holds mu_.
+  size_t to = level <= 1 ? 2 : level + 1;  // both one-queue levels lead to 2 queues at least
+  if (to >= levels_.size()) return std::nullopt;
+  // As many queues as the busy ones would make busy if the idle ones
+  // were busy too; spills that count as idle capacity, as idle. (The
+  // averages start from zero so that capacity is assumed only once
+  // measured; for how much there is, the start is taken out.)
+  const double spill = spill_avg_ >= kMinSpillShare ? spill_avg_ : 0.0;
+  const double idle = avg_weight_ > 0 ? std::max(idle_avg_, spill) / avg_weight_ : 0.0;
+  const double wanted = static_cast<double>(levels_[level].queues) / std::max(1 - idle, 0.1);
+  while (to + 1 < levels_.size() && static_cast<double>(levels_[to].queues) < wanted * (1 - kMargin)) ++to;
+  return to;
 }
 
 size_t SpreadController::Narrower(size_t level) const {
@@ -171,6 +227,7 @@ SpreadController::Stats SpreadController::GetStats() const {
   stats.spill = levels_[current_].spill;
   stats.probes = probes_;
   stats.adopted = adopted_;
+  stats.reverted = reverted_;
   return stats;
 }
 

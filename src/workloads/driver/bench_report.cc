@@ -157,7 +157,7 @@ std::string FormatReport(const BenchReport& report) {
       out += "spread: hot references on " + std::to_string(sched.spread) + " queue(s) each" +
              (sched.spill ? ", spilling to idle queues," : ", no spills,") + " at the end; " +
              std::to_string(sched.spread_probes) + " other levels probed, " + std::to_string(sched.spread_adopted) +
-             " adopted\n";
+             " adopted, " + std::to_string(sched.spread_reverted) + " of them undone by their audit\n";
     }
   }
   if (!report.hot_references.empty()) {
@@ -293,7 +293,8 @@ nlohmann::json ReportJson(const BenchReport& report) {
                     {"spread", sched.spread},
                     {"spill", sched.spill},
                     {"spread_probes", sched.spread_probes},
-                    {"spread_adopted", sched.spread_adopted}};
+                    {"spread_adopted", sched.spread_adopted},
+                    {"spread_reverted", sched.spread_reverted}};
   nlohmann::json hot = nlohmann::json::array();
   for (const scheduler::HotReference& h : report.hot_references) {
     hot.push_back({{"reference", h.name},
