@@ -144,7 +144,7 @@ std::optional<size_t> AdaptiveScheduler::MoveHome(double traffic, int64_t now, c
   std::lock_guard lock(arrivals_mu_);
   const size_t best = CandidateHome(now, taken);
   const double left = Arrivals(leaving, now);
-  if (in_flight && Arrivals(best, now) + traffic >= left) return std::nullopt;
+  if (in_flight ? Arrivals(best, now) + traffic >= left : members_[best] >= members_[leaving]) return std::nullopt;
   --members_[leaving];
   arrivals_[leaving] = std::max(0.0, left - traffic);
   arrivals_stamp_[leaving] = std::max(arrivals_stamp_[leaving], now);
