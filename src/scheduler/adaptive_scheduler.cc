@@ -57,6 +57,7 @@ AdaptiveScheduler::Entry& AdaptiveScheduler::FindOrAdd(Shard* shard, ReferenceKe
   if (inserted) {
     it->second.stamp_ns = now;
     it->second.inflight.assign(queues_, 0);
+    it->second.leftover.assign(queues_, 0);
     entries_.fetch_add(1, std::memory_order_relaxed);
   }
   return it->second;
@@ -193,11 +194,15 @@ AdaptiveScheduler::ShortestQueue AdaptiveScheduler::Shortest() {
 size_t AdaptiveScheduler::FitHomes(Entry* e, size_t spread, int64_t now) {
   spread = std::clamp<size_t>(spread, 1, queues_);
   while (e->homes.size() > spread) {
+    const auto q = static_cast<size_t>(e->homes.back());
     ReleaseHome(e->homes.back());
     e->homes.pop_back();
+    e->leftover[q] = e->inflight[q];
   }
   while (e->homes.size() < spread) {
-    e->homes.push_back(static_cast<int>(AssignHome(e->traffic / static_cast<double>(spread), now, e->homes)));
+    const size_t q = AssignHome(e->traffic / static_cast<double>(spread), now, e->homes);
+    e->homes.push_back(static_cast<int>(q));
+    e->leftover[q] = 0;
   }
   // The member with the least backlog (the oldest among ties: one home
   // while the others are no shorter).
@@ -274,6 +279,8 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
     }
     if (moved.has_value()) {
       *std::find(e.homes.begin(), e.homes.end(), static_cast<int>(queue)) = static_cast<int>(*moved);
+      e.leftover[queue] = e.inflight[queue];
+      e.leftover[*moved] = 0;
       queue = *moved;
       moves_.fetch_add(1, std::memory_order_relaxed);
     } else if (((spread.spill && shortest.backlog == 0) || Bottleneck(e, overloaded, now)) &&
@@ -362,7 +369,7 @@ std::optional<size_t> AdaptiveScheduler::BusiestOtherMember(const Entry& e, size
 
 bool AdaptiveScheduler::AwayInflight(const Entry& e) const {
   for (size_t q = 0; q < queues_; ++q) {
-    if (e.inflight[q] > 0 && !AtHome(e, q)) return true;
+    if (e.inflight[q] > e.leftover[q] && !AtHome(e, q)) return true;
   }
   return false;
 }
@@ -433,7 +440,10 @@ void AdaptiveScheduler::EndAttempt(const Footprint& footprint, size_t queue, con
     // Running away from home: only where the reference is hot in the role
     // this transaction gives it (w_id=5 locating a remote customer is not).
     const uint64_t tables = footprint.TablesOf(i);
-    if (!e.homes.empty() && queue < queues_ && Score(e, tables) > 0) {
+    // (Not on a queue that left the home set while it held this work; and
+    // only at a home of one queue: the members of a wider home set
+    // conflict with each other, and their aborts are no cost of work away.)
+    if (e.homes.size() == 1 && queue < queues_ && Score(e, tables) > 0 && e.leftover[queue] == 0) {
       if (!AtHome(e, queue)) {
         // Its own aborts cost only the idle worker's time it was sent to use.
         if (culprit == nullptr) e.away_commits += 1;
@@ -480,6 +490,9 @@ void AdaptiveScheduler::CountInflight(const Footprint& footprint, size_t queue, 
     if (found == nullptr) continue;  // untracked (never swept while in flight)
     Entry& e = *found;
     e.inflight[queue] = std::max(0, e.inflight[queue] + delta);
+    // The oldest finish first (a run queue is FIFO): leftovers before
+    // what came to that queue after it left the home set.
+    if (delta < 0 && e.leftover[queue] > 0) --e.leftover[queue];
     ForEachTable(footprint, i, [&](uint64_t bit) {
       Evidence& t = EvidenceOf(&e, bit);
       t.inflight[queue] = std::max(0, t.inflight[queue] + delta);
@@ -594,6 +607,13 @@ double AdaptiveScheduler::Rate(ReferenceKey key) const {
   std::lock_guard lock(shard.mu);
   auto it = shard.map.find(key);
   return it == shard.map.end() ? 0 : RateOf(it->second);
+}
+
+double AdaptiveScheduler::AwayCost(ReferenceKey key) const {
+  Shard& shard = ShardOf(key);
+  std::lock_guard lock(shard.mu);
+  auto it = shard.map.find(key);
+  return it == shard.map.end() ? 0 : SpillCost(it->second);
 }
 
 std::vector<HotReference> AdaptiveScheduler::TopReferences(size_t k) const {
