@@ -194,15 +194,14 @@ AdaptiveScheduler::ShortestQueue AdaptiveScheduler::Shortest() {
 size_t AdaptiveScheduler::FitHomes(Entry* e, size_t spread, int64_t now) {
   spread = std::clamp<size_t>(spread, 1, queues_);
   while (e->homes.size() > spread) {
-    const auto q = static_cast<size_t>(e->homes.back());
+    LeftHome(e, static_cast<size_t>(e->homes.back()));
     ReleaseHome(e->homes.back());
     e->homes.pop_back();
-    e->leftover[q] = e->inflight[q];
   }
   while (e->homes.size() < spread) {
     const size_t q = AssignHome(e->traffic / static_cast<double>(spread), now, e->homes);
     e->homes.push_back(static_cast<int>(q));
-    e->leftover[q] = 0;
+    e->leftover[q] = 0;  // its own work again
   }
   // The member with the least backlog (the oldest among ties: one home
   // while the others are no shorter).
@@ -279,8 +278,8 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
     }
     if (moved.has_value()) {
       *std::find(e.homes.begin(), e.homes.end(), static_cast<int>(queue)) = static_cast<int>(*moved);
-      e.leftover[queue] = e.inflight[queue];
-      e.leftover[*moved] = 0;
+      LeftHome(&e, queue);
+      e.leftover[*moved] = 0;  // its own work again
       queue = *moved;
       moves_.fetch_add(1, std::memory_order_relaxed);
     } else if (((spread.spill && shortest.backlog == 0) || Bottleneck(e, overloaded, now)) &&
@@ -609,7 +608,7 @@ double AdaptiveScheduler::Rate(ReferenceKey key) const {
   return it == shard.map.end() ? 0 : RateOf(it->second);
 }
 
-double AdaptiveScheduler::AwayCost(ReferenceKey key) const {
+double AdaptiveScheduler::SpillCostOf(ReferenceKey key) const {
   Shard& shard = ShardOf(key);
   std::lock_guard lock(shard.mu);
   auto it = shard.map.find(key);

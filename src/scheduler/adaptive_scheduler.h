@@ -203,7 +203,7 @@ class AdaptiveScheduler : public Scheduler {
   std::vector<int> Homes(ReferenceKey key) const;
   int64_t Backlog(size_t queue) const;
   double Rate(ReferenceKey key) const;
-  double AwayCost(ReferenceKey key) const;
+  double SpillCostOf(ReferenceKey key) const;
 
  private:
   struct Evidence {  // of one (reference, table bit)
@@ -330,6 +330,9 @@ class AdaptiveScheduler : public Scheduler {
                                  bool in_flight);
   // A home set no longer holds `queue`.
   void ReleaseHome(int queue);
+  // e's home set no longer holds `queue`: e's work in flight there is
+  // leftover (Entry::leftover).
+  static void LeftHome(Entry* e, size_t queue) { e->leftover[queue] = e->inflight[queue]; }
   // The queue with the fewest transactions picked and not finished (random
   // among ties), that number, and how many queues have none.
   struct ShortestQueue {

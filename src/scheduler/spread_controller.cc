@@ -108,8 +108,7 @@ void SpreadController::EndEpoch(int64_t now_ns) {
         StartEpoch(now_ns, current_);
         return;
       }
-      dwell_[dir] = std::min(2 * dwell_[dir], kMaxDwell);
-      up_ = !up_;  // the other direction next (Dwelt knows where there is none)
+      Refused(dir);
       // This epoch, back at the current level, is the first dwell epoch
       // before the next probe.
       dwelt_ = 0;
@@ -147,13 +146,18 @@ bool SpreadController::Audited() {
   // Refused (or spills switched, where "on in the same direction" would
   // switch them back at once): that direction waits longer, the other
   // comes next.
-  dwell_[audit_dir_] = std::min(2 * dwell_[audit_dir_], kMaxDwell);
-  up_ = audit_dir_ == 0;
+  Refused(audit_dir_);
   if (kept) return true;
   ++reverted_;
   current_ = audit_from_;
   if (levels_[current_].queues == 1) one_ = current_;
   return false;
+}
+
+void SpreadController::Refused(int dir) {
+  // Caller holds mu_.
+  dwell_[dir] = std::min(2 * dwell_[dir], kMaxDwell);
+  up_ = dir == 0;  // the other direction next (Dwelt knows where there is none)
 }
 
 bool SpreadController::IsNarrower(size_t level, size_t than) const {

@@ -194,6 +194,9 @@ class SpreadController {
   void Adopt(size_t level, int dir, double base);
   // Whether the finished audit keeps the level; if not, restores the old one.
   bool Audited();
+  // A probe in direction `dir` (0 down, 1 up) refused, or spills switched:
+  // that direction's dwell doubles (up to kMaxDwell), the other comes next.
+  void Refused(int dir);
 
   const int64_t epoch_ns_;
   const size_t queues_;

@@ -418,18 +418,18 @@ TEST_F(AdaptiveSchedulerTest, TransactionsLeftAtAFormerHomeAreNotAwayWork) {
   const MoveSetup m = PlaceOverTwoToAQueue(s.get(), 4);  // three of x in flight at heavy
   ASSERT_EQ(s->Home(m.x), static_cast<int>(m.light));
   const Footprint fx = Refs({m.x});
-  const double cost = s->AwayCost(m.x);
+  const double cost = s->SpillCostOf(m.x);
   s->OnAbort(fx, m.next.queue, AbortCulprit{kTableA}, nullptr);  // at the new home, beside the three
-  EXPECT_EQ(s->AwayCost(m.x), cost);
+  EXPECT_EQ(s->SpillCostOf(m.x), cost);
   for (int i = 0; i < 3; ++i) {
     s->OnCommit(fx, m.heavy);
     s->OnFinish(fx, m.heavy);
   }
-  EXPECT_EQ(s->AwayCost(m.x), cost);
+  EXPECT_EQ(s->SpillCostOf(m.x), cost);
   // Gone: x's next transaction on the old queue is away work again (a
   // spill would be), and its commit counts.
   s->OnCommit(fx, m.heavy);
-  EXPECT_LT(s->AwayCost(m.x), cost);
+  EXPECT_LT(s->SpillCostOf(m.x), cost);
 }
 
 // At a home set of four queues, a's transactions conflict with each other
@@ -445,10 +445,10 @@ TEST_F(AdaptiveSchedulerTest, AHomeSetOfSeveralQueuesDoesNotMeasureSpillCost) {
   ASSERT_EQ(homes.size(), 4u);
   size_t away = 0;
   while (std::find(homes.begin(), homes.end(), static_cast<int>(away)) != homes.end()) ++away;
-  const double cost = s->AwayCost(1);
+  const double cost = s->SpillCostOf(1);
   s->OnCommit(a, away);
   s->OnAbort(a, static_cast<size_t>(homes[0]), AbortCulprit{kTableA}, nullptr);
-  EXPECT_EQ(s->AwayCost(1), cost);
+  EXPECT_EQ(s->SpillCostOf(1), cost);
 }
 
 // Expected cost. Picks of a hot reference that are never finished pile up
