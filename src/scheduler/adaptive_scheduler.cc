@@ -145,7 +145,16 @@ std::optional<size_t> AdaptiveScheduler::MoveHome(double traffic, int64_t now, c
   std::lock_guard lock(arrivals_mu_);
   const size_t best = CandidateHome(now, taken);
   const double left = Arrivals(leaving, now);
-  if (in_flight ? Arrivals(best, now) + traffic >= left : members_[best] >= members_[leaving]) return std::nullopt;
+  const int fewer = members_[leaving] - members_[best];  // homes the candidate has fewer
+  bool move;
+  if (fewer >= 2) {
+    move = true;  // evens the homes, whatever the arrivals say
+  } else if (!in_flight) {
+    move = fewer >= 1;
+  } else {
+    move = Arrivals(best, now) + traffic < left && (fewer >= 1 || members_[leaving] >= 2);
+  }
+  if (!move) return std::nullopt;
   --members_[leaving];
   arrivals_[leaving] = std::max(0.0, left - traffic);
   arrivals_stamp_[leaving] = std::max(arrivals_stamp_[leaving], now);
@@ -156,6 +165,14 @@ std::optional<size_t> AdaptiveScheduler::MoveHome(double traffic, int64_t now, c
 void AdaptiveScheduler::ReleaseHome(int queue) {
   std::lock_guard lock(arrivals_mu_);
   --members_[static_cast<size_t>(queue)];
+}
+
+void AdaptiveScheduler::ReleaseHomes(Entry* e) {
+  for (int home : e->homes) {
+    LeftHome(e, static_cast<size_t>(home));
+    ReleaseHome(home);
+  }
+  e->homes.clear();
 }
 
 bool AdaptiveScheduler::Bottleneck(const Entry& e, bool overloaded, int64_t now) {
@@ -230,6 +247,7 @@ AdaptiveScheduler::Hottest AdaptiveScheduler::HottestOf(const Footprint& footpri
     Entry& e = *found;
     Decay(&e, now);
     if (count_traffic) e.traffic += 1;
+    if (!e.homes.empty() && Score(e, 0) <= 0) ReleaseHomes(&e);  // cold in every role: no home any more
     const double score = Score(e, tables);
     if (score > 0 && score > h.aborts) {
       h.hot = true;

@@ -2,7 +2,8 @@
 // culprit table; eight equally hot keys land on eight different queues; a
 // home is sticky, and an overloaded one moves only where that evens the
 // load or nothing of it is in flight there; evidence decays (injected
-// clock); the exploration share stays within bounds; a long home is kept
+// clock), and a reference gone cold gives its home up; the exploration
+// share stays within bounds; a long home is kept
 // while its work is in flight;
 // spills by expected cost (to an idle queue, or from a home its own work
 // overloads, not from one long for a moment), and a spill that conflicts is retried at home
@@ -388,6 +389,50 @@ TEST_F(AdaptiveSchedulerTest, AHomeWithNothingInFlightMovesOffABacklogPeakToAQue
   const Placement next = s->Place(Refs({x}));
   EXPECT_EQ(next.queue, single);
   EXPECT_EQ(s->Home(x), static_cast<int>(single));
+  EXPECT_EQ(s->Stats().home_moves, 1u);
+}
+
+// Interleaving excluded: a queue without a home while another holds two
+// and most of the clients (TPC-C 8 warehouses, OCC: 52 of 64 clients on
+// one queue of two homes, no home on another, for a whole run). Five hot
+// keys on four queues (two share one); a key alone on its queue goes cold
+// and gives its home up; at the next backlog peak of the queue of two, with
+// transactions of x in flight there, x's home moves to the queue with
+// none, although that queue's recent arrivals (the cold key's, while it
+// was hot) and x's traffic pass the queue of two's (the arrivals test
+// alone would keep it there).
+TEST_F(AdaptiveSchedulerTest, AHomeMovesFromAQueueOfTwoToOneWithoutAHome) {
+  auto s = Make(4, /*exploration=*/0, /*spill_at_start=*/false);
+  for (ReferenceKey k = 1; k <= 5; ++k) Conflict(s.get(), Refs({k}), 10);
+  const size_t heavy = static_cast<size_t>(s->Home(5));
+  ReferenceKey partner = 0, alone = 0;
+  for (ReferenceKey k = 1; k <= 4; ++k) (static_cast<size_t>(s->Home(k)) == heavy ? partner : alone) = k;
+  ASSERT_NE(partner, 0u);
+  const size_t empty = static_cast<size_t>(s->Home(alone));
+  // Two half-lives; then every key but `alone` gets fresh evidence, and
+  // two more: `alone` is cold (10 / 16 blamed aborts < 1), the others not.
+  now_ns_ += 2'000'000'000;
+  for (ReferenceKey k = 1; k <= 5; ++k) {
+    if (k != alone) Conflict(s.get(), Refs({k}), 10);
+  }
+  const Footprint fa = Refs({alone});
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_EQ(s->Place(fa).queue, empty) << "still hot";
+    s->OnFinish(fa, empty);
+  }
+  now_ns_ += 2'000'000'000;
+  ASSERT_EQ(s->Home(5), static_cast<int>(heavy));
+  s->OnFinish(fa, s->Pick(fa));
+  EXPECT_EQ(s->Home(alone), -1) << "cold: its home given up";
+  const Footprint fx = Refs({5});
+  const Footprint fp = Refs({partner});
+  std::vector<size_t> placed;
+  for (int i = 0; i < 2; ++i) placed.push_back(s->Pick(fx));
+  for (int i = 0; i < 7; ++i) placed.push_back(s->Pick(fp));
+  for (size_t q : placed) ASSERT_EQ(q, heavy);
+  const Placement next = s->Place(fx);  // backlog 9 > 2 × 9/4 + 2, x's 2 under half of it
+  EXPECT_EQ(next.queue, empty);
+  EXPECT_EQ(s->Home(5), static_cast<int>(empty));
   EXPECT_EQ(s->Stats().home_moves, 1u);
 }
 
