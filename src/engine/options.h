@@ -12,6 +12,10 @@
 
 namespace paceline::engine {
 
+// The scheduler a Database uses unless told otherwise (Options::scheduler,
+// and the --scheduler flag of every binary).
+inline constexpr char kDefaultScheduler[] = "adaptive";
+
 struct Options {
   // Memory for SQL texts kept parsed and planned, in bytes (estimated; the
   // least recently used go first: see StatementCache).
@@ -33,11 +37,12 @@ struct Options {
   // queue; 0 runs no workers (Submit then fails, sessions and Execute work).
   size_t workers = 4;
   // The scheduler that picks each transaction's run queue, by name:
-  // "random" (the paper's Original), "round-robin", "partition" (hard
-  // partition on partition_domain), or a conflict-aware policy
+  // "adaptive" (Paceline's own, the default: kDefaultScheduler), "random"
+  // (the paper's Original), "round-robin", "partition" (hard partition on
+  // partition_domain), or a conflict-aware policy of the paper
   // "{count|fraction}-{sum|max}-{literal|canonical}[-{single|all}]"
   // (see src/scheduler and Database::SchedulerNames()).
-  std::string scheduler = "random";
+  std::string scheduler{kDefaultScheduler};
   // The scheduler's settings (warm-up, learning, State, capacity, reference
   // sources, partition domain: scheduler/scheduler.h). Its `queues` and
   // `seed` are not read: Open sets them from `workers` and `seed`.

@@ -149,15 +149,13 @@ std::string Names(const std::vector<std::string>& names) {
 int main(int argc, char** argv) {
   const std::string usage =
       "the Paceline PostgreSQL wire-protocol server\n"
-      "  paceline-server --listen=127.0.0.1 --port=5433 --scheduler=count-max-canonical --cc=occ --workers=8\n"
+      "  paceline-server --listen=127.0.0.1 --port=5433 --scheduler=adaptive --cc=occ --workers=8\n"
       "  psql -h 127.0.0.1 -p 5433 -d paceline\n"
       "schedulers: " +
       paceline::tools::Names(paceline::engine::Database::SchedulerNames()) +
       "\nconcurrency controls: " + paceline::tools::Names(paceline::engine::Database::ConcurrencyControlNames());
   gflags::SetUsageMessage(usage);
   gflags::SetVersionString("0.1.0");
-  // The server's point is conflict-aware scheduling: its default policy.
-  paceline::tools::SetEngineFlagDefault("scheduler", "count-max-canonical");
   // A server keeps its data: a data directory in the working directory.
   paceline::tools::SetEngineFlagDefault("data_dir", "paceline-data");
   if (const std::string unknown = paceline::tools::UnknownFlag(argc, argv); !unknown.empty()) {

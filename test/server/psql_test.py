@@ -204,7 +204,7 @@ class PsqlTest(unittest.TestCase):
     def test_show_paceline(self):
         out, _ = self.psql("-At", "-c", "SHOW paceline.scheduler", "-c", "SHOW paceline.cc", "-c",
                            "SHOW paceline.workers")
-        self.assertEqual(out, "count-max-canonical\nocc\n2\n")
+        self.assertEqual(out, "adaptive\nocc\n2\n")
         out, _ = self.psql("-c", "SHOW paceline.hot_references")
         self.assertIn("reference | aborts | commits | weight | queued", out)
         # Per run queue, then the sum; a statement sent alone is scheduled.

@@ -34,7 +34,7 @@ class PacelineBenchTest(unittest.TestCase):
         j, out = self.run_json(*TINY_TPCC, "--mix=standard", "--cc=2pl-wait-die", "--check")
         self.assertEqual(j["settings"]["workload"], "tpcc")
         self.assertEqual(j["settings"]["cc"], "2pl-wait-die")
-        self.assertEqual(j["settings"]["scheduler"], "random")
+        self.assertEqual(j["settings"]["scheduler"], "adaptive")  # the default
         self.assertEqual(j["settings"]["mix"], "standard")
         self.assertEqual(j["settings"]["clients"], "6")  # 2 per worker by default
         self.assertEqual(j["mode"], "closed")
