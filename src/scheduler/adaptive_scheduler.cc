@@ -167,11 +167,13 @@ void AdaptiveScheduler::ReleaseHome(int queue) {
   --members_[static_cast<size_t>(queue)];
 }
 
+void AdaptiveScheduler::GiveUpHome(Entry* e, int queue) {
+  LeftHome(e, static_cast<size_t>(queue));
+  ReleaseHome(queue);
+}
+
 void AdaptiveScheduler::ReleaseHomes(Entry* e) {
-  for (int home : e->homes) {
-    LeftHome(e, static_cast<size_t>(home));
-    ReleaseHome(home);
-  }
+  for (int home : e->homes) GiveUpHome(e, home);
   e->homes.clear();
 }
 
@@ -211,8 +213,7 @@ AdaptiveScheduler::ShortestQueue AdaptiveScheduler::Shortest() {
 size_t AdaptiveScheduler::FitHomes(Entry* e, size_t spread, int64_t now) {
   spread = std::clamp<size_t>(spread, 1, queues_);
   while (e->homes.size() > spread) {
-    LeftHome(e, static_cast<size_t>(e->homes.back()));
-    ReleaseHome(e->homes.back());
+    GiveUpHome(e, e->homes.back());
     e->homes.pop_back();
   }
   while (e->homes.size() < spread) {
@@ -247,8 +248,9 @@ AdaptiveScheduler::Hottest AdaptiveScheduler::HottestOf(const Footprint& footpri
     Entry& e = *found;
     Decay(&e, now);
     if (count_traffic) e.traffic += 1;
-    if (!e.homes.empty() && Score(e, 0) <= 0) ReleaseHomes(&e);  // cold in every role: no home any more
     const double score = Score(e, tables);
+    // Cold in every role (hot in this footprint's tables is hot): no home any more.
+    if (score <= 0 && !e.homes.empty() && Score(e, 0) <= 0) ReleaseHomes(&e);
     if (score > 0 && score > h.aborts) {
       h.hot = true;
       h.key = key;

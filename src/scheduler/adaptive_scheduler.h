@@ -340,6 +340,9 @@ class AdaptiveScheduler : public Scheduler {
                                  bool in_flight);
   // A home set no longer holds `queue`.
   void ReleaseHome(int queue);
+  // e's home set gives up its member `queue` (LeftHome, then ReleaseHome);
+  // the caller removes it from e->homes.
+  void GiveUpHome(Entry* e, int queue);
   // e is cold: its home set is given up (its work there is leftover), so
   // that CandidateHome counts only the homes of hot references. (Kept,
   // the homes of references hot once, at start-up or for a moment — a
