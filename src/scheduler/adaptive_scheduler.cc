@@ -61,7 +61,7 @@ AdaptiveScheduler::Entry& AdaptiveScheduler::FindOrAdd(Shard* shard, ReferenceKe
   if (inserted) {
     it->second.stamp_ns = now;
     it->second.inflight.assign(queues_, 0);
-    it->second.leftover.assign(queues_, 0);
+    it->second.sent_away.assign(queues_, 0);
     entries_.fetch_add(1, std::memory_order_relaxed);
   }
   return it->second;
@@ -184,6 +184,7 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
       static_cast<double>(draw >> 11) * 0x1.0p-53 < exploration_) {
     explored_.fetch_add(1, std::memory_order_relaxed);
     queue = SplitMix64::Mix(draw) % queues_;
+    SentAway(h.key, queue);
   } else if (h.hot) {
     spread_decided = true;
     Shard& shard = ShardOf(h.key);
@@ -200,8 +201,7 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
     }
     if (moved.has_value()) {
       *std::find(e.homes.begin(), e.homes.end(), static_cast<int>(queue)) = static_cast<int>(*moved);
-      LeftHome(&e, queue);
-      e.leftover[*moved] = 0;  // its own work again
+      e.sent_away[*moved] = 0;  // at home now
       queue = *moved;
       moves_.fetch_add(1, std::memory_order_relaxed);
     } else if (((spread.spill && shortest.backlog == 0) || Bottleneck(e, overloaded, now)) &&
@@ -212,6 +212,7 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
       spilled_.fetch_add(1, std::memory_order_relaxed);
       spilled = true;
       queue = shortest.queue;
+      if (!AtHome(e, queue)) ++e.sent_away[queue];
     } else {
       homed_.fetch_add(1, std::memory_order_relaxed);
       AddArrivals(queue, 1, now);
@@ -288,9 +289,16 @@ std::optional<size_t> AdaptiveScheduler::BusiestOtherMember(const Entry& e, size
   return busiest;
 }
 
+void AdaptiveScheduler::SentAway(ReferenceKey key, size_t queue) {
+  Shard& shard = ShardOf(key);
+  std::lock_guard lock(shard.mu);
+  Entry* e = Find(&shard, key);
+  if (e != nullptr && !AtHome(*e, queue)) ++e->sent_away[queue];
+}
+
 bool AdaptiveScheduler::AwayInflight(const Entry& e) const {
   for (size_t q = 0; q < queues_; ++q) {
-    if (e.inflight[q] > e.leftover[q] && !AtHome(e, q)) return true;
+    if (e.sent_away[q] > 0 && !AtHome(e, q)) return true;
   }
   return false;
 }

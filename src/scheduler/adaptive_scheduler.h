@@ -65,13 +65,13 @@
 //      idle worker can gain one transaction; it costs the home (the
 //      bottleneck) the aborts that running r*'s work away from it has
 //      caused there per transaction so run (SpillCost: blamed aborts of r*'s
-//      attempts at home while an attempt away was in flight or had just
-//      ended (kAwayShadowNs), per commit away from home, decayed, from a
+//      attempts at home while an attempt r* sent away (explored or
+//      spilled) was in flight or had just ended (kAwayShadowNs), per
+//      commit of such an attempt, decayed, from a
 //      prior of kPriorSpillCost; an abort whose culprit table no reference
 //      located counts too, as it cannot be placed; the away attempts' own
 //      aborts cost only the idle worker's time, which was free; measured
-//      only while the home set is one queue, and not on queues that left
-//      it while they held r*'s work: Entry::leftover). If that
+//      only while the home set is one queue: Entry::sent_away). If that
 //      is under kMaxSpillCost, this one transaction *spills* to the empty
 //      queue (the home stays). Under 2PL NO_WAIT a TPC-C Payment sent
 //      away from its warehouse's home made the home's Payments fail against
@@ -221,27 +221,29 @@ class AdaptiveScheduler : public Scheduler {
     double aborts = 0;     // decayed, blamed, over all tables
     double traffic = 0;    // decayed picks carrying it
     double placed = 0;     // decayed picks placed by it (it was r*: homed, spilled or moved)
-    // Decayed commits of transactions carrying it on a queue other than its
-    // home (explored, spilled, or placed by another reference), and the
-    // aborts blamed on it at home while such an attempt was in flight or
-    // had just ended: what running away from home cost the home.
+    // Decayed commits of transactions it sent away from its home (explored
+    // or spilled: sent_away), and the aborts blamed on it at home while
+    // such an attempt was in flight or had just ended: what running away
+    // from home cost the home.
     double away_commits = 0;
     double away_aborts = 0;
     int64_t away_seen_ns = std::numeric_limits<int64_t>::min() / 2;  // an attempt away last ended
     int64_t stamp_ns = 0;  // when the three were last decayed
     std::vector<int> homes;  // its home set (spread), first the oldest; empty: none yet
     std::vector<int32_t> inflight;   // per queue: picked, not finished
-    // Per queue that left the home set (a narrower spread, a move) while
-    // it held transactions carrying it: how many of those are left. They
-    // were placed at home, so they are neither home nor away work for
-    // SpillCost. Nor is anything at a home set of several queues: its
-    // members conflict with each other, and their aborts there are no cost
-    // of work away. (YCSB θ 0.99: a probe of four queues took the head
-    // key's SpillCost from 0.55 to 0.90, and the leftovers, counted as
-    // away, to 1.06, over kMaxSpillCost; nothing spilled, 59–63 of 64
-    // clients waited at one home for 1.3 s at half of random's throughput,
-    // in 3 of 6 runs; with both rules, in none of 6 — measured.)
-    std::vector<int32_t> leftover;
+    // Per queue outside the home set: transactions carrying it that it
+    // sent there itself (explored or spilled) and that have not finished.
+    // Only those are away work for SpillCost: not what another reference
+    // placed there, what was placed before the home existed, or what was
+    // placed at home on a queue that later left the set. Nor is anything
+    // at a home set of several queues: its members conflict with each
+    // other, and their aborts there are no cost of work away. (Counted as
+    // away work, transactions that other references placed took the new
+    // head key of YCSB θ 0.99 to SpillCost 1.2 within 100 ms of its hot
+    // set moving, over kMaxSpillCost: no spills, 62-63 of 64 clients at its
+    // one home for 1-3 s, at half of random's throughput — measured; and
+    // earlier the leftovers of a shrunk home set did the same.)
+    std::vector<int32_t> sent_away;
     std::string name;
   };
   struct Shard {
@@ -273,8 +275,11 @@ class AdaptiveScheduler : public Scheduler {
   static bool Hot(const Evidence& t) { return t.aborts >= kMinAborts && t.aborts >= kMinRate * t.exposures; }
   // The blamed aborts of e's hot tables among `tables` (0: any table).
   static double Score(const Entry& e, uint64_t tables);
-  // Whether a transaction carrying e is in flight on a queue not its home.
+  // Whether a transaction e sent away is in flight on a queue not its home.
   bool AwayInflight(const Entry& e) const;
+  // `key`'s own placement sent a transaction to `queue` (exploration): if
+  // that is not its home, counted in its Entry::sent_away.
+  void SentAway(ReferenceKey key, size_t queue);
   // The member of e's home set other than `queue` with the most of e's
   // transactions in flight (none: nullopt).
   std::optional<size_t> BusiestOtherMember(const Entry& e, size_t queue) const;
@@ -340,19 +345,13 @@ class AdaptiveScheduler : public Scheduler {
                                  bool in_flight);
   // A home set no longer holds `queue`.
   void ReleaseHome(int queue);
-  // e's home set gives up its member `queue` (LeftHome, then ReleaseHome);
-  // the caller removes it from e->homes.
-  void GiveUpHome(Entry* e, int queue);
-  // e is cold: its home set is given up (its work there is leftover), so
+  // e is cold: its home set is given up, so
   // that CandidateHome counts only the homes of hot references. (Kept,
   // the homes of references hot once, at start-up or for a moment — a
   // d_id, an item — made queues look fuller than they were: TPC-C 8
   // warehouses, 2 runs of 6 with `d_id=8` holding a home beside a
   // warehouse's — measured.)
   void ReleaseHomes(Entry* e);
-  // e's home set no longer holds `queue`: e's work in flight there is
-  // leftover (Entry::leftover).
-  static void LeftHome(Entry* e, size_t queue) { e->leftover[queue] = e->inflight[queue]; }
   // The queue with the fewest transactions picked and not finished (random
   // among ties), that number, and how many queues have none.
   struct ShortestQueue {

@@ -56,14 +56,16 @@ void AdaptiveScheduler::EndAttempt(const Footprint& footprint, size_t queue, con
     // Running away from home: only where the reference is hot in the role
     // this transaction gives it (w_id=5 locating a remote customer is not).
     const uint64_t tables = footprint.TablesOf(i);
-    // (Not on a queue that left the home set while it held this work; and
-    // only at a home of one queue: the members of a wider home set
-    // conflict with each other, and their aborts are no cost of work away.)
-    if (e.homes.size() == 1 && queue < queues_ && Score(e, tables) > 0 && e.leftover[queue] == 0) {
+    // (Only work it sent away itself, Entry::sent_away; and only at a home
+    // of one queue: the members of a wider home set conflict with each
+    // other, and their aborts are no cost of work away.)
+    if (e.homes.size() == 1 && queue < queues_ && Score(e, tables) > 0) {
       if (!AtHome(e, queue)) {
-        // Its own aborts cost only the idle worker's time it was sent to use.
-        if (culprit == nullptr) e.away_commits += 1;
-        e.away_seen_ns = now;
+        if (e.sent_away[queue] > 0) {  // (else placed by another reference, or before its home)
+          // Its own aborts cost only the idle worker's time it was sent to use.
+          if (culprit == nullptr) e.away_commits += 1;
+          e.away_seen_ns = now;
+        }
       } else if (costs_away && (now - e.away_seen_ns < kAwayShadowNs || AwayInflight(e))) {
         e.away_aborts += 1;  // at home, beside (or just after) work of it away: the cost of that
       }
@@ -106,9 +108,9 @@ void AdaptiveScheduler::CountInflight(const Footprint& footprint, size_t queue, 
     if (found == nullptr) continue;  // untracked (never swept while in flight)
     Entry& e = *found;
     e.inflight[queue] = std::max(0, e.inflight[queue] + delta);
-    // The oldest finish first (a run queue is FIFO): leftovers before
-    // what came to that queue after it left the home set.
-    if (delta < 0 && e.leftover[queue] > 0) --e.leftover[queue];
+    // Of its work on that queue, what it sent there finishes first (an
+    // approximation: attempts do not say who placed them).
+    if (delta < 0 && e.sent_away[queue] > 0) --e.sent_away[queue];
     ForEachTable(footprint, i, [&](uint64_t bit) {
       Evidence& t = EvidenceOf(&e, bit);
       t.inflight[queue] = std::max(0, t.inflight[queue] + delta);

@@ -85,26 +85,21 @@ void AdaptiveScheduler::ReleaseHome(int queue) {
   --members_[static_cast<size_t>(queue)];
 }
 
-void AdaptiveScheduler::GiveUpHome(Entry* e, int queue) {
-  LeftHome(e, static_cast<size_t>(queue));
-  ReleaseHome(queue);
-}
-
 void AdaptiveScheduler::ReleaseHomes(Entry* e) {
-  for (int home : e->homes) GiveUpHome(e, home);
+  for (int home : e->homes) ReleaseHome(home);
   e->homes.clear();
 }
 
 size_t AdaptiveScheduler::FitHomes(Entry* e, size_t spread, int64_t now) {
   spread = std::clamp<size_t>(spread, 1, queues_);
   while (e->homes.size() > spread) {
-    GiveUpHome(e, e->homes.back());
+    ReleaseHome(e->homes.back());
     e->homes.pop_back();
   }
   while (e->homes.size() < spread) {
     const size_t q = AssignHome(e->traffic / static_cast<double>(spread), now, e->homes);
     e->homes.push_back(static_cast<int>(q));
-    e->leftover[q] = 0;  // its own work again
+    e->sent_away[q] = 0;  // at home now
   }
   // The member with the least backlog (the oldest among ties: one home
   // while the others are no shorter).

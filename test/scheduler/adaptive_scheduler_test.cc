@@ -471,10 +471,47 @@ TEST_F(AdaptiveSchedulerTest, TransactionsLeftAtAFormerHomeAreNotAwayWork) {
     s->OnFinish(fx, m.heavy);
   }
   EXPECT_EQ(s->SpillCostOf(m.x), cost);
-  // Gone: x's next transaction on the old queue is away work again (a
-  // spill would be), and its commit counts.
-  s->OnCommit(fx, m.heavy);
-  EXPECT_LT(s->SpillCostOf(m.x), cost);
+}
+
+// Interleaving excluded: three transactions carrying k are placed while k
+// has no home (shortest queues); k turns hot and gets its home while they
+// run; transactions of k at home abort beside them. Those three were not
+// sent away by k, so the aborts are no cost of work away and their commits
+// no gain of it: SpillCost stays at its prior; nor is a commit of k on
+// another queue that another reference placed there. What k sends away
+// itself (a spill) is away work. (Counted as away work, transactions that
+// k did not send away took the new head key of YCSB θ 0.99 to SpillCost
+// 1.0-1.7 right after its hot set moved, over kMaxSpillCost: no spills,
+// 62-63 of 64 clients at its one home for 1-3 s — measured.)
+TEST_F(AdaptiveSchedulerTest, OnlyWorkAReferenceSentAwayItselfIsAwayWork) {
+  auto s = Make(4);
+  const Footprint f = Refs({7});
+  const size_t first = s->Pick(f);
+  s->OnAbort(f, first, AbortCulprit{kTableA}, nullptr);
+  s->OnFinish(f, first);
+  now_ns_ += 1'000'000'000;  // one half-life: tracked, and cold again
+  std::vector<size_t> before;
+  for (int i = 0; i < 3; ++i) before.push_back(s->Pick(f));
+  ASSERT_EQ(s->Home(7), -1);
+  Conflict(s.get(), f, 10);  // hot: a home, and aborts there beside the three
+  const int home = s->Home(7);
+  ASSERT_GE(home, 0);
+  const double prior = s->SpillCostOf(7);
+  EXPECT_EQ(prior, AdaptiveScheduler::kPriorSpillCost);
+  for (size_t q : before) {
+    s->OnCommit(f, q);
+    s->OnFinish(f, q);
+  }
+  EXPECT_EQ(s->SpillCostOf(7), prior);
+  size_t away = 0;
+  while (static_cast<int>(away) == home) ++away;
+  s->OnCommit(f, away);  // placed there by another reference
+  EXPECT_EQ(s->SpillCostOf(7), prior);
+  std::vector<Placement> placed;
+  for (int i = 0; i < 4; ++i) placed.push_back(s->Place(f));
+  ASSERT_NE(placed[3].queue, static_cast<size_t>(home)) << "the fourth spills (ThreeAtHomeOneSpilled)";
+  s->OnCommit(f, placed[3].queue);
+  EXPECT_LT(s->SpillCostOf(7), prior);
 }
 
 // At a home set of four queues, a's transactions conflict with each other
