@@ -13,7 +13,7 @@ on each; with
 --schedulers, Paceline runs once per scheduler (a fresh server each).
 
   script/pgbench_vs_postgres.py --scales 1,8 --clients 8 --seconds 20 \\
-      --schedulers random,count-max-canonical
+      --schedulers random,adaptive
 
 Needs root (PostgreSQL runs as the `postgres` user) and the packages
 postgresql-15 and postgresql-client (apt-get install them first).
@@ -99,7 +99,7 @@ def main():
     p.add_argument("--scales", default="1,8")
     p.add_argument("--clients", type=int, default=8)
     p.add_argument("--seconds", type=int, default=20)
-    p.add_argument("--schedulers", default="random,count-max-canonical")
+    p.add_argument("--schedulers", default="random,adaptive")
     p.add_argument("--server-flags", default="--workers=8 --cc=occ --data-dir=",
                    help="paceline-server flags besides --scheduler (space-separated); the default runs it in "
                         "memory (no data directory), as PostgreSQL runs with fsync off")
