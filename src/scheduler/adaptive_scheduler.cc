@@ -212,7 +212,7 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
       spilled_.fetch_add(1, std::memory_order_relaxed);
       spilled = true;
       queue = shortest.queue;
-      if (!AtHome(e, queue)) ++e.sent_away[queue];
+      CountSentAway(&e, queue);
     } else {
       homed_.fetch_add(1, std::memory_order_relaxed);
       AddArrivals(queue, 1, now);
@@ -293,7 +293,7 @@ void AdaptiveScheduler::SentAway(ReferenceKey key, size_t queue) {
   Shard& shard = ShardOf(key);
   std::lock_guard lock(shard.mu);
   Entry* e = Find(&shard, key);
-  if (e != nullptr && !AtHome(*e, queue)) ++e->sent_away[queue];
+  if (e != nullptr) CountSentAway(e, queue);
 }
 
 bool AdaptiveScheduler::AwayInflight(const Entry& e) const {

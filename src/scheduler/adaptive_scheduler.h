@@ -277,8 +277,11 @@ class AdaptiveScheduler : public Scheduler {
   static double Score(const Entry& e, uint64_t tables);
   // Whether a transaction e sent away is in flight on a queue not its home.
   bool AwayInflight(const Entry& e) const;
-  // `key`'s own placement sent a transaction to `queue` (exploration): if
-  // that is not its home, counted in its Entry::sent_away.
+  // e's own placement sends a transaction to `queue`: away work when that
+  // is not its home (Entry::sent_away). SentAway looks e up by key.
+  static void CountSentAway(Entry* e, size_t queue) {
+    if (!AtHome(*e, queue)) ++e->sent_away[queue];
+  }
   void SentAway(ReferenceKey key, size_t queue);
   // The member of e's home set other than `queue` with the most of e's
   // transactions in flight (none: nullopt).
@@ -345,8 +348,8 @@ class AdaptiveScheduler : public Scheduler {
                                  bool in_flight);
   // A home set no longer holds `queue`.
   void ReleaseHome(int queue);
-  // e is cold: its home set is given up, so
-  // that CandidateHome counts only the homes of hot references. (Kept,
+  // e is cold: its home set is given up, so that CandidateHome counts
+  // only the homes of hot references. (Kept,
   // the homes of references hot once, at start-up or for a moment — a
   // d_id, an item — made queues look fuller than they were: TPC-C 8
   // warehouses, 2 runs of 6 with `d_id=8` holding a home beside a

@@ -13,7 +13,7 @@
 DEFINE_int32(workers, 8, "worker threads (= run queues); more than the cores is expected");
 DEFINE_string(cc, "occ", "concurrency control: occ, 2pl, 2pl-wait-die, 2pl-wound-wait");
 DEFINE_string(scheduler, paceline::engine::kDefaultScheduler,
-              "adaptive | random | round-robin | partition | adaptive | {count|fraction}-{sum|max}-{literal|canonical}[-{single|all}]");
+              "adaptive | random | round-robin | partition | {count|fraction}-{sum|max}-{literal|canonical}[-{single|all}]");
 DEFINE_string(history_warmup, "0",
               "conflict-aware policies: random placement while History learns, for N transactions or a time "
               "(2s, 500ms); 0: no warm-up");
