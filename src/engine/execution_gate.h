@@ -72,8 +72,15 @@ class ExecutionGate {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     std::unique_lock lock(mu_);
     bool claimed = cv_.wait_until(lock, deadline, [&] {
+      // Retried while no claim is set: a statement entering or leaving on
+      // the lock-free path changes the count under the CAS, and a claimant
+      // that slept on that would sleep out its timeout (leaving statements
+      // signal only a set claim).
       uint64_t cur = state_.load(std::memory_order_relaxed);
-      return !(cur & kExclusive) && state_.compare_exchange_strong(cur, cur | kExclusive, std::memory_order_acquire);
+      while (!(cur & kExclusive)) {
+        if (state_.compare_exchange_weak(cur, cur | kExclusive, std::memory_order_acquire)) return true;
+      }
+      return false;
     });
     if (!claimed) return false;
     bool drained = cv_.wait_until(lock, deadline, [&] {
