@@ -1,10 +1,16 @@
 // StatementCache: lookup, invalidation by catalog version, insertion and
-// CLOCK eviction (statement_cache.h).
+// least-recently-used eviction (statement_cache.h).
 #include "engine/sql/statement_cache.h"
 
 #include <algorithm>
 
+#include <absl/hash/hash.h>
+
 namespace paceline::sql {
+
+StatementCache::Shard& StatementCache::ShardOf(std::string_view key) {
+  return shards_[absl::Hash<std::string_view>{}(key) % kShards];
+}
 
 Status StatementCache::Get(std::string_view text, const catalog::Catalog& catalog, const std::vector<Type>& declared,
                            std::shared_ptr<const PreparedStatement>* out) {
@@ -14,16 +20,18 @@ Status StatementCache::Get(std::string_view text, const catalog::Catalog& catalo
     key += std::to_string(t.Oid());
   }
   const uint64_t version = catalog.version();
-  bool found = map_.find_fn(key, [&](const std::shared_ptr<Entry>& e) {
-    if (e->prepared->catalog_version == version) {
-      *out = e->prepared;
+  Shard& shard = ShardOf(key);
+  {
+    std::shared_lock lock(shard.mu);
+    auto it = shard.map.find(key);
+    if (it != shard.map.end() && it->second->prepared->catalog_version == version) {
+      Entry& e = *it->second;
+      *out = e.prepared;
       const uint64_t now = misses_.load(std::memory_order_relaxed);
-      if (e->last_used.load(std::memory_order_relaxed) != now) e->last_used.store(now, std::memory_order_relaxed);
+      if (e.last_used.load(std::memory_order_relaxed) != now) e.last_used.store(now, std::memory_order_relaxed);
+      hits_.fetch_add(1, std::memory_order_relaxed);
+      return Status::OK();
     }
-  });
-  if (found && *out) {
-    hits_.fetch_add(1, std::memory_order_relaxed);
-    return Status::OK();
   }
   const uint64_t now = misses_.fetch_add(1, std::memory_order_relaxed) + 1;
   std::shared_ptr<PreparedStatement> prepared;
@@ -34,16 +42,16 @@ Status StatementCache::Get(std::string_view text, const catalog::Catalog& catalo
   entry->last_used.store(now, std::memory_order_relaxed);
   const size_t added = entry->bytes;
   size_t replaced = 0;
-  bool inserted = true;
-  map_.upsert(
-      key,
-      [&](std::shared_ptr<Entry>& existing) {  // a stale version (or a racing insert): replaced
-        replaced = existing->bytes;
-        existing = entry;
-        inserted = false;
-      },
-      entry);
-  if (inserted) entries_.fetch_add(1, std::memory_order_relaxed);
+  {
+    std::unique_lock lock(shard.mu);
+    auto [it, inserted] = shard.map.try_emplace(key, entry);
+    if (inserted) {
+      entries_.fetch_add(1, std::memory_order_relaxed);
+    } else {  // a stale version (or a racing insert): replaced
+      replaced = it->second->bytes;
+      it->second = entry;
+    }
+  }
   {
     std::lock_guard lock(pending_mu_);
     if (pending_.size() < kMaxPendingKeys) {
@@ -59,6 +67,22 @@ Status StatementCache::Get(std::string_view text, const catalog::Catalog& catalo
   return Status::OK();
 }
 
+void StatementCache::Forget(size_t entries, size_t bytes) {
+  bytes_.fetch_sub(bytes, std::memory_order_relaxed);
+  entries_.fetch_sub(entries, std::memory_order_relaxed);
+}
+
+bool StatementCache::EraseIfStale(const std::string& key, uint64_t version) {
+  Shard& shard = ShardOf(key);
+  std::unique_lock lock(shard.mu);
+  auto it = shard.map.find(key);
+  if (it == shard.map.end()) return false;
+  if (it->second->prepared->catalog_version == version) return true;
+  Forget(1, it->second->bytes);
+  shard.map.erase(it);
+  return false;
+}
+
 void StatementCache::DropStale(uint64_t version) {
   std::vector<std::string> pending;
   bool walk_all;
@@ -71,21 +95,7 @@ void StatementCache::DropStale(uint64_t version) {
   if (!walk_all) {
     std::vector<std::string> current;  // inserted at `version` meanwhile: listed again
     for (std::string& key : pending) {
-      size_t freed = 0;
-      bool keep = false;
-      map_.erase_fn(key, [&](const std::shared_ptr<Entry>& e) {
-        if (e->prepared->catalog_version == version) {
-          keep = true;
-          return false;
-        }
-        freed = e->bytes;
-        return true;
-      });
-      if (freed > 0) {
-        bytes_.fetch_sub(freed, std::memory_order_relaxed);
-        entries_.fetch_sub(1, std::memory_order_relaxed);
-      }
-      if (keep) current.push_back(std::move(key));
+      if (EraseIfStale(key, version)) current.push_back(std::move(key));
     }
     std::lock_guard lock(pending_mu_);
     for (std::string& key : current) {
@@ -98,15 +108,13 @@ void StatementCache::DropStale(uint64_t version) {
     }
     return;
   }
-  auto table = map_.lock_table();
-  for (auto it = table.begin(); it != table.end();) {
-    if (it->second->prepared->catalog_version == version) {
-      ++it;
-      continue;
-    }
-    bytes_.fetch_sub(it->second->bytes, std::memory_order_relaxed);
-    entries_.fetch_sub(1, std::memory_order_relaxed);
-    it = table.erase(it);
+  for (Shard& shard : shards_) {
+    std::unique_lock lock(shard.mu);
+    absl::erase_if(shard.map, [&](const auto& kv) {
+      if (kv.second->prepared->catalog_version == version) return false;
+      Forget(1, kv.second->bytes);
+      return true;
+    });
   }
 }
 
@@ -114,32 +122,35 @@ void StatementCache::Sweep() {
   std::unique_lock sweeping(sweep_mu_, std::try_to_lock);
   if (!sweeping.owns_lock()) return;  // another thread sweeps now
   const size_t target = capacity_bytes_ / 10 * 9;
-  auto table = map_.lock_table();
   struct Aged {
     uint64_t last_used;
     size_t bytes;
-    const std::string* key;
+    std::string key;
     bool operator<(const Aged& o) const { return last_used < o.last_used; }
   };
   std::vector<Aged> by_age;
-  by_age.reserve(table.size());
-  for (const auto& [key, entry] : table) {
-    by_age.push_back({entry->last_used.load(std::memory_order_relaxed), entry->bytes, &key});
+  for (Shard& shard : shards_) {
+    std::shared_lock lock(shard.mu);
+    for (const auto& [key, entry] : shard.map) {
+      by_age.push_back({entry->last_used.load(std::memory_order_relaxed), entry->bytes, key});
+    }
   }
   std::sort(by_age.begin(), by_age.end());
-  // The oldest go until the total is under the target (keys copied first:
-  // erasing moves the table's entries).
-  std::vector<std::string> victims;
+  // The oldest go until the total is under the target. An entry replaced
+  // or used since the look above goes too: this is a cache.
   size_t freed = 0;
   for (const Aged& a : by_age) {
     if (bytes_.load(std::memory_order_relaxed) - freed <= target) break;
-    freed += a.bytes;
-    victims.push_back(*a.key);
+    Shard& shard = ShardOf(a.key);
+    std::unique_lock lock(shard.mu);
+    auto it = shard.map.find(a.key);
+    if (it == shard.map.end()) continue;  // dropped meanwhile
+    freed += it->second->bytes;
+    entries_.fetch_sub(1, std::memory_order_relaxed);
+    evictions_.fetch_add(1, std::memory_order_relaxed);
+    shard.map.erase(it);
   }
-  for (const std::string& key : victims) table.erase(key);
   bytes_.fetch_sub(freed, std::memory_order_relaxed);
-  entries_.fetch_sub(victims.size(), std::memory_order_relaxed);
-  evictions_.fetch_add(victims.size(), std::memory_order_relaxed);
 }
 
 }  // namespace paceline::sql

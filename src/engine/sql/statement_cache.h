@@ -21,18 +21,30 @@
 // is bounded (past kMaxPendingKeys it is dropped and the next DropStale
 // walks the table instead).
 //
-// Thread-safety: Get may be called concurrently (libcuckoo map; a sweep
-// locks the map's table while it runs, and one sweep runs at a time);
-// binding reads the catalog, which the caller keeps stable meanwhile.
+// Why not libcuckoo (as History and the hash indexes): every worker and
+// connection looks up the same few hot texts, and libcuckoo's bucket locks
+// are spinlocks taken even to read. With more threads than cores, a holder
+// preempted inside one made the others spin out their time slices: 24% of
+// paceline-server's CPU under pgbench (64 clients, 2 cores; measured with
+// perf). Here a lookup takes its shard's reader lock, which readers share
+// and nobody spins on.
+//
+// Thread-safety: Get may be called concurrently (kShards maps, each under a
+// reader-writer lock: hits share it, inserts and erases take it alone; one
+// sweep runs at a time); binding reads the catalog, which the caller keeps
+// stable meanwhile.
 #pragma once
 
-#include <libcuckoo/cuckoohash_map.hh>
-
+#include <array>
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <absl/container/flat_hash_map.h>
 
 #include "engine/sql/prepared_statement.h"
 
@@ -43,10 +55,7 @@ class StatementCache {
   static constexpr size_t kBytesPerTextByte = 6;
   static constexpr size_t kBytesPerEntry = 4096;
   static constexpr size_t kMaxPendingKeys = 1 << 16;
-  // The map starts small and grows as texts arrive: libcuckoo's default
-  // (2^18 slots and 2^16 lock stripes, ~17 MB zeroed) made every
-  // Database::Open cost milliseconds.
-  static constexpr size_t kInitialSlots = 4096;
+  static constexpr size_t kShards = 16;
 
   // At most about `capacity_bytes` of statements (see above).
   explicit StatementCache(size_t capacity_bytes = size_t{128} << 20) : capacity_bytes_(capacity_bytes) {}
@@ -72,20 +81,28 @@ class StatementCache {
     size_t bytes = 0;
     std::atomic<uint64_t> last_used{0};  // the miss count at its last use
   };
+  struct Shard {
+    std::shared_mutex mu;
+    absl::flat_hash_map<std::string, std::shared_ptr<Entry>> map;
+  };
+  Shard& ShardOf(std::string_view key);
+  // Erases `key` if its entry was bound against another version than
+  // `version`; true if it is kept (current).
+  bool EraseIfStale(const std::string& key, uint64_t version);
+  void Forget(size_t entries, size_t bytes);
   // Evicts the least recently used until the total is under 90% of the
   // budget.
   void Sweep();
 
   const size_t capacity_bytes_;
-  libcuckoo::cuckoohash_map<std::string, std::shared_ptr<Entry>> map_{kInitialSlots};
+  std::array<Shard, kShards> shards_;
   std::mutex sweep_mu_;
   // Keys inserted since the last DropStale (see above); walk_all_ when the
   // list overflowed.
   std::mutex pending_mu_;
   std::vector<std::string> pending_;
   bool walk_all_ = false;
-  // libcuckoo's own size() reads its counters without locks (a data race
-  // under concurrent inserts): the cache keeps atomic totals instead.
+  // Totals across the shards.
   std::atomic<size_t> entries_{0};
   std::atomic<size_t> bytes_{0};
   std::atomic<uint64_t> hits_{0};

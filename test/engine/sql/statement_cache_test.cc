@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "engine/database.h"
 #include "test/engine/process_memory.h"
@@ -93,6 +95,63 @@ TEST(StatementCacheTest, DdlDropsThePlansBoundBeforeItAndOnlyThose) {
   run_distinct(10);
   ASSERT_TRUE(s->Execute("DROP TABLE u1", &r).ok());
   EXPECT_LE(cache.size(), 1u);
+}
+
+// Interleaving: hits on one hot text, misses that insert and sweep (a
+// small budget), and DDL that drops stale plans, all at once on several
+// threads. Anomalies excluded: a hit that returns another text's plan or a
+// stale one (the hot query must keep answering its own row), and totals
+// that drift from the entries (after a last DDL the cache holds at most
+// the one statement run since). Run under ThreadSanitizer too.
+TEST(StatementCacheTest, ConcurrentHitsMissesSweepsAndDdlKeepPlansAndTotalsRight) {
+  Options options;
+  options.workers = 0;
+  options.statement_cache_bytes = size_t{1} << 20;
+  std::unique_ptr<Database> db;
+  ASSERT_TRUE(Database::Open(options, &db).ok());
+  {
+    auto s = db->CreateSession();
+    QueryResult r;
+    ASSERT_TRUE(s->Execute("CREATE TABLE t (k INT PRIMARY KEY)", &r).ok());
+    ASSERT_TRUE(s->Execute("INSERT INTO t VALUES (1)", &r).ok());
+  }
+  constexpr int kThreads = 3;
+  constexpr int kRounds = 300;
+  std::vector<std::string> failures[kThreads + 1];
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      auto s = db->CreateSession();
+      QueryResult r;
+      for (int i = 0; i < kRounds; ++i) {
+        Status st = s->Execute("SELECT k AS hot FROM t WHERE k = 1", &r);
+        if (!st.ok() || r.rows.size() != 1 || r.columns.size() != 1 || r.columns[0].name != "hot") {
+          failures[t].push_back("hot: " + st.ToString());
+        }
+        st = s->Execute(LargeStatement(t * kRounds + i), &r);
+        if (!st.ok() || r.rows.size() != 1 || r.columns.size() != 100) failures[t].push_back("large: " + st.ToString());
+      }
+    });
+  }
+  threads.emplace_back([&] {
+    auto s = db->CreateSession();
+    QueryResult r;
+    for (int i = 0; i < 20; ++i) {
+      Status st = s->Execute("CREATE TABLE ddl_" + std::to_string(i) + " (k INT)", &r);
+      if (!st.ok()) failures[kThreads].push_back("ddl: " + st.ToString());
+    }
+  });
+  for (std::thread& t : threads) t.join();
+  for (const auto& f : failures) EXPECT_TRUE(f.empty()) << f.front();
+  const sql::StatementCache& cache = db->statement_cache();
+  EXPECT_LE(cache.bytes(), options.statement_cache_bytes);
+  auto s = db->CreateSession();
+  QueryResult r;
+  ASSERT_TRUE(s->Execute("CREATE TABLE last (k INT)", &r).ok());
+  EXPECT_EQ(cache.size(), 0u);
+  EXPECT_EQ(cache.bytes(), 0u);
+  ASSERT_TRUE(s->Execute("SELECT k AS hot FROM t WHERE k = 1", &r).ok());
+  EXPECT_EQ(cache.size(), 1u);
 }
 
 TEST(StatementCacheTest, TooSmallABudgetIsRefused) {
