@@ -28,16 +28,26 @@ std::string LargeStatement(int i) {
   return sql + " FROM t WHERE k = 1";
 }
 
-TEST(StatementCacheTest, DistinctLargeTextsStayUnderTheBudgetAndTheHotOneStays) {
+// A database without workers whose statement cache holds `budget` bytes,
+// with table t holding the row k = 1.
+std::unique_ptr<Database> OpenWithTableT(size_t budget) {
   Options options;
   options.workers = 0;
-  options.statement_cache_bytes = size_t{8} << 20;
+  options.statement_cache_bytes = budget;
   std::unique_ptr<Database> db;
-  ASSERT_TRUE(Database::Open(options, &db).ok());
+  EXPECT_TRUE(Database::Open(options, &db).ok());
   auto s = db->CreateSession();
   QueryResult r;
-  ASSERT_TRUE(s->Execute("CREATE TABLE t (k INT PRIMARY KEY)", &r).ok());
-  ASSERT_TRUE(s->Execute("INSERT INTO t VALUES (1)", &r).ok());
+  EXPECT_TRUE(s->Execute("CREATE TABLE t (k INT PRIMARY KEY)", &r).ok());
+  EXPECT_TRUE(s->Execute("INSERT INTO t VALUES (1)", &r).ok());
+  return db;
+}
+
+TEST(StatementCacheTest, DistinctLargeTextsStayUnderTheBudgetAndTheHotOneStays) {
+  constexpr size_t kBudget = size_t{8} << 20;
+  std::unique_ptr<Database> db = OpenWithTableT(kBudget);
+  auto s = db->CreateSession();
+  QueryResult r;
   const std::string hot = "SELECT k AS the_hot_one FROM t WHERE k = 1";
   ASSERT_TRUE(s->Execute(hot, &r).ok());
   const size_t before = RssKb();
@@ -45,7 +55,7 @@ TEST(StatementCacheTest, DistinctLargeTextsStayUnderTheBudgetAndTheHotOneStays) 
   for (int i = 0; i < 10000; ++i) {
     ASSERT_TRUE(s->Execute(LargeStatement(i), &r).ok()) << i;
     ASSERT_EQ(r.rows.size(), 1u);
-    ASSERT_LE(cache.bytes(), options.statement_cache_bytes) << "after " << i;
+    ASSERT_LE(cache.bytes(), kBudget) << "after " << i;
     if (i % 50 == 0) {  // used all along: never the least recently used
       auto other = db->CreateSession();  // a new session asks the shared cache
       const uint64_t misses = cache.misses();
@@ -104,17 +114,8 @@ TEST(StatementCacheTest, DdlDropsThePlansBoundBeforeItAndOnlyThose) {
 // that drift from the entries (after a last DDL the cache holds at most
 // the one statement run since). Run under ThreadSanitizer too.
 TEST(StatementCacheTest, ConcurrentHitsMissesSweepsAndDdlKeepPlansAndTotalsRight) {
-  Options options;
-  options.workers = 0;
-  options.statement_cache_bytes = size_t{1} << 20;
-  std::unique_ptr<Database> db;
-  ASSERT_TRUE(Database::Open(options, &db).ok());
-  {
-    auto s = db->CreateSession();
-    QueryResult r;
-    ASSERT_TRUE(s->Execute("CREATE TABLE t (k INT PRIMARY KEY)", &r).ok());
-    ASSERT_TRUE(s->Execute("INSERT INTO t VALUES (1)", &r).ok());
-  }
+  constexpr size_t kBudget = size_t{1} << 20;
+  std::unique_ptr<Database> db = OpenWithTableT(kBudget);
   constexpr int kThreads = 3;
   constexpr int kRounds = 300;
   std::vector<std::string> failures[kThreads + 1];
@@ -144,7 +145,7 @@ TEST(StatementCacheTest, ConcurrentHitsMissesSweepsAndDdlKeepPlansAndTotalsRight
   for (std::thread& t : threads) t.join();
   for (const auto& f : failures) EXPECT_TRUE(f.empty()) << f.front();
   const sql::StatementCache& cache = db->statement_cache();
-  EXPECT_LE(cache.bytes(), options.statement_cache_bytes);
+  EXPECT_LE(cache.bytes(), kBudget);
   auto s = db->CreateSession();
   QueryResult r;
   ASSERT_TRUE(s->Execute("CREATE TABLE last (k INT)", &r).ok());
