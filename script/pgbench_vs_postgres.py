@@ -52,8 +52,9 @@ def pgbench(port, db, scale, clients, seconds, script, user):
 
 
 class Postgres:
-    def __init__(self, port):
+    def __init__(self, port, clients):
         self.port = port
+        self.max_connections = clients + 10  # pgbench's clients, and room for psql
         self.dir = tempfile.mkdtemp(prefix="pgbench-vs-")
         shutil.chown(self.dir, "postgres", "postgres")
         self.data = os.path.join(self.dir, "data")
@@ -65,7 +66,7 @@ class Postgres:
         self.as_postgres(f"{PG_BIN}/initdb", "-D", self.data, "-A", "trust", "-U", "postgres")
         self.as_postgres(f"{PG_BIN}/pg_ctl", "-D", self.data, "-l", os.path.join(self.dir, "log"), "-w", "start",
                          "-o", f"-p {self.port} -k {self.dir} -h 127.0.0.1 -c fsync=off -c synchronous_commit=off "
-                         "-c full_page_writes=off -c max_connections=50 -c shared_buffers=1GB")
+                         f"-c full_page_writes=off -c max_connections={self.max_connections} -c shared_buffers=1GB")
 
     def stop(self):
         try:
@@ -108,7 +109,7 @@ def main():
     script = SCRIPT
     rows = []
     for scale in [int(s) for s in args.scales.split(",")]:
-        pg = Postgres(args.pg_port)
+        pg = Postgres(args.pg_port, args.clients)
         pg.start()
         try:
             r = pgbench(args.pg_port, "postgres", scale, args.clients, args.seconds, script, "postgres")
