@@ -82,6 +82,12 @@ class DatabaseProcedureContext : public ProcedureContext {
 };
 
 // The workers' view of the database: one attempt of a request.
+// A statement list's statements, prepared (TransactionRequest::prepared).
+struct PreparedCalls {
+  std::vector<std::shared_ptr<const sql::PreparedStatement>> statements;  // null: it did not prepare
+  std::vector<std::vector<Value>> literals;  // per statement: its parameters with the text's literals, or empty
+};
+
 class Database::Runner : public TransactionRunner {
  public:
   explicit Runner(Database* db) : db_(db) {}
@@ -258,7 +264,7 @@ void Database::Submit(TransactionRequest request, ResultCallback done) {
     done(std::move(result));
     return;
   }
-  scheduler::Footprint footprint = FootprintOf(request);
+  scheduler::Footprint footprint = FootprintOf(request, &request.prepared);
   const scheduler::Placement placement = scheduler_->Place(footprint);
   pool_->Submit(placement.queue, std::move(request), std::move(footprint), AfterDurable(std::move(done)),
                 placement.pinned ? JobPlacement::kPinned : JobPlacement::kPicked);
@@ -285,7 +291,8 @@ class PredictionsToFootprint : public StatementPredictions {
 
 }  // namespace
 
-void Database::AddFootprint(const TransactionRequest& request, FootprintBuilder* builder) {
+void Database::AddFootprint(const TransactionRequest& request, FootprintBuilder* builder,
+                            std::shared_ptr<const PreparedCalls>* prepared) {
   if (!request.procedure.empty()) {
     std::shared_ptr<RegisteredProcedure> proc;
     {
@@ -308,19 +315,26 @@ void Database::AddFootprint(const TransactionRequest& request, FootprintBuilder*
   // runs).
   ScopedGate gate(this);
   if (!gate.Enter().ok()) return;
-  std::vector<Value> with_literals;
-  for (const StatementCall& call : request.statements) {
-    std::shared_ptr<const sql::PreparedStatement> p;
-    if (PrepareCall(call.sql, call.params, &p, &with_literals).ok()) {
-      builder->Add(*p, with_literals.empty() ? call.params : with_literals);
+  auto calls = std::make_shared<PreparedCalls>();
+  calls->statements.resize(request.statements.size());
+  calls->literals.resize(request.statements.size());
+  for (size_t i = 0; i < request.statements.size(); ++i) {
+    const StatementCall& call = request.statements[i];
+    std::shared_ptr<const sql::PreparedStatement>& p = calls->statements[i];
+    if (PrepareCall(call.sql, call.params, &p, &calls->literals[i]).ok()) {
+      builder->Add(*p, calls->literals[i].empty() ? call.params : calls->literals[i]);
+    } else {
+      p = nullptr;  // prepared again when it runs, and fails there as it always did
     }
   }
+  if (prepared != nullptr) *prepared = std::move(calls);
 }
 
-scheduler::Footprint Database::FootprintOf(const TransactionRequest& request) {
+scheduler::Footprint Database::FootprintOf(const TransactionRequest& request,
+                                           std::shared_ptr<const PreparedCalls>* prepared) {
   if (!needs_footprint_) return {};  // the baselines need none: nothing is computed
   FootprintBuilder builder(footprint_spec_);
-  AddFootprint(request, &builder);
+  AddFootprint(request, &builder, prepared);
   return builder.Finish();
 }
 
@@ -351,7 +365,7 @@ void Database::SubmitTo(size_t queue, TransactionRequest request, ResultCallback
     done(std::move(result));
     return;
   }
-  scheduler::Footprint footprint = FootprintOf(request);  // History still learns from it
+  scheduler::Footprint footprint = FootprintOf(request, &request.prepared);  // History still learns from it
   pool_->Submit(queue, std::move(request), std::move(footprint), AfterDurable(std::move(done)), JobPlacement::kByHand);
 }
 
@@ -725,18 +739,30 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
     result->results = ctx.TakeReturned();
   } else {
     std::vector<Value> with_literals;
-    for (const auto& call : request.statements) {
+    const uint64_t version = catalog_.version();  // stable: this holds the execution gate
+    const PreparedCalls* ready = request.prepared.get();
+    for (size_t i = 0; i < request.statements.size(); ++i) {
+      const StatementCall& call = request.statements[i];
       result->results.emplace_back();  // the failed statement, too, has its (empty) result
-      std::shared_ptr<const sql::PreparedStatement> p;
-      status = PrepareCall(call.sql, call.params, &p, &with_literals);
+      const sql::PreparedStatement* p;
+      const std::vector<Value>* literals;
+      std::shared_ptr<const sql::PreparedStatement> fresh;
+      if (ready != nullptr && i < ready->statements.size() && ready->statements[i] != nullptr &&
+          ready->statements[i]->catalog_version == version) {
+        p = ready->statements[i].get();  // as prepared for the footprint
+        literals = &ready->literals[i];
+      } else {
+        status = PrepareCall(call.sql, call.params, &fresh, &with_literals);
+        p = fresh.get();
+        literals = &with_literals;
+      }
       if (status.ok() && p->kind != sql::StatementKind::kSelect && p->kind != sql::StatementKind::kInsert &&
           p->kind != sql::StatementKind::kUpdate && p->kind != sql::StatementKind::kDelete) {
         status = Status(sqlstate::kFeatureNotSupported,
                         "a transaction request may hold only SELECT, INSERT, UPDATE and DELETE statements");
       }
       if (!status.ok()) break;
-      status = RunDml(*p, with_literals.empty() ? call.params : with_literals, txn.get(), start,
-                      &result->results.back());
+      status = RunDml(*p, literals->empty() ? call.params : *literals, txn.get(), start, &result->results.back());
       if (!status.ok()) break;
     }
   }

@@ -139,11 +139,15 @@ class Database {
 
   class Runner;
   // `request`'s footprint as the scheduler Needs() it (empty when it needs
-  // none).
-  scheduler::Footprint FootprintOf(const TransactionRequest& request);
+  // none). With `prepared`, a statement list's statements as prepared for
+  // it (left empty when none were).
+  scheduler::Footprint FootprintOf(const TransactionRequest& request,
+                                   std::shared_ptr<const PreparedCalls>* prepared = nullptr);
   // Adds `request`'s references to `builder` (a procedure's predictions,
-  // or its statements prepared from the cache).
-  void AddFootprint(const TransactionRequest& request, FootprintBuilder* builder);
+  // or its statements prepared from the cache, kept in `prepared` if not
+  // null).
+  void AddFootprint(const TransactionRequest& request, FootprintBuilder* builder,
+                    std::shared_ptr<const PreparedCalls>* prepared = nullptr);
   // The text of each reference of `request`'s footprint, in its order.
   void NameReferences(const TransactionRequest& request, std::vector<std::string>* names);
   // One attempt of `request` in a new transaction with `timestamp`. On a

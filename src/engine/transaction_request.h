@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,10 @@ struct StatementCall {
   std::vector<Value> params;  // $1..$n
 };
 
+// A request's statements as the engine prepared them (engine-internal:
+// defined in database.cc).
+struct PreparedCalls;
+
 struct TransactionRequest {
   std::vector<StatementCall> statements;  // run in order, then commit
   std::string procedure;                  // or: the name of a registered procedure
@@ -33,6 +38,11 @@ struct TransactionRequest {
   // next check point (see common/cancel_token.h). Either way it fails with
   // 57014, is not retried, and is no abort in the scheduler's History.
   const CancelToken* cancel = nullptr;
+  // Filled by the engine, left empty by callers: the statements as
+  // prepared when the footprint was read, which each attempt runs while the
+  // catalog is the one they were bound against (instead of preparing
+  // every statement again).
+  std::shared_ptr<const PreparedCalls> prepared;
 
   static TransactionRequest Statements(std::vector<StatementCall> calls) {
     TransactionRequest r;

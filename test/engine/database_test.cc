@@ -210,6 +210,31 @@ TEST_F(DatabaseTest, StatementCacheParsesEachTextOnce) {
   EXPECT_EQ(Balance(1), "7");
 }
 
+// A request's statements are prepared once, when the scheduler reads its
+// footprint (the default scheduler places by references), and its attempt
+// runs those plans: one statement cache lookup per statement, not two.
+// After DDL the plans are bound again when they run.
+TEST_F(DatabaseTest, AStatementRequestIsPreparedOnceForItsFootprintAndItsRun) {
+  auto request = [] {
+    return TransactionRequest::Statements({
+        {"UPDATE account SET balance = balance + $1 WHERE id = $2", {Value::Int32(1), Value::Int32(1)}},
+        {"SELECT balance FROM account WHERE id = $1", {Value::Int32(1)}},
+    });
+  };
+  const sql::StatementCache& cache = db_->statement_cache();
+  auto lookups = [&] { return cache.hits() + cache.misses(); };
+  ASSERT_TRUE(db_->Submit(request()).get().committed());  // the texts are cached from here on
+  const uint64_t before = lookups();
+  TransactionResult result = db_->Submit(request()).get();
+  ASSERT_TRUE(result.committed()) << result.status.ToString();
+  EXPECT_EQ(lookups(), before + 2) << "each statement looked up once";
+  EXPECT_EQ(result.results[1].rows[0][0].ToString(), "102.00");
+  Exec("CREATE INDEX account_balance ON account (balance)");
+  result = db_->Submit(request()).get();
+  ASSERT_TRUE(result.committed()) << result.status.ToString();
+  EXPECT_EQ(result.results[1].rows[0][0].ToString(), "103.00");
+}
+
 TEST_F(DatabaseTest, UnderOccTheFirstCommitterWinsAndTheOtherGets40001) {
   // Interleaving (default cc = occ):
   //   A: BEGIN; UPDATE id=1       B: UPDATE id=1 (autocommit, commits)
