@@ -600,6 +600,13 @@ bool Session::ShowPacelineSetting(const std::string& name, QueryResult* result) 
                               Value::Int64(static_cast<int64_t>(ref.commits)), Value::Float64(ref.weight),
                               Value::Text(std::move(queued))});
     }
+  } else if (name == "paceline.scheduler_stats") {
+    // What the scheduler did since start (SchedulerStats), one row per
+    // field; the flags are 0 or 1.
+    result->columns = {{"name", Type(TypeId::kText)}, {"value", Type(TypeId::kInt64)}};
+    for (const scheduler::SchedulerStats::Field& f : db_->SchedulerStats().Fields()) {
+      result->rows.push_back({Value::Text(std::string(f.name)), Value::Int64(static_cast<int64_t>(f.value))});
+    }
   } else if (name == "paceline.log") {
     // The redo log (Options::data_dir): one row; a data directory of ""
     // means in memory only.

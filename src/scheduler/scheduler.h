@@ -136,6 +136,16 @@ struct SchedulerStats {
   size_t spread = 0;
   bool spill = false;  // whether it spills to idle queues
   uint64_t spread_probes = 0, spread_adopted = 0, spread_reverted = 0;
+
+  // Every field above by name, in this order (the one list reports use:
+  // paceline-bench's JSON, SHOW paceline.scheduler_stats). `flag` marks
+  // the booleans (value 0 or 1).
+  struct Field {
+    std::string_view name;
+    uint64_t value;
+    bool flag;
+  };
+  std::vector<Field> Fields() const;
 };
 
 // Where a transaction goes, and whether it is pinned there: placed with

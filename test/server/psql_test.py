@@ -208,9 +208,18 @@ class PsqlTest(unittest.TestCase):
         out, _ = self.psql("-c", "SHOW paceline.hot_references")
         self.assertIn("reference | aborts | commits | weight | queued", out)
         # Per run queue, then the sum; a statement sent alone is scheduled.
+        # The scheduler's own counters, by name (SchedulerStats::Fields).
+        scheduler_stats = lambda: {  # noqa: E731
+            name: int(value) for name, value in (
+                line.split(",") for line in self.psql("-At", "-F", ",", "-c",
+                                                      "SHOW paceline.scheduler_stats")[0].splitlines())}
+        placed_before = scheduler_stats()
+        self.assertIn("homed", placed_before)
+        self.assertIn(placed_before["spill"], (0, 1))
         before, _ = self.psql("-At", "-F", ",", "-c", "SHOW paceline.stats")
         self.psql("-c", "CREATE TABLE st (id INT PRIMARY KEY)", "-c", "INSERT INTO st VALUES (1)")
         after, _ = self.psql("-At", "-F", ",", "-c", "SHOW paceline.stats")
+        self.assertGreater(scheduler_stats()["picks"], placed_before["picks"])
         rows = [line.split(",") for line in after.splitlines()]
         self.assertEqual([r[0] for r in rows], ["0", "1", "all"])
         commits = lambda text: int(text.splitlines()[-1].split(",")[2])  # noqa: E731

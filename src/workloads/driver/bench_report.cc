@@ -275,26 +275,15 @@ nlohmann::json ReportJson(const BenchReport& report) {
                 {"syncs", report.log.syncs},     {"segments", report.log.segments}, {"seconds", report.log_seconds}};
   }
   const scheduler::SchedulerStats& sched = report.scheduler;
-  j["scheduler"] = {{"picks", sched.picks},
-                    {"warmup_picks", sched.warmup_picks},
-                    {"default_picks", sched.default_picks},
-                    {"warming_up", sched.warming_up},
-                    {"history_references", sched.history_references},
-                    {"history_forgotten", sched.history_forgotten},
-                    {"state_references", sched.state_references},
-                    {"named_references", sched.named_references},
-                    {"bytes", sched.bytes},
-                    {"homed", sched.homed},
-                    {"explored", sched.explored},
-                    {"spilled", sched.spilled},
-                    {"home_moves", sched.home_moves},
-                    {"moved", sched.moved},
-                    {"sent_home", sched.sent_home},
-                    {"spread", sched.spread},
-                    {"spill", sched.spill},
-                    {"spread_probes", sched.spread_probes},
-                    {"spread_adopted", sched.spread_adopted},
-                    {"spread_reverted", sched.spread_reverted}};
+  nlohmann::json fields = nlohmann::json::object();
+  for (const scheduler::SchedulerStats::Field& f : sched.Fields()) {
+    if (f.flag) {
+      fields[std::string(f.name)] = f.value != 0;
+    } else {
+      fields[std::string(f.name)] = f.value;
+    }
+  }
+  j["scheduler"] = std::move(fields);
   nlohmann::json hot = nlohmann::json::array();
   for (const scheduler::HotReference& h : report.hot_references) {
     hot.push_back({{"reference", h.name},
