@@ -81,13 +81,13 @@ class DatabaseProcedureContext : public ProcedureContext {
   std::vector<QueryResult> returned_;
 };
 
-// The workers' view of the database: one attempt of a request.
 // A statement list's statements, prepared (TransactionRequest::prepared).
 struct PreparedCalls {
   std::vector<std::shared_ptr<const sql::PreparedStatement>> statements;  // null: it did not prepare
   std::vector<std::vector<Value>> literals;  // per statement: its parameters with the text's literals, or empty
 };
 
+// The workers' view of the database: one attempt of a request.
 class Database::Runner : public TransactionRunner {
  public:
   explicit Runner(Database* db) : db_(db) {}
