@@ -204,6 +204,13 @@ Placement AdaptiveScheduler::Place(const Footprint& footprint) {
       e.sent_away[*moved] = 0;  // at home now
       queue = *moved;
       moves_.fetch_add(1, std::memory_order_relaxed);
+    } else if (e.homes.size() >= queues_) {
+      // A home set of every queue is no home: nothing to keep r*'s work
+      // away from, so it goes where it waits least and stays free to be
+      // taken by an idle worker, as without evidence.
+      homed_.fetch_add(1, std::memory_order_relaxed);
+      AddArrivals(shortest.queue, 1, now);
+      queue = shortest.queue;
     } else if (((spread.spill && shortest.backlog == 0) || Bottleneck(e, overloaded, now)) &&
                static_cast<double>(backlog) > kSpillMargin && h.spill_cost < kMaxSpillCost) {
       // Expected cost: a worker idles (or r*'s overloaded home keeps the

@@ -90,12 +90,32 @@ void AdaptiveScheduler::ReleaseHomes(Entry* e) {
   e->homes.clear();
 }
 
+void AdaptiveScheduler::NarrowHomes(Entry* e, size_t spread, int64_t now) {
+  // The members given up are those on the queues shared with the most
+  // other homes (then the most loaded): two home sets that grew over every
+  // queue and narrow one after the other end disjoint, instead of both
+  // keeping the queues they took first.
+  std::lock_guard lock(arrivals_mu_);
+  while (e->homes.size() > spread) {
+    size_t drop = 0;
+    double drop_load = -1;
+    for (size_t i = 0; i < e->homes.size(); ++i) {
+      const size_t q = static_cast<size_t>(e->homes[i]);
+      const size_t d = static_cast<size_t>(e->homes[drop]);
+      const double load = Arrivals(q, now) + static_cast<double>(backlog_[q].load(std::memory_order_relaxed));
+      if (members_[q] > members_[d] || (members_[q] == members_[d] && load > drop_load)) {
+        drop = i;
+        drop_load = load;
+      }
+    }
+    --members_[static_cast<size_t>(e->homes[drop])];
+    e->homes.erase(e->homes.begin() + static_cast<std::ptrdiff_t>(drop));
+  }
+}
+
 size_t AdaptiveScheduler::FitHomes(Entry* e, size_t spread, int64_t now) {
   spread = std::clamp<size_t>(spread, 1, queues_);
-  while (e->homes.size() > spread) {
-    ReleaseHome(e->homes.back());
-    e->homes.pop_back();
-  }
+  if (e->homes.size() > spread) NarrowHomes(e, spread, now);
   while (e->homes.size() < spread) {
     const size_t q = AssignHome(e->traffic / static_cast<double>(spread), now, e->homes);
     e->homes.push_back(static_cast<int>(q));
