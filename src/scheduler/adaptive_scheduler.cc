@@ -84,6 +84,8 @@ void AdaptiveScheduler::Decay(Entry* e, int64_t now) const {
   for (Evidence& t : e->tables) {
     t.exposures *= f;
     t.aborts *= f;
+    t.attempts *= f;
+    t.concurrent *= f;
   }
   e->traffic *= f;
   e->placed *= f;

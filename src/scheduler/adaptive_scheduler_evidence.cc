@@ -46,6 +46,8 @@ void AdaptiveScheduler::EndAttempt(const Footprint& footprint, size_t queue, con
       for (size_t q = 0; q < queues_; ++q) {
         if (q != queue) others += t.inflight[q];
       }
+      t.attempts += 1;
+      if (others > 0 || (queue < queues_ && t.inflight[queue] > 1)) t.concurrent += 1;
       const bool guilty = blamed && (culprit->tables == 0 || (culprit->tables & bit) != 0);
       if (others == 0 && !guilty) return;  // not exposed there: no evidence either way
       exposed = true;

@@ -77,21 +77,34 @@ class AdaptiveSchedulerTest : public ::testing::Test {
     Conflict(s, a, 10);
     Conflict(s, b, 10);
     ASSERT_NE(s->Home(a.references[0]), s->Home(b.references[0]));
+    RunSpreadWorkload(s, a, b, 4, 60);
+  }
+  // The workload of SpreadToFour for `epochs` epochs, committing in
+  // proportion to the spread up to `cap` queues.
+  void RunSpreadWorkload(AdaptiveScheduler* s, const Footprint& a, const Footprint& b, size_t cap, int epochs) {
     constexpr int64_t kStep = AdaptiveScheduler::kSpreadEpochNs / 20;
-    for (int step = 0; step < 60 * 20; ++step) {
-      if (step % 20 == 0) {  // conflicts keep coming: the keys stay hot
+    // A closed loop: each key's next transaction is placed before the last
+    // one ends, so every attempt ends beside another carrier (what makes a
+    // key hot: AdaptiveScheduler::Hot).
+    std::vector<Placement> last = {s->Place(a), s->Place(b)};
+    for (int step = 0; step < epochs * 20; ++step) {
+      if (step % 2 == 0) {  // conflicts keep coming: the keys stay hot
         Conflict(s, a, 1);
         Conflict(s, b, 1);
       }
-      for (const Footprint* f : {&a, &b}) {
-        const Placement p = s->Place(*f);
-        const size_t spread = s->Homes(f->references[0]).size();
+      for (size_t k = 0; k < 2; ++k) {
+        const Footprint& f = k == 0 ? a : b;
+        const Placement p = s->Place(f);
+        const size_t spread = s->Homes(f.references[0]).size();
         ASSERT_TRUE(p.pinned || spread == 8) << "pinned unless the home set is every queue";
-        for (size_t c = 0; c < std::min<size_t>(spread, 4); ++c) s->OnCommit(*f, p.queue);
-        s->OnFinish(*f, p.queue);
+        for (size_t c = 0; c < std::min(spread, cap); ++c) s->OnCommit(f, last[k].queue);
+        s->OnFinish(f, last[k].queue);
+        last[k] = p;
       }
       now_ns_ += kStep;
     }
+    s->OnFinish(a, last[0].queue);
+    s->OnFinish(b, last[1].queue);
   }
 
   // Step 3's load term. Eight hot keys on four queues, two to a queue,
