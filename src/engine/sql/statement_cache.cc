@@ -67,9 +67,9 @@ Status StatementCache::Get(std::string_view text, const catalog::Catalog& catalo
   return Status::OK();
 }
 
-void StatementCache::Forget(size_t entries, size_t bytes) {
+void StatementCache::Forget(size_t bytes) {
   bytes_.fetch_sub(bytes, std::memory_order_relaxed);
-  entries_.fetch_sub(entries, std::memory_order_relaxed);
+  entries_.fetch_sub(1, std::memory_order_relaxed);
 }
 
 bool StatementCache::EraseIfStale(const std::string& key, uint64_t version) {
@@ -78,7 +78,7 @@ bool StatementCache::EraseIfStale(const std::string& key, uint64_t version) {
   auto it = shard.map.find(key);
   if (it == shard.map.end()) return false;
   if (it->second->prepared->catalog_version == version) return true;
-  Forget(1, it->second->bytes);
+  Forget(it->second->bytes);
   shard.map.erase(it);
   return false;
 }
@@ -112,7 +112,7 @@ void StatementCache::DropStale(uint64_t version) {
     std::unique_lock lock(shard.mu);
     absl::erase_if(shard.map, [&](const auto& kv) {
       if (kv.second->prepared->catalog_version == version) return false;
-      Forget(1, kv.second->bytes);
+      Forget(kv.second->bytes);
       return true;
     });
   }
@@ -138,19 +138,16 @@ void StatementCache::Sweep() {
   std::sort(by_age.begin(), by_age.end());
   // The oldest go until the total is under the target. An entry replaced
   // or used since the look above goes too: this is a cache.
-  size_t freed = 0;
   for (const Aged& a : by_age) {
-    if (bytes_.load(std::memory_order_relaxed) - freed <= target) break;
+    if (bytes_.load(std::memory_order_relaxed) <= target) break;
     Shard& shard = ShardOf(a.key);
     std::unique_lock lock(shard.mu);
     auto it = shard.map.find(a.key);
     if (it == shard.map.end()) continue;  // dropped meanwhile
-    freed += it->second->bytes;
-    entries_.fetch_sub(1, std::memory_order_relaxed);
+    Forget(it->second->bytes);
     evictions_.fetch_add(1, std::memory_order_relaxed);
     shard.map.erase(it);
   }
-  bytes_.fetch_sub(freed, std::memory_order_relaxed);
 }
 
 }  // namespace paceline::sql

@@ -89,7 +89,8 @@ class StatementCache {
   // Erases `key` if its entry was bound against another version than
   // `version`; true if it is kept (current).
   bool EraseIfStale(const std::string& key, uint64_t version);
-  void Forget(size_t entries, size_t bytes);
+  // An entry of `bytes` left the map: the totals follow (callers hold its shard).
+  void Forget(size_t bytes);
   // Evicts the least recently used until the total is under 90% of the
   // budget.
   void Sweep();
