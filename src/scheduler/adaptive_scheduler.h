@@ -223,6 +223,10 @@ class AdaptiveScheduler : public Scheduler {
   int64_t Backlog(size_t queue) const;
   double Rate(ReferenceKey key) const;
   double SpillCostOf(ReferenceKey key) const;
+  // For tests: grows or shrinks the home set of `key` (tracked, with a home)
+  // to `queues` members, as a change of the SpreadController's level does
+  // at its next placement (FitHomes). False if `key` has no home set.
+  bool FitHomesOf(ReferenceKey key, size_t queues);
 
  private:
   struct Evidence {  // of one (reference, table bit)

@@ -131,4 +131,13 @@ size_t AdaptiveScheduler::FitHomes(Entry* e, size_t spread, int64_t now) {
   return best;
 }
 
+bool AdaptiveScheduler::FitHomesOf(ReferenceKey key, size_t queues) {
+  Shard& shard = ShardOf(key);
+  std::lock_guard lock(shard.mu);
+  Entry* e = Find(&shard, key);
+  if (e == nullptr || e->homes.empty()) return false;
+  FitHomes(e, queues, now_ns_());
+  return true;
+}
+
 }  // namespace paceline::scheduler

@@ -17,6 +17,16 @@
 namespace paceline::scheduler {
 namespace {
 
+// Keys 1 and 2 have home sets of four queues each, together all eight.
+void ExpectDisjointHomeSetsOfFour(const AdaptiveScheduler& s) {
+  const std::vector<int> homes_a = s.Homes(1), homes_b = s.Homes(2);
+  ASSERT_EQ(homes_a.size(), 4u);
+  ASSERT_EQ(homes_b.size(), 4u);
+  std::set<int> all(homes_a.begin(), homes_a.end());
+  all.insert(homes_b.begin(), homes_b.end());
+  EXPECT_EQ(all.size(), 8u) << "disjoint home sets: every queue serves one key";
+}
+
 TEST_F(AdaptiveSchedulerTest, TwoHotKeysSpreadOverDisjointHomesWhenThatCommitsMore) {
   // Two hot keys on eight queues (TPC-C at 2 warehouses): their two homes
   // leave six queues idle. A simulated workload commits in proportion to
@@ -27,23 +37,34 @@ TEST_F(AdaptiveSchedulerTest, TwoHotKeysSpreadOverDisjointHomesWhenThatCommitsMo
   const Footprint a = Refs({1}), b = Refs({2});
   SpreadToFour(s.get(), a, b);
   EXPECT_EQ(s->Stats().spread, 4u);
-  const std::vector<int> homes_a = s->Homes(1), homes_b = s->Homes(2);
-  std::set<int> all(homes_a.begin(), homes_a.end());
-  all.insert(homes_b.begin(), homes_b.end());
-  EXPECT_EQ(homes_a.size(), 4u);
-  EXPECT_EQ(homes_b.size(), 4u);
-  EXPECT_EQ(all.size(), 8u) << "disjoint home sets: every queue serves one key";
+  ExpectDisjointHomeSetsOfFour(*s);
 }
 
 TEST_F(AdaptiveSchedulerTest, HomeSetsThatNarrowFromEveryQueueEndDisjoint) {
-  // Two hot keys whose workload commits in proportion to the spread up to
-  // eight queues: both home sets grow to every queue. Then it commits no
-  // more beyond four: the SpreadController narrows them, and each set
-  // gives up the queues the other keeps. (This run grows the sets in an
-  // order where giving members up in the order taken also ends disjoint;
-  // the runs where it did not — probes from one queue to eight and back,
-  // several times — no longer come from this simulation since it became a
-  // closed loop.)
+  // Two hot keys, a and b, with homes on two of eight queues. The spread
+  // jumps to every queue (a grows first, then b), then back to four (a
+  // narrows first). Every queue is then in both sets, so a gives up four
+  // members by load, and b the four that a kept: the sets end disjoint.
+  // (Giving members up in the reverse of the order taken, this test fails:
+  // three queues served both keys while three served neither.)
+  auto s = Make(8);
+  Conflict(s.get(), Refs({1}), 10);
+  Conflict(s.get(), Refs({2}), 10);
+  ASSERT_NE(s->Home(1), s->Home(2));
+  ASSERT_TRUE(s->FitHomesOf(1, 8));
+  ASSERT_TRUE(s->FitHomesOf(2, 8));
+  ASSERT_EQ(s->Homes(1).size(), 8u);
+  ASSERT_EQ(s->Homes(2).size(), 8u);
+  ASSERT_TRUE(s->FitHomesOf(1, 4));
+  ASSERT_TRUE(s->FitHomesOf(2, 4));
+  ExpectDisjointHomeSetsOfFour(*s);
+}
+
+TEST_F(AdaptiveSchedulerTest, HomeSetsThatGrowOverEveryQueueUnderLoadNarrowBackDisjoint) {
+  // The same through the SpreadController: a simulated workload that
+  // commits in proportion to the spread up to eight queues grows both home
+  // sets to every queue; then it commits no more beyond four, the
+  // controller narrows them, and they end disjoint.
   auto s = Make(8);
   const Footprint a = Refs({1}), b = Refs({2});
   Conflict(s.get(), a, 10);
@@ -51,12 +72,7 @@ TEST_F(AdaptiveSchedulerTest, HomeSetsThatNarrowFromEveryQueueEndDisjoint) {
   RunSpreadWorkload(s.get(), a, b, 8, 60);
   ASSERT_EQ(s->Homes(1).size(), 8u);
   RunSpreadWorkload(s.get(), a, b, 4, 120);
-  const std::vector<int> homes_a = s->Homes(1), homes_b = s->Homes(2);
-  ASSERT_EQ(homes_a.size(), 4u);
-  ASSERT_EQ(homes_b.size(), 4u);
-  std::set<int> all(homes_a.begin(), homes_a.end());
-  all.insert(homes_b.begin(), homes_b.end());
-  EXPECT_EQ(all.size(), 8u) << "disjoint home sets: every queue serves one key";
+  ExpectDisjointHomeSetsOfFour(*s);
 }
 
 TEST_F(AdaptiveSchedulerTest, AHomeSetOfEveryQueueIsNoHome) {
