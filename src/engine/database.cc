@@ -239,6 +239,11 @@ Status Database::Open(const Options& options, std::unique_ptr<Database>* out) {
   }
   db->footprint_spec_ = db->scheduler_->Needs();
   db->needs_footprint_ = db->footprint_spec_.references || !db->footprint_spec_.partition_domain.empty();
+  if (options.conflict_lanes && db->footprint_spec_.references) {
+    // A reference stays laned for four evidence half-lives after blocks
+    // last met in its lane (lane_table.h, Memory).
+    db->lanes_ = std::make_unique<LaneTable>(scheduler_options.queues, 4 * options.scheduling.history_half_life);
+  }
   if (options.workers > 0) {
     db->runner_ = std::make_unique<Runner>(db.get());
     WorkerPoolOptions pool_options;

@@ -41,6 +41,7 @@
 #include "engine/execution_gate.h"
 #include "engine/table_gates.h"
 #include "engine/footprint_builder.h"
+#include "engine/lane_table.h"
 #include "engine/options.h"
 #include "engine/procedure.h"
 #include "engine/session.h"
@@ -267,6 +268,10 @@ class Database {
   storage::EpochManager epoch_;
   std::unique_ptr<scheduler::Scheduler> scheduler_;
   scheduler::FootprintSpec footprint_spec_;  // what scheduler_ needs (fixed at Open)
+  // Conflict lanes of interactive blocks (null: Options::conflict_lanes off,
+  // or a scheduler that keeps no references), and the sessions' ids.
+  std::unique_ptr<LaneTable> lanes_;
+  std::atomic<uint64_t> next_session_id_{1};
   bool needs_footprint_ = false;
   // The data directory (null: in memory only), and the thread that writes
   // checkpoints in the background.

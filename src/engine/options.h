@@ -47,6 +47,12 @@ struct Options {
   // sources, partition domain: scheduler/scheduler.h). Its `queues` and
   // `seed` are not read: Open sets them from `workers` and `seed`.
   scheduler::SchedulerOptions scheduling;
+  // Conflict lanes (lane_table.h): interactive transaction blocks whose
+  // statements meet references with conflict evidence take the lane the
+  // scheduler gives them and run one after the other there, instead of
+  // conflicting. False: blocks always run free (the concurrency control
+  // alone decides), as before lanes.
+  bool conflict_lanes = true;
   // Idle workers take queued transactions from other workers' queues ...
   bool steal = true;
   // ... holding at least this many waiting transactions (1: any non-empty).

@@ -3,6 +3,7 @@
 #include "engine/session.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "common/datetime.h"
 #include "engine/database.h"
@@ -133,7 +134,8 @@ class Session::StatementGate {
   bool entered_ = false;
 };
 
-Session::Session(Database* db) : db_(db), settings_(DefaultSettings()) {}
+Session::Session(Database* db)
+    : db_(db), settings_(DefaultSettings()), id_(db->next_session_id_.fetch_add(1, std::memory_order_relaxed)) {}
 
 Session::~Session() {
   if (txn_) EndTransaction(false);
@@ -216,6 +218,50 @@ void Session::FailBlock() {
   // ROLLBACK; wait-die and wound-wait count on the loser letting go).
   if (txn_) txn_->Abort();
   LeaveTableGates();  // it touches no table any more
+  LeaveLanes();
+}
+
+void Session::LeaveLanes() {
+  if (!holds_lanes_) return;
+  db_->lanes_->ReleaseAll(id_);
+  holds_lanes_ = false;
+}
+
+bool Session::TakeLanesNow(const sql::PreparedStatement& statement, const std::vector<Value>& params,
+                           LaneWanted* busy) {
+  FootprintBuilder builder(db_->footprint_spec_);
+  builder.Add(statement, params);
+  const scheduler::Footprint footprint = builder.Finish();
+  if (footprint.references.empty()) return true;
+  std::vector<std::pair<size_t, size_t>> wanted;  // (lane, reference index)
+  if (auto choice = db_->scheduler_->Lane(footprint)) {
+    wanted.emplace_back(choice->lane % db_->lanes_->lanes(), choice->reference);
+  }
+  for (size_t i = 0; i < footprint.references.size(); ++i) {
+    if (auto lane = db_->lanes_->Remembered(footprint.references[i])) wanted.emplace_back(*lane, i);
+  }
+  if (wanted.empty()) return true;
+  std::sort(wanted.begin(), wanted.end());
+  std::vector<std::string> names;  // rendered only when a lane is taken
+  size_t last_lane = std::numeric_limits<size_t>::max();
+  for (const auto& [lane, i] : wanted) {
+    if (lane == last_lane) continue;
+    last_lane = lane;
+    if (holds_lanes_ && db_->lanes_->Holds(id_, lane)) continue;
+    if (names.empty()) {
+      FootprintBuilder named(db_->footprint_spec_, /*with_names=*/true);
+      named.Add(statement, params);
+      named.Finish();
+      names = named.Names();
+    }
+    const std::string name = i < names.size() ? names[i] : std::string();
+    if (!db_->lanes_->TryAcquire(id_, lane, footprint.references[i], name)) {
+      *busy = LaneWanted{lane, footprint.references[i], name};
+      return false;
+    }
+    holds_lanes_ = true;
+  }
+  return true;
 }
 
 void Session::LeaveTableGates() {
@@ -234,6 +280,7 @@ Status Session::EndTransaction(bool commit) {
   } else {
     txn_->Abort();
   }
+  LeaveLanes();  // its writes are in (or gone): the next block of its lanes may run
   if (ran_ddl_) {
     ran_ddl_ = false;
     db_->CollectGarbage();
@@ -600,6 +647,30 @@ bool Session::ShowPacelineSetting(const std::string& name, QueryResult* result) 
                               Value::Int64(static_cast<int64_t>(ref.commits)), Value::Float64(ref.weight),
                               Value::Text(std::move(queued))});
     }
+  } else if (name == "paceline.session_id") {
+    one(std::to_string(id_));
+  } else if (name == "paceline.lanes") {
+    // The conflict lanes held or waited for now: per lane its holder
+    // session (paceline.session_id), the references that sent it there,
+    // and the waiting sessions with the reference each waits for.
+    result->columns = {{"lane", Type(TypeId::kInt64)},        {"holder", Type(TypeId::kInt64)},
+                       {"references", Type(TypeId::kText)},   {"waiting", Type(TypeId::kText)},
+                       {"waiting_for", Type(TypeId::kText)}};
+    if (db_->lanes_) {
+      auto join = [](const auto& items, auto&& text) {
+        std::string out = "{";
+        for (size_t i = 0; i < items.size(); ++i) out += (i ? "," : "") + text(items[i]);
+        return out + "}";
+      };
+      auto quoted = [](const std::string& s) { return "\"" + s + "\""; };
+      auto number = [](uint64_t n) { return std::to_string(n); };
+      for (const LaneTable::LaneState& lane : db_->lanes_->Snapshot()) {
+        result->rows.push_back({Value::Int64(static_cast<int64_t>(lane.lane)),
+                                lane.holder == 0 ? Value::Null(TypeId::kInt64) : Value::Int64(static_cast<int64_t>(lane.holder)),
+                                Value::Text(join(lane.held_for, quoted)), Value::Text(join(lane.waiting, number)),
+                                Value::Text(join(lane.waiting_for, quoted))});
+      }
+    }
   } else if (name == "paceline.scheduler_stats") {
     // What the scheduler did since start (SchedulerStats), one row per
     // field; the flags are 0 or 1.
@@ -662,6 +733,7 @@ Status Session::CheckDdlAfterWrites(const sql::Statement& ast) const {
 Status Session::RunDmlInTransaction(const sql::PreparedStatement& statement, const std::vector<Value>& params,
                                     QueryResult* result) {
   const bool block = state_ != TransactionState::kIdle;
+  const bool lanes = block && db_->lanes_ != nullptr;
   for (;;) {
     StatementGate gate(this);  // an autocommit attempt holds it already
     PL_RETURN_IF_ERROR(gate.Enter());
@@ -684,6 +756,18 @@ Status Session::RunDmlInTransaction(const sql::PreparedStatement& statement, con
       gate.Leave();
       PL_RETURN_IF_ERROR(db_->EnterTableGate(this, busy, &cancel_));
       table_gates_.push_back(busy);
+      continue;
+    }
+    LaneWanted lane;
+    if (lanes && !TakeLanesNow(*current, params, &lane)) {
+      // Another block of its conflict group holds the lane: wait for it
+      // outside the execution gate (that block's statements need it), then
+      // look again (the free lanes, and a schema that may have changed).
+      gate.Leave();
+      PL_RETURN_IF_ERROR(db_->lanes_->Acquire(id_, lane.lane, lane.key, lane.name,
+                                              std::chrono::steady_clock::now() + db_->options().lock_timeout,
+                                              &cancel_));
+      holds_lanes_ = true;
       continue;
     }
     if (db_->footprint_spec_.references) {

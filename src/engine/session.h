@@ -28,7 +28,15 @@
 // Scheduling: a session's transactions run on the caller's thread, outside
 // the run queues (they cannot be placed in advance: their statements arrive
 // one by one), but their commits and conflict aborts still feed the
-// scheduler's History (events with scheduler::kNoQueue).
+// scheduler's History (events with scheduler::kNoQueue). A block's
+// statement whose references have conflict evidence first takes the
+// conflict lane the scheduler gives them (lane_table.h; Options::
+// conflict_lanes), waiting while another block holds it, and the block
+// keeps its lanes until it ends: blocks of one conflict group run one after
+// the other instead of failing each other with 40001. A lane wait ends with
+// 40P01 when it would close a cycle, 55P03 after lock_timeout, 57014 on
+// Cancel(); the block is then failed, like any failed statement. Autocommit
+// statements take no lanes (their conflicts are retried here).
 #pragma once
 
 #include <map>
@@ -103,6 +111,10 @@ class Session {
   };
 
   TransactionState state() const { return state_; }
+  // This session's number among the database's sessions (SHOW
+  // paceline.lanes names lane holders and waiters by it; SHOW
+  // paceline.session_id shows it).
+  uint64_t id() const { return id_; }
   // A setting's current value (SHOW), or "" with 42704 when unknown.
   Status GetSetting(std::string_view name, std::string* value) const;
   Status SetSetting(std::string_view name, std::string value);
@@ -142,6 +154,20 @@ class Session {
   Status RunSchemaChange(const sql::PreparedStatement& statement, QueryResult* result);
   // Gives back the open block's table gates.
   void LeaveTableGates();
+  // A conflict lane a statement calls for, and the reference that does.
+  struct LaneWanted {
+    size_t lane = 0;
+    uint64_t key = 0;
+    std::string name;
+  };
+  // Takes the conflict lanes `statement` calls for that this block does
+  // not hold yet, in lane order: the scheduler's choice for its references
+  // (Scheduler::Lane), and the lanes that keep references where blocks met
+  // (LaneTable::Remembered). Takes the free ones without waiting; false
+  // with the first busy one in `*busy`.
+  bool TakeLanesNow(const sql::PreparedStatement& statement, const std::vector<Value>& params, LaneWanted* busy);
+  // Gives back the open block's lanes.
+  void LeaveLanes();
   // Begin() for a transaction block (BEGIN, or a multi-statement script).
   Status BeginBlock();
   // Every setting back to its default (RESET ALL, DISCARD ALL);
@@ -157,7 +183,7 @@ class Session {
   // its SET LOCALs; the next transaction's READ ONLY mode is the default's.
   void EndBlockSettings(bool commit);
 
-  // SHOW paceline.scheduler | paceline.cc | paceline.workers |
+  // SHOW paceline.scheduler | paceline.cc | paceline.workers | paceline.lanes |
   // paceline.hot_references: the database's execution settings and the
   // scheduler's heaviest references. False when `name` is none of these.
   bool ShowPacelineSetting(const std::string& name, QueryResult* result) const;
@@ -206,6 +232,8 @@ class Session {
   bool ran_ddl_ = false;  // the open block ran DDL
   bool gate_held_ = false;  // a StatementGate holds the execution gate
   std::vector<uint32_t> table_gates_;  // the tables whose gates the open block holds
+  const uint64_t id_;
+  bool holds_lanes_ = false;  // the open block took a conflict lane
 };
 
 }  // namespace paceline::engine

@@ -137,31 +137,37 @@ AdaptiveScheduler::ShortestQueue AdaptiveScheduler::Shortest() {
 
 size_t AdaptiveScheduler::Pick(const Footprint& footprint) { return Place(footprint).queue; }
 
+template <typename Fn>
+void AdaptiveScheduler::ForEachEntry(const Footprint& footprint, int64_t now, Fn fn) {
+  for (size_t i = 0; i < footprint.references.size(); ++i) {
+    const ReferenceKey key = footprint.references[i];
+    if (!Tracked(key)) continue;  // never blamed: no evidence
+    Shard& shard = ShardOf(key);
+    std::lock_guard lock(shard.mu);
+    Entry* e = Find(&shard, key);
+    if (e == nullptr) continue;  // swept, or another key's filter bit
+    Decay(e, now);
+    if (!fn(i, footprint.TablesOf(i), *e)) return;
+  }
+}
+
 AdaptiveScheduler::Hottest AdaptiveScheduler::HottestOf(const Footprint& footprint, int64_t now, bool count_traffic) {
   // Evidence of each reference; of the hot ones, the one with the most
   // blamed aborts (rate × exposures: the conflicts its home would avoid).
   Hottest h;
-  for (size_t i = 0; i < footprint.references.size(); ++i) {
-    const ReferenceKey key = footprint.references[i];
-    if (!Tracked(key)) continue;  // never blamed: no evidence, nothing to count
-    const uint64_t tables = footprint.TablesOf(i);
-    Shard& shard = ShardOf(key);
-    std::lock_guard lock(shard.mu);
-    Entry* found = Find(&shard, key);
-    if (found == nullptr) continue;  // swept, or another key's filter bit
-    Entry& e = *found;
-    Decay(&e, now);
+  ForEachEntry(footprint, now, [&](size_t i, uint64_t tables, Entry& e) {
     if (count_traffic) e.traffic += 1;
     const double score = Score(e, tables);
     // Cold in every role (hot in this footprint's tables is hot): no home any more.
     if (score <= 0 && !e.homes.empty() && Score(e, 0) <= 0) ReleaseHomes(&e);
     if (score > 0 && score > h.aborts) {
       h.hot = true;
-      h.key = key;
+      h.key = footprint.references[i];
       h.aborts = score;
       h.spill_cost = SpillCost(e);
     }
-  }
+    return true;
+  });
   return h;
 }
 
@@ -312,29 +318,47 @@ bool AdaptiveScheduler::AwayInflight(const Entry& e) const {
   return false;
 }
 
+std::optional<LaneChoice> AdaptiveScheduler::Lane(const Footprint& footprint) {
+  // Of the references with blamed aborts (≥ kMinAborts, decayed) at the
+  // tables they locate here, the one with the most; its lane is its first
+  // home (the queue Place pins its transactions to when its home set is
+  // one queue), given now if it has none. Not Hot's rate test: that one
+  // weighs a home's cost to idle workers, while a block's conflict reaches
+  // its client as 40001 (no retry), so any repeated conflict is worth a
+  // lane, and a lane costs nothing where blocks do not meet.
+  const int64_t now = now_ns_();
+  std::optional<LaneChoice> best;
+  double most = 0;
+  ForEachEntry(footprint, now, [&](size_t i, uint64_t tables, Entry& e) {
+    double aborts = 0;
+    for (const Evidence& t : e.tables) {
+      if ((tables == 0 || (tables & t.bit) != 0) && t.aborts >= kMinAborts) aborts += t.aborts;
+    }
+    if (aborts > most) {
+      most = aborts;
+      if (e.homes.empty()) FitHomes(&e, 1, now);
+      best = LaneChoice{static_cast<size_t>(e.homes.front()), i};
+    }
+    return true;
+  });
+  return best;
+}
+
 bool AdaptiveScheduler::MayMove(const Footprint& footprint, size_t queue) {
   // A pinned transaction may leave its queue when, for each of its hot
   // references, no other transaction carrying it is in flight anywhere:
   // then it conflicts with nothing that runs or waits now.
   (void)queue;
-  const int64_t now = now_ns_();
-  for (size_t i = 0; i < footprint.references.size(); ++i) {
-    const ReferenceKey key = footprint.references[i];
-    if (!Tracked(key)) continue;
-    const uint64_t tables = footprint.TablesOf(i);
-    Shard& shard = ShardOf(key);
-    std::lock_guard lock(shard.mu);
-    Entry* found = Find(&shard, key);
-    if (found == nullptr) continue;
-    Entry& e = *found;
-    Decay(&e, now);
-    if (Score(e, tables) <= 0) continue;
+  bool may = true;
+  ForEachEntry(footprint, now_ns_(), [&](size_t, uint64_t tables, Entry& e) {
+    if (Score(e, tables) <= 0) return true;
     int64_t inflight = 0;
     for (int32_t n : e.inflight) inflight += n;
-    if (inflight > 1) return false;  // itself, and another
-  }
-  moved_.fetch_add(1, std::memory_order_relaxed);
-  return true;
+    may = inflight <= 1;  // itself, and no other
+    return may;
+  });
+  if (may) moved_.fetch_add(1, std::memory_order_relaxed);
+  return may;
 }
 
 uint64_t AdaptiveScheduler::NextRandom() {

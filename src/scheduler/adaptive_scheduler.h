@@ -212,6 +212,7 @@ class AdaptiveScheduler : public Scheduler {
                const ReferenceNamer* namer) override;
   void OnCommit(const Footprint& footprint, size_t queue) override;
   void OnFinish(const Footprint& footprint, size_t queue) override;
+  std::optional<LaneChoice> Lane(const Footprint& footprint) override;
   std::vector<HotReference> TopReferences(size_t k) const override;
   SchedulerStats Stats() const override;
 
@@ -330,6 +331,11 @@ class AdaptiveScheduler : public Scheduler {
   // Ends an attempt on `queue`: exposures for every reference, aborts for
   // the blamed ones (culprit null: a commit).
   Evidence& EvidenceOf(Entry* e, uint64_t bit) const;
+  // For each reference i of `footprint` with an entry: fn(i, tables it
+  // locates, its entry decayed to `now`), with the entry's shard locked;
+  // stops when fn returns false.
+  template <typename Fn>
+  void ForEachEntry(const Footprint& footprint, int64_t now, Fn fn);
   // Calls fn(bit) for each table reference i of `footprint` located.
   template <typename Fn>
   static void ForEachTable(const Footprint& footprint, size_t i, Fn fn);

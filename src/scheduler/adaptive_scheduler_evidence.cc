@@ -47,8 +47,12 @@ void AdaptiveScheduler::EndAttempt(const Footprint& footprint, size_t queue, con
         if (q != queue) others += t.inflight[q];
       }
       t.attempts += 1;
-      if (others > 0 || (queue < queues_ && t.inflight[queue] > 1)) t.concurrent += 1;
       const bool guilty = blamed && (culprit->tables == 0 || (culprit->tables & bit) != 0);
+      // An attempt outside the run queues (an interactive block) is not
+      // counted in flight: a conflict blamed on it proves its company.
+      if (others > 0 || (queue < queues_ && t.inflight[queue] > 1) || (queue >= queues_ && guilty)) {
+        t.concurrent += 1;
+      }
       if (others == 0 && !guilty) return;  // not exposed there: no evidence either way
       exposed = true;
       t.exposures += 1;

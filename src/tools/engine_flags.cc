@@ -41,6 +41,9 @@ DEFINE_int32(max_retry_pause_us, 1000, "longest pause before a retry (the first 
 DEFINE_bool(retry_yield, true,
             "an immediate retry first yields the core (false with --max-retry-pause-us=0: the paper's Original)");
 DEFINE_int32(lock_timeout_ms, 10000, "longest lock wait (2PL waiting variants) and DDL wait");
+DEFINE_bool(conflict_lanes, true,
+            "interactive transaction blocks that meet references with conflict evidence run one after the other "
+            "in the scheduler's conflict lanes (false: the concurrency control alone decides)");
 DEFINE_bool(parameterize_literals, true,
             "statements sent with literals share one plan per shape (their literals become parameters)");
 DEFINE_string(data_dir, "",
@@ -63,7 +66,7 @@ bool IsEngineFlag(const std::string& name) {
       "workers", "cc", "scheduler", "history_warmup", "history_learning", "state", "history_capacity",
       "history_half_life_ms", "exploration", "reference_sources", "reference_multiplicity", "partition_domain", "steal", "steal_threshold", "max_retries",
       "max_retry_pause_us", "retry_yield",
-      "lock_timeout_ms", "parameterize_literals", "data_dir", "sync", "checkpoint_interval_s", "checkpoint_log_mb", "checkpoint_on_close", "group_commit_us",
+      "lock_timeout_ms", "conflict_lanes", "parameterize_literals", "data_dir", "sync", "checkpoint_interval_s", "checkpoint_log_mb", "checkpoint_on_close", "group_commit_us",
       "statement_cache_mb", "seed"};
   return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
@@ -91,6 +94,7 @@ Status EngineOptionsFromFlags(engine::Options* options) {
   options->retry_yield = FLAGS_retry_yield;
   options->lock_timeout = std::chrono::milliseconds(std::max(0, FLAGS_lock_timeout_ms));
   options->parameterize_literals = FLAGS_parameterize_literals;
+  options->conflict_lanes = FLAGS_conflict_lanes;
   options->seed = FLAGS_seed;
   if (FLAGS_statement_cache_mb < 1 || FLAGS_statement_cache_mb > (1u << 20)) {
     return Invalid("--statement-cache-mb must be in [1, 1048576]: " + std::to_string(FLAGS_statement_cache_mb));

@@ -46,13 +46,7 @@ class ScheduleTest : public ::testing::TestWithParam<const char*> {
     Status st = RunSql(s, sql);
     EXPECT_TRUE(st.Is(sqlstate::kSerializationFailure)) << sql << ": expected 40001, got " << st.ToString();
   }
-  int64_t V(int id) {
-    auto s = db_->CreateSession();
-    QueryResult r;
-    Status st = RunSql(s, "SELECT v FROM x WHERE id = " + std::to_string(id), &r);
-    EXPECT_TRUE(st.ok()) << st.ToString();
-    return st.ok() && !r.rows.empty() ? r.rows[0][0].int_value() : -1;
-  }
+  int64_t V(int id) { return test_sql::ValueOfX(db_.get(), id); }
   // Runs `sql` on `s` on another thread and returns once it is waiting for
   // a lock (the step is expected to block).
   std::future<Status> RunBlocked(const std::unique_ptr<Session>& s, const std::string& sql) {

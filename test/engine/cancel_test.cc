@@ -64,13 +64,7 @@ class CancelTest : public ::testing::TestWithParam<const char*> {
     EXPECT_TRUE(st.Is(sqlstate::kQueryCanceled)) << "expected 57014, got " << st.ToString();
     EXPECT_EQ(st.message(), "canceling statement due to user request");
   }
-  int64_t V(int id) {
-    auto s = db_->CreateSession();
-    QueryResult r;
-    Status st = RunSql(s, "SELECT v FROM x WHERE id = " + std::to_string(id), &r);
-    EXPECT_TRUE(st.ok()) << st.ToString();
-    return st.ok() && !r.rows.empty() ? r.rows[0][0].int_value() : -1;
-  }
+  int64_t V(int id) { return test_sql::ValueOfX(db_.get(), id); }
   // Waits (bounded) until `done` or the future is ready.
   template <typename Pred, typename T>
   static bool WaitFor(Pred done, std::future<T>& f) {

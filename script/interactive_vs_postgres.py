@@ -1,0 +1,130 @@
+#!/usr/bin/python3
+"""Interactive transactions (BEGIN, one round trip per statement, COMMIT)
+against paceline-server and a throwaway PostgreSQL 15, side by side: how
+many transactions fail, and at what throughput.
+
+pgbench's built-in scripts (`-b tpcb-like`, `-b simple-update`, ...) are
+what every new user runs first; each statement is its own message, so
+paceline-server cannot hand the transaction to a run queue whole and runs
+it as an interactive block (its conflict lanes are what this measures).
+For each --scale it initialises every server with `pgbench -i -s SCALE`,
+then for each script and client count runs
+`pgbench -n -b SCRIPT -M prepared -c CLIENTS -j 2 -T SECONDS` against:
+
+  postgres-rc    PostgreSQL 15 at READ COMMITTED (its default), fsync,
+                 synchronous_commit and full_page_writes off
+  postgres-ser   the same at SERIALIZABLE (PGOPTIONS default_transaction_isolation)
+  paceline       paceline-server in memory, conflict lanes on (its default)
+  paceline-free  the same with --conflict-lanes=false (blocks run free)
+
+in turn, --repeats times (interleaved: every variant once per round), and
+prints per cell the median tps and the median failed share (pgbench's
+"number of failed transactions": 40001 / 40P01 returned to the client;
+pgbench runs with --max-tries=1, so nothing is retried).
+
+  script/interactive_vs_postgres.py --scales 1,8 --clients 8,32 \\
+      --scripts tpcb-like,simple-update --seconds 10 --repeats 3
+
+Needs root (PostgreSQL runs as the `postgres` user) and the packages
+postgresql-15 and postgresql-client (script/setup installs them).
+Everything listens on 127.0.0.1 only and is stopped at the end.
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pgbench_vs_postgres import Paceline, Postgres, ROOT  # noqa: E402
+
+
+def pgbench_env(port, user, isolation=None):
+    env = dict(os.environ, PGHOST="127.0.0.1", PGPORT=str(port), PGUSER=user,
+               PGDATABASE="postgres" if user == "postgres" else "paceline", PGSSLMODE="disable")
+    if isolation:
+        env["PGOPTIONS"] = f"-c default_transaction_isolation={isolation}"
+    return env
+
+
+def initialise(env, scale):
+    subprocess.run(["pgbench", "-i", "-q", "-s", str(scale)], env=env, check=True, capture_output=True, text=True,
+                   timeout=1800)
+
+
+def run(env, script, clients, seconds, scale):
+    out = subprocess.run(["pgbench", "-n", "-b", script, "-M", "prepared", "-s", str(scale), "-c", str(clients),
+                          "-j", "2", "-T", str(seconds), "--max-tries=1"],
+                         env=env, capture_output=True, text=True, timeout=seconds + 600)
+    text = out.stdout + out.stderr
+    tps = re.search(r"tps = ([\d.]+)", text)
+    processed = re.search(r"number of transactions actually processed: (\d+)", text)
+    failed = re.search(r"number of failed transactions: (\d+)", text)
+    if not tps or not processed:
+        sys.exit(f"interactive_vs_postgres: pgbench failed ({script}, {clients} clients):\n{text[-2000:]}")
+    ok = int(processed.group(1))
+    bad = int(failed.group(1)) if failed else 0
+    return {"tps": float(tps.group(1)), "failed_share": bad / max(1, ok + bad), "failed": bad}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--server", default=os.path.join(ROOT, "build", "src", "tools", "paceline-server"))
+    p.add_argument("--scales", default="1,2,8")
+    p.add_argument("--clients", default="8,32")
+    p.add_argument("--scripts", default="tpcb-like,simple-update")
+    p.add_argument("--seconds", type=int, default=10)
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--variants", default="postgres-rc,postgres-ser,paceline,paceline-free")
+    p.add_argument("--server-flags", default="--workers=8 --cc=occ --data-dir=",
+                   help="paceline-server flags (space-separated); the default runs it in memory")
+    p.add_argument("--pg-port", type=int, default=55498)
+    args = p.parse_args()
+    clients = [int(c) for c in args.clients.split(",")]
+    scripts = args.scripts.split(",")
+    variants = args.variants.split(",")
+    results = {}  # (variant, scale, script, clients) -> [runs]
+    for scale in [int(s) for s in args.scales.split(",")]:
+        pg = Postgres(args.pg_port, max(clients)) if any(v.startswith("postgres") for v in variants) else None
+        servers = {}
+        try:
+            if pg:
+                pg.start()
+                initialise(pgbench_env(args.pg_port, "postgres"), scale)
+            for v in variants:
+                if v.startswith("paceline"):
+                    extra = args.server_flags.split() + (["--conflict-lanes=false"] if v == "paceline-free" else [])
+                    servers[v] = Paceline(args.server, "adaptive", extra)
+                    servers[v].start()
+                    initialise(pgbench_env(servers[v].port, "paceline"), scale)
+            for script in scripts:
+                for n in clients:
+                    for repeat in range(args.repeats):
+                        for v in variants:
+                            if v.startswith("postgres"):
+                                env = pgbench_env(args.pg_port, "postgres",
+                                                  "serializable" if v == "postgres-ser" else "read committed")
+                            else:
+                                env = pgbench_env(servers[v].port, "paceline")
+                            r = run(env, script, n, args.seconds, scale)
+                            results.setdefault((v, scale, script, n), []).append(r)
+                            print(f"  {v} scale {scale} {script} c{n} #{repeat + 1}: {r['tps']:.0f} tps, "
+                                  f"{100 * r['failed_share']:.2f}% failed", file=sys.stderr, flush=True)
+        finally:
+            for s in servers.values():
+                s.stop()
+            if pg:
+                pg.stop()
+    print(f"pgbench built-in scripts, -M prepared, {args.seconds} s, medians of {args.repeats} (interleaved); "
+          f"paceline-server {args.server_flags} --scheduler=adaptive")
+    print(f"{'variant':<14} {'scale':>5} {'script':<14} {'clients':>7} {'tps':>9} {'failed %':>9}  runs (tps/failed %)")
+    for (v, scale, script, n), runs in sorted(results.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][3])):
+        tps = statistics.median(r["tps"] for r in runs)
+        failed = statistics.median(r["failed_share"] for r in runs)
+        each = " ".join(f"{r['tps']:.0f}/{100 * r['failed_share']:.2f}" for r in runs)
+        print(f"{v:<14} {scale:>5} {script:<14} {n:>7} {tps:>9.0f} {100 * failed:>9.2f}  {each}")
+
+
+if __name__ == "__main__":
+    main()

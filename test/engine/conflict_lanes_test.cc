@@ -1,0 +1,317 @@
+// Conflict lanes through real sessions (Session + LaneTable + the adaptive
+// scheduler's evidence), for every CC and scheduler by name. Evidence is
+// made the way a workload makes it: four sessions run blocks on a row
+// until the scheduler lists the row's reference with blamed aborts (bounded
+// wait on that condition). The schedules then run on explicit
+// interleavings; a step expected to block runs on a helper thread and the
+// test waits until SHOW paceline.lanes lists it as waiting, never on a
+// sleep. Under "random" (no evidence) no block ever takes a lane.
+//
+// | schedule                        | interleaving (row 1 hot)                              | anomaly / failure excluded          |
+// |---------------------------------|-------------------------------------------------------|-------------------------------------|
+// | SecondBlockWaitsThenBothCommit  | A: BEGIN; SELECT v id=1 (→ lane)  B: BEGIN; SELECT v   | lost update (both read v, both      |
+// |                                 | id=1 (waits)  A: UPDATE v+1; COMMIT  B: reads A's v,   | write v+1), and the 40001 the CC    |
+// |                                 | UPDATE v+1; COMMIT → v0+2                              | would return without lanes          |
+// | ColdRowsRunFree                 | A: BEGIN; UPDATE id=3 (no evidence): no lane; B:       | a lane for a row without evidence   |
+// |                                 | BEGIN; UPDATE id=4; both commit                        |                                     |
+// | HolderDisconnectReleases        | A holds the lane; B waits; A's session is destroyed    | a lane kept by a gone client        |
+// |                                 | → B proceeds, commits; A's write rolled back          |                                     |
+// | HolderCanceledReleases          | A holds the lane, runs a long join; B waits; cancel A  | a canceled block keeping its lane   |
+// |                                 | → 57014, block failed, lane free → B commits          |                                     |
+// | WaiterCanceled                  | A holds the lane; B waits; cancel B → 57014 at once;   | a lane wait deaf to cancel          |
+// |                                 | A commits                                              |                                     |
+// | LaneCycleFailsWithDeadlock      | rows 1 and 2 hot on two lanes; A: row 1, B: row 2;     | two blocks waiting for each other   |
+// |                                 | A: row 2 (waits); B: row 1 → 40P01 at once; A commits | until lock_timeout                  |
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/database.h"
+#include "test/engine/session_sql.h"
+
+namespace paceline::engine {
+namespace {
+
+using test_sql::Ok;
+using test_sql::RunSql;
+using std::chrono::steady_clock;
+
+struct Param {
+  const char* cc;
+  const char* scheduler;
+};
+
+std::string Name(const ::testing::TestParamInfo<Param>& info) {
+  std::string name = std::string(info.param.cc) + "_" + info.param.scheduler;
+  for (char& c : name) {
+    if (c == '-') c = '_';
+  }
+  return name;
+}
+
+class ConflictLanesTest : public ::testing::TestWithParam<Param> {
+ protected:
+  void SetUp() override {
+    Options options;
+    options.cc = GetParam().cc;
+    options.scheduler = GetParam().scheduler;
+    options.workers = 2;  // two queues, so two lanes
+    options.lock_timeout = std::chrono::milliseconds(60000);
+    options.scheduling.history_half_life = std::chrono::milliseconds(600000);  // evidence stays for the test
+    ASSERT_TRUE(Database::Open(options, &db_).ok());
+    a_ = db_->CreateSession();
+    b_ = db_->CreateSession();
+    Ok(a_, "CREATE TABLE x (id INT PRIMARY KEY, v INT NOT NULL)");
+    Ok(a_, "INSERT INTO x VALUES (1, 0), (2, 0), (3, 0), (4, 0)");
+  }
+
+  bool learns() const { return std::string(GetParam().scheduler) == "adaptive"; }
+
+  int64_t V(int id) { return test_sql::ValueOfX(db_.get(), id); }
+
+  // Whether the scheduler has given `reference` a home (SHOW
+  // paceline.hot_references lists its homes as 1s in `queued`): its
+  // evidence made it hot, and a block asked for its lane.
+  bool Homed(const std::string& reference) {
+    auto s = db_->CreateSession();
+    QueryResult r;
+    if (!RunSql(s, "SHOW paceline.hot_references", &r).ok()) return false;
+    for (const auto& row : r.rows) {
+      if (row[0].string_value() == reference) return row[4].string_value().find('1') != std::string::npos;
+    }
+    return false;
+  }
+
+  // Four sessions run `BEGIN; UPDATE row; COMMIT` until the scheduler has
+  // made `id=<row>` hot enough to home it (adaptive), or 400 blocks each (a
+  // scheduler that does not learn).
+  void MakeHot(int row) {
+    std::atomic<bool> stop{false};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) {
+      threads.emplace_back([&] {
+        auto s = db_->CreateSession();
+        for (int i = 0; !stop.load() && (learns() || i < 400); ++i) {
+          QueryResult r;
+          (void)s->Execute("BEGIN", &r);
+          Status st = s->Execute("UPDATE x SET v = v + 1 WHERE id = " + std::to_string(row), &r);
+          (void)s->Execute(st.ok() ? "COMMIT" : "ROLLBACK", &r);
+        }
+      });
+    }
+    const auto deadline = steady_clock::now() + std::chrono::seconds(60);
+    while (learns() && !Homed("id=" + std::to_string(row)) && steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
+    stop = true;
+    for (auto& t : threads) t.join();
+    if (learns()) {
+      ASSERT_TRUE(Homed("id=" + std::to_string(row))) << "no evidence for id=" << row;
+    }
+  }
+
+  struct LaneRow {
+    int64_t lane = -1;
+    int64_t holder = 0;
+    std::string waiting;
+  };
+  std::vector<LaneRow> Lanes() {
+    auto s = db_->CreateSession();
+    QueryResult r;
+    std::vector<LaneRow> out;
+    if (!RunSql(s, "SHOW paceline.lanes", &r).ok()) return out;
+    for (const auto& row : r.rows) {
+      out.push_back({row[0].int_value(), row[1].is_null() ? 0 : row[1].int_value(), row[3].string_value()});
+    }
+    return out;
+  }
+  // The lane `session` holds (-1: none).
+  int64_t LaneHeldBy(const Session& session) {
+    for (const auto& l : Lanes()) {
+      if (l.holder == static_cast<int64_t>(session.id())) return l.lane;
+    }
+    return -1;
+  }
+  // Waits (bounded) until `session` is listed waiting for a lane.
+  bool WaitsForLane(const Session& session) {
+    const std::string id = std::to_string(session.id());
+    const auto deadline = steady_clock::now() + std::chrono::seconds(30);
+    while (steady_clock::now() < deadline) {
+      for (const auto& l : Lanes()) {
+        if (l.waiting == "{" + id + "}" || l.waiting.find(id) != std::string::npos) return true;
+      }
+      std::this_thread::yield();
+    }
+    return false;
+  }
+
+  // `s`: BEGIN; UPDATE row 1 (+1), on another thread.
+  static std::future<Status> BeginAndUpdateOnAnotherThread(Session* s) {
+    return std::async(std::launch::async, [s] {
+      QueryResult r;
+      Status st = s->Execute("BEGIN", &r);
+      if (st.ok()) st = s->Execute("UPDATE x SET v = v + 1 WHERE id = 1", &r);
+      return st;
+    });
+  }
+
+  std::unique_ptr<Database> db_;
+  std::unique_ptr<Session> a_, b_;
+};
+
+TEST_P(ConflictLanesTest, SecondBlockWaitsThenBothCommit) {
+  MakeHot(1);
+  const int64_t v0 = V(1);
+  Ok(a_, "BEGIN");
+  QueryResult ra;
+  ASSERT_TRUE(RunSql(a_, "SELECT v FROM x WHERE id = 1", &ra).ok());
+  if (!learns()) {
+    EXPECT_TRUE(Lanes().empty()) << "a lane without evidence";
+    Ok(a_, "COMMIT");
+    return;
+  }
+  ASSERT_GE(LaneHeldBy(*a_), 0) << "A took no lane for a hot row";
+  Session* b = b_.get();
+  auto b_read = std::async(std::launch::async, [b] {
+    QueryResult r;
+    Status st = b->Execute("BEGIN", &r);
+    if (st.ok()) st = b->Execute("SELECT v FROM x WHERE id = 1", &r);
+    return std::make_pair(st, st.ok() && !r.rows.empty() ? r.rows[0][0].int_value() : int64_t{-1});
+  });
+  ASSERT_TRUE(WaitsForLane(*b_));
+  Ok(a_, "UPDATE x SET v = " + std::to_string(ra.rows[0][0].int_value() + 1) + " WHERE id = 1");
+  Ok(a_, "COMMIT");
+  auto [st, seen] = b_read.get();
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(seen, v0 + 1);  // A's committed write: B ran after A
+  Ok(b_, "UPDATE x SET v = " + std::to_string(seen + 1) + " WHERE id = 1");
+  Ok(b_, "COMMIT");
+  EXPECT_EQ(V(1), v0 + 2);
+  EXPECT_TRUE(Lanes().empty());
+}
+
+TEST_P(ConflictLanesTest, ColdRowsRunFree) {
+  MakeHot(1);
+  Ok(a_, "BEGIN");
+  Ok(a_, "UPDATE x SET v = v + 1 WHERE id = 3");
+  EXPECT_EQ(LaneHeldBy(*a_), -1);
+  Ok(b_, "BEGIN");
+  Ok(b_, "UPDATE x SET v = v + 1 WHERE id = 4");
+  EXPECT_TRUE(Lanes().empty());
+  Ok(a_, "COMMIT");
+  Ok(b_, "COMMIT");
+  EXPECT_EQ(V(3), 1);
+  EXPECT_EQ(V(4), 1);
+}
+
+TEST_P(ConflictLanesTest, HolderDisconnectReleases) {
+  MakeHot(1);
+  if (!learns()) GTEST_SKIP() << "no lanes without evidence (SecondBlockWaitsThenBothCommit checks it)";
+  const int64_t v0 = V(1);
+  Ok(a_, "BEGIN");
+  Ok(a_, "UPDATE x SET v = v + 100 WHERE id = 1");
+  ASSERT_GE(LaneHeldBy(*a_), 0);
+  auto b_update = BeginAndUpdateOnAnotherThread(b_.get());
+  ASSERT_TRUE(WaitsForLane(*b_));
+  a_.reset();  // the client is gone: its block rolls back, its lane goes
+  Status st = b_update.get();
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  Ok(b_, "COMMIT");
+  EXPECT_EQ(V(1), v0 + 1);
+}
+
+TEST_P(ConflictLanesTest, HolderCanceledReleases) {
+  MakeHot(1);
+  if (!learns()) GTEST_SKIP() << "no lanes without evidence (SecondBlockWaitsThenBothCommit checks it)";
+  Ok(a_, "CREATE TABLE l (id INT PRIMARY KEY, k INT NOT NULL)");
+  std::vector<std::vector<Value>> rows;
+  for (int i = 0; i < 2000; ++i) rows.push_back({Value::Int32(i), Value::Int32(i % 97)});
+  ASSERT_TRUE(db_->BulkLoad("l", rows).ok());
+  const int64_t v0 = V(1);
+  Ok(a_, "BEGIN");
+  Ok(a_, "UPDATE x SET v = v + 100 WHERE id = 1");
+  ASSERT_GE(LaneHeldBy(*a_), 0);
+  auto b_update = BeginAndUpdateOnAnotherThread(b_.get());
+  ASSERT_TRUE(WaitsForLane(*b_));
+  Session* a = a_.get();
+  const uint64_t checks = a->cancel_token()->checks();
+  auto a_join = std::async(std::launch::async, [a] {
+    QueryResult r;
+    return a->Execute("SELECT count(*) FROM l l1, l l2 WHERE l1.k = l2.k + 1000", &r);
+  });
+  const auto deadline = steady_clock::now() + std::chrono::seconds(30);
+  while (a->cancel_token()->checks() == checks && steady_clock::now() < deadline) std::this_thread::yield();
+  a->Cancel();
+  Status sa = a_join.get();
+  EXPECT_TRUE(sa.Is(sqlstate::kQueryCanceled)) << sa.ToString();
+  Status st = b_update.get();
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  Ok(b_, "COMMIT");
+  Ok(a_, "ROLLBACK");
+  EXPECT_EQ(V(1), v0 + 1);
+}
+
+TEST_P(ConflictLanesTest, WaiterCanceled) {
+  MakeHot(1);
+  if (!learns()) GTEST_SKIP() << "no lanes without evidence (SecondBlockWaitsThenBothCommit checks it)";
+  const int64_t v0 = V(1);
+  Ok(a_, "BEGIN");
+  Ok(a_, "UPDATE x SET v = v + 1 WHERE id = 1");
+  ASSERT_GE(LaneHeldBy(*a_), 0);
+  auto b_update = BeginAndUpdateOnAnotherThread(b_.get());
+  ASSERT_TRUE(WaitsForLane(*b_));
+  b_->Cancel();
+  Status st = b_update.get();
+  EXPECT_TRUE(st.Is(sqlstate::kQueryCanceled)) << st.ToString();
+  EXPECT_EQ(b_->state(), TransactionState::kFailed);
+  Ok(b_, "ROLLBACK");
+  Ok(a_, "COMMIT");
+  EXPECT_EQ(V(1), v0 + 1);
+}
+
+TEST_P(ConflictLanesTest, LaneCycleFailsWithDeadlock) {
+  MakeHot(1);
+  MakeHot(2);
+  if (!learns()) GTEST_SKIP() << "no lanes without evidence (SecondBlockWaitsThenBothCommit checks it)";
+  const int64_t v1 = V(1), v2 = V(2);
+  Ok(a_, "BEGIN");
+  Ok(b_, "BEGIN");
+  Ok(a_, "UPDATE x SET v = v + 1 WHERE id = 1");
+  Ok(b_, "UPDATE x SET v = v + 1 WHERE id = 2");
+  const int64_t lane_a = LaneHeldBy(*a_), lane_b = LaneHeldBy(*b_);
+  ASSERT_GE(lane_a, 0);
+  ASSERT_GE(lane_b, 0);
+  ASSERT_NE(lane_a, lane_b) << "two hot references homed on one queue";
+  Session* a = a_.get();
+  auto a_update = std::async(std::launch::async, [a] {
+    QueryResult r;
+    return a->Execute("UPDATE x SET v = v + 1 WHERE id = 2", &r);
+  });
+  ASSERT_TRUE(WaitsForLane(*a_));
+  const auto before = steady_clock::now();
+  QueryResult r;
+  Status st = b_->Execute("UPDATE x SET v = v + 1 WHERE id = 1", &r);
+  EXPECT_TRUE(st.Is(sqlstate::kDeadlockDetected)) << st.ToString();
+  EXPECT_LT(steady_clock::now() - before, std::chrono::seconds(30));  // at once, not at lock_timeout
+  Ok(b_, "ROLLBACK");
+  Status sa = a_update.get();
+  ASSERT_TRUE(sa.ok()) << sa.ToString();
+  Ok(a_, "COMMIT");
+  EXPECT_EQ(V(1), v1 + 1);
+  EXPECT_EQ(V(2), v2 + 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllConcurrencyControls, ConflictLanesTest,
+                         ::testing::Values(Param{"occ", "adaptive"}, Param{"2pl", "adaptive"},
+                                           Param{"2pl-wait-die", "adaptive"}, Param{"2pl-wound-wait", "adaptive"},
+                                           Param{"occ", "random"}, Param{"2pl", "random"},
+                                           Param{"2pl-wait-die", "random"}, Param{"2pl-wound-wait", "random"}),
+                         Name);
+
+}  // namespace
+}  // namespace paceline::engine
