@@ -242,7 +242,7 @@ Status Database::Open(const Options& options, std::unique_ptr<Database>* out) {
   if (options.conflict_lanes && db->footprint_spec_.references) {
     // A reference stays laned for four evidence half-lives after blocks
     // last met in its lane (lane_table.h, Memory).
-    db->lanes_ = std::make_unique<LaneTable>(scheduler_options.queues, 4 * options.scheduling.history_half_life);
+    db->lanes_ = std::make_unique<LaneTable>(4 * options.scheduling.history_half_life);
   }
   if (options.workers > 0) {
     db->runner_ = std::make_unique<Runner>(db.get());

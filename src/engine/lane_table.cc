@@ -2,7 +2,6 @@
 #include "engine/lane_table.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace paceline::engine {
 
@@ -15,103 +14,97 @@ void WakeAll(void* arg) {
   args->second->notify_all();
 }
 
-// The remembered references are swept of stale ones past this many.
-constexpr size_t kRememberedSweepAt = 4096;
+// The contention memory is swept of stale references past this many.
+constexpr size_t kContendedSweepAt = 4096;
 
 }  // namespace
 
-LaneTable::LaneTable(size_t lanes, std::chrono::milliseconds memory)
-    : memory_ns_(std::chrono::duration_cast<std::chrono::nanoseconds>(memory).count()),
-      lanes_(std::max<size_t>(lanes, 1)) {}
+LaneTable::LaneTable(std::chrono::milliseconds memory)
+    : memory_ns_(std::chrono::duration_cast<std::chrono::nanoseconds>(memory).count()) {}
 
 int64_t LaneTable::NowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
 
-std::optional<size_t> LaneTable::Remembered(scheduler::ReferenceKey key) {
+bool LaneTable::Remembered(Key key) {
   std::lock_guard lock(mu_);
-  auto it = remembered_.find(key);
-  if (it == remembered_.end() || NowNs() - it->second.contended_ns > memory_ns_) return std::nullopt;
-  return it->second.lane;
+  auto it = contended_.find(key);
+  return it != contended_.end() && NowNs() - it->second <= memory_ns_;
 }
 
-void LaneTable::Remember(scheduler::ReferenceKey key, size_t lane, bool contended, int64_t now) {
-  if (remembered_.size() >= kRememberedSweepAt && !remembered_.count(key)) {
-    std::erase_if(remembered_, [&](const auto& kv) { return now - kv.second.contended_ns > memory_ns_; });
+void LaneTable::Contended(Key key, int64_t now) {
+  if (contended_.size() >= kContendedSweepAt && !contended_.count(key)) {
+    std::erase_if(contended_, [&](const auto& kv) { return now - kv.second > memory_ns_; });
   }
-  auto [it, added] = remembered_.try_emplace(key);
-  it->second.lane = lane;
-  if (added) it->second.contended_ns = std::numeric_limits<int64_t>::min() / 2;
-  if (contended) it->second.contended_ns = now;
+  contended_[key] = now;
 }
 
-bool LaneTable::Holds(uint64_t session, size_t lane) const {
+LaneTable::Lane& LaneTable::LaneOf(Key key, const std::string& name) {
+  auto [it, added] = lanes_.try_emplace(key);
+  if (added) it->second.name = name;
+  return it->second;
+}
+
+void LaneTable::EraseIfIdle(Key key) {
+  auto it = lanes_.find(key);
+  if (it != lanes_.end() && it->second.holder == 0 && it->second.waiters.empty()) lanes_.erase(it);
+}
+
+bool LaneTable::Holds(uint64_t session, Key key) const {
   std::lock_guard lock(mu_);
-  return lane < lanes_.size() && lanes_[lane].holder == session;
+  auto it = lanes_.find(key);
+  return it != lanes_.end() && it->second.holder == session;
 }
 
-bool LaneTable::ClosesCycle(uint64_t session, size_t lane) const {
+bool LaneTable::ClosesCycle(uint64_t session, Key key) const {
   // Follow holder -> the lane it waits for -> that lane's holder ...; each
-  // session waits for at most one lane, so this is a chain.
-  uint64_t holder = lanes_[lane].holder;
-  for (size_t steps = 0; holder != 0 && steps <= lanes_.size(); ++steps) {
+  // session waits for at most one lane, so this is a chain (bounded by the
+  // number of waiting sessions, should it ever loop).
+  auto lane = lanes_.find(key);
+  uint64_t holder = lane == lanes_.end() ? 0 : lane->second.holder;
+  for (size_t steps = 0; holder != 0 && steps <= waiting_.size(); ++steps) {
     if (holder == session) return true;
-    auto it = waiting_.find(holder);
-    if (it == waiting_.end()) return false;
-    holder = lanes_[it->second].holder;
+    auto next = waiting_.find(holder);
+    if (next == waiting_.end()) return false;
+    lane = lanes_.find(next->second);
+    holder = lane == lanes_.end() ? 0 : lane->second.holder;
   }
   return false;
 }
 
-void LaneTable::Take(Lane* lane, size_t index, uint64_t session, scheduler::ReferenceKey key,
-                     const std::string& name) {
-  if (lane->holder != session) {
-    lane->holder = session;
-    lane->keys.clear();
-    lane->names.clear();
-    held_[session].push_back(index);
-  }
-  if (std::find(lane->keys.begin(), lane->keys.end(), key) == lane->keys.end()) {
-    lane->keys.push_back(key);
-    lane->names.push_back(name);
-  }
+void LaneTable::Take(Lane* lane, Key key, uint64_t session) {
+  if (lane->holder == session) return;
+  lane->holder = session;
+  held_[session].push_back(key);
 }
 
-bool LaneTable::TryAcquire(uint64_t session, size_t lane_index, scheduler::ReferenceKey key,
-                           const std::string& name) {
+bool LaneTable::TryAcquire(uint64_t session, Key key, const std::string& name) {
   std::lock_guard lock(mu_);
-  lane_index %= lanes_.size();
-  Lane& lane = lanes_[lane_index];
+  Lane& lane = LaneOf(key, name);
   if (lane.holder != 0 && lane.holder != session) return false;
-  Take(&lane, lane_index, session, key, name);
-  Remember(key, lane_index, false, NowNs());
+  Take(&lane, key, session);
   return true;
 }
 
-Status LaneTable::Acquire(uint64_t session, size_t lane_index, scheduler::ReferenceKey key, const std::string& name,
+Status LaneTable::Acquire(uint64_t session, Key key, const std::string& name,
                           std::chrono::steady_clock::time_point deadline, const CancelToken* cancel) {
   std::unique_lock lock(mu_);
-  lane_index %= lanes_.size();
-  Lane& lane = lanes_[lane_index];
-  const int64_t now = NowNs();
+  Lane& lane = LaneOf(key, name);
   if (lane.holder == 0 || lane.holder == session) {
-    Take(&lane, lane_index, session, key, name);
-    Remember(key, lane_index, false, now);
+    Take(&lane, key, session);
     return Status::OK();
   }
-  // Blocks carrying the same reference met here: it stays laned.
-  const bool contended = std::find(lane.keys.begin(), lane.keys.end(), key) != lane.keys.end();
-  Remember(key, lane_index, contended, now);
-  if (ClosesCycle(session, lane_index)) {
+  Contended(key, NowNs());  // blocks carrying it met here: it stays laned
+  if (ClosesCycle(session, key)) {
     ++deadlocks_;
-    return Status(sqlstate::kDeadlockDetected, "deadlock detected: conflict lane " + std::to_string(lane_index) +
-                                                   " (for " + name + ") is held by a transaction that waits for " +
-                                                   "a lane this transaction holds");
+    return Status(sqlstate::kDeadlockDetected,
+                  "deadlock detected: the conflict lane of " + name +
+                      " is held by a transaction that waits for a lane this transaction holds");
   }
   ++waits_;
-  lane.waiters.push_back(Waiter{session, key, name});
-  waiting_[session] = lane_index;
+  lane.waiters.push_back(session);
+  waiting_[session] = key;
   std::pair<std::mutex*, std::condition_variable*> wake_args{&mu_, &changed_};
   Status status;
   lock.unlock();
@@ -128,21 +121,18 @@ Status LaneTable::Acquire(uint64_t session, size_t lane_index, scheduler::Refere
       }
       if (changed_.wait_until(wait_lock, deadline) == std::cv_status::timeout && lane.holder != session) {
         status = Status(sqlstate::kLockNotAvailable,
-                        "canceling statement due to lock timeout: waited longer than lock_timeout for conflict lane " +
-                            std::to_string(lane_index) + " (for " + name + ")");
+                        "canceling statement due to lock timeout: waited longer than lock_timeout for the "
+                        "conflict lane of " + name);
         break;
       }
     }
   }
   lock.lock();
   waiting_.erase(session);
-  if (lane.holder == session) {
-    Take(&lane, lane_index, session, key, name);
-    return Status::OK();
-  }
-  auto it = std::find_if(lane.waiters.begin(), lane.waiters.end(),
-                         [&](const Waiter& w) { return w.session == session; });
+  if (lane.holder == session) return Status::OK();  // handed over (maybe just after the deadline)
+  auto it = std::find(lane.waiters.begin(), lane.waiters.end(), session);
   if (it != lane.waiters.end()) lane.waiters.erase(it);
+  EraseIfIdle(key);
   return status;
 }
 
@@ -151,22 +141,21 @@ void LaneTable::ReleaseAll(uint64_t session) {
   auto it = held_.find(session);
   if (it == held_.end()) return;
   bool handed = false;
-  for (size_t index : it->second) {
-    Lane& lane = lanes_[index];
-    if (lane.holder != session) continue;
+  for (Key key : it->second) {
+    auto found = lanes_.find(key);
+    if (found == lanes_.end() || found->second.holder != session) continue;
+    Lane& lane = found->second;
     lane.holder = 0;
-    lane.keys.clear();
-    lane.names.clear();
-    if (!lane.waiters.empty()) {
-      Waiter next = std::move(lane.waiters.front());
-      lane.waiters.pop_front();
-      lane.holder = next.session;
-      held_[next.session].push_back(index);
-      waiting_.erase(next.session);
-      lane.keys.push_back(next.key);
-      lane.names.push_back(std::move(next.name));
-      handed = true;
+    if (lane.waiters.empty()) {
+      lanes_.erase(found);
+      continue;
     }
+    const uint64_t next = lane.waiters.front();
+    lane.waiters.pop_front();
+    lane.holder = next;
+    held_[next].push_back(key);
+    waiting_.erase(next);
+    handed = true;
   }
   held_.erase(session);
   if (handed) changed_.notify_all();
@@ -175,19 +164,10 @@ void LaneTable::ReleaseAll(uint64_t session) {
 std::vector<LaneTable::LaneState> LaneTable::Snapshot() const {
   std::lock_guard lock(mu_);
   std::vector<LaneState> out;
-  for (size_t i = 0; i < lanes_.size(); ++i) {
-    const Lane& lane = lanes_[i];
-    if (lane.holder == 0 && lane.waiters.empty()) continue;
-    LaneState s;
-    s.lane = i;
-    s.holder = lane.holder;
-    s.held_for = lane.names;
-    for (const Waiter& w : lane.waiters) {
-      s.waiting.push_back(w.session);
-      s.waiting_for.push_back(w.name);
-    }
-    out.push_back(std::move(s));
+  for (const auto& [key, lane] : lanes_) {
+    out.push_back(LaneState{lane.name, lane.holder, {lane.waiters.begin(), lane.waiters.end()}});
   }
+  std::sort(out.begin(), out.end(), [](const LaneState& a, const LaneState& b) { return a.reference < b.reference; });
   return out;
 }
 

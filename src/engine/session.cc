@@ -3,7 +3,6 @@
 #include "engine/session.h"
 
 #include <algorithm>
-#include <limits>
 
 #include "common/datetime.h"
 #include "engine/database.h"
@@ -233,21 +232,23 @@ bool Session::TakeLanesNow(const sql::PreparedStatement& statement, const std::v
   builder.Add(statement, params);
   const scheduler::Footprint footprint = builder.Finish();
   if (footprint.references.empty()) return true;
-  std::vector<std::pair<size_t, size_t>> wanted;  // (lane, reference index)
-  if (auto choice = db_->scheduler_->Lane(footprint)) {
-    wanted.emplace_back(choice->lane % db_->lanes_->lanes(), choice->reference);
-  }
+  // The references with conflict evidence, and those whose lanes blocks
+  // keep meeting in; in key order (one statement never waits for one lane
+  // while holding a later one of its own).
+  std::vector<size_t> laned;
+  db_->scheduler_->LanedReferences(footprint, &laned);
   for (size_t i = 0; i < footprint.references.size(); ++i) {
-    if (auto lane = db_->lanes_->Remembered(footprint.references[i])) wanted.emplace_back(*lane, i);
+    if (std::find(laned.begin(), laned.end(), i) == laned.end() && db_->lanes_->Remembered(footprint.references[i])) {
+      laned.push_back(i);
+    }
   }
-  if (wanted.empty()) return true;
-  std::sort(wanted.begin(), wanted.end());
+  if (laned.empty()) return true;
+  std::sort(laned.begin(), laned.end(),
+            [&](size_t a, size_t b) { return footprint.references[a] < footprint.references[b]; });
   std::vector<std::string> names;  // rendered only when a lane is taken
-  size_t last_lane = std::numeric_limits<size_t>::max();
-  for (const auto& [lane, i] : wanted) {
-    if (lane == last_lane) continue;
-    last_lane = lane;
-    if (holds_lanes_ && db_->lanes_->Holds(id_, lane)) continue;
+  for (size_t i : laned) {
+    const scheduler::ReferenceKey key = footprint.references[i];
+    if (holds_lanes_ && db_->lanes_->Holds(id_, key)) continue;
     if (names.empty()) {
       FootprintBuilder named(db_->footprint_spec_, /*with_names=*/true);
       named.Add(statement, params);
@@ -255,8 +256,8 @@ bool Session::TakeLanesNow(const sql::PreparedStatement& statement, const std::v
       names = named.Names();
     }
     const std::string name = i < names.size() ? names[i] : std::string();
-    if (!db_->lanes_->TryAcquire(id_, lane, footprint.references[i], name)) {
-      *busy = LaneWanted{lane, footprint.references[i], name};
+    if (!db_->lanes_->TryAcquire(id_, key, name)) {
+      *busy = LaneWanted{key, name};
       return false;
     }
     holds_lanes_ = true;
@@ -650,25 +651,20 @@ bool Session::ShowPacelineSetting(const std::string& name, QueryResult* result) 
   } else if (name == "paceline.session_id") {
     one(std::to_string(id_));
   } else if (name == "paceline.lanes") {
-    // The conflict lanes held or waited for now: per lane its holder
-    // session (paceline.session_id), the references that sent it there,
-    // and the waiting sessions with the reference each waits for.
-    result->columns = {{"lane", Type(TypeId::kInt64)},        {"holder", Type(TypeId::kInt64)},
-                       {"references", Type(TypeId::kText)},   {"waiting", Type(TypeId::kText)},
-                       {"waiting_for", Type(TypeId::kText)}};
+    // The conflict lanes held or waited for now: per lane (a reference with
+    // conflict evidence) its holder and its waiting sessions
+    // (paceline.session_id), in arrival order.
+    result->columns = {{"reference", Type(TypeId::kText)},
+                       {"holder", Type(TypeId::kInt64)},
+                       {"waiting", Type(TypeId::kText)}};
     if (db_->lanes_) {
-      auto join = [](const auto& items, auto&& text) {
-        std::string out = "{";
-        for (size_t i = 0; i < items.size(); ++i) out += (i ? "," : "") + text(items[i]);
-        return out + "}";
-      };
-      auto quoted = [](const std::string& s) { return "\"" + s + "\""; };
-      auto number = [](uint64_t n) { return std::to_string(n); };
       for (const LaneTable::LaneState& lane : db_->lanes_->Snapshot()) {
-        result->rows.push_back({Value::Int64(static_cast<int64_t>(lane.lane)),
+        std::string waiting = "{";
+        for (size_t i = 0; i < lane.waiting.size(); ++i) waiting += (i ? "," : "") + std::to_string(lane.waiting[i]);
+        waiting += "}";
+        result->rows.push_back({Value::Text(lane.reference),
                                 lane.holder == 0 ? Value::Null(TypeId::kInt64) : Value::Int64(static_cast<int64_t>(lane.holder)),
-                                Value::Text(join(lane.held_for, quoted)), Value::Text(join(lane.waiting, number)),
-                                Value::Text(join(lane.waiting_for, quoted))});
+                                Value::Text(std::move(waiting))});
       }
     }
   } else if (name == "paceline.scheduler_stats") {
@@ -764,7 +760,7 @@ Status Session::RunDmlInTransaction(const sql::PreparedStatement& statement, con
       // outside the execution gate (that block's statements need it), then
       // look again (the free lanes, and a schema that may have changed).
       gate.Leave();
-      PL_RETURN_IF_ERROR(db_->lanes_->Acquire(id_, lane.lane, lane.key, lane.name,
+      PL_RETURN_IF_ERROR(db_->lanes_->Acquire(id_, lane.key, lane.name,
                                               std::chrono::steady_clock::now() + db_->options().lock_timeout,
                                               &cancel_));
       holds_lanes_ = true;

@@ -29,9 +29,9 @@
 // the run queues (they cannot be placed in advance: their statements arrive
 // one by one), but their commits and conflict aborts still feed the
 // scheduler's History (events with scheduler::kNoQueue). A block's
-// statement whose references have conflict evidence first takes the
-// conflict lane the scheduler gives them (lane_table.h; Options::
-// conflict_lanes), waiting while another block holds it, and the block
+// statement whose references have conflict evidence first takes their
+// conflict lanes (lane_table.h; Options::conflict_lanes), waiting while
+// another block holds one, and the block
 // keeps its lanes until it ends: blocks of one conflict group run one after
 // the other instead of failing each other with 40001. A lane wait ends with
 // 40P01 when it would close a cycle, 55P03 after lock_timeout, 57014 on
@@ -154,17 +154,16 @@ class Session {
   Status RunSchemaChange(const sql::PreparedStatement& statement, QueryResult* result);
   // Gives back the open block's table gates.
   void LeaveTableGates();
-  // A conflict lane a statement calls for, and the reference that does.
+  // The conflict lane of a reference a statement carries.
   struct LaneWanted {
-    size_t lane = 0;
     uint64_t key = 0;
     std::string name;
   };
   // Takes the conflict lanes `statement` calls for that this block does
-  // not hold yet, in lane order: the scheduler's choice for its references
-  // (Scheduler::Lane), and the lanes that keep references where blocks met
-  // (LaneTable::Remembered). Takes the free ones without waiting; false
-  // with the first busy one in `*busy`.
+  // not hold yet, in key order: those of its references with conflict
+  // evidence (Scheduler::LanedReferences) or whose lanes blocks keep
+  // meeting in (LaneTable::Remembered). Takes the free ones without
+  // waiting; false with the first busy one in `*busy`.
   bool TakeLanesNow(const sql::PreparedStatement& statement, const std::vector<Value>& params, LaneWanted* busy);
   // Gives back the open block's lanes.
   void LeaveLanes();

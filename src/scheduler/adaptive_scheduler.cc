@@ -318,30 +318,22 @@ bool AdaptiveScheduler::AwayInflight(const Entry& e) const {
   return false;
 }
 
-std::optional<LaneChoice> AdaptiveScheduler::Lane(const Footprint& footprint) {
-  // Of the references with blamed aborts (≥ kMinAborts, decayed) at the
-  // tables they locate here, the one with the most; its lane is its first
-  // home (the queue Place pins its transactions to when its home set is
-  // one queue), given now if it has none. Not Hot's rate test: that one
-  // weighs a home's cost to idle workers, while a block's conflict reaches
-  // its client as 40001 (no retry), so any repeated conflict is worth a
-  // lane, and a lane costs nothing where blocks do not meet.
-  const int64_t now = now_ns_();
-  std::optional<LaneChoice> best;
-  double most = 0;
-  ForEachEntry(footprint, now, [&](size_t i, uint64_t tables, Entry& e) {
-    double aborts = 0;
+void AdaptiveScheduler::LanedReferences(const Footprint& footprint, std::vector<size_t>* laned) {
+  // The references with blamed aborts (≥ kMinAborts, decayed) at the
+  // tables they locate here. Not Hot's rate test: that one weighs a home's
+  // cost to idle workers, while a block's conflict reaches its client as
+  // 40001 (no retry), so any repeated conflict is worth a lane, and a lane
+  // costs nothing where blocks do not meet.
+  laned->clear();
+  ForEachEntry(footprint, now_ns_(), [&](size_t i, uint64_t tables, Entry& e) {
     for (const Evidence& t : e.tables) {
-      if ((tables == 0 || (tables & t.bit) != 0) && t.aborts >= kMinAborts) aborts += t.aborts;
-    }
-    if (aborts > most) {
-      most = aborts;
-      if (e.homes.empty()) FitHomes(&e, 1, now);
-      best = LaneChoice{static_cast<size_t>(e.homes.front()), i};
+      if ((tables == 0 || (tables & t.bit) != 0) && t.aborts >= kMinAborts) {
+        laned->push_back(i);
+        break;
+      }
     }
     return true;
   });
-  return best;
 }
 
 bool AdaptiveScheduler::MayMove(const Footprint& footprint, size_t queue) {

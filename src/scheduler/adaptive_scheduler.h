@@ -212,7 +212,7 @@ class AdaptiveScheduler : public Scheduler {
                const ReferenceNamer* namer) override;
   void OnCommit(const Footprint& footprint, size_t queue) override;
   void OnFinish(const Footprint& footprint, size_t queue) override;
-  std::optional<LaneChoice> Lane(const Footprint& footprint) override;
+  void LanedReferences(const Footprint& footprint, std::vector<size_t>* laned) override;
   std::vector<HotReference> TopReferences(size_t k) const override;
   SchedulerStats Stats() const override;
 

@@ -111,14 +111,6 @@ struct HotReference {
   std::vector<int64_t> queued;  // State count per queue
 };
 
-// The lane an interactive transaction block should hold (Scheduler::Lane):
-// a queue index, whose lane (engine/lane_table.h) serialises the blocks
-// sent there, and the footprint's reference that sent it.
-struct LaneChoice {
-  size_t lane = 0;       // in [0, queues)
-  size_t reference = 0;  // index into footprint.references
-};
-
 // Bookkeeping size and decisions (introspection; approximate under load).
 struct SchedulerStats {
   bool warming_up = false;
@@ -219,17 +211,15 @@ class Scheduler {
     (void)footprint;
     (void)queue;
   }
-  // Conflict lanes: an interactive transaction block (BEGIN ... COMMIT,
-  // its statements arriving one at a time) is about to run a statement
-  // whose references are `footprint`. The lane it should hold from now to
-  // its end — the queue its hottest reference with conflict evidence is
-  // placed on (its home) — or nullopt when none of them has evidence (the
-  // block runs free). May give that reference a home, as Place would.
-  // Default: nullopt (policies that do not learn, or do not place by
-  // evidence).
-  virtual std::optional<LaneChoice> Lane(const Footprint& footprint) {
+  // Conflict lanes (engine/lane_table.h): an interactive transaction block
+  // (BEGIN ... COMMIT, its statements arriving one at a time) is about to
+  // run a statement whose references are `footprint`. Sets `*laned` to the
+  // indexes (into footprint.references) of those whose blocks should run
+  // one after the other: the references with conflict evidence. Empty: the
+  // block runs free. Default: none (policies that do not learn).
+  virtual void LanedReferences(const Footprint& footprint, std::vector<size_t>* laned) {
     (void)footprint;
-    return std::nullopt;
+    laned->clear();
   }
   // The k references of greatest weight, heaviest first (empty for
   // policies without History).

@@ -20,7 +20,7 @@
 // |                                 | → 57014, block failed, lane free → B commits          |                                     |
 // | WaiterCanceled                  | A holds the lane; B waits; cancel B → 57014 at once;   | a lane wait deaf to cancel          |
 // |                                 | A commits                                              |                                     |
-// | LaneCycleFailsWithDeadlock      | rows 1 and 2 hot on two lanes; A: row 1, B: row 2;     | two blocks waiting for each other   |
+// | LaneCycleFailsWithDeadlock      | rows 1 and 2 hot (two lanes); A: row 1, B: row 2;      | two blocks waiting for each other   |
 // |                                 | A: row 2 (waits); B: row 1 → 40P01 at once; A commits | until lock_timeout                  |
 #include <gtest/gtest.h>
 
@@ -60,7 +60,7 @@ class ConflictLanesTest : public ::testing::TestWithParam<Param> {
     Options options;
     options.cc = GetParam().cc;
     options.scheduler = GetParam().scheduler;
-    options.workers = 2;  // two queues, so two lanes
+    options.workers = 2;
     options.lock_timeout = std::chrono::milliseconds(60000);
     options.scheduling.history_half_life = std::chrono::milliseconds(600000);  // evidence stays for the test
     ASSERT_TRUE(Database::Open(options, &db_).ok());
@@ -74,21 +74,21 @@ class ConflictLanesTest : public ::testing::TestWithParam<Param> {
 
   int64_t V(int id) { return test_sql::ValueOfX(db_.get(), id); }
 
-  // Whether the scheduler has given `reference` a home (SHOW
-  // paceline.hot_references lists its homes as 1s in `queued`): its
-  // evidence made it hot, and a block asked for its lane.
-  bool Homed(const std::string& reference) {
+  // Blamed aborts the scheduler lists for `reference` (SHOW
+  // paceline.hot_references; conflict evidence from 1).
+  int64_t AbortsOf(const std::string& reference) {
     auto s = db_->CreateSession();
     QueryResult r;
-    if (!RunSql(s, "SHOW paceline.hot_references", &r).ok()) return false;
+    if (!RunSql(s, "SHOW paceline.hot_references", &r).ok()) return 0;
     for (const auto& row : r.rows) {
-      if (row[0].string_value() == reference) return row[4].string_value().find('1') != std::string::npos;
+      if (row[0].string_value() == reference) return row[1].int_value();
     }
-    return false;
+    return 0;
   }
+  bool Hot(int row) { return AbortsOf("id=" + std::to_string(row)) >= 2; }
 
-  // Four sessions run `BEGIN; UPDATE row; COMMIT` until the scheduler has
-  // made `id=<row>` hot enough to home it (adaptive), or 400 blocks each (a
+  // Four sessions run `BEGIN; UPDATE row; COMMIT` until the scheduler
+  // blames `id=<row>` for two aborts (adaptive), or 400 blocks each (a
   // scheduler that does not learn).
   void MakeHot(int row) {
     std::atomic<bool> stop{false};
@@ -105,18 +105,18 @@ class ConflictLanesTest : public ::testing::TestWithParam<Param> {
       });
     }
     const auto deadline = steady_clock::now() + std::chrono::seconds(60);
-    while (learns() && !Homed("id=" + std::to_string(row)) && steady_clock::now() < deadline) {
+    while (learns() && !Hot(row) && steady_clock::now() < deadline) {
       std::this_thread::yield();
     }
     stop = true;
     for (auto& t : threads) t.join();
     if (learns()) {
-      ASSERT_TRUE(Homed("id=" + std::to_string(row))) << "no evidence for id=" << row;
+      ASSERT_TRUE(Hot(row)) << "no evidence for id=" << row;
     }
   }
 
   struct LaneRow {
-    int64_t lane = -1;
+    std::string reference;
     int64_t holder = 0;
     std::string waiting;
   };
@@ -126,16 +126,16 @@ class ConflictLanesTest : public ::testing::TestWithParam<Param> {
     std::vector<LaneRow> out;
     if (!RunSql(s, "SHOW paceline.lanes", &r).ok()) return out;
     for (const auto& row : r.rows) {
-      out.push_back({row[0].int_value(), row[1].is_null() ? 0 : row[1].int_value(), row[3].string_value()});
+      out.push_back({row[0].string_value(), row[1].is_null() ? 0 : row[1].int_value(), row[2].string_value()});
     }
     return out;
   }
-  // The lane `session` holds (-1: none).
-  int64_t LaneHeldBy(const Session& session) {
+  // The reference whose lane `session` holds ("": none).
+  std::string LaneHeldBy(const Session& session) {
     for (const auto& l : Lanes()) {
-      if (l.holder == static_cast<int64_t>(session.id())) return l.lane;
+      if (l.holder == static_cast<int64_t>(session.id())) return l.reference;
     }
-    return -1;
+    return "";
   }
   // Waits (bounded) until `session` is listed waiting for a lane.
   bool WaitsForLane(const Session& session) {
@@ -175,7 +175,7 @@ TEST_P(ConflictLanesTest, SecondBlockWaitsThenBothCommit) {
     Ok(a_, "COMMIT");
     return;
   }
-  ASSERT_GE(LaneHeldBy(*a_), 0) << "A took no lane for a hot row";
+  ASSERT_EQ(LaneHeldBy(*a_), "id=1") << "A took no lane for a hot row";
   Session* b = b_.get();
   auto b_read = std::async(std::launch::async, [b] {
     QueryResult r;
@@ -199,7 +199,7 @@ TEST_P(ConflictLanesTest, ColdRowsRunFree) {
   MakeHot(1);
   Ok(a_, "BEGIN");
   Ok(a_, "UPDATE x SET v = v + 1 WHERE id = 3");
-  EXPECT_EQ(LaneHeldBy(*a_), -1);
+  EXPECT_EQ(LaneHeldBy(*a_), "");
   Ok(b_, "BEGIN");
   Ok(b_, "UPDATE x SET v = v + 1 WHERE id = 4");
   EXPECT_TRUE(Lanes().empty());
@@ -215,7 +215,7 @@ TEST_P(ConflictLanesTest, HolderDisconnectReleases) {
   const int64_t v0 = V(1);
   Ok(a_, "BEGIN");
   Ok(a_, "UPDATE x SET v = v + 100 WHERE id = 1");
-  ASSERT_GE(LaneHeldBy(*a_), 0);
+  ASSERT_EQ(LaneHeldBy(*a_), "id=1");
   auto b_update = BeginAndUpdateOnAnotherThread(b_.get());
   ASSERT_TRUE(WaitsForLane(*b_));
   a_.reset();  // the client is gone: its block rolls back, its lane goes
@@ -228,14 +228,14 @@ TEST_P(ConflictLanesTest, HolderDisconnectReleases) {
 TEST_P(ConflictLanesTest, HolderCanceledReleases) {
   MakeHot(1);
   if (!learns()) GTEST_SKIP() << "no lanes without evidence (SecondBlockWaitsThenBothCommit checks it)";
-  Ok(a_, "CREATE TABLE l (id INT PRIMARY KEY, k INT NOT NULL)");
+  Ok(a_, "CREATE TABLE l (lid INT PRIMARY KEY, k INT NOT NULL)");  // not "id": x.id stays "id=1"
   std::vector<std::vector<Value>> rows;
   for (int i = 0; i < 2000; ++i) rows.push_back({Value::Int32(i), Value::Int32(i % 97)});
   ASSERT_TRUE(db_->BulkLoad("l", rows).ok());
   const int64_t v0 = V(1);
   Ok(a_, "BEGIN");
   Ok(a_, "UPDATE x SET v = v + 100 WHERE id = 1");
-  ASSERT_GE(LaneHeldBy(*a_), 0);
+  ASSERT_EQ(LaneHeldBy(*a_), "id=1");
   auto b_update = BeginAndUpdateOnAnotherThread(b_.get());
   ASSERT_TRUE(WaitsForLane(*b_));
   Session* a = a_.get();
@@ -262,7 +262,7 @@ TEST_P(ConflictLanesTest, WaiterCanceled) {
   const int64_t v0 = V(1);
   Ok(a_, "BEGIN");
   Ok(a_, "UPDATE x SET v = v + 1 WHERE id = 1");
-  ASSERT_GE(LaneHeldBy(*a_), 0);
+  ASSERT_EQ(LaneHeldBy(*a_), "id=1");
   auto b_update = BeginAndUpdateOnAnotherThread(b_.get());
   ASSERT_TRUE(WaitsForLane(*b_));
   b_->Cancel();
@@ -283,10 +283,8 @@ TEST_P(ConflictLanesTest, LaneCycleFailsWithDeadlock) {
   Ok(b_, "BEGIN");
   Ok(a_, "UPDATE x SET v = v + 1 WHERE id = 1");
   Ok(b_, "UPDATE x SET v = v + 1 WHERE id = 2");
-  const int64_t lane_a = LaneHeldBy(*a_), lane_b = LaneHeldBy(*b_);
-  ASSERT_GE(lane_a, 0);
-  ASSERT_GE(lane_b, 0);
-  ASSERT_NE(lane_a, lane_b) << "two hot references homed on one queue";
+  ASSERT_EQ(LaneHeldBy(*a_), "id=1");
+  ASSERT_EQ(LaneHeldBy(*b_), "id=2");
   Session* a = a_.get();
   auto a_update = std::async(std::launch::async, [a] {
     QueryResult r;

@@ -6,14 +6,14 @@
 //
 // | schedule                     | interleaving                                          | excluded                        |
 // |------------------------------|-------------------------------------------------------|---------------------------------|
-// | HandOverInArrivalOrder       | 1 holds L0; 2, then 3 wait; 1 ends → 2 holds; 2 ends   | a freed lane taken by a later   |
-// |                              | → 3 holds                                              | waiter (starvation), or by two  |
-// | CycleFailsAtOnce             | 1 holds L0, 2 holds L1; 1 waits for L1; 2 asks L0     | two blocks waiting for each     |
-// |                              | → 40P01 at once; 2 ends → 1 holds L1                   | other until lock_timeout        |
-// | DeadlineAndCancelEndAWait    | 2 waits for L0 with a past deadline → 55P03; 3 waits  | a wait that hangs               |
+// | HandOverInArrivalOrder       | 1 holds k=7; 2, then 3 wait; 1 ends → 2 holds; 2 ends  | a freed lane taken by a later   |
+// |                              | → 3 holds; then no lane is left                        | waiter (starvation)             |
+// | CycleFailsAtOnce             | 1 holds a=1, 2 holds a=2; 1 waits for a=2; 2 asks a=1  | two blocks waiting for each     |
+// |                              | → 40P01 at once; 2 ends → 1 holds both                 | other until lock_timeout        |
+// | DeadlineAndCancelEndAWait    | 2 waits for k=7 with a past deadline → 55P03; 3 waits | a wait that hangs               |
 // |                              | and is canceled → 57014; neither is left queued        |                                 |
-// | ContentionIsRemembered       | 2 waits for L0 held by 1 for the same key → the key   | a key laned by contention       |
-// |                              | is remembered on L0; a key met only free is not        | that never met another block    |
+// | ContentionIsRemembered       | 2 waits for k=7 held by 1 → k=7 is remembered; k=8,    | a reference laned by contention |
+// |                              | taken free, is not                                     | that never met another block    |
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -29,88 +29,88 @@ using std::chrono::steady_clock;
 
 constexpr auto kLongWait = std::chrono::seconds(60);
 
-// Waits (bounded) until `lane` of `table` has `n` waiters.
-bool WaitersReach(const LaneTable& table, size_t lane, size_t n) {
+// Waits (bounded) until the lane of `reference` has `n` waiters.
+bool WaitersReach(const LaneTable& table, const std::string& reference, size_t n) {
   const auto deadline = steady_clock::now() + std::chrono::seconds(30);
   while (steady_clock::now() < deadline) {
     for (const auto& s : table.Snapshot()) {
-      if (s.lane == lane && s.waiting.size() >= n) return true;
+      if (s.reference == reference && s.waiting.size() >= n) return true;
     }
     std::this_thread::yield();
   }
   return false;
 }
 
-uint64_t HolderOf(const LaneTable& table, size_t lane) {
+uint64_t HolderOf(const LaneTable& table, const std::string& reference) {
   for (const auto& s : table.Snapshot()) {
-    if (s.lane == lane) return s.holder;
+    if (s.reference == reference) return s.holder;
   }
   return 0;
 }
 
 TEST(LaneTableTest, HandOverInArrivalOrder) {
-  LaneTable table(4, std::chrono::milliseconds(1000));
-  ASSERT_TRUE(table.Acquire(1, 0, 7, "k=7", steady_clock::now() + kLongWait, nullptr).ok());
-  EXPECT_FALSE(table.TryAcquire(2, 0, 7, "k=7"));
+  LaneTable table(std::chrono::milliseconds(1000));
+  ASSERT_TRUE(table.Acquire(1, 7, "k=7", steady_clock::now() + kLongWait, nullptr).ok());
+  EXPECT_FALSE(table.TryAcquire(2, 7, "k=7"));
   auto second = std::async(std::launch::async, [&] {
-    return table.Acquire(2, 0, 7, "k=7", steady_clock::now() + kLongWait, nullptr);
+    return table.Acquire(2, 7, "k=7", steady_clock::now() + kLongWait, nullptr);
   });
-  ASSERT_TRUE(WaitersReach(table, 0, 1));
+  ASSERT_TRUE(WaitersReach(table, "k=7", 1));
   auto third = std::async(std::launch::async, [&] {
-    return table.Acquire(3, 0, 7, "k=7", steady_clock::now() + kLongWait, nullptr);
+    return table.Acquire(3, 7, "k=7", steady_clock::now() + kLongWait, nullptr);
   });
-  ASSERT_TRUE(WaitersReach(table, 0, 2));
+  ASSERT_TRUE(WaitersReach(table, "k=7", 2));
   const auto snapshot = table.Snapshot();
   ASSERT_EQ(snapshot.size(), 1u);
   EXPECT_EQ(snapshot[0].holder, 1u);
-  EXPECT_EQ(snapshot[0].held_for, std::vector<std::string>{"k=7"});
+  EXPECT_EQ(snapshot[0].reference, "k=7");
   EXPECT_EQ(snapshot[0].waiting, (std::vector<uint64_t>{2, 3}));
 
   table.ReleaseAll(1);
   EXPECT_TRUE(second.get().ok());
-  EXPECT_EQ(HolderOf(table, 0), 2u);
-  EXPECT_TRUE(table.Holds(2, 0));
+  EXPECT_EQ(HolderOf(table, "k=7"), 2u);
+  EXPECT_TRUE(table.Holds(2, 7));
   table.ReleaseAll(2);
   EXPECT_TRUE(third.get().ok());
-  EXPECT_EQ(HolderOf(table, 0), 3u);
+  EXPECT_EQ(HolderOf(table, "k=7"), 3u);
   table.ReleaseAll(3);
   EXPECT_TRUE(table.Snapshot().empty());
   EXPECT_EQ(table.waits(), 2u);
 }
 
 TEST(LaneTableTest, CycleFailsAtOnce) {
-  LaneTable table(4, std::chrono::milliseconds(1000));
-  ASSERT_TRUE(table.TryAcquire(1, 0, 10, "a=1"));
-  ASSERT_TRUE(table.TryAcquire(2, 1, 20, "a=2"));
+  LaneTable table(std::chrono::milliseconds(1000));
+  ASSERT_TRUE(table.TryAcquire(1, 10, "a=1"));
+  ASSERT_TRUE(table.TryAcquire(2, 20, "a=2"));
   auto first = std::async(std::launch::async, [&] {
-    return table.Acquire(1, 1, 20, "a=2", steady_clock::now() + kLongWait, nullptr);
+    return table.Acquire(1, 20, "a=2", steady_clock::now() + kLongWait, nullptr);
   });
-  ASSERT_TRUE(WaitersReach(table, 1, 1));
+  ASSERT_TRUE(WaitersReach(table, "a=2", 1));
   const auto before = steady_clock::now();
-  Status s = table.Acquire(2, 0, 10, "a=1", steady_clock::now() + kLongWait, nullptr);
+  Status s = table.Acquire(2, 10, "a=1", steady_clock::now() + kLongWait, nullptr);
   EXPECT_TRUE(s.Is(sqlstate::kDeadlockDetected)) << s.ToString();
   EXPECT_LT(steady_clock::now() - before, kLongWait / 2);  // at once, not at the deadline
   EXPECT_EQ(table.deadlocks(), 1u);
-  EXPECT_EQ(HolderOf(table, 0), 1u);  // the failed request changed nothing
+  EXPECT_EQ(HolderOf(table, "a=1"), 1u);  // the failed request changed nothing
   table.ReleaseAll(2);                // its block fails and gives its lanes back
   EXPECT_TRUE(first.get().ok());
-  EXPECT_TRUE(table.Holds(1, 0));
-  EXPECT_TRUE(table.Holds(1, 1));
+  EXPECT_TRUE(table.Holds(1, 10));
+  EXPECT_TRUE(table.Holds(1, 20));
   table.ReleaseAll(1);
   EXPECT_TRUE(table.Snapshot().empty());
 }
 
 TEST(LaneTableTest, DeadlineAndCancelEndAWait) {
-  LaneTable table(2, std::chrono::milliseconds(1000));
-  ASSERT_TRUE(table.TryAcquire(1, 0, 7, "k=7"));
-  Status late = table.Acquire(2, 0, 7, "k=7", steady_clock::now(), nullptr);
+  LaneTable table(std::chrono::milliseconds(1000));
+  ASSERT_TRUE(table.TryAcquire(1, 7, "k=7"));
+  Status late = table.Acquire(2, 7, "k=7", steady_clock::now(), nullptr);
   EXPECT_TRUE(late.Is(sqlstate::kLockNotAvailable)) << late.ToString();
 
   CancelToken token;
   auto canceled = std::async(std::launch::async, [&] {
-    return table.Acquire(3, 0, 7, "k=7", steady_clock::now() + kLongWait, &token);
+    return table.Acquire(3, 7, "k=7", steady_clock::now() + kLongWait, &token);
   });
-  ASSERT_TRUE(WaitersReach(table, 0, 1));
+  ASSERT_TRUE(WaitersReach(table, "k=7", 1));
   token.Cancel();
   Status s = canceled.get();
   EXPECT_TRUE(s.Is(sqlstate::kQueryCanceled)) << s.ToString();
@@ -122,18 +122,17 @@ TEST(LaneTableTest, DeadlineAndCancelEndAWait) {
 }
 
 TEST(LaneTableTest, ContentionIsRemembered) {
-  LaneTable table(4, std::chrono::milliseconds(60000));
-  ASSERT_TRUE(table.TryAcquire(1, 2, 7, "k=7"));
-  ASSERT_TRUE(table.TryAcquire(1, 2, 8, "k=8"));
-  EXPECT_FALSE(table.Remembered(7).has_value());  // taken free: no contention yet
+  LaneTable table(std::chrono::milliseconds(60000));
+  ASSERT_TRUE(table.TryAcquire(1, 7, "k=7"));
+  ASSERT_TRUE(table.TryAcquire(1, 8, "k=8"));
+  EXPECT_FALSE(table.Remembered(7));  // taken free: no contention yet
   auto waiter = std::async(std::launch::async, [&] {
-    return table.Acquire(2, 2, 7, "k=7", steady_clock::now() + kLongWait, nullptr);
+    return table.Acquire(2, 7, "k=7", steady_clock::now() + kLongWait, nullptr);
   });
-  ASSERT_TRUE(WaitersReach(table, 2, 1));
-  ASSERT_TRUE(table.Remembered(7).has_value());
-  EXPECT_EQ(*table.Remembered(7), 2u);
-  EXPECT_FALSE(table.Remembered(8).has_value());
-  EXPECT_FALSE(table.Remembered(9).has_value());
+  ASSERT_TRUE(WaitersReach(table, "k=7", 1));
+  EXPECT_TRUE(table.Remembered(7));
+  EXPECT_FALSE(table.Remembered(8));
+  EXPECT_FALSE(table.Remembered(9));
   table.ReleaseAll(1);
   EXPECT_TRUE(waiter.get().ok());
   table.ReleaseAll(2);
