@@ -44,7 +44,7 @@ def pgbench_env(port, user, isolation=None):
     env = dict(os.environ, PGHOST="127.0.0.1", PGPORT=str(port), PGUSER=user,
                PGDATABASE="postgres" if user == "postgres" else "paceline", PGSSLMODE="disable")
     if isolation:
-        env["PGOPTIONS"] = f"-c default_transaction_isolation={isolation}"
+        env["PGOPTIONS"] = "-c default_transaction_isolation=" + isolation.replace(" ", "\\ ")
     return env
 
 
