@@ -25,8 +25,15 @@ pgbench runs with --max-tries=1, so nothing is retried).
   script/interactive_vs_postgres.py --scales 1,8 --clients 8,32 \\
       --scripts tpcb-like,simple-update --seconds 10 --repeats 3
 
-Needs root (PostgreSQL runs as the `postgres` user) and the packages
-postgresql-15 and postgresql-client (script/setup installs them).
+With --app, it runs instead the psycopg order-entry application of
+script/order_entry.py (16 threads, hot items, read-modify-write, no
+retries) against each variant, --repeats times, and prints committed
+transactions per second, the failed share, and whether its stock ledger
+held (READ COMMITTED may lose updates there: it is not serializable).
+
+Needs root (PostgreSQL runs as the `postgres` user), postgresql-15
+(apt-get install it first) and postgresql-client and python3-psycopg
+(script/setup installs those).
 Everything listens on 127.0.0.1 only and is stopped at the end.
 """
 import argparse
@@ -38,6 +45,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pgbench_vs_postgres import Paceline, Postgres, ROOT  # noqa: E402
+import order_entry  # noqa: E402
 
 
 def pgbench_env(port, user, isolation=None):
@@ -80,7 +88,10 @@ def main():
     p.add_argument("--server-flags", default="--workers=8 --cc=occ --data-dir=",
                    help="paceline-server flags (space-separated); the default runs it in memory")
     p.add_argument("--pg-port", type=int, default=55498)
+    p.add_argument("--app", action="store_true", help="the psycopg order-entry application instead of pgbench")
     args = p.parse_args()
+    if args.app:
+        return run_app(args)
     clients = [int(c) for c in args.clients.split(",")]
     scripts = args.scripts.split(",")
     variants = args.variants.split(",")
@@ -124,6 +135,51 @@ def main():
         failed = statistics.median(r["failed_share"] for r in runs)
         each = " ".join(f"{r['tps']:.0f}/{100 * r['failed_share']:.2f}" for r in runs)
         print(f"{v:<14} {scale:>5} {script:<14} {n:>7} {tps:>9.0f} {100 * failed:>9.2f}  {each}")
+
+
+def run_app(args):
+    import psycopg
+    variants = args.variants.split(",")
+    pg = Postgres(args.pg_port, 16) if any(v.startswith("postgres") for v in variants) else None
+    servers = {}
+    results = {}
+    try:
+        if pg:
+            pg.start()
+        for v in variants:
+            if v.startswith("paceline"):
+                extra = args.server_flags.split() + (["--conflict-lanes=false"] if v == "paceline-free" else [])
+                servers[v] = Paceline(args.server, "adaptive", extra)
+                servers[v].start()
+        for repeat in range(args.repeats):
+            for v in variants:
+                if v.startswith("postgres"):
+                    isolation = "serializable" if v == "postgres-ser" else "read committed"
+                    options = "-c default_transaction_isolation=" + isolation.replace(" ", "\\ ")
+                    kw = dict(port=args.pg_port, user="postgres", dbname="postgres", options=options)
+                else:
+                    kw = dict(port=servers[v].port, user="paceline", dbname="paceline")
+
+                def connect(kw=kw, **extra):
+                    return psycopg.connect(host="127.0.0.1", connect_timeout=10, **kw, **extra)
+                r = order_entry.run(connect, threads=16, seconds=args.seconds)
+                results.setdefault(v, []).append(r)
+                print(f"  {v} order entry #{repeat + 1}: {r['tps']:.0f} tps, {100 * r['failed_share']:.2f}% failed, "
+                      f"ledger {'ok' if r['ledger_ok'] else 'BROKEN'} {r['errors'][:1]}", file=sys.stderr, flush=True)
+    finally:
+        for s in servers.values():
+            s.stop()
+        if pg:
+            pg.stop()
+    print(f"psycopg order entry (script/order_entry.py: 16 threads, 80% of orders on 4 hot items), {args.seconds} s, "
+          f"medians of {args.repeats} (interleaved); paceline-server {args.server_flags} --scheduler=adaptive")
+    print(f"{'variant':<14} {'tps':>8} {'failed %':>9} {'ledger':>8}  runs (tps/failed %)")
+    for v, runs in results.items():
+        tps = statistics.median(r["tps"] for r in runs)
+        failed = statistics.median(r["failed_share"] for r in runs)
+        ledger = "ok" if all(r["ledger_ok"] for r in runs) else "BROKEN"
+        each = " ".join(f"{r['tps']:.0f}/{100 * r['failed_share']:.2f}" for r in runs)
+        print(f"{v:<14} {tps:>8.0f} {100 * failed:>9.2f} {ledger:>8}  {each}")
 
 
 if __name__ == "__main__":
