@@ -37,6 +37,7 @@ Needs root (PostgreSQL runs as the `postgres` user), postgresql-15
 Everything listens on 127.0.0.1 only and is stopped at the end.
 """
 import argparse
+import contextlib
 import os
 import re
 import statistics
@@ -48,12 +49,40 @@ from pgbench_vs_postgres import Paceline, Postgres, ROOT  # noqa: E402
 import order_entry  # noqa: E402
 
 
-def pgbench_env(port, user, isolation=None):
+def isolation_options(variant):
+    """libpq `options` that set a PostgreSQL variant's isolation level."""
+    isolation = "serializable" if variant == "postgres-ser" else "read committed"
+    return "-c default_transaction_isolation=" + isolation.replace(" ", "\\ ")
+
+
+def pgbench_env(port, user, options=None):
     env = dict(os.environ, PGHOST="127.0.0.1", PGPORT=str(port), PGUSER=user,
                PGDATABASE="postgres" if user == "postgres" else "paceline", PGSSLMODE="disable")
-    if isolation:
-        env["PGOPTIONS"] = "-c default_transaction_isolation=" + isolation.replace(" ", "\\ ")
+    if options:
+        env["PGOPTIONS"] = options
     return env
+
+
+@contextlib.contextmanager
+def servers_for(args, variants, clients):
+    """Starts PostgreSQL (when a postgres-* variant is asked for) and one
+    paceline-server per paceline* variant; yields {variant: port}; stops them."""
+    pg = Postgres(args.pg_port, clients) if any(v.startswith("postgres") for v in variants) else None
+    pacelines = {}
+    try:
+        if pg:
+            pg.start()
+        for v in variants:
+            if v.startswith("paceline"):
+                extra = args.server_flags.split() + (["--conflict-lanes=false"] if v == "paceline-free" else [])
+                pacelines[v] = Paceline(args.server, "adaptive", extra)
+                pacelines[v].start()
+        yield {v: (args.pg_port if v.startswith("postgres") else pacelines[v].port) for v in variants}
+    finally:
+        for s in pacelines.values():
+            s.stop()
+        if pg:
+            pg.stop()
 
 
 def initialise(env, scale):
@@ -97,36 +126,21 @@ def main():
     variants = args.variants.split(",")
     results = {}  # (variant, scale, script, clients) -> [runs]
     for scale in [int(s) for s in args.scales.split(",")]:
-        pg = Postgres(args.pg_port, max(clients)) if any(v.startswith("postgres") for v in variants) else None
-        servers = {}
-        try:
-            if pg:
-                pg.start()
-                initialise(pgbench_env(args.pg_port, "postgres"), scale)
-            for v in variants:
-                if v.startswith("paceline"):
-                    extra = args.server_flags.split() + (["--conflict-lanes=false"] if v == "paceline-free" else [])
-                    servers[v] = Paceline(args.server, "adaptive", extra)
-                    servers[v].start()
-                    initialise(pgbench_env(servers[v].port, "paceline"), scale)
+        with servers_for(args, variants, max(clients)) as ports:
+            for port in set(ports.values()):
+                initialise(pgbench_env(port, "postgres" if port == args.pg_port else "paceline"), scale)
             for script in scripts:
                 for n in clients:
                     for repeat in range(args.repeats):
                         for v in variants:
                             if v.startswith("postgres"):
-                                env = pgbench_env(args.pg_port, "postgres",
-                                                  "serializable" if v == "postgres-ser" else "read committed")
+                                env = pgbench_env(ports[v], "postgres", isolation_options(v))
                             else:
-                                env = pgbench_env(servers[v].port, "paceline")
+                                env = pgbench_env(ports[v], "paceline")
                             r = run(env, script, n, args.seconds, scale)
                             results.setdefault((v, scale, script, n), []).append(r)
                             print(f"  {v} scale {scale} {script} c{n} #{repeat + 1}: {r['tps']:.0f} tps, "
                                   f"{100 * r['failed_share']:.2f}% failed", file=sys.stderr, flush=True)
-        finally:
-            for s in servers.values():
-                s.stop()
-            if pg:
-                pg.stop()
     print(f"pgbench built-in scripts, -M prepared, {args.seconds} s, medians of {args.repeats} (interleaved); "
           f"paceline-server {args.server_flags} --scheduler=adaptive")
     print(f"{'variant':<14} {'scale':>5} {'script':<14} {'clients':>7} {'tps':>9} {'failed %':>9}  runs (tps/failed %)")
@@ -140,25 +154,14 @@ def main():
 def run_app(args):
     import psycopg
     variants = args.variants.split(",")
-    pg = Postgres(args.pg_port, 16) if any(v.startswith("postgres") for v in variants) else None
-    servers = {}
     results = {}
-    try:
-        if pg:
-            pg.start()
-        for v in variants:
-            if v.startswith("paceline"):
-                extra = args.server_flags.split() + (["--conflict-lanes=false"] if v == "paceline-free" else [])
-                servers[v] = Paceline(args.server, "adaptive", extra)
-                servers[v].start()
+    with servers_for(args, variants, 16) as ports:
         for repeat in range(args.repeats):
             for v in variants:
                 if v.startswith("postgres"):
-                    isolation = "serializable" if v == "postgres-ser" else "read committed"
-                    options = "-c default_transaction_isolation=" + isolation.replace(" ", "\\ ")
-                    kw = dict(port=args.pg_port, user="postgres", dbname="postgres", options=options)
+                    kw = dict(port=ports[v], user="postgres", dbname="postgres", options=isolation_options(v))
                 else:
-                    kw = dict(port=servers[v].port, user="paceline", dbname="paceline")
+                    kw = dict(port=ports[v], user="paceline", dbname="paceline")
 
                 def connect(kw=kw, **extra):
                     return psycopg.connect(host="127.0.0.1", connect_timeout=10, **kw, **extra)
@@ -166,11 +169,6 @@ def run_app(args):
                 results.setdefault(v, []).append(r)
                 print(f"  {v} order entry #{repeat + 1}: {r['tps']:.0f} tps, {100 * r['failed_share']:.2f}% failed, "
                       f"ledger {'ok' if r['ledger_ok'] else 'BROKEN'} {r['errors'][:1]}", file=sys.stderr, flush=True)
-    finally:
-        for s in servers.values():
-            s.stop()
-        if pg:
-            pg.stop()
     print(f"psycopg order entry (script/order_entry.py: 16 threads, 80% of orders on 4 hot items), {args.seconds} s, "
           f"medians of {args.repeats} (interleaved); paceline-server {args.server_flags} --scheduler=adaptive")
     print(f"{'variant':<14} {'tps':>8} {'failed %':>9} {'ledger':>8}  runs (tps/failed %)")
