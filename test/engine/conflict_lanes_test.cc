@@ -160,6 +160,16 @@ class ConflictLanesTest : public ::testing::TestWithParam<Param> {
     });
   }
 
+  // A: BEGIN; UPDATE row 1 by `a_delta`, taking row 1's lane; B: BEGIN;
+  // UPDATE row 1 (+1) on another thread, left waiting for that lane.
+  void AHoldsTheLaneAndBWaits(int a_delta, std::future<Status>* b_update) {
+    Ok(a_, "BEGIN");
+    Ok(a_, "UPDATE x SET v = v + " + std::to_string(a_delta) + " WHERE id = 1");
+    ASSERT_EQ(LaneHeldBy(*a_), "id=1");
+    *b_update = BeginAndUpdateOnAnotherThread(b_.get());
+    ASSERT_TRUE(WaitsForLane(*b_));
+  }
+
   std::unique_ptr<Database> db_;
   std::unique_ptr<Session> a_, b_;
 };
@@ -213,11 +223,9 @@ TEST_P(ConflictLanesTest, HolderDisconnectReleases) {
   MakeHot(1);
   if (!learns()) GTEST_SKIP() << "no lanes without evidence (SecondBlockWaitsThenBothCommit checks it)";
   const int64_t v0 = V(1);
-  Ok(a_, "BEGIN");
-  Ok(a_, "UPDATE x SET v = v + 100 WHERE id = 1");
-  ASSERT_EQ(LaneHeldBy(*a_), "id=1");
-  auto b_update = BeginAndUpdateOnAnotherThread(b_.get());
-  ASSERT_TRUE(WaitsForLane(*b_));
+  std::future<Status> b_update;
+  AHoldsTheLaneAndBWaits(100, &b_update);
+  if (HasFatalFailure()) return;
   a_.reset();  // the client is gone: its block rolls back, its lane goes
   Status st = b_update.get();
   ASSERT_TRUE(st.ok()) << st.ToString();
@@ -233,11 +241,9 @@ TEST_P(ConflictLanesTest, HolderCanceledReleases) {
   for (int i = 0; i < 2000; ++i) rows.push_back({Value::Int32(i), Value::Int32(i % 97)});
   ASSERT_TRUE(db_->BulkLoad("l", rows).ok());
   const int64_t v0 = V(1);
-  Ok(a_, "BEGIN");
-  Ok(a_, "UPDATE x SET v = v + 100 WHERE id = 1");
-  ASSERT_EQ(LaneHeldBy(*a_), "id=1");
-  auto b_update = BeginAndUpdateOnAnotherThread(b_.get());
-  ASSERT_TRUE(WaitsForLane(*b_));
+  std::future<Status> b_update;
+  AHoldsTheLaneAndBWaits(100, &b_update);
+  if (HasFatalFailure()) return;
   Session* a = a_.get();
   const uint64_t checks = a->cancel_token()->checks();
   auto a_join = std::async(std::launch::async, [a] {
@@ -260,11 +266,9 @@ TEST_P(ConflictLanesTest, WaiterCanceled) {
   MakeHot(1);
   if (!learns()) GTEST_SKIP() << "no lanes without evidence (SecondBlockWaitsThenBothCommit checks it)";
   const int64_t v0 = V(1);
-  Ok(a_, "BEGIN");
-  Ok(a_, "UPDATE x SET v = v + 1 WHERE id = 1");
-  ASSERT_EQ(LaneHeldBy(*a_), "id=1");
-  auto b_update = BeginAndUpdateOnAnotherThread(b_.get());
-  ASSERT_TRUE(WaitsForLane(*b_));
+  std::future<Status> b_update;
+  AHoldsTheLaneAndBWaits(1, &b_update);
+  if (HasFatalFailure()) return;
   b_->Cancel();
   Status st = b_update.get();
   EXPECT_TRUE(st.Is(sqlstate::kQueryCanceled)) << st.ToString();
