@@ -239,7 +239,8 @@ Status Database::Open(const Options& options, std::unique_ptr<Database>* out) {
   }
   db->footprint_spec_ = db->scheduler_->Needs();
   db->needs_footprint_ = db->footprint_spec_.references || !db->footprint_spec_.partition_domain.empty();
-  if (options.conflict_lanes && db->footprint_spec_.references) {
+  const bool lock_waits = options.cc == "2pl-wait-die" || options.cc == "2pl-wound-wait";  // see conflict_lanes
+  if (options.conflict_lanes && db->footprint_spec_.references && !lock_waits) {
     // A reference stays laned for four evidence half-lives after blocks
     // last met in its lane (lane_table.h, Memory).
     db->lanes_ = std::make_unique<LaneTable>(4 * options.scheduling.history_half_life);

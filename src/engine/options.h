@@ -51,7 +51,12 @@ struct Options {
   // statements meet references with conflict evidence take the lane the
   // scheduler gives them and run one after the other there, instead of
   // conflicting. False: blocks always run free (the concurrency control
-  // alone decides), as before lanes.
+  // alone decides), as before lanes. Not under "2pl-wait-die" and
+  // "2pl-wound-wait": their lock waits do not see lane waits, so a lane
+  // holder waiting for a row lock that a lane waiter holds (or has been
+  // wounded for) waited out lock_timeout (55P03; measured: conformance test
+  // InteractiveBlocksKeepTheTotal under wound-wait). Until lane waits take
+  // part in those deadlock rules, lanes run under "occ" and "2pl" only.
   bool conflict_lanes = true;
   // Idle workers take queued transactions from other workers' queues ...
   bool steal = true;

@@ -5,7 +5,8 @@
 // wait on that condition). The schedules then run on explicit
 // interleavings; a step expected to block runs on a helper thread and the
 // test waits until SHOW paceline.lanes lists it as waiting, never on a
-// sleep. Under "random" (no evidence) no block ever takes a lane.
+// sleep. Under "random" (no evidence) no block ever takes a lane, nor
+// under 2PL wait-die and wound-wait (Options::conflict_lanes).
 //
 // | schedule                        | interleaving (row 1 hot)                              | anomaly / failure excluded          |
 // |---------------------------------|-------------------------------------------------------|-------------------------------------|
@@ -71,6 +72,12 @@ class ConflictLanesTest : public ::testing::TestWithParam<Param> {
   }
 
   bool learns() const { return std::string(GetParam().scheduler) == "adaptive"; }
+  // Lanes run where the scheduler learns, under the CCs whose lock waits
+  // cannot wait on a lane wait (Options::conflict_lanes).
+  bool laned() const {
+    const std::string cc = GetParam().cc;
+    return learns() && cc != "2pl-wait-die" && cc != "2pl-wound-wait";
+  }
 
   int64_t V(int id) { return test_sql::ValueOfX(db_.get(), id); }
 
@@ -180,8 +187,8 @@ TEST_P(ConflictLanesTest, SecondBlockWaitsThenBothCommit) {
   Ok(a_, "BEGIN");
   QueryResult ra;
   ASSERT_TRUE(RunSql(a_, "SELECT v FROM x WHERE id = 1", &ra).ok());
-  if (!learns()) {
-    EXPECT_TRUE(Lanes().empty()) << "a lane without evidence";
+  if (!laned()) {
+    EXPECT_TRUE(Lanes().empty()) << "a lane without evidence, or under a waiting 2PL";
     Ok(a_, "COMMIT");
     return;
   }
@@ -221,7 +228,7 @@ TEST_P(ConflictLanesTest, ColdRowsRunFree) {
 
 TEST_P(ConflictLanesTest, HolderDisconnectReleases) {
   MakeHot(1);
-  if (!learns()) GTEST_SKIP() << "no lanes without evidence (SecondBlockWaitsThenBothCommit checks it)";
+  if (!laned()) GTEST_SKIP() << "no lanes here (SecondBlockWaitsThenBothCommit checks it)";
   const int64_t v0 = V(1);
   std::future<Status> b_update;
   AHoldsTheLaneAndBWaits(100, &b_update);
@@ -235,7 +242,7 @@ TEST_P(ConflictLanesTest, HolderDisconnectReleases) {
 
 TEST_P(ConflictLanesTest, HolderCanceledReleases) {
   MakeHot(1);
-  if (!learns()) GTEST_SKIP() << "no lanes without evidence (SecondBlockWaitsThenBothCommit checks it)";
+  if (!laned()) GTEST_SKIP() << "no lanes here (SecondBlockWaitsThenBothCommit checks it)";
   Ok(a_, "CREATE TABLE l (lid INT PRIMARY KEY, k INT NOT NULL)");  // not "id": x.id stays "id=1"
   std::vector<std::vector<Value>> rows;
   for (int i = 0; i < 2000; ++i) rows.push_back({Value::Int32(i), Value::Int32(i % 97)});
@@ -264,7 +271,7 @@ TEST_P(ConflictLanesTest, HolderCanceledReleases) {
 
 TEST_P(ConflictLanesTest, WaiterCanceled) {
   MakeHot(1);
-  if (!learns()) GTEST_SKIP() << "no lanes without evidence (SecondBlockWaitsThenBothCommit checks it)";
+  if (!laned()) GTEST_SKIP() << "no lanes here (SecondBlockWaitsThenBothCommit checks it)";
   const int64_t v0 = V(1);
   std::future<Status> b_update;
   AHoldsTheLaneAndBWaits(1, &b_update);
@@ -281,7 +288,7 @@ TEST_P(ConflictLanesTest, WaiterCanceled) {
 TEST_P(ConflictLanesTest, LaneCycleFailsWithDeadlock) {
   MakeHot(1);
   MakeHot(2);
-  if (!learns()) GTEST_SKIP() << "no lanes without evidence (SecondBlockWaitsThenBothCommit checks it)";
+  if (!laned()) GTEST_SKIP() << "no lanes here (SecondBlockWaitsThenBothCommit checks it)";
   const int64_t v1 = V(1), v2 = V(2);
   Ok(a_, "BEGIN");
   Ok(b_, "BEGIN");
