@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/status.h"
 #include "common/types.h"
 #include "common/value.h"
 
@@ -26,6 +27,9 @@ struct QueryResult {
   std::string command_tag;
   bool returns_rows = false;  // a row description is sent even for zero rows
   uint64_t rows_affected = 0;  // rows returned, inserted, updated or deleted
+  // PostgreSQL's WARNINGs for the statement (a COMMIT with no transaction
+  // in progress: 25P01); it still succeeded. A protocol sends them first.
+  std::vector<Status> warnings;
 
   void Clear() {
     columns.clear();
@@ -33,6 +37,7 @@ struct QueryResult {
     command_tag.clear();
     returns_rows = false;
     rows_affected = 0;
+    warnings.clear();
   }
 };
 

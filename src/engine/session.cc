@@ -1,5 +1,5 @@
-// Session: transaction blocks, autocommit, settings and statement dispatch
-// (see session.h).
+// Session: statement entry points and dispatch, autocommit, settings and
+// SHOW (see session.h; the transaction-block rules are in session_block.cc).
 #include "engine/session.h"
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include "engine/execution/abort_culprit.h"
 #include "engine/execution/retry_pause.h"
 #include "engine/footprint_builder.h"
+#include "engine/session_statement_gate.h"
 #include "engine/sql/literal_parameterizer.h"
 #include "engine/sql/parser.h"
 
@@ -110,29 +111,6 @@ std::string Lower(std::string_view s) {
 
 }  // namespace
 
-class Session::StatementGate {
- public:
-  explicit StatementGate(Session* session) : session_(session) {}
-  ~StatementGate() { Leave(); }
-  StatementGate(const StatementGate&) = delete;
-  StatementGate& operator=(const StatementGate&) = delete;
-  Status Enter() {
-    if (session_->gate_held_) return Status::OK();
-    PL_RETURN_IF_ERROR(session_->db_->EnterGate());
-    session_->gate_held_ = entered_ = true;
-    return Status::OK();
-  }
-  void Leave() {
-    if (!entered_) return;
-    session_->db_->LeaveGate();
-    session_->gate_held_ = entered_ = false;
-  }
-
- private:
-  Session* session_;
-  bool entered_ = false;
-};
-
 Session::Session(Database* db)
     : db_(db), settings_(DefaultSettings()), id_(db->next_session_id_.fetch_add(1, std::memory_order_relaxed)) {}
 
@@ -173,19 +151,6 @@ Status Session::SetSetting(std::string_view name, std::string value) {
   return Status::OK();
 }
 
-Status Session::Begin(uint64_t timestamp) {
-  PL_RETURN_IF_ERROR(db_->NewTransaction(timestamp != 0 ? timestamp : db_->NextTimestamp(), &txn_));
-  txn_->SetCancelToken(&cancel_);
-  txn_start_ = CurrentTimestampMicros();
-  return Status::OK();
-}
-
-Status Session::BeginBlock() {
-  PL_RETURN_IF_ERROR(Begin());
-  state_ = TransactionState::kInBlock;
-  return Status::OK();
-}
-
 void Session::EndBlockSettings(bool commit) {
   if (block_settings_) {
     if (!commit) {
@@ -210,134 +175,6 @@ void Session::ResetAllSettings(bool block_scoped) {
   }
 }
 
-void Session::FailBlock() {
-  state_ = TransactionState::kFailed;
-  // As PostgreSQL aborts at the error and cleans up at ROLLBACK: the locks
-  // and writes go now (a 2PL waiter need not wait for the client's
-  // ROLLBACK; wait-die and wound-wait count on the loser letting go).
-  if (txn_) txn_->Abort();
-  LeaveTableGates();  // it touches no table any more
-  LeaveLanes();
-}
-
-void Session::LeaveLanes() {
-  if (!holds_lanes_) return;
-  db_->lanes_->ReleaseAll(id_);
-  holds_lanes_ = false;
-}
-
-bool Session::TakeLanesNow(const sql::PreparedStatement& statement, const std::vector<Value>& params,
-                           LaneWanted* busy) {
-  FootprintBuilder builder(db_->footprint_spec_);
-  builder.Add(statement, params);
-  const scheduler::Footprint footprint = builder.Finish();
-  if (footprint.references.empty()) return true;
-  // The references with conflict evidence, and those whose lanes blocks
-  // keep meeting in; in key order (one statement never waits for one lane
-  // while holding a later one of its own).
-  std::vector<size_t> laned;
-  db_->scheduler_->LanedReferences(footprint, &laned);
-  for (size_t i = 0; i < footprint.references.size(); ++i) {
-    if (std::find(laned.begin(), laned.end(), i) == laned.end() && db_->lanes_->Remembered(footprint.references[i])) {
-      laned.push_back(i);
-    }
-  }
-  if (laned.empty()) return true;
-  std::sort(laned.begin(), laned.end(),
-            [&](size_t a, size_t b) { return footprint.references[a] < footprint.references[b]; });
-  std::vector<std::string> names;  // rendered only when a lane is taken
-  for (size_t i : laned) {
-    const scheduler::ReferenceKey key = footprint.references[i];
-    if (holds_lanes_ && db_->lanes_->Holds(id_, key)) continue;
-    if (names.empty()) {
-      FootprintBuilder named(db_->footprint_spec_, /*with_names=*/true);
-      named.Add(statement, params);
-      named.Finish();
-      names = named.Names();
-    }
-    const std::string name = i < names.size() ? names[i] : std::string();
-    if (!db_->lanes_->TryAcquire(id_, key, name)) {
-      *busy = LaneWanted{key, name};
-      return false;
-    }
-    holds_lanes_ = true;
-  }
-  return true;
-}
-
-void Session::LeaveTableGates() {
-  if (table_gates_.empty()) return;
-  db_->table_gates_.LeaveAll(this);
-  table_gates_.clear();
-}
-
-Status Session::EndTransaction(bool commit) {
-  Status status;
-  if (commit) {
-    StatementGate gate(this);  // no schema change while it installs its writes
-    status = gate.Enter();
-    if (status.ok()) status = txn_->Commit();  // a conflict aborts it
-    else txn_->Abort();
-  } else {
-    txn_->Abort();
-  }
-  LeaveLanes();  // its writes are in (or gone): the next block of its lanes may run
-  if (ran_ddl_) {
-    ran_ddl_ = false;
-    db_->CollectGarbage();
-  }
-  // Acknowledged only once durable (locks are already released).
-  if (commit && status.ok()) status = db_->AwaitCommitDurable(txn_->commit_lsn());
-  last_abort_reason_ = txn_->abort_reason();
-  const uint32_t culprit = txn_->culprit_table();
-  if (footprint_) {
-    // History learns from this transaction as from a submitted one: a
-    // commit, or an abort by a conflict (not a user's ROLLBACK or an error).
-    scheduler::Footprint footprint = footprint_->Finish();
-    const bool conflict =
-        last_abort_reason_ != cc::AbortReason::kNone && last_abort_reason_ != cc::AbortReason::kLockTimeout;
-    if (!footprint.references.empty()) {
-      if (commit && status.ok()) {
-        db_->scheduler_->OnCommit(footprint, scheduler::kNoQueue);
-      } else if (conflict) {
-        // Names the references the same way, from the statements again.
-        class Namer : public scheduler::ReferenceNamer {
-         public:
-          Namer(Database* db, const std::vector<Executed>& executed) : db_(db), executed_(executed) {}
-          std::string Name(size_t i) const override {
-            if (!built_) {
-              built_ = true;
-              FootprintBuilder builder(db_->footprint_spec_, /*with_names=*/true);
-              for (const auto& e : executed_) {
-                std::shared_ptr<const sql::PreparedStatement> p;
-                if (db_->Prepare(e.text, e.param_types, &p).ok()) builder.Add(*p, e.params);
-              }
-              builder.Finish();
-              names_ = builder.Names();
-            }
-            return i < names_.size() ? names_[i] : std::string();
-          }
-
-         private:
-          Database* db_;
-          const std::vector<Executed>& executed_;
-          mutable bool built_ = false;
-          mutable std::vector<std::string> names_;
-        };
-        Namer namer(db_, executed_);
-        db_->scheduler_->OnAbort(footprint, scheduler::kNoQueue,
-                                 CulpritOf(last_abort_reason_, culprit), &namer);
-      }
-    }
-    executed_.clear();
-  }
-  if (state_ != TransactionState::kIdle) EndBlockSettings(commit && status.ok());
-  txn_.reset();
-  LeaveTableGates();
-  state_ = TransactionState::kIdle;
-  return status;
-}
-
 Status Session::Prepare(std::string_view sql, const std::vector<Type>& declared_types,
                         std::shared_ptr<const sql::PreparedStatement>* out) {
   // Binding reads the catalog, which DDL changes only while holding the
@@ -354,14 +191,23 @@ Status Session::Execute(std::string_view sql, const std::vector<Value>& params, 
   if (it != recent_statements_.end() && it->second->catalog_version == db_->catalog().version()) {
     return ExecutePrepared(*it->second, params, result);
   }
+  // A text that does not prepare fails the open block like a statement.
   std::shared_ptr<const sql::PreparedStatement> statement;
   if (db_->options().parameterize_literals) {
     std::vector<Value> with_literals;
     bool applied = false;
-    PL_RETURN_IF_ERROR(PrepareParameterized(sql, params, &statement, &with_literals, &applied));
+    Status status = PrepareParameterized(sql, params, &statement, &with_literals, &applied);
+    if (!status.ok()) {
+      FailOpenBlock();
+      return status;
+    }
     if (applied) return ExecutePrepared(*statement, with_literals, result);
   }
-  PL_RETURN_IF_ERROR(Prepare(sql, {}, &statement));
+  Status status = Prepare(sql, {}, &statement);
+  if (!status.ok()) {
+    FailOpenBlock();
+    return status;
+  }
   RememberStatement(std::string(sql), statement);
   return ExecutePrepared(*statement, params, result);
 }
@@ -429,25 +275,12 @@ Status Session::ExecuteScript(std::string_view sql, std::vector<QueryResult>* re
   std::vector<std::unique_ptr<sql::Statement>> statements;
   PL_RETURN_IF_ERROR(sql::Parse(sql, &statements));
   // Several statements outside a block form one implicit transaction.
-  bool implicit = false;
-  if (statements.size() > 1 && state_ == TransactionState::kIdle) {
-    PL_RETURN_IF_ERROR(BeginBlock());
-    implicit = true;
-  }
+  if (statements.size() > 1) PL_RETURN_IF_ERROR(BeginImplicitBlock());
   Status status;
   for (auto& ast : statements) {
-    if (implicit && ast->kind == sql::StatementKind::kTransaction) {
-      // An explicit BEGIN/COMMIT ends the implicit block's special status.
-      implicit = false;
-      if (ast->transaction->kind == sql::TransactionKind::kBegin) {
-        results->emplace_back();
-        results->back().command_tag = "BEGIN";
-        continue;
-      }
-    }
     if (cancel_.Poll()) {  // canceled between statements
       status = CanceledStatus();
-      if (state_ == TransactionState::kInBlock) FailBlock();
+      FailOpenBlock();
       break;
     }
     std::shared_ptr<sql::PreparedStatement> prepared;
@@ -461,65 +294,29 @@ Status Session::ExecuteScript(std::string_view sql, std::vector<QueryResult>* re
       results->emplace_back();
       status = ExecutePrepared(*prepared, {}, &results->back());
       if (!status.ok()) results->pop_back();
-    } else if (state_ == TransactionState::kInBlock) {
-      FailBlock();
+    } else {
+      FailOpenBlock();
     }
     if (!status.ok()) break;
   }
-  if (implicit && txn_) {
-    Status end = EndTransaction(status.ok());
-    if (status.ok()) status = end;
-  }
-  return status;
+  Status end = EndImplicitBlock(!status.ok());
+  return status.ok() ? end : status;
 }
 
 Status Session::ExecutePrepared(const sql::PreparedStatement& statement, const std::vector<Value>& params,
                                 QueryResult* result) {
   RequestScope request(this);
   result->Clear();
+  const bool ends_block = statement.kind == sql::StatementKind::kTransaction &&
+                          (statement.ast->transaction->kind == sql::TransactionKind::kCommit ||
+                           statement.ast->transaction->kind == sql::TransactionKind::kRollback);
+  if (!ends_block) PL_RETURN_IF_ERROR(CheckNotInFailedBlock());
   if (statement.kind == sql::StatementKind::kTransaction) {
     return RunTransactionControl(*statement.ast->transaction, result);
   }
-  if (state_ == TransactionState::kFailed) {
-    return Status(sqlstate::kInFailedSqlTransaction,
-                  "current transaction is aborted, commands ignored until end of transaction block");
-  }
   Status status = Run(statement, params, result);
-  if (!status.ok() && state_ == TransactionState::kInBlock) FailBlock();
+  if (!status.ok()) FailOpenBlock();
   return status;
-}
-
-Status Session::RunTransactionControl(const sql::TransactionStmt& stmt, QueryResult* result) {
-  switch (stmt.kind) {
-    case sql::TransactionKind::kBegin:
-      result->command_tag = "BEGIN";
-      if (state_ != TransactionState::kIdle) return Status::OK();  // PostgreSQL only warns
-      PL_RETURN_IF_ERROR(BeginBlock());
-      if (stmt.read_only) read_only_ = true;
-      return Status::OK();
-    case sql::TransactionKind::kCommit:
-      if (state_ == TransactionState::kFailed) {
-        result->command_tag = "ROLLBACK";
-        EndTransaction(false);  // a rollback cannot fail
-        return Status::OK();
-      }
-      result->command_tag = "COMMIT";
-      if (state_ == TransactionState::kInBlock) return EndTransaction(true);
-      return Status::OK();
-    case sql::TransactionKind::kRollback:
-      result->command_tag = "ROLLBACK";
-      if (state_ != TransactionState::kIdle) EndTransaction(false);
-      return Status::OK();
-    default: {
-      const char* what = stmt.kind == sql::TransactionKind::kSavepoint  ? "SAVEPOINT"
-                         : stmt.kind == sql::TransactionKind::kRelease  ? "RELEASE SAVEPOINT"
-                         : stmt.kind == sql::TransactionKind::kRollbackTo ? "ROLLBACK TO SAVEPOINT"
-                                                                          : "this transaction command";
-      Status s = NotSupported(what);
-      if (state_ == TransactionState::kInBlock) FailBlock();
-      return s;
-    }
-  }
 }
 
 Status Session::RunUtility(const sql::PreparedStatement& statement, QueryResult* result) {
@@ -773,18 +570,6 @@ Status Session::RunDmlInTransaction(const sql::PreparedStatement& statement, con
     }
     return db_->RunDml(*current, params, txn_.get(), txn_start_, result);
   }
-}
-
-bool Session::EnterTableGatesNow(const sql::PreparedStatement& statement, uint32_t* busy) {
-  for (uint32_t table : statement.table_ids) {
-    if (std::find(table_gates_.begin(), table_gates_.end(), table) != table_gates_.end()) continue;
-    if (!db_->table_gates_.TryEnterShared(this, table)) {
-      *busy = table;
-      return false;
-    }
-    table_gates_.push_back(table);
-  }
-  return true;
 }
 
 Status Session::RunSchemaChange(const sql::PreparedStatement& statement, QueryResult* result) {

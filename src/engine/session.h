@@ -8,7 +8,10 @@
 // which then rolls back, with command tag ROLLBACK), as in PostgreSQL.
 // ExecuteScript runs several ';'-separated statements as PostgreSQL runs a
 // simple-query message: as one implicit transaction unless the text has its
-// own BEGIN/COMMIT. Settings behave as in PostgreSQL: ROLLBACK undoes a
+// own BEGIN/COMMIT; a protocol layer that runs a message's statements one by
+// one uses the same rules through BeginImplicitBlock and its neighbours.
+// Transaction control out of place (COMMIT with no block, BEGIN in one)
+// succeeds with PostgreSQL's warning in QueryResult::warnings. Settings behave as in PostgreSQL: ROLLBACK undoes a
 // block's SETs, SET LOCAL lasts until the block ends, and a READ ONLY
 // transaction (BEGIN READ ONLY, default_transaction_read_only) refuses
 // writes with 25006.
@@ -111,6 +114,35 @@ class Session {
   };
 
   TransactionState state() const { return state_; }
+
+  // Blocks for a protocol layer that runs a client message's statements one
+  // call at a time (the server's Query message, an extended-protocol batch
+  // up to Sync); ExecuteScript follows the same rules.
+  //
+  // Opens an implicit transaction block when idle (otherwise does nothing):
+  // the statements up to EndImplicitBlock run in one transaction, as
+  // PostgreSQL runs a Query message of several statements. An explicit BEGIN
+  // inside it takes the block over (it becomes an ordinary block, command
+  // tag BEGIN, no warning); an explicit COMMIT or ROLLBACK ends it.
+  Status BeginImplicitBlock();
+  // Ends the implicit block, if one is still open: commits it unless
+  // `failed` or one of its statements failed (then rolls it back). Returns
+  // the commit's error (a conflict: 40001), else OK.
+  Status EndImplicitBlock(bool failed);
+  bool in_implicit_block() const { return implicit_block_; }
+  // A statement of the open block failed outside this session (its text did
+  // not parse, a COPY or a protocol message failed): the block fails as if
+  // the session had run it (kInBlock -> kFailed, its transaction aborted,
+  // its locks, gates and lanes given back at once). Otherwise does nothing.
+  void FailOpenBlock();
+  // The client's BEGIN ... ran elsewhere (submitted whole as one
+  // TransactionRequest, which the engine rolled back when a statement
+  // failed) and its COMMIT is still to come: when idle, the session enters
+  // that failed block (kFailed, no transaction) until COMMIT or ROLLBACK.
+  void EnterFailedBlock();
+  // 25P02 in a failed block, else OK: for statements the owner runs itself
+  // (the server's COPY, PREPARE, EXECUTE, DEALLOCATE).
+  Status CheckNotInFailedBlock() const;
   // This session's number among the database's sessions (SHOW
   // paceline.lanes names lane holders and waiters by it; SHOW
   // paceline.session_id shows it).
@@ -172,9 +204,6 @@ class Session {
   // Every setting back to its default (RESET ALL, DISCARD ALL);
   // `block_scoped`: as SET LOCAL, until the block ends.
   void ResetAllSettings(bool block_scoped);
-  // A statement of the block failed: the block is kFailed until COMMIT or
-  // ROLLBACK, and its transaction is aborted now (locks released).
-  void FailBlock();
   // Commits (a conflict is returned, the transaction then rolled back) or
   // rolls back the open transaction, and gives back its table gates.
   Status EndTransaction(bool commit);
@@ -233,6 +262,7 @@ class Session {
   std::vector<uint32_t> table_gates_;  // the tables whose gates the open block holds
   const uint64_t id_;
   bool holds_lanes_ = false;  // the open block took a conflict lane
+  bool implicit_block_ = false;  // the open block is BeginImplicitBlock's
 };
 
 }  // namespace paceline::engine

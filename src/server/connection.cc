@@ -88,11 +88,6 @@ Status CatalogError(const Status& s, std::string_view text) {
                 s.position());
 }
 
-Status InFailedBlock() {
-  return Status(sqlstate::kInFailedSqlTransaction,
-                "current transaction is aborted, commands ignored until end of transaction block");
-}
-
 // COPY text format: one field's backslash escapes resolved.
 void Unescape(std::string_view field, std::string* out) {
   out->clear();
@@ -409,7 +404,6 @@ Status Connection::Authenticate(const std::string& user) {
 // ---------------------------------------------------------------- message loop
 
 char Connection::TransactionStatus() const {
-  if (failed_block_) return 'E';
   switch (session_->state()) {
     case engine::TransactionState::kIdle: return 'I';
     case engine::TransactionState::kInBlock: return 'T';
@@ -516,7 +510,7 @@ void Connection::MessageLoop() {
 }
 
 bool Connection::SubmitAllowed() const {
-  if (db_->workers() == 0 || failed_block_ || implicit_block_) return false;
+  if (db_->workers() == 0) return false;
   if (session_->state() != engine::TransactionState::kIdle) return false;
   std::string read_only;
   if (session_->GetSetting("default_transaction_read_only", &read_only).ok() && read_only == "on") return false;
@@ -531,7 +525,7 @@ void Connection::SimpleQuery(std::string_view text) {
   Status s = sql::Parse(text, &statements);
   if (!s.ok()) {
     writer_.Error(CatalogError(s, text));
-    if (session_->state() == engine::TransactionState::kInBlock) failed_block_ = true;
+    session_->FailOpenBlock();
     return;
   }
   if (statements.empty()) {
@@ -551,10 +545,8 @@ void Connection::SimpleQuery(std::string_view text) {
   }
   if (TrySubmitScript(text, parts)) return;
   // Several statements outside a block: one implicit transaction.
-  bool implicit = statements.size() > 1 && session_->state() == engine::TransactionState::kIdle && !failed_block_;
-  if (implicit) {
-    engine::QueryResult ignored;
-    s = session_->Execute("BEGIN", &ignored);
+  if (statements.size() > 1) {
+    s = session_->BeginImplicitBlock();
     if (!s.ok()) {
       writer_.Error(s);
       return;
@@ -565,27 +557,17 @@ void Connection::SimpleQuery(std::string_view text) {
     if (cancel_requested_.load(std::memory_order_relaxed)) {  // canceled between statements
       s = CanceledStatus();
       writer_.Error(s);
-      if (!implicit && session_->state() == engine::TransactionState::kInBlock) failed_block_ = true;
+      session_->FailOpenBlock();
       break;
     }
-    if (implicit && statement->kind == StatementKind::kTransaction) {
-      implicit = false;  // an explicit BEGIN/COMMIT takes over the block
-      if (IsKind(statement.get(), sql::TransactionKind::kBegin)) {
-        writer_.CommandComplete("BEGIN");
-        continue;
-      }
-    }
-    s = RunSimpleStatement(*statement, implicit);
+    s = RunSimpleStatement(*statement);
     if (!s.ok()) {
       writer_.Error(CatalogError(Shift(s, offset), text));
       break;
     }
   }
-  if (implicit && session_->state() != engine::TransactionState::kIdle) {
-    engine::QueryResult ignored;
-    Status end = session_->Execute(s.ok() ? "COMMIT" : "ROLLBACK", &ignored);
-    if (s.ok() && !end.ok()) writer_.Error(end);
-  }
+  Status end = session_->EndImplicitBlock(!s.ok());
+  if (s.ok() && !end.ok()) writer_.Error(end);
 }
 
 bool Connection::TrySubmitUnparsed(std::string_view text) {
@@ -642,12 +624,11 @@ bool Connection::TrySubmitScript(std::string_view text, const std::vector<sql::S
   writer_.Error(CatalogError(failed < n ? Shift(r.status, offsets[failed]) : r.status, text));
   // An error inside BEGIN ... leaves the client in a failed block (the
   // engine has already rolled it back); a failed commit ends it.
-  if (begin && failed < n) failed_block_ = true;
+  if (begin && failed < n) session_->EnterFailedBlock();
   return true;
 }
 
-Status Connection::RunSimpleStatement(const sql::Statement& statement, bool implicit_block) {
-  (void)implicit_block;
+Status Connection::RunSimpleStatement(const sql::Statement& statement) {
   StatementRef ref;
   ref.ast = &statement;
   ref.kind = statement.kind;
@@ -679,24 +660,18 @@ Status Connection::RunStatement(const StatementRef& ref, const std::vector<Value
                                 engine::QueryResult* result, bool* written) {
   *written = false;
   NoteStatement(ref.kind);
-  if (failed_block_) {
-    if (IsKind(ref.ast, sql::TransactionKind::kCommit) || IsKind(ref.ast, sql::TransactionKind::kRollback)) {
-      failed_block_ = false;
-      if (session_->state() != engine::TransactionState::kIdle) {
-        engine::QueryResult ignored;
-        (void)session_->Execute("ROLLBACK", &ignored);
-      }
-      result->Clear();
-      result->command_tag = "ROLLBACK";
-      return Status::OK();
-    }
-    return InFailedBlock();
-  }
+  Status s = RunStatementHere(ref, params, result, written);
+  if (!s.ok()) session_->FailOpenBlock();  // PostgreSQL: an error in a block fails it
+  for (const Status& warning : result->warnings) writer_.Notice(warning, Severity::kWarning);
+  result->warnings.clear();  // written once (EXECUTE runs its statement through here too)
+  return s;
+}
+
+Status Connection::RunStatementHere(const StatementRef& ref, const std::vector<Value>& params,
+                                    engine::QueryResult* result, bool* written) {
   if (ref.kind == StatementKind::kCopy && ref.ast != nullptr) {
-    if (session_->state() == engine::TransactionState::kFailed) return InFailedBlock();
-    Status s = RunCopy(*ref.ast->copy, written);
-    if (!s.ok() && session_->state() == engine::TransactionState::kInBlock) failed_block_ = true;
-    return s;
+    PL_RETURN_IF_ERROR(session_->CheckNotInFailedBlock());
+    return RunCopy(*ref.ast->copy, written);
   }
   if (ref.kind == StatementKind::kDiscard && ref.ast != nullptr && ref.ast->discard->target == sql::DiscardTarget::kAll &&
       session_->state() == engine::TransactionState::kIdle) {
@@ -708,29 +683,20 @@ Status Connection::RunStatement(const StatementRef& ref, const std::vector<Value
     statements_.erase("");
   }
   if (ref.kind == StatementKind::kDeallocate && ref.ast != nullptr) {
-    if (session_->state() == engine::TransactionState::kFailed) return InFailedBlock();
+    PL_RETURN_IF_ERROR(session_->CheckNotInFailedBlock());
     result->Clear();
     return Deallocate(ref.ast->deallocate->name, &result->command_tag);
   }
   if (ref.kind == StatementKind::kPrepare && ref.ast != nullptr) {
-    if (session_->state() == engine::TransactionState::kFailed) return InFailedBlock();
+    PL_RETURN_IF_ERROR(session_->CheckNotInFailedBlock());
     result->Clear();
     PL_RETURN_IF_ERROR(SqlPrepare(*ref.ast->prepare));
     result->command_tag = "PREPARE";
     return Status::OK();
   }
   if (ref.kind == StatementKind::kExecute && ref.ast != nullptr) {
-    if (session_->state() == engine::TransactionState::kFailed) return InFailedBlock();
+    PL_RETURN_IF_ERROR(session_->CheckNotInFailedBlock());
     return SqlExecute(*ref.ast->execute, result, written);
-  }
-  // PostgreSQL's warnings for transaction control out of place.
-  const bool idle = session_->state() == engine::TransactionState::kIdle;
-  if (idle && (IsKind(ref.ast, sql::TransactionKind::kCommit) || IsKind(ref.ast, sql::TransactionKind::kRollback))) {
-    writer_.Notice(Status(sqlstate::kNoActiveSqlTransaction, "there is no transaction in progress"),
-                   Severity::kWarning);
-  } else if (!idle && IsKind(ref.ast, sql::TransactionKind::kBegin)) {
-    writer_.Notice(Status(sqlstate::kActiveSqlTransaction, "there is already a transaction in progress"),
-                   Severity::kWarning);
   }
   if (ref.prepared != nullptr) return session_->ExecutePrepared(*ref.prepared, params, result);
   return session_->Execute(ref.text, params, result);
@@ -1180,21 +1146,10 @@ Status Connection::HandleExecute(std::string_view body, bool autocommit) {
   }
   if (!portal.started) {
     StatementRef ref{p.ast.get(), &p, p.kind, p.text};
-    const bool control = p.kind == StatementKind::kTransaction;
-    if (!autocommit && !control && !failed_block_ && session_->state() == engine::TransactionState::kIdle &&
-        p.kind != StatementKind::kVacuum && p.kind != StatementKind::kCheckpoint && !p.IsEmpty()) {
+    if (!autocommit && p.kind != StatementKind::kTransaction && p.kind != StatementKind::kVacuum &&
+        p.kind != StatementKind::kCheckpoint && !p.IsEmpty()) {
       // Statements up to Sync form one implicit transaction.
-      engine::QueryResult ignored;
-      PL_RETURN_IF_ERROR(session_->Execute("BEGIN", &ignored));
-      implicit_block_ = true;
-    }
-    if (implicit_block_ && control) {
-      implicit_block_ = false;  // an explicit BEGIN/COMMIT/ROLLBACK takes over
-      if (IsKind(p.ast.get(), sql::TransactionKind::kBegin)) {
-        portal.started = portal.finished = true;
-        writer_.CommandComplete("BEGIN");
-        return Status::OK();
-      }
+      PL_RETURN_IF_ERROR(session_->BeginImplicitBlock());
     }
     bool written = false;
     portal.started = true;
@@ -1223,22 +1178,12 @@ Status Connection::HandleClose(std::string_view body) {
   return Status::OK();
 }
 
-void Connection::EndImplicitBlock(bool failed) {
-  if (!implicit_block_) return;
-  implicit_block_ = false;
-  if (session_->state() == engine::TransactionState::kIdle) return;
-  engine::QueryResult ignored;
-  const bool commit = !failed && session_->state() == engine::TransactionState::kInBlock;
-  Status s = session_->Execute(commit ? "COMMIT" : "ROLLBACK", &ignored);
-  if (commit && !s.ok()) writer_.Error(s);
-}
-
 void Connection::ProcessPending(bool sync) {
   if (sync && !skip_until_sync_ && TrySubmitBatch()) {
     pending_.clear();
     pending_bytes_ = 0;
     batch_failed_ = false;
-    if (session_->state() == engine::TransactionState::kIdle && !failed_block_) portals_.clear();
+    if (session_->state() == engine::TransactionState::kIdle) portals_.clear();
     ReadyForQuery();
     return;
   }
@@ -1246,7 +1191,7 @@ void Connection::ProcessPending(bool sync) {
   for (const auto& m : pending_) executes += m.type == 'E';
   // A lone statement before Sync runs as an autocommit statement (its
   // conflicts are retried); more form one implicit block up to Sync.
-  const bool autocommit = sync && executes <= 1 && !implicit_block_;
+  const bool autocommit = sync && executes <= 1 && !session_->in_implicit_block();
   for (auto& m : pending_) {
     if (skip_until_sync_) break;
     Status s;
@@ -1262,7 +1207,7 @@ void Connection::ProcessPending(bool sync) {
       writer_.Error(s);
       skip_until_sync_ = true;
       batch_failed_ = true;
-      if (!implicit_block_ && session_->state() == engine::TransactionState::kInBlock) failed_block_ = true;
+      session_->FailOpenBlock();
     }
   }
   pending_.clear();
@@ -1272,9 +1217,10 @@ void Connection::ProcessPending(bool sync) {
     return;
   }
   skip_until_sync_ = false;
-  EndImplicitBlock(batch_failed_);
+  Status end = session_->EndImplicitBlock(batch_failed_);
+  if (!batch_failed_ && !end.ok()) writer_.Error(end);
   batch_failed_ = false;
-  if (session_->state() == engine::TransactionState::kIdle && !failed_block_) portals_.clear();
+  if (session_->state() == engine::TransactionState::kIdle) portals_.clear();
   ReadyForQuery();
 }
 
@@ -1430,7 +1376,7 @@ bool Connection::TrySubmitBatch() {
     if (!r.committed() && failed == n) writer_.Error(r.status);  // the implicit commit failed
   }
   deferred_.clear();
-  if (failed_in_block) failed_block_ = true;
+  if (failed_in_block) session_->EnterFailedBlock();
   return true;
 }
 

@@ -18,6 +18,11 @@
 //    message, DDL, SET, SHOW, COPY, ...) runs through the Session, outside
 //    the run queues, with the same concurrency control; its commits and
 //    conflict aborts still feed the scheduler's History.
+// The block rules are the Session's (session.h): this class opens and ends
+// the implicit block of a several-statement Query or of a batch up to Sync
+// (BeginImplicitBlock / EndImplicitBlock), tells it about errors it finds
+// itself (FailOpenBlock) and about a scheduled BEGIN ... that failed
+// (EnterFailedBlock), and writes the warnings it returns.
 //
 // Errors: an error in a statement is an ErrorResponse (ERROR) and the
 // connection goes on; a protocol violation (malformed, truncated or oversize
@@ -154,7 +159,7 @@ class Connection {
   bool TrySubmitScript(std::string_view text, const std::vector<sql::ScriptStatement>& parts);
   // Runs one statement of a Query through the session (or COPY/DEALLOCATE
   // here) and writes its replies; the error is returned, not written.
-  Status RunSimpleStatement(const sql::Statement& statement, bool implicit_block);
+  Status RunSimpleStatement(const sql::Statement& statement);
 
   // Extended Query.
   void ProcessPending(bool sync);
@@ -164,8 +169,6 @@ class Connection {
   Status HandleDescribe(std::string_view body);
   Status HandleExecute(std::string_view body, bool autocommit);
   Status HandleClose(std::string_view body);
-  // Closes the implicit block opened for a batch (commit unless it failed).
-  void EndImplicitBlock(bool failed);
   // Prepares `text` for a Parse; sets *entry.
   Status PrepareEntry(std::string_view text, const std::vector<Type>& declared, StatementEntry* entry);
   // Writes rows [next_row, next_row + max_rows) of a started portal and
@@ -174,8 +177,12 @@ class Connection {
 
   // Shared by both protocols: runs `ref` through the session; COPY and
   // DEALLOCATE are carried out here (*written: their replies are written).
+  // Writes the statement's warnings; an error fails the open block (the
+  // session keeps the block rules).
   Status RunStatement(const StatementRef& ref, const std::vector<Value>& params, engine::QueryResult* result,
                       bool* written);
+  Status RunStatementHere(const StatementRef& ref, const std::vector<Value>& params, engine::QueryResult* result,
+                          bool* written);
   // Writes RowDescription (when rows), DataRows and CommandComplete.
   Status SendResult(const engine::QueryResult& result, const std::vector<int16_t>& formats);
   Status RunCopy(const sql::CopyStmt& copy, bool* written);
@@ -218,12 +225,7 @@ class Connection {
   size_t pending_bytes_ = 0;
   bool skip_until_sync_ = false;      // after an error in an extended batch
   bool batch_failed_ = false;         // an error since the last Sync
-  bool implicit_block_ = false;       // a block this connection opened for a batch
   bool copy_discard_ = false;         // drop CopyData/CopyDone/CopyFail after a COPY error
-  // The client is in a failed transaction block the session does not hold
-  // (a scheduled BEGIN ... batch failed), or a protocol error hit a block:
-  // everything but COMMIT/ROLLBACK gets 25P02.
-  bool failed_block_ = false;
   bool settings_dirty_ = false;
   std::map<std::string, std::string> reported_;  // ParameterStatus values sent
   std::vector<Deferred> deferred_;    // a scheduled batch being built

@@ -1,0 +1,234 @@
+// Session: transaction blocks — BEGIN, COMMIT and ROLLBACK, implicit and
+// failed blocks, ending a transaction (and teaching the scheduler's History
+// from it), and what an open block holds between statements: its table
+// gates and its conflict lanes (see session.h).
+#include <algorithm>
+
+#include "common/datetime.h"
+#include "engine/database.h"
+#include "engine/execution/abort_culprit.h"
+#include "engine/footprint_builder.h"
+#include "engine/session.h"
+#include "engine/session_statement_gate.h"
+
+namespace paceline::engine {
+
+Status Session::Begin(uint64_t timestamp) {
+  PL_RETURN_IF_ERROR(db_->NewTransaction(timestamp != 0 ? timestamp : db_->NextTimestamp(), &txn_));
+  txn_->SetCancelToken(&cancel_);
+  txn_start_ = CurrentTimestampMicros();
+  return Status::OK();
+}
+
+Status Session::BeginBlock() {
+  PL_RETURN_IF_ERROR(Begin());
+  state_ = TransactionState::kInBlock;
+  return Status::OK();
+}
+
+void Session::FailOpenBlock() {
+  if (state_ != TransactionState::kInBlock) return;
+  state_ = TransactionState::kFailed;
+  // As PostgreSQL aborts at the error and cleans up at ROLLBACK: the locks
+  // and writes go now (a 2PL waiter need not wait for the client's
+  // ROLLBACK; wait-die and wound-wait count on the loser letting go).
+  if (txn_) txn_->Abort();
+  LeaveTableGates();  // it touches no table any more
+  LeaveLanes();
+}
+
+Status Session::BeginImplicitBlock() {
+  if (state_ != TransactionState::kIdle) return Status::OK();
+  PL_RETURN_IF_ERROR(BeginBlock());
+  implicit_block_ = true;
+  return Status::OK();
+}
+
+Status Session::EndImplicitBlock(bool failed) {
+  if (!implicit_block_) return Status::OK();
+  return EndTransaction(!failed && state_ == TransactionState::kInBlock);
+}
+
+void Session::EnterFailedBlock() {
+  if (state_ == TransactionState::kIdle) state_ = TransactionState::kFailed;
+}
+
+Status Session::CheckNotInFailedBlock() const {
+  if (state_ != TransactionState::kFailed) return Status::OK();
+  return Status(sqlstate::kInFailedSqlTransaction,
+                "current transaction is aborted, commands ignored until end of transaction block");
+}
+
+void Session::LeaveLanes() {
+  if (!holds_lanes_) return;
+  db_->lanes_->ReleaseAll(id_);
+  holds_lanes_ = false;
+}
+
+bool Session::TakeLanesNow(const sql::PreparedStatement& statement, const std::vector<Value>& params,
+                           LaneWanted* busy) {
+  FootprintBuilder builder(db_->footprint_spec_);
+  builder.Add(statement, params);
+  const scheduler::Footprint footprint = builder.Finish();
+  if (footprint.references.empty()) return true;
+  // The references with conflict evidence, and those whose lanes blocks
+  // keep meeting in; in key order (one statement never waits for one lane
+  // while holding a later one of its own).
+  std::vector<size_t> laned;
+  db_->scheduler_->LanedReferences(footprint, &laned);
+  for (size_t i = 0; i < footprint.references.size(); ++i) {
+    if (std::find(laned.begin(), laned.end(), i) == laned.end() && db_->lanes_->Remembered(footprint.references[i])) {
+      laned.push_back(i);
+    }
+  }
+  if (laned.empty()) return true;
+  std::sort(laned.begin(), laned.end(),
+            [&](size_t a, size_t b) { return footprint.references[a] < footprint.references[b]; });
+  std::vector<std::string> names;  // rendered only when a lane is taken
+  for (size_t i : laned) {
+    const scheduler::ReferenceKey key = footprint.references[i];
+    if (holds_lanes_ && db_->lanes_->Holds(id_, key)) continue;
+    if (names.empty()) {
+      FootprintBuilder named(db_->footprint_spec_, /*with_names=*/true);
+      named.Add(statement, params);
+      named.Finish();
+      names = named.Names();
+    }
+    const std::string name = i < names.size() ? names[i] : std::string();
+    if (!db_->lanes_->TryAcquire(id_, key, name)) {
+      *busy = LaneWanted{key, name};
+      return false;
+    }
+    holds_lanes_ = true;
+  }
+  return true;
+}
+
+void Session::LeaveTableGates() {
+  if (table_gates_.empty()) return;
+  db_->table_gates_.LeaveAll(this);
+  table_gates_.clear();
+}
+
+Status Session::EndTransaction(bool commit) {
+  implicit_block_ = false;
+  if (!txn_) {  // a failed block that ran elsewhere (EnterFailedBlock)
+    EndBlockSettings(false);
+    state_ = TransactionState::kIdle;
+    return Status::OK();
+  }
+  Status status;
+  if (commit) {
+    StatementGate gate(this);  // no schema change while it installs its writes
+    status = gate.Enter();
+    if (status.ok()) status = txn_->Commit();  // a conflict aborts it
+    else txn_->Abort();
+  } else {
+    txn_->Abort();
+  }
+  LeaveLanes();  // its writes are in (or gone): the next block of its lanes may run
+  if (ran_ddl_) {
+    ran_ddl_ = false;
+    db_->CollectGarbage();
+  }
+  // Acknowledged only once durable (locks are already released).
+  if (commit && status.ok()) status = db_->AwaitCommitDurable(txn_->commit_lsn());
+  last_abort_reason_ = txn_->abort_reason();
+  const uint32_t culprit = txn_->culprit_table();
+  if (footprint_) {
+    // History learns from this transaction as from a submitted one: a
+    // commit, or an abort by a conflict (not a user's ROLLBACK or an error).
+    scheduler::Footprint footprint = footprint_->Finish();
+    const bool conflict =
+        last_abort_reason_ != cc::AbortReason::kNone && last_abort_reason_ != cc::AbortReason::kLockTimeout;
+    if (!footprint.references.empty()) {
+      if (commit && status.ok()) {
+        db_->scheduler_->OnCommit(footprint, scheduler::kNoQueue);
+      } else if (conflict) {
+        // Names the references the same way, from the statements again.
+        class Namer : public scheduler::ReferenceNamer {
+         public:
+          Namer(Database* db, const std::vector<Executed>& executed) : db_(db), executed_(executed) {}
+          std::string Name(size_t i) const override {
+            if (!built_) {
+              built_ = true;
+              FootprintBuilder builder(db_->footprint_spec_, /*with_names=*/true);
+              for (const auto& e : executed_) {
+                std::shared_ptr<const sql::PreparedStatement> p;
+                if (db_->Prepare(e.text, e.param_types, &p).ok()) builder.Add(*p, e.params);
+              }
+              builder.Finish();
+              names_ = builder.Names();
+            }
+            return i < names_.size() ? names_[i] : std::string();
+          }
+
+         private:
+          Database* db_;
+          const std::vector<Executed>& executed_;
+          mutable bool built_ = false;
+          mutable std::vector<std::string> names_;
+        };
+        Namer namer(db_, executed_);
+        db_->scheduler_->OnAbort(footprint, scheduler::kNoQueue,
+                                 CulpritOf(last_abort_reason_, culprit), &namer);
+      }
+    }
+    executed_.clear();
+  }
+  if (state_ != TransactionState::kIdle) EndBlockSettings(commit && status.ok());
+  txn_.reset();
+  LeaveTableGates();
+  state_ = TransactionState::kIdle;
+  return status;
+}
+
+Status Session::RunTransactionControl(const sql::TransactionStmt& stmt, QueryResult* result) {
+  switch (stmt.kind) {
+    case sql::TransactionKind::kBegin:
+      result->command_tag = "BEGIN";
+      if (implicit_block_) {
+        implicit_block_ = false;  // the implicit block becomes an ordinary one
+      } else if (state_ != TransactionState::kIdle) {
+        result->warnings.emplace_back(sqlstate::kActiveSqlTransaction, "there is already a transaction in progress");
+        return Status::OK();
+      } else {
+        PL_RETURN_IF_ERROR(BeginBlock());
+      }
+      if (stmt.read_only) read_only_ = true;
+      return Status::OK();
+    case sql::TransactionKind::kCommit:
+    case sql::TransactionKind::kRollback: {
+      const bool commit = stmt.kind == sql::TransactionKind::kCommit && state_ != TransactionState::kFailed;
+      result->command_tag = commit ? "COMMIT" : "ROLLBACK";  // COMMIT of a failed block rolls back
+      if (state_ == TransactionState::kIdle) {
+        result->warnings.emplace_back(sqlstate::kNoActiveSqlTransaction, "there is no transaction in progress");
+        return Status::OK();
+      }
+      return EndTransaction(commit);  // a rollback cannot fail
+    }
+    default: {
+      const char* what = stmt.kind == sql::TransactionKind::kSavepoint  ? "SAVEPOINT"
+                         : stmt.kind == sql::TransactionKind::kRelease  ? "RELEASE SAVEPOINT"
+                         : stmt.kind == sql::TransactionKind::kRollbackTo ? "ROLLBACK TO SAVEPOINT"
+                                                                          : "this transaction command";
+      Status s = NotSupported(what);
+      FailOpenBlock();
+      return s;
+    }
+  }
+}
+
+bool Session::EnterTableGatesNow(const sql::PreparedStatement& statement, uint32_t* busy) {
+  for (uint32_t table : statement.table_ids) {
+    if (std::find(table_gates_.begin(), table_gates_.end(), table) != table_gates_.end()) continue;
+    if (!db_->table_gates_.TryEnterShared(this, table)) {
+      *busy = table;
+      return false;
+    }
+    table_gates_.push_back(table);
+  }
+  return true;
+}
+
+}  // namespace paceline::engine
