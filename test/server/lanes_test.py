@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Conflict lanes through paceline-server (psycopg 3, interactive blocks:
+autocommit off, one round trip per statement). After conflicts on row 1
+give the scheduler evidence, a block that updates row 1 holds its lane
+(SHOW paceline.lanes) and a second block waits in it. Then the holder stops
+talking: past --idle-in-transaction-timeout the server ends its connection
+(25P03), rolls its block back and gives its lane to the waiter, which
+commits. Also: a block whose statement does not parse lets go of its lane
+at once (the block is failed, as in PostgreSQL), before the client's
+ROLLBACK. Run by ctest with the server binary as the only argument."""
+import os
+import sys
+import threading
+import time
+import unittest
+
+import psycopg
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from server_process import ServerProcess  # noqa: E402
+
+BINARY = None
+IDLE_TIMEOUT_MS = 3000
+
+
+class LanesTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.server = ServerProcess(BINARY, "--workers=4", "--cc=occ", "--scheduler=adaptive",
+                                   "--history-half-life-ms=600000",
+                                   f"--idle-in-transaction-timeout={IDLE_TIMEOUT_MS}").start()
+        with cls.connect_to(cls.server, autocommit=True) as conn:
+            conn.execute("CREATE TABLE x (id INT PRIMARY KEY, v INT NOT NULL)")
+            conn.execute("INSERT INTO x VALUES (1, 0), (2, 0), (3, 0), (4, 0)")
+
+    @classmethod
+    def tearDownClass(cls):
+        code, err = cls.server.stop()
+        assert code == 0, err
+
+    @staticmethod
+    def connect_to(server, **kwargs):
+        return psycopg.connect(host="127.0.0.1", port=server.port, dbname="paceline", user="tester",
+                               connect_timeout=10, **kwargs)
+
+    def connect(self, **kwargs):
+        conn = self.connect_to(self.server, **kwargs)
+        self.addCleanup(conn.close)
+        return conn
+
+    def show(self, what):
+        with self.connect_to(self.server, autocommit=True) as conn:
+            return conn.execute("SHOW " + what).fetchall()
+
+    def aborts_of(self, reference):
+        for row in self.show("paceline.hot_references"):
+            if row[0] == reference:
+                return row[1]
+        return 0
+
+    def make_hot(self, row):
+        """Four clients update `row` in blocks until the scheduler blames
+        id=<row> for two aborts (the evidence that lanes it)."""
+        stop = threading.Event()
+
+        def client():
+            with self.connect_to(self.server) as conn:
+                while not stop.is_set():
+                    try:
+                        conn.execute("UPDATE x SET v = v + 1 WHERE id = %s", (row,))
+                        conn.commit()
+                    except psycopg.errors.SerializationFailure:
+                        conn.rollback()
+
+        threads = [threading.Thread(target=client) for _ in range(4)]
+        for t in threads:
+            t.start()
+        deadline = time.monotonic() + 60
+        while self.aborts_of(f"id={row}") < 2 and time.monotonic() < deadline:
+            pass  # each look is a round trip to the server
+        stop.set()
+        for t in threads:
+            t.join()
+        self.assertGreaterEqual(self.aborts_of(f"id={row}"), 2, f"no evidence for id={row}")
+
+    def lane(self, reference):
+        """(holder, waiting) of `reference`'s lane, or None when nobody holds or waits for it."""
+        for ref, holder, waiting in self.show("paceline.lanes"):
+            if ref == reference:
+                return holder, [int(s) for s in waiting.strip("{}").split(",") if s]
+        return None
+
+    def wait_until(self, condition, what):
+        deadline = time.monotonic() + 30
+        while not condition():
+            self.assertLess(time.monotonic(), deadline, what)
+
+    def start_waiter(self, row, add):
+        """A second client's block updates `row` (it waits for the lane) and
+        commits, in a thread; returns (thread, its session id, outcome)."""
+        waiter = self.connect()
+        session = int(waiter.execute("SHOW paceline.session_id").fetchone()[0])
+        waiter.rollback()
+        outcome = {}
+
+        def run():
+            try:
+                waiter.execute("UPDATE x SET v = v + %s WHERE id = %s", (add, row))
+                waiter.commit()
+                outcome["ok"] = True
+            except psycopg.Error as e:
+                outcome["error"] = e
+
+        thread = threading.Thread(target=run)
+        thread.start()
+        return thread, session, outcome
+
+    def value(self, row):
+        with self.connect_to(self.server, autocommit=True) as conn:
+            return conn.execute("SELECT v FROM x WHERE id = %s", (row,)).fetchone()[0]
+
+    def test_idle_lane_holder_times_out_and_the_waiter_commits(self):
+        self.make_hot(1)
+        before = self.value(1)
+        holder = self.connect()
+        holder_id = int(holder.execute("SHOW paceline.session_id").fetchone()[0])
+        holder.execute("UPDATE x SET v = v + 1 WHERE id = 1")
+        self.assertEqual(self.lane("id=1"), (holder_id, []))
+        thread, waiter_id, outcome = self.start_waiter(1, 100)
+        self.wait_until(lambda: self.lane("id=1") == (holder_id, [waiter_id]), "the second block never waited")
+        # The holder now idles in its block; the server ends it after the timeout.
+        thread.join(timeout=30)
+        self.assertFalse(thread.is_alive(), "the waiter never got the lane")
+        self.assertEqual(outcome, {"ok": True})
+        with self.assertRaises(psycopg.OperationalError) as raised:
+            holder.execute("SELECT 1")
+        self.assertIn("idle-in-transaction timeout", str(raised.exception))
+        self.assertEqual(self.value(1), before + 100)  # the holder's +1 was rolled back
+        self.assertIsNone(self.lane("id=1"))
+
+    def test_failed_statement_gives_the_lane_back_before_rollback(self):
+        self.make_hot(2)
+        before = self.value(2)
+        holder = self.connect()
+        holder_id = int(holder.execute("SHOW paceline.session_id").fetchone()[0])
+        holder.execute("UPDATE x SET v = v + 1 WHERE id = 2")
+        self.assertEqual(self.lane("id=2"), (holder_id, []))
+        thread, waiter_id, outcome = self.start_waiter(2, 100)
+        self.wait_until(lambda: self.lane("id=2") == (holder_id, [waiter_id]), "the second block never waited")
+        with self.assertRaises(psycopg.errors.SyntaxError):
+            holder.execute("UPDATE x SET v = WHERE id = 2")
+        thread.join(timeout=30)  # before the holder's ROLLBACK
+        self.assertFalse(thread.is_alive(), "the waiter never got the lane")
+        self.assertEqual(outcome, {"ok": True})
+        with self.assertRaises(psycopg.errors.InFailedSqlTransaction):
+            holder.execute("SELECT 1")
+        holder.rollback()
+        self.assertEqual(self.value(2), before + 100)
+
+
+if __name__ == "__main__":
+    BINARY = sys.argv.pop(1)
+    unittest.main()
