@@ -16,6 +16,8 @@ then for each script and client count runs
   postgres-ser   the same at SERIALIZABLE (PGOPTIONS default_transaction_isolation)
   paceline       paceline-server in memory, conflict lanes on (its default)
   paceline-free  the same with --conflict-lanes=false (blocks run free)
+  paceline-one-lane  the same with --max-lanes-per-block=1 (a block's later
+                 hot references left to the CC; not in the default --variants)
 
 in turn, --repeats times (interleaved: every variant once per round), and
 prints per cell the median tps and the median failed share (pgbench's
@@ -63,6 +65,14 @@ def pgbench_env(port, user, options=None):
     return env
 
 
+# What each paceline* variant adds to --server-flags.
+PACELINE_VARIANT_FLAGS = {
+    "paceline": [],
+    "paceline-free": ["--conflict-lanes=false"],
+    "paceline-one-lane": ["--max-lanes-per-block=1"],
+}
+
+
 @contextlib.contextmanager
 def servers_for(args, variants, clients):
     """Starts PostgreSQL (when a postgres-* variant is asked for) and one
@@ -74,7 +84,7 @@ def servers_for(args, variants, clients):
             pg.start()
         for v in variants:
             if v.startswith("paceline"):
-                extra = args.server_flags.split() + (["--conflict-lanes=false"] if v == "paceline-free" else [])
+                extra = args.server_flags.split() + PACELINE_VARIANT_FLAGS[v]
                 pacelines[v] = Paceline(args.server, "adaptive", extra)
                 pacelines[v].start()
         yield {v: (args.pg_port if v.startswith("postgres") else pacelines[v].port) for v in variants}
@@ -119,6 +129,10 @@ def main():
     p.add_argument("--pg-port", type=int, default=55498)
     p.add_argument("--app", action="store_true", help="the psycopg order-entry application instead of pgbench")
     args = p.parse_args()
+    known = {"postgres-rc", "postgres-ser", *PACELINE_VARIANT_FLAGS}
+    unknown = [v for v in args.variants.split(",") if v not in known]
+    if unknown:
+        p.error(f"unknown variant(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
     if args.app:
         return run_app(args)
     clients = [int(c) for c in args.clients.split(",")]

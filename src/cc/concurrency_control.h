@@ -213,6 +213,27 @@ class ConcurrencyControl {
   // Transactions waiting for a lock right now (0 for algorithms that never
   // wait). For tests and monitoring.
   virtual size_t Waiting() const { return 0; }
+
+  // Waits outside the algorithm (the engine's conflict lanes: a transaction
+  // block waits for other blocks to end) keep its deadlock rule, so that
+  // they and its lock waits never wait for each other in a cycle.
+  // What `me` does before it waits behind `ahead` (the transactions it
+  // would wait for, named `what` in an error): OK to wait, or its abort.
+  // Called with the mutex held that such waits sleep on; a transaction
+  // wounded here is not woken (the caller wakes its waits). The base, for
+  // algorithms that never wait for a lock (OCC, 2PL NO_WAIT), so that no
+  // cycle can pass through one: OK.
+  virtual Status ArbitrateOutsideWait(TransactionContext* me, const std::vector<TransactionContext*>& ahead,
+                                      const std::string& what) {
+    (void)me, (void)ahead, (void)what;
+    return Status::OK();
+  }
+  // OK, or the abort an outside wait of `me` must end with now (it was
+  // wounded). The base: OK.
+  virtual Status OutsideWaitStatus(TransactionContext* me) {
+    (void)me;
+    return Status::OK();
+  }
 };
 
 }  // namespace paceline::cc

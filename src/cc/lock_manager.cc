@@ -22,8 +22,7 @@ Status LockManager::Lock(LockingContext* ctx, storage::Row* row, LockMode mode) 
     return Status::OK();
   }
   if (ctx->wounded()) {
-    return ctx->Conflict(AbortReason::kWounded,
-                         "could not serialize access: an older transaction needed a lock this one held (2PL WOUND_WAIT)");
+    return ctx->WoundedStatus();
   }
   const bool upgrade = held != ctx->held.end();
   Bucket& b = BucketOf(row);
@@ -97,8 +96,7 @@ Status LockManager::Lock(LockingContext* ctx, storage::Row* row, LockMode mode) 
     }
     if (ctx->wounded()) {
       leave(b.entries[row]);
-      return ctx->Conflict(AbortReason::kWounded,
-                           "could not serialize access: an older transaction needed a lock this one held (2PL WOUND_WAIT)");
+      return ctx->WoundedStatus();
     }
     if (!signaled) {
       leave(b.entries[row]);

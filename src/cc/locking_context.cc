@@ -16,7 +16,19 @@ void LockingContext::Signal() {
 
 void LockingContext::Wound() {
   int expected = kActive;
+  if (!phase.compare_exchange_strong(expected, kWounded, std::memory_order_acq_rel)) return;
+  Signal();
+  if (cancel_token() != nullptr) cancel_token()->Wake();
+}
+
+void LockingContext::WoundHere() {
+  int expected = kActive;
   if (phase.compare_exchange_strong(expected, kWounded, std::memory_order_acq_rel)) Signal();
+}
+
+Status LockingContext::WoundedStatus() {
+  return Conflict(AbortReason::kWounded,
+                  "could not serialize access: an older transaction needed a lock this one held (2PL WOUND_WAIT)");
 }
 
 bool LockingContext::WaitSignal(std::chrono::steady_clock::time_point deadline) {
@@ -29,7 +41,7 @@ bool LockingContext::WaitSignal(std::chrono::steady_clock::time_point deadline) 
 }
 
 Status Arbitrate(DeadlockRule rule, LockingContext* me, const std::vector<LockingContext*>& holders,
-                 const char* what, uint32_t table) {
+                 const std::string& what, uint32_t table, bool wound_here) {
   switch (rule) {
     case DeadlockRule::kNoWait:
       return me->Conflict(AbortReason::kLockConflict,
@@ -47,7 +59,9 @@ Status Arbitrate(DeadlockRule rule, LockingContext* me, const std::vector<Lockin
       return Status::OK();
     case DeadlockRule::kWoundWait:
       for (LockingContext* h : holders) {
-        if (h->timestamp() > me->timestamp()) h->Wound();
+        if (h->timestamp() <= me->timestamp()) continue;
+        if (wound_here) h->WoundHere();
+        else h->Wound();
       }
       return Status::OK();
   }

@@ -52,8 +52,15 @@ class LockingContext : public TransactionContext {
 
   // Wakes the transaction if it waits (a lock it waits for was released).
   void Signal();
-  // Wounds it unless it is already committing; wakes it if it waits.
+  // Wounds it unless it is already committing; wakes it if it waits, for a
+  // lock or (through its CancelToken's Wakeup) outside the algorithm, for a
+  // conflict lane.
   void Wound();
+  // Wound without waking a wait outside the algorithm: for a caller that
+  // holds the mutex such waits sleep on, and wakes them itself.
+  void WoundHere();
+  // The abort of a wounded transaction (40001, AbortReason::kWounded).
+  Status WoundedStatus();
   // Sleeps until Signal, a wound, a cancel (the context's CancelToken, which
   // wakes it), or `deadline`; false on timeout. The caller armed the signal
   // (ArmSignal) while holding the lock table mutex it then released, so a
@@ -69,10 +76,11 @@ class LockingContext : public TransactionContext {
 };
 
 // What `me` does about `holders` (other transactions holding incompatible
-// locks) under `rule`: OK means wait (after wounding, for wound-wait); an
-// error is the abort, naming `table` (Table::id() of what is locked) as its
-// culprit. Called with the lock table's mutex held.
+// locks, or ahead of it in a conflict lane) under `rule`: OK means wait
+// (after wounding, for wound-wait: Wound, or WoundHere when `wound_here`);
+// an error is the abort, naming `table` (Table::id() of what is locked) as
+// its culprit. Called with the lock table's (or lane table's) mutex held.
 Status Arbitrate(DeadlockRule rule, LockingContext* me, const std::vector<LockingContext*>& holders,
-                 const char* what, uint32_t table);
+                 const std::string& what, uint32_t table, bool wound_here = false);
 
 }  // namespace paceline::cc

@@ -54,8 +54,7 @@ Status PredicateLockTable::CheckInsert(LockingContext* ctx, const std::string& k
     waiters_.erase(std::find(waiters_.begin(), waiters_.end(), ctx));
     if (ctx->canceled()) return CanceledStatus();  // not a conflict
     if (ctx->wounded()) {
-      return ctx->Conflict(AbortReason::kWounded,
-                           "could not serialize access: an older transaction needed a lock this one held (2PL WOUND_WAIT)");
+      return ctx->WoundedStatus();
     }
     if (!signaled) {
       return ctx->Conflict(AbortReason::kLockTimeout, "canceling statement due to lock timeout (waited " +

@@ -93,12 +93,24 @@ void TwoPhaseLocking::ReleaseAll(TransactionContext* ctx) {
   c->predicate_locks.clear();
 }
 
+Status TwoPhaseLocking::ArbitrateOutsideWait(TransactionContext* me, const std::vector<TransactionContext*>& ahead,
+                                             const std::string& what) {
+  if (rule_ == DeadlockRule::kNoWait) return Status::OK();
+  std::vector<LockingContext*> holders;
+  for (TransactionContext* h : ahead) holders.push_back(Cast(h));
+  return Arbitrate(rule_, Cast(me), holders, what, kNoCulpritTable, /*wound_here=*/true);
+}
+
+Status TwoPhaseLocking::OutsideWaitStatus(TransactionContext* me) {
+  LockingContext* c = Cast(me);
+  return c->wounded() ? c->WoundedStatus() : Status::OK();
+}
+
 Status TwoPhaseLocking::Commit(TransactionContext* ctx, CommitHooks* hooks) {
   LockingContext* c = Cast(ctx);
   int expected = LockingContext::kActive;
   if (!c->phase.compare_exchange_strong(expected, LockingContext::kCommitting, std::memory_order_acq_rel)) {
-    return c->Conflict(AbortReason::kWounded,
-                       "could not serialize access: an older transaction needed a lock this one held (2PL WOUND_WAIT)");
+    return c->WoundedStatus();
   }
   hooks->Install();
   ReleaseAll(ctx);

@@ -40,6 +40,12 @@ class TwoPhaseLocking : public ConcurrencyControl {
   Status Commit(TransactionContext* ctx, CommitHooks* hooks) override;
   void Abort(TransactionContext* ctx) override;
   size_t Waiting() const override { return waiting_.load(std::memory_order_acquire); }
+  // Wait-die: `me` dies when one of `ahead` is older; wound-wait: the
+  // younger of `ahead` are wounded and `me` waits; NO_WAIT: it waits (no
+  // lock wait exists that an outside wait could close a cycle with).
+  Status ArbitrateOutsideWait(TransactionContext* me, const std::vector<TransactionContext*>& ahead,
+                              const std::string& what) override;
+  Status OutsideWaitStatus(TransactionContext* me) override;
 
  private:
   // The range locks of an index (or, for nullptr, of the table's scans).

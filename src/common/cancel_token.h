@@ -53,6 +53,12 @@ class CancelToken {
     std::lock_guard lock(mu_);
     if (waiter_ != nullptr) waiter_->fn_(waiter_->arg_);
   }
+  // Wakes the registered waiter without canceling, so that it looks at its
+  // condition again (its transaction was wounded: 2PL wound-wait).
+  void Wake() const {
+    std::lock_guard lock(mu_);
+    if (waiter_ != nullptr) waiter_->fn_(waiter_->arg_);
+  }
   // Clears the request (the owner, when new work starts).
   void Reset() { canceled_.store(false, std::memory_order_relaxed); }
   bool canceled() const { return canceled_.load(std::memory_order_relaxed); }

@@ -239,11 +239,11 @@ Status Database::Open(const Options& options, std::unique_ptr<Database>* out) {
   }
   db->footprint_spec_ = db->scheduler_->Needs();
   db->needs_footprint_ = db->footprint_spec_.references || !db->footprint_spec_.partition_domain.empty();
-  const bool lock_waits = options.cc == "2pl-wait-die" || options.cc == "2pl-wound-wait";  // see conflict_lanes
-  if (options.conflict_lanes && db->footprint_spec_.references && !lock_waits) {
+  if (options.conflict_lanes && db->footprint_spec_.references) {
     // A reference stays laned for four evidence half-lives after blocks
-    // last met in its lane (lane_table.h, Memory).
-    db->lanes_ = std::make_unique<LaneTable>(4 * options.scheduling.history_half_life);
+    // last met in its lane (lane_table.h, Memory); lane waits keep the
+    // CC's deadlock rule.
+    db->lanes_ = std::make_unique<LaneTable>(4 * options.scheduling.history_half_life, db->cc_.get());
   }
   if (options.workers > 0) {
     db->runner_ = std::make_unique<Runner>(db.get());

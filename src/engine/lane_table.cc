@@ -19,8 +19,12 @@ constexpr size_t kContendedSweepAt = 4096;
 
 }  // namespace
 
-LaneTable::LaneTable(std::chrono::milliseconds memory)
-    : memory_ns_(std::chrono::duration_cast<std::chrono::nanoseconds>(memory).count()) {}
+LaneTable::LaneTable(std::chrono::milliseconds memory, cc::ConcurrencyControl* cc)
+    : memory_ns_(std::chrono::duration_cast<std::chrono::nanoseconds>(memory).count()), cc_(cc) {}
+
+void LaneTable::ForgetUnlessHolding(uint64_t session) {
+  if (!held_.count(session)) txns_.erase(session);
+}
 
 int64_t LaneTable::NowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -79,20 +83,23 @@ void LaneTable::Take(Lane* lane, Key key, uint64_t session) {
   held_[session].push_back(key);
 }
 
-bool LaneTable::TryAcquire(uint64_t session, Key key, const std::string& name) {
+bool LaneTable::TryAcquire(uint64_t session, Key key, const std::string& name, cc::TransactionContext* txn) {
   std::lock_guard lock(mu_);
   Lane& lane = LaneOf(key, name);
   if (lane.holder != 0 && lane.holder != session) return false;
   Take(&lane, key, session);
+  if (txn != nullptr) txns_[session] = txn;
   return true;
 }
 
 Status LaneTable::Acquire(uint64_t session, Key key, const std::string& name,
-                          std::chrono::steady_clock::time_point deadline, const CancelToken* cancel) {
+                          std::chrono::steady_clock::time_point deadline, const CancelToken* cancel,
+                          cc::TransactionContext* txn) {
   std::unique_lock lock(mu_);
   Lane& lane = LaneOf(key, name);
   if (lane.holder == 0 || lane.holder == session) {
     Take(&lane, key, session);
+    if (txn != nullptr) txns_[session] = txn;
     return Status::OK();
   }
   Contended(key, NowNs());  // blocks carrying it met here: it stays laned
@@ -101,6 +108,22 @@ Status LaneTable::Acquire(uint64_t session, Key key, const std::string& name,
     return Status(sqlstate::kDeadlockDetected,
                   "deadlock detected: the conflict lane of " + name +
                       " is held by a transaction that waits for a lane this transaction holds");
+  }
+  const bool ruled = cc_ != nullptr && txn != nullptr;
+  if (ruled) {
+    // The concurrency control's deadlock rule, on the blocks ahead: the
+    // holder, then the earlier waiters.
+    std::vector<cc::TransactionContext*> ahead;
+    auto add = [&](uint64_t s) {
+      auto t = txns_.find(s);
+      if (t != txns_.end()) ahead.push_back(t->second);
+    };
+    add(lane.holder);
+    for (uint64_t w : lane.waiters) add(w);
+    Status rule = cc_->ArbitrateOutsideWait(txn, ahead, "the conflict lane of " + name);
+    if (!rule.ok()) return rule;  // it died; the lane has a holder, so it stays
+    changed_.notify_all();        // a waiter it wounded looks again
+    txns_[session] = txn;
   }
   ++waits_;
   lane.waiters.push_back(session);
@@ -115,6 +138,10 @@ Status LaneTable::Acquire(uint64_t session, Key key, const std::string& name,
     std::unique_lock wait_lock(mu_);
     for (;;) {
       if (lane.holder == session) break;  // handed over by ReleaseAll
+      if (ruled) {
+        status = cc_->OutsideWaitStatus(txn);  // wounded while it waited
+        if (!status.ok()) break;
+      }
       if (cancel != nullptr && cancel->canceled()) {
         status = CanceledStatus();
         break;
@@ -133,6 +160,7 @@ Status LaneTable::Acquire(uint64_t session, Key key, const std::string& name,
   auto it = std::find(lane.waiters.begin(), lane.waiters.end(), session);
   if (it != lane.waiters.end()) lane.waiters.erase(it);
   EraseIfIdle(key);
+  ForgetUnlessHolding(session);
   return status;
 }
 
@@ -158,6 +186,7 @@ void LaneTable::ReleaseAll(uint64_t session) {
     handed = true;
   }
   held_.erase(session);
+  txns_.erase(session);
   if (handed) changed_.notify_all();
 }
 

@@ -30,6 +30,16 @@
 //  - A freed lane goes to its longest waiter (FIFO): no block starves.
 //  - Waits end with 55P03 at the deadline (lock_timeout) and with 57014
 //    when the session's CancelToken is canceled (it wakes the wait).
+//  - Lane waits keep the concurrency control's deadlock rule
+//    (ConcurrencyControl::ArbitrateOutsideWait), or a block holding a lane
+//    and waiting for a row lock could wait forever for a block that holds
+//    that lock and waits for the lane. Under 2PL wait-die a block that
+//    finds an older one ahead of it in the lane dies (40001), as it would
+//    at a lock; under wound-wait it wounds the younger ones ahead and
+//    waits. A wounded block waiting in a lane wakes and fails with 40001:
+//    by the table (wounded here) or through its CancelToken's Wakeup
+//    (wounded at a row lock). OCC and 2PL NO_WAIT never wait for a lock,
+//    so lane waits need no rule there.
 //  - Memory: evidence fades once lanes stop the conflicts that made it (a
 //    reference with no aborts cools within a few half-lives), and the
 //    conflicts would come back. So a reference stays laned while blocks
@@ -52,6 +62,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "cc/concurrency_control.h"
 #include "common/cancel_token.h"
 #include "common/status.h"
 #include "scheduler/footprint.h"
@@ -63,8 +74,9 @@ class LaneTable {
   using Key = scheduler::ReferenceKey;
 
   // `memory`: how long a reference stays laned after blocks last met in
-  // its lane.
-  explicit LaneTable(std::chrono::milliseconds memory);
+  // its lane. `cc` (borrowed, may be null: no deadlock rule): the
+  // database's concurrency control, whose rule lane waits keep.
+  explicit LaneTable(std::chrono::milliseconds memory, cc::ConcurrencyControl* cc = nullptr);
   LaneTable(const LaneTable&) = delete;
   LaneTable& operator=(const LaneTable&) = delete;
 
@@ -74,12 +86,16 @@ class LaneTable {
   // Session `session` takes the lane of reference `key` (named `name`, for
   // SHOW paceline.lanes): at once when free or its own, else after the
   // holders before it end. Errors: 40P01 when waiting would close a cycle,
-  // 55P03 at `deadline`, 57014 when `cancel` (may be null) is canceled.
+  // 55P03 at `deadline`, 57014 when `cancel` (may be null) is canceled,
+  // 40001 by the deadlock rule (it died, or was wounded while it waited).
+  // `txn` (may be null: no rule) is the session's open transaction; it must
+  // live until the session's ReleaseAll (or this call's failure, when the
+  // session holds no lane).
   Status Acquire(uint64_t session, Key key, const std::string& name, std::chrono::steady_clock::time_point deadline,
-                 const CancelToken* cancel);
+                 const CancelToken* cancel, cc::TransactionContext* txn = nullptr);
   // Acquire without waiting: false (nothing changed) when another session
   // holds the lane.
-  bool TryAcquire(uint64_t session, Key key, const std::string& name);
+  bool TryAcquire(uint64_t session, Key key, const std::string& name, cc::TransactionContext* txn = nullptr);
   // Whether `session` holds the lane of `key`.
   bool Holds(uint64_t session, Key key) const;
   // Gives back every lane `session` holds (its block ended); the next
@@ -116,12 +132,17 @@ class LaneTable {
   void Contended(Key key, int64_t now);  // mu_ held
   static int64_t NowNs();
 
+  // Forgets `session`'s transaction unless it holds a lane (mu_ held).
+  void ForgetUnlessHolding(uint64_t session);
+
   const int64_t memory_ns_;
+  cc::ConcurrencyControl* const cc_;
   mutable std::mutex mu_;
   std::condition_variable changed_;
   std::unordered_map<Key, Lane> lanes_;  // held or waited for (node-based: references stay valid)
   std::unordered_map<uint64_t, std::vector<Key>> held_;  // per session, the lanes it holds
   std::unordered_map<uint64_t, Key> waiting_;            // per session, the lane it waits for
+  std::unordered_map<uint64_t, cc::TransactionContext*> txns_;  // per holding or waiting session, its transaction
   std::unordered_map<Key, int64_t> contended_;           // when blocks last met in the lane
   uint64_t waits_ = 0;
   uint64_t deadlocks_ = 0;

@@ -51,13 +51,14 @@ struct Options {
   // statements meet references with conflict evidence take the lane the
   // scheduler gives them and run one after the other there, instead of
   // conflicting. False: blocks always run free (the concurrency control
-  // alone decides), as before lanes. Not under "2pl-wait-die" and
-  // "2pl-wound-wait": their lock waits do not see lane waits, so a lane
-  // holder waiting for a row lock that a lane waiter holds (or has been
-  // wounded for) waited out lock_timeout (55P03; measured: conformance test
-  // InteractiveBlocksKeepTheTotal under wound-wait). Until lane waits take
-  // part in those deadlock rules, lanes run under "occ" and "2pl" only.
+  // alone decides), as before lanes. Under every CC; lane waits keep the
+  // deadlock rule of 2PL wait-die and wound-wait (lane_table.h).
   bool conflict_lanes = true;
+  // The most lanes one block takes (0: no limit). 1 is the one-lane-per-
+  // block design: deadlock-free among lanes, a block's later hot
+  // references left to the CC; measured against no limit in
+  // docs/results.md (conflict lanes).
+  size_t max_lanes_per_block = 0;
   // Idle workers take queued transactions from other workers' queues ...
   bool steal = true;
   // ... holding at least this many waiting transactions (1: any non-empty).

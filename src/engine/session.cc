@@ -559,8 +559,8 @@ Status Session::RunDmlInTransaction(const sql::PreparedStatement& statement, con
       gate.Leave();
       PL_RETURN_IF_ERROR(db_->lanes_->Acquire(id_, lane.key, lane.name,
                                               std::chrono::steady_clock::now() + db_->options().lock_timeout,
-                                              &cancel_));
-      holds_lanes_ = true;
+                                              &cancel_, txn_->context()));
+      ++lanes_held_;
       continue;
     }
     if (db_->footprint_spec_.references) {

@@ -261,7 +261,7 @@ class Session {
   bool gate_held_ = false;  // a StatementGate holds the execution gate
   std::vector<uint32_t> table_gates_;  // the tables whose gates the open block holds
   const uint64_t id_;
-  bool holds_lanes_ = false;  // the open block took a conflict lane
+  size_t lanes_held_ = 0;  // the conflict lanes the open block took
   bool implicit_block_ = false;  // the open block is BeginImplicitBlock's
 };
 

@@ -60,9 +60,9 @@ Status Session::CheckNotInFailedBlock() const {
 }
 
 void Session::LeaveLanes() {
-  if (!holds_lanes_) return;
+  if (lanes_held_ == 0) return;
   db_->lanes_->ReleaseAll(id_);
-  holds_lanes_ = false;
+  lanes_held_ = 0;
 }
 
 bool Session::TakeLanesNow(const sql::PreparedStatement& statement, const std::vector<Value>& params,
@@ -87,7 +87,9 @@ bool Session::TakeLanesNow(const sql::PreparedStatement& statement, const std::v
   std::vector<std::string> names;  // rendered only when a lane is taken
   for (size_t i : laned) {
     const scheduler::ReferenceKey key = footprint.references[i];
-    if (holds_lanes_ && db_->lanes_->Holds(id_, key)) continue;
+    if (lanes_held_ > 0 && db_->lanes_->Holds(id_, key)) continue;
+    const size_t most = db_->options().max_lanes_per_block;
+    if (most > 0 && lanes_held_ >= most) return true;  // later conflicts are the CC's
     if (names.empty()) {
       FootprintBuilder named(db_->footprint_spec_, /*with_names=*/true);
       named.Add(statement, params);
@@ -95,11 +97,11 @@ bool Session::TakeLanesNow(const sql::PreparedStatement& statement, const std::v
       names = named.Names();
     }
     const std::string name = i < names.size() ? names[i] : std::string();
-    if (!db_->lanes_->TryAcquire(id_, key, name)) {
+    if (!db_->lanes_->TryAcquire(id_, key, name, txn_->context())) {
       *busy = LaneWanted{key, name};
       return false;
     }
-    holds_lanes_ = true;
+    ++lanes_held_;
   }
   return true;
 }

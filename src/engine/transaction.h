@@ -127,6 +127,9 @@ class Transaction : private cc::CommitHooks {
   // or kNoCulpritTable.
   uint32_t culprit_table() const { return ctx_ ? ctx_->culprit_table() : cc::kNoCulpritTable; }
   uint64_t timestamp() const { return timestamp_; }
+  // Its concurrency-control context (null before Begin), for waits outside
+  // the algorithm that keep its deadlock rule (conflict lanes).
+  cc::TransactionContext* context() { return ctx_.get(); }
 
  private:
   struct Write {

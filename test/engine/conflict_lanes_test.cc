@@ -5,8 +5,11 @@
 // wait on that condition). The schedules then run on explicit
 // interleavings; a step expected to block runs on a helper thread and the
 // test waits until SHOW paceline.lanes lists it as waiting, never on a
-// sleep. Under "random" (no evidence) no block ever takes a lane, nor
-// under 2PL wait-die and wound-wait (Options::conflict_lanes).
+// sleep. Under "random" (no evidence) no block ever takes a lane. Lane
+// waits keep the CC's deadlock rule: under 2PL wait-die only an older block
+// waits in a lane (a younger one dies), so there the waiting block begins
+// first; elsewhere it begins second (under wound-wait an older arrival
+// would wound the holder).
 //
 // | schedule                        | interleaving (row 1 hot)                              | anomaly / failure excluded          |
 // |---------------------------------|-------------------------------------------------------|-------------------------------------|
@@ -23,6 +26,18 @@
 // |                                 | A commits                                              |                                     |
 // | LaneCycleFailsWithDeadlock      | rows 1 and 2 hot (two lanes); A: row 1, B: row 2;      | two blocks waiting for each other   |
 // |                                 | A: row 2 (waits); B: row 1 → 40P01 at once; A commits | until lock_timeout                  |
+// | OneLanePerBlockLeaves...        | max_lanes_per_block 1, rows 1 and 2 hot: A: UPDATE     | a second lane taken past the limit  |
+// |                                 | id=1 (lane), UPDATE id=2 (no lane); only id=1 listed   |                                     |
+// | LaneAndLockWait, older waiter   | row 1 hot, row 2 cold. A (older): BEGIN; UPDATE id=2   | a lane wait and a row-lock wait     |
+// |  (LaneWaiterOlder)              | (row lock under 2PL). B: BEGIN; UPDATE id=1 (lane).    | waiting for each other until        |
+// |                                 | A: UPDATE id=1 (waits in the lane; wound-wait: wounds  | lock_timeout (55P03): one block     |
+// |                                 | B). B: UPDATE id=2 (A's row lock) → 40001 under 2PL    | commits, the other gets 40001 at    |
+// |                                 | (dies / wounded / NO_WAIT); A commits. OCC: B commits, | once, both rows +1 exactly once     |
+// |                                 | A fails validation                                     |                                     |
+// | LaneAndLockWait, younger waiter | the same with B older: A (younger, holding id=2's row  | the same; wound-wait: B wounds A    |
+// |  (LaneWaiterYounger)            | lock) waits in B's lane (wait-die: dies at once);      | while A sleeps in the lane, which   |
+// |                                 | B: UPDATE id=2 → wound-wait wounds A (A wakes, 40001), | must wake it                        |
+// |                                 | NO_WAIT fails B; the other commits                     |                                     |
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -57,8 +72,15 @@ std::string Name(const ::testing::TestParamInfo<Param>& info) {
 
 class ConflictLanesTest : public ::testing::TestWithParam<Param> {
  protected:
-  void SetUp() override {
+  void SetUp() override { Open(/*max_lanes_per_block=*/0); }
+
+  // A new database (rows 1-4 of x at 0) and sessions a_, b_.
+  void Open(size_t max_lanes_per_block) {
+    b_.reset();
+    a_.reset();
+    db_.reset();
     Options options;
+    options.max_lanes_per_block = max_lanes_per_block;
     options.cc = GetParam().cc;
     options.scheduler = GetParam().scheduler;
     options.workers = 2;
@@ -72,12 +94,11 @@ class ConflictLanesTest : public ::testing::TestWithParam<Param> {
   }
 
   bool learns() const { return std::string(GetParam().scheduler) == "adaptive"; }
-  // Lanes run where the scheduler learns, under the CCs whose lock waits
-  // cannot wait on a lane wait (Options::conflict_lanes).
-  bool laned() const {
-    const std::string cc = GetParam().cc;
-    return learns() && cc != "2pl-wait-die" && cc != "2pl-wound-wait";
-  }
+  // Lanes run where the scheduler learns.
+  bool laned() const { return learns(); }
+  // Under wait-die only a block older than those ahead of it waits in a
+  // lane (a younger one dies): a schedule's waiting block begins first.
+  bool waiter_begins_first() const { return std::string(GetParam().cc) == "2pl-wait-die"; }
 
   int64_t V(int id) { return test_sql::ValueOfX(db_.get(), id); }
 
@@ -157,24 +178,65 @@ class ConflictLanesTest : public ::testing::TestWithParam<Param> {
     return false;
   }
 
-  // `s`: BEGIN; UPDATE row 1 (+1), on another thread.
-  static std::future<Status> BeginAndUpdateOnAnotherThread(Session* s) {
-    return std::async(std::launch::async, [s] {
+  // `s` runs `sql` on another thread.
+  static std::future<Status> RunOnAnotherThread(Session* s, std::string sql) {
+    return std::async(std::launch::async, [s, sql] {
       QueryResult r;
-      Status st = s->Execute("BEGIN", &r);
-      if (st.ok()) st = s->Execute("UPDATE x SET v = v + 1 WHERE id = 1", &r);
-      return st;
+      return s->Execute(sql, &r);
     });
   }
 
-  // A: BEGIN; UPDATE row 1 by `a_delta`, taking row 1's lane; B: BEGIN;
-  // UPDATE row 1 (+1) on another thread, left waiting for that lane.
+  // A: BEGIN; UPDATE row 1 by `a_delta`, taking row 1's lane; B: BEGIN
+  // (first, under wait-die); UPDATE row 1 (+1) on another thread, left
+  // waiting for that lane.
   void AHoldsTheLaneAndBWaits(int a_delta, std::future<Status>* b_update) {
+    if (waiter_begins_first()) Ok(b_, "BEGIN");
     Ok(a_, "BEGIN");
     Ok(a_, "UPDATE x SET v = v + " + std::to_string(a_delta) + " WHERE id = 1");
     ASSERT_EQ(LaneHeldBy(*a_), "id=1");
-    *b_update = BeginAndUpdateOnAnotherThread(b_.get());
+    if (!waiter_begins_first()) Ok(b_, "BEGIN");
+    *b_update = RunOnAnotherThread(b_.get(), "UPDATE x SET v = v + 1 WHERE id = 1");
     ASSERT_TRUE(WaitsForLane(*b_));
+  }
+
+  // The lane-and-lock schedules (table above): `waiter` holds row 2's row
+  // lock and waits in row 1's lane, which `holder` holds; then `holder`
+  // updates row 2. `waiter_older`: the waiter began first.
+  void LaneAndLockWait(bool waiter_older) {
+    MakeHot(1);
+    if (!laned()) GTEST_SKIP() << "no lanes here (SecondBlockWaitsThenBothCommit checks it)";
+    const int64_t v1 = V(1), v2 = V(2);
+    Session* waiter = a_.get();
+    Session* holder = b_.get();
+    if (!waiter_older) Ok(b_, "BEGIN");
+    Ok(a_, "BEGIN");
+    Ok(a_, "UPDATE x SET v = v + 1 WHERE id = 2");
+    if (waiter_older) Ok(b_, "BEGIN");
+    Ok(b_, "UPDATE x SET v = v + 1 WHERE id = 1");
+    ASSERT_EQ(LaneHeldBy(*holder), "id=1");
+    std::future<Status> waited = RunOnAnotherThread(waiter, "UPDATE x SET v = v + 1 WHERE id = 1");
+    const bool dies_at_the_lane = !waiter_older && std::string(GetParam().cc) == "2pl-wait-die";
+    Status holder_status;
+    if (!dies_at_the_lane) {
+      ASSERT_TRUE(WaitsForLane(*waiter));
+      holder_status = RunSql(b_, "UPDATE x SET v = v + 1 WHERE id = 2");
+      if (holder_status.ok()) holder_status = RunSql(b_, "COMMIT");  // OCC: before the waiter's
+      else Ok(b_, "ROLLBACK");
+    }
+    Status waiter_status = waited.get();
+    if (waiter_status.ok()) waiter_status = RunSql(a_, "COMMIT");
+    else Ok(a_, "ROLLBACK");
+    if (dies_at_the_lane) {  // the holder goes on alone
+      holder_status = RunSql(b_, "UPDATE x SET v = v + 1 WHERE id = 2");
+      if (holder_status.ok()) holder_status = RunSql(b_, "COMMIT");
+    }
+    // One commits; the other fails at once with 40001, never 55P03.
+    EXPECT_NE(waiter_status.ok(), holder_status.ok()) << waiter_status.ToString() << " / " << holder_status.ToString();
+    const Status& failed = waiter_status.ok() ? holder_status : waiter_status;
+    EXPECT_TRUE(failed.Is(sqlstate::kSerializationFailure)) << failed.ToString();
+    EXPECT_EQ(V(1), v1 + 1);
+    EXPECT_EQ(V(2), v2 + 1);
+    EXPECT_TRUE(Lanes().empty());
   }
 
   std::unique_ptr<Database> db_;
@@ -193,11 +255,19 @@ TEST_P(ConflictLanesTest, SecondBlockWaitsThenBothCommit) {
     return;
   }
   ASSERT_EQ(LaneHeldBy(*a_), "id=1") << "A took no lane for a hot row";
+  if (waiter_begins_first()) {
+    Ok(a_, "ROLLBACK");  // B must be the older block here: A begins again after it
+    Ok(b_, "BEGIN");
+    Ok(a_, "BEGIN");
+    ASSERT_TRUE(RunSql(a_, "SELECT v FROM x WHERE id = 1", &ra).ok());
+    ASSERT_EQ(LaneHeldBy(*a_), "id=1");
+  } else {
+    Ok(b_, "BEGIN");
+  }
   Session* b = b_.get();
   auto b_read = std::async(std::launch::async, [b] {
     QueryResult r;
-    Status st = b->Execute("BEGIN", &r);
-    if (st.ok()) st = b->Execute("SELECT v FROM x WHERE id = 1", &r);
+    Status st = b->Execute("SELECT v FROM x WHERE id = 1", &r);
     return std::make_pair(st, st.ok() && !r.rows.empty() ? r.rows[0][0].int_value() : int64_t{-1});
   });
   ASSERT_TRUE(WaitsForLane(*b_));
@@ -314,6 +384,26 @@ TEST_P(ConflictLanesTest, LaneCycleFailsWithDeadlock) {
   EXPECT_EQ(V(1), v1 + 1);
   EXPECT_EQ(V(2), v2 + 1);
 }
+
+TEST_P(ConflictLanesTest, OneLanePerBlockLeavesLaterReferencesToTheCc) {
+  Open(/*max_lanes_per_block=*/1);
+  MakeHot(1);
+  MakeHot(2);
+  if (!laned()) GTEST_SKIP() << "no lanes here (SecondBlockWaitsThenBothCommit checks it)";
+  Ok(a_, "BEGIN");
+  Ok(a_, "UPDATE x SET v = v + 1 WHERE id = 1");
+  Ok(a_, "UPDATE x SET v = v + 1 WHERE id = 2");
+  const auto lanes = Lanes();
+  ASSERT_EQ(lanes.size(), 1u);
+  EXPECT_EQ(lanes[0].reference, "id=1");
+  EXPECT_EQ(lanes[0].holder, static_cast<int64_t>(a_->id()));
+  Ok(a_, "COMMIT");
+  EXPECT_TRUE(Lanes().empty());
+}
+
+TEST_P(ConflictLanesTest, LaneWaiterOlder) { LaneAndLockWait(/*waiter_older=*/true); }
+
+TEST_P(ConflictLanesTest, LaneWaiterYounger) { LaneAndLockWait(/*waiter_older=*/false); }
 
 INSTANTIATE_TEST_SUITE_P(AllConcurrencyControls, ConflictLanesTest,
                          ::testing::Values(Param{"occ", "adaptive"}, Param{"2pl", "adaptive"},
