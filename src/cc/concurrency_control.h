@@ -220,12 +220,14 @@ class ConcurrencyControl {
   // What `me` does before it waits behind `ahead` (the transactions it
   // would wait for, named `what` in an error): OK to wait, or its abort.
   // Called with the mutex held that such waits sleep on; a transaction
-  // wounded here is not woken (the caller wakes its waits). The base, for
-  // algorithms that never wait for a lock (OCC, 2PL NO_WAIT), so that no
-  // cycle can pass through one: OK.
+  // wounded here is not woken (the caller wakes its waits when
+  // `*wounded`). The base, for algorithms that never wait for a lock (OCC,
+  // 2PL NO_WAIT), so that no cycle can pass through one: OK, nobody
+  // wounded.
   virtual Status ArbitrateOutsideWait(TransactionContext* me, const std::vector<TransactionContext*>& ahead,
-                                      const std::string& what) {
+                                      const std::string& what, bool* wounded) {
     (void)me, (void)ahead, (void)what;
+    *wounded = false;
     return Status::OK();
   }
   // OK, or the abort an outside wait of `me` must end with now (it was

@@ -94,10 +94,14 @@ void TwoPhaseLocking::ReleaseAll(TransactionContext* ctx) {
 }
 
 Status TwoPhaseLocking::ArbitrateOutsideWait(TransactionContext* me, const std::vector<TransactionContext*>& ahead,
-                                             const std::string& what) {
+                                             const std::string& what, bool* wounded) {
+  *wounded = false;
   if (rule_ == DeadlockRule::kNoWait) return Status::OK();
   std::vector<LockingContext*> holders;
-  for (TransactionContext* h : ahead) holders.push_back(Cast(h));
+  for (TransactionContext* h : ahead) {
+    holders.push_back(Cast(h));
+    if (rule_ == DeadlockRule::kWoundWait && h->timestamp() > me->timestamp()) *wounded = true;
+  }
   return Arbitrate(rule_, Cast(me), holders, what, kNoCulpritTable, /*wound_here=*/true);
 }
 

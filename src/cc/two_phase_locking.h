@@ -44,7 +44,7 @@ class TwoPhaseLocking : public ConcurrencyControl {
   // younger of `ahead` are wounded and `me` waits; NO_WAIT: it waits (no
   // lock wait exists that an outside wait could close a cycle with).
   Status ArbitrateOutsideWait(TransactionContext* me, const std::vector<TransactionContext*>& ahead,
-                              const std::string& what) override;
+                              const std::string& what, bool* wounded) override;
   Status OutsideWaitStatus(TransactionContext* me) override;
 
  private:

@@ -7,8 +7,9 @@ namespace paceline::engine {
 
 namespace {
 
-// The wake-up a CancelToken calls: the waits re-check their condition.
-void WakeAll(void* arg) {
+// The wake-up a CancelToken calls (a cancel, a wound at a row lock): the
+// wait re-checks its condition.
+void WakeWaiter(void* arg) {
   auto* args = static_cast<std::pair<std::mutex*, std::condition_variable*>*>(arg);
   std::lock_guard lock(*args->first);
   args->second->notify_all();
@@ -21,6 +22,11 @@ constexpr size_t kContendedSweepAt = 4096;
 
 LaneTable::LaneTable(std::chrono::milliseconds memory, cc::ConcurrencyControl* cc)
     : memory_ns_(std::chrono::duration_cast<std::chrono::nanoseconds>(memory).count()), cc_(cc) {}
+
+void LaneTable::Wake(uint64_t session) {
+  auto it = wakers_.find(session);
+  if (it != wakers_.end()) it->second->notify_one();
+}
 
 void LaneTable::ForgetUnlessHolding(uint64_t session) {
   if (!held_.count(session)) txns_.erase(session);
@@ -120,21 +126,29 @@ Status LaneTable::Acquire(uint64_t session, Key key, const std::string& name,
     };
     add(lane.holder);
     for (uint64_t w : lane.waiters) add(w);
-    Status rule = cc_->ArbitrateOutsideWait(txn, ahead, "the conflict lane of " + name);
+    bool wounded = false;
+    Status rule = cc_->ArbitrateOutsideWait(txn, ahead, "the conflict lane of " + name, &wounded);
     if (!rule.ok()) return rule;  // it died; the lane has a holder, so it stays
-    changed_.notify_all();        // a waiter it wounded looks again
+    if (wounded) {
+      // The wounded that wait in a lane (the holder maybe in another) look again.
+      Wake(lane.holder);
+      for (uint64_t w : lane.waiters) Wake(w);
+    }
     txns_[session] = txn;
   }
   ++waits_;
   lane.waiters.push_back(session);
   waiting_[session] = key;
-  std::pair<std::mutex*, std::condition_variable*> wake_args{&mu_, &changed_};
+  std::condition_variable woken;  // this wait's own: a hand-over wakes one waiter, not all
+  wakers_[session] = &woken;
+  std::pair<std::mutex*, std::condition_variable*> wake_args{&mu_, &woken};
   Status status;
   lock.unlock();
   {
-    // Lock order: the token's lock, then ours (Cancel calls WakeAll under
-    // its own), so the Wakeup is registered and removed without ours held.
-    CancelToken::Wakeup wakeup(cancel, &WakeAll, &wake_args);
+    // Lock order: the token's lock, then ours (Cancel calls WakeWaiter
+    // under its own), so the Wakeup is registered and removed without ours
+    // held.
+    CancelToken::Wakeup wakeup(cancel, &WakeWaiter, &wake_args);
     std::unique_lock wait_lock(mu_);
     for (;;) {
       if (lane.holder == session) break;  // handed over by ReleaseAll
@@ -146,7 +160,7 @@ Status LaneTable::Acquire(uint64_t session, Key key, const std::string& name,
         status = CanceledStatus();
         break;
       }
-      if (changed_.wait_until(wait_lock, deadline) == std::cv_status::timeout && lane.holder != session) {
+      if (woken.wait_until(wait_lock, deadline) == std::cv_status::timeout && lane.holder != session) {
         status = Status(sqlstate::kLockNotAvailable,
                         "canceling statement due to lock timeout: waited longer than lock_timeout for the "
                         "conflict lane of " + name);
@@ -156,6 +170,7 @@ Status LaneTable::Acquire(uint64_t session, Key key, const std::string& name,
   }
   lock.lock();
   waiting_.erase(session);
+  wakers_.erase(session);
   if (lane.holder == session) return Status::OK();  // handed over (maybe just after the deadline)
   auto it = std::find(lane.waiters.begin(), lane.waiters.end(), session);
   if (it != lane.waiters.end()) lane.waiters.erase(it);
@@ -168,7 +183,6 @@ void LaneTable::ReleaseAll(uint64_t session) {
   std::lock_guard lock(mu_);
   auto it = held_.find(session);
   if (it == held_.end()) return;
-  bool handed = false;
   for (Key key : it->second) {
     auto found = lanes_.find(key);
     if (found == lanes_.end() || found->second.holder != session) continue;
@@ -183,11 +197,10 @@ void LaneTable::ReleaseAll(uint64_t session) {
     lane.holder = next;
     held_[next].push_back(key);
     waiting_.erase(next);
-    handed = true;
+    Wake(next);
   }
   held_.erase(session);
   txns_.erase(session);
-  if (handed) changed_.notify_all();
 }
 
 std::vector<LaneTable::LaneState> LaneTable::Snapshot() const {
