@@ -10,8 +10,9 @@
 // simple-query message: as one implicit transaction unless the text has its
 // own BEGIN/COMMIT; a protocol layer that runs a message's statements one by
 // one uses the same rules through BeginImplicitBlock and its neighbours.
-// Transaction control out of place (COMMIT with no block, BEGIN in one)
-// succeeds with PostgreSQL's warning in QueryResult::warnings. Settings behave as in PostgreSQL: ROLLBACK undoes a
+// Transaction control out of place (COMMIT with no block or in an implicit
+// one, BEGIN in an explicit block) succeeds with PostgreSQL's warning in
+// QueryResult::warnings. Settings behave as in PostgreSQL: ROLLBACK undoes a
 // block's SETs, SET LOCAL lasts until the block ends, and a READ ONLY
 // transaction (BEGIN READ ONLY, default_transaction_read_only) refuses
 // writes with 25006.

@@ -203,10 +203,12 @@ Status Session::RunTransactionControl(const sql::TransactionStmt& stmt, QueryRes
     case sql::TransactionKind::kRollback: {
       const bool commit = stmt.kind == sql::TransactionKind::kCommit && state_ != TransactionState::kFailed;
       result->command_tag = commit ? "COMMIT" : "ROLLBACK";  // COMMIT of a failed block rolls back
-      if (state_ == TransactionState::kIdle) {
+      // PostgreSQL warns when no BEGIN opened the block: none is open, or
+      // it is implicit (then it still ends it).
+      if (state_ == TransactionState::kIdle || implicit_block_) {
         result->warnings.emplace_back(sqlstate::kNoActiveSqlTransaction, "there is no transaction in progress");
-        return Status::OK();
       }
+      if (state_ == TransactionState::kIdle) return Status::OK();
       return EndTransaction(commit);  // a rollback cannot fail
     }
     default: {

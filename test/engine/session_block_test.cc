@@ -101,7 +101,8 @@ TEST_P(SessionBlockTest, ExplicitCommitEndsTheImplicitBlock) {
   QueryResult r;
   ASSERT_TRUE(a_->Execute("COMMIT", &r).ok());
   EXPECT_EQ(r.command_tag, "COMMIT");
-  EXPECT_TRUE(r.warnings.empty());
+  ASSERT_EQ(r.warnings.size(), 1u);  // as PostgreSQL: no BEGIN opened this block
+  EXPECT_EQ(r.warnings[0].sqlstate(), "25P01");
   EXPECT_FALSE(a_->in_implicit_block());
   EXPECT_EQ(a_->state(), TransactionState::kIdle);
   ASSERT_TRUE(a_->EndImplicitBlock(false).ok());
