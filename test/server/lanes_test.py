@@ -119,19 +119,30 @@ class LanesTest(unittest.TestCase):
         with self.connect_to(self.server, autocommit=True) as conn:
             return conn.execute("SELECT v FROM x WHERE id = %s", (row,)).fetchone()[0]
 
-    def test_idle_lane_holder_times_out_and_the_waiter_commits(self):
-        self.make_hot(1)
-        before = self.value(1)
+    def holder_and_waiter(self, row):
+        """After evidence on `row`: a holder block updates it (+1) and holds
+        its lane; a waiter block's update (+100) waits in the lane (in a
+        thread). Returns (value before, holder connection, waiter thread,
+        waiter outcome)."""
+        self.make_hot(row)
+        before = self.value(row)
         holder = self.connect()
         holder_id = int(holder.execute("SHOW paceline.session_id").fetchone()[0])
-        holder.execute("UPDATE x SET v = v + 1 WHERE id = 1")
-        self.assertEqual(self.lane("id=1"), (holder_id, []))
-        thread, waiter_id, outcome = self.start_waiter(1, 100)
-        self.wait_until(lambda: self.lane("id=1") == (holder_id, [waiter_id]), "the second block never waited")
-        # The holder now idles in its block; the server ends it after the timeout.
+        holder.execute("UPDATE x SET v = v + 1 WHERE id = %s", (row,))
+        self.assertEqual(self.lane(f"id={row}"), (holder_id, []))
+        thread, waiter_id, outcome = self.start_waiter(row, 100)
+        self.wait_until(lambda: self.lane(f"id={row}") == (holder_id, [waiter_id]), "the second block never waited")
+        return before, holder, thread, outcome
+
+    def assert_waiter_committed(self, thread, outcome):
         thread.join(timeout=30)
         self.assertFalse(thread.is_alive(), "the waiter never got the lane")
         self.assertEqual(outcome, {"ok": True})
+
+    def test_idle_lane_holder_times_out_and_the_waiter_commits(self):
+        before, holder, thread, outcome = self.holder_and_waiter(1)
+        # The holder now idles in its block; the server ends it after the timeout.
+        self.assert_waiter_committed(thread, outcome)
         with self.assertRaises(psycopg.OperationalError) as raised:
             holder.execute("SELECT 1")
         self.assertIn("idle-in-transaction timeout", str(raised.exception))
@@ -139,19 +150,10 @@ class LanesTest(unittest.TestCase):
         self.assertIsNone(self.lane("id=1"))
 
     def test_failed_statement_gives_the_lane_back_before_rollback(self):
-        self.make_hot(2)
-        before = self.value(2)
-        holder = self.connect()
-        holder_id = int(holder.execute("SHOW paceline.session_id").fetchone()[0])
-        holder.execute("UPDATE x SET v = v + 1 WHERE id = 2")
-        self.assertEqual(self.lane("id=2"), (holder_id, []))
-        thread, waiter_id, outcome = self.start_waiter(2, 100)
-        self.wait_until(lambda: self.lane("id=2") == (holder_id, [waiter_id]), "the second block never waited")
+        before, holder, thread, outcome = self.holder_and_waiter(2)
         with self.assertRaises(psycopg.errors.SyntaxError):
             holder.execute("UPDATE x SET v = WHERE id = 2")
-        thread.join(timeout=30)  # before the holder's ROLLBACK
-        self.assertFalse(thread.is_alive(), "the waiter never got the lane")
-        self.assertEqual(outcome, {"ok": True})
+        self.assert_waiter_committed(thread, outcome)  # before the holder's ROLLBACK
         with self.assertRaises(psycopg.errors.InFailedSqlTransaction):
             holder.execute("SELECT 1")
         holder.rollback()
