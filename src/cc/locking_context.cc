@@ -15,15 +15,14 @@ void LockingContext::Signal() {
 }
 
 void LockingContext::Wound() {
-  int expected = kActive;
-  if (!phase.compare_exchange_strong(expected, kWounded, std::memory_order_acq_rel)) return;
-  Signal();
-  if (cancel_token() != nullptr) cancel_token()->Wake();
+  if (WoundHere() && cancel_token() != nullptr) cancel_token()->Wake();
 }
 
-void LockingContext::WoundHere() {
+bool LockingContext::WoundHere() {
   int expected = kActive;
-  if (phase.compare_exchange_strong(expected, kWounded, std::memory_order_acq_rel)) Signal();
+  if (!phase.compare_exchange_strong(expected, kWounded, std::memory_order_acq_rel)) return false;
+  Signal();
+  return true;
 }
 
 Status LockingContext::WoundedStatus() {
@@ -41,7 +40,7 @@ bool LockingContext::WaitSignal(std::chrono::steady_clock::time_point deadline) 
 }
 
 Status Arbitrate(DeadlockRule rule, LockingContext* me, const std::vector<LockingContext*>& holders,
-                 const std::string& what, uint32_t table, bool wound_here) {
+                 const std::string& what, uint32_t table, bool* wounded_here) {
   switch (rule) {
     case DeadlockRule::kNoWait:
       return me->Conflict(AbortReason::kLockConflict,
@@ -60,8 +59,8 @@ Status Arbitrate(DeadlockRule rule, LockingContext* me, const std::vector<Lockin
     case DeadlockRule::kWoundWait:
       for (LockingContext* h : holders) {
         if (h->timestamp() <= me->timestamp()) continue;
-        if (wound_here) h->WoundHere();
-        else h->Wound();
+        if (wounded_here == nullptr) h->Wound();
+        else if (h->WoundHere()) *wounded_here = true;
       }
       return Status::OK();
   }

@@ -57,8 +57,9 @@ class LockingContext : public TransactionContext {
   // conflict lane.
   void Wound();
   // Wound without waking a wait outside the algorithm: for a caller that
-  // holds the mutex such waits sleep on, and wakes them itself.
-  void WoundHere();
+  // holds the mutex such waits sleep on, and wakes them itself. True when
+  // this call wounded it.
+  bool WoundHere();
   // The abort of a wounded transaction (40001, AbortReason::kWounded).
   Status WoundedStatus();
   // Sleeps until Signal, a wound, a cancel (the context's CancelToken, which
@@ -77,10 +78,11 @@ class LockingContext : public TransactionContext {
 
 // What `me` does about `holders` (other transactions holding incompatible
 // locks, or ahead of it in a conflict lane) under `rule`: OK means wait
-// (after wounding, for wound-wait: Wound, or WoundHere when `wound_here`);
-// an error is the abort, naming `table` (Table::id() of what is locked) as
+// (after wounding, for wound-wait: with Wound, or with WoundHere when
+// `wounded_here` is given, which it then sets when it wounded any); an
+// error is the abort, naming `table` (Table::id() of what is locked) as
 // its culprit. Called with the lock table's (or lane table's) mutex held.
 Status Arbitrate(DeadlockRule rule, LockingContext* me, const std::vector<LockingContext*>& holders,
-                 const std::string& what, uint32_t table, bool wound_here = false);
+                 const std::string& what, uint32_t table, bool* wounded_here = nullptr);
 
 }  // namespace paceline::cc

@@ -98,11 +98,8 @@ Status TwoPhaseLocking::ArbitrateOutsideWait(TransactionContext* me, const std::
   *wounded = false;
   if (rule_ == DeadlockRule::kNoWait) return Status::OK();
   std::vector<LockingContext*> holders;
-  for (TransactionContext* h : ahead) {
-    holders.push_back(Cast(h));
-    if (rule_ == DeadlockRule::kWoundWait && h->timestamp() > me->timestamp()) *wounded = true;
-  }
-  return Arbitrate(rule_, Cast(me), holders, what, kNoCulpritTable, /*wound_here=*/true);
+  for (TransactionContext* h : ahead) holders.push_back(Cast(h));
+  return Arbitrate(rule_, Cast(me), holders, what, kNoCulpritTable, wounded);
 }
 
 Status TwoPhaseLocking::OutsideWaitStatus(TransactionContext* me) {

@@ -50,8 +50,7 @@ class CancelToken {
   // Requests cancellation and wakes the registered waiter, if any.
   void Cancel() {
     canceled_.store(true, std::memory_order_seq_cst);
-    std::lock_guard lock(mu_);
-    if (waiter_ != nullptr) waiter_->fn_(waiter_->arg_);
+    Wake();
   }
   // Wakes the registered waiter without canceling, so that it looks at its
   // condition again (its transaction was wounded: 2PL wound-wait).

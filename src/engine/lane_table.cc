@@ -38,9 +38,20 @@ int64_t LaneTable::NowNs() {
 }
 
 bool LaneTable::Remembered(Key key) {
+  std::vector<size_t> laned;
+  AddRemembered({key}, &laned);
+  return !laned.empty();
+}
+
+void LaneTable::AddRemembered(const std::vector<Key>& keys, std::vector<size_t>* laned) {
+  const int64_t now = NowNs();
   std::lock_guard lock(mu_);
-  auto it = contended_.find(key);
-  return it != contended_.end() && NowNs() - it->second <= memory_ns_;
+  if (contended_.empty()) return;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    auto it = contended_.find(keys[i]);
+    if (it == contended_.end() || now - it->second > memory_ns_) continue;
+    if (std::find(laned->begin(), laned->end(), i) == laned->end()) laned->push_back(i);
+  }
 }
 
 void LaneTable::Contended(Key key, int64_t now) {

@@ -85,6 +85,9 @@ class LaneTable {
 
   // Whether blocks carrying `key` met in its lane within `memory` of now.
   bool Remembered(Key key);
+  // The same for each of `keys`, under one lock: appends the index of each
+  // remembered one to `*laned` unless it is there already.
+  void AddRemembered(const std::vector<Key>& keys, std::vector<size_t>* laned);
 
   // Session `session` takes the lane of reference `key` (named `name`, for
   // SHOW paceline.lanes): at once when free or its own, else after the

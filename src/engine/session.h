@@ -231,6 +231,9 @@ class Session {
   // History like a submitted transaction's, with queue kNoQueue, though it
   // ran outside the run queues.
   std::unique_ptr<FootprintBuilder> footprint_;
+  // One statement's references, for its conflict lanes (kept: its
+  // allocations serve every statement of every block).
+  std::unique_ptr<FootprintBuilder> lane_builder_;
   // Its statements (text, parameter types, values), to name the references
   // of a conflict abort for History (only then rendered).
   struct Executed {

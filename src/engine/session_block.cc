@@ -67,20 +67,16 @@ void Session::LeaveLanes() {
 
 bool Session::TakeLanesNow(const sql::PreparedStatement& statement, const std::vector<Value>& params,
                            LaneWanted* busy) {
-  FootprintBuilder builder(db_->footprint_spec_);
-  builder.Add(statement, params);
-  const scheduler::Footprint footprint = builder.Finish();
+  if (!lane_builder_) lane_builder_ = std::make_unique<FootprintBuilder>(db_->footprint_spec_);
+  lane_builder_->Add(statement, params);
+  const scheduler::Footprint footprint = lane_builder_->Finish();  // leaves the builder empty, for the next
   if (footprint.references.empty()) return true;
   // The references with conflict evidence, and those whose lanes blocks
   // keep meeting in; in key order (one statement never waits for one lane
   // while holding a later one of its own).
   std::vector<size_t> laned;
   db_->scheduler_->LanedReferences(footprint, &laned);
-  for (size_t i = 0; i < footprint.references.size(); ++i) {
-    if (std::find(laned.begin(), laned.end(), i) == laned.end() && db_->lanes_->Remembered(footprint.references[i])) {
-      laned.push_back(i);
-    }
-  }
+  db_->lanes_->AddRemembered(footprint.references, &laned);
   if (laned.empty()) return true;
   std::sort(laned.begin(), laned.end(),
             [&](size_t a, size_t b) { return footprint.references[a] < footprint.references[b]; });

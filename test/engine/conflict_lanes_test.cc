@@ -93,9 +93,8 @@ class ConflictLanesTest : public ::testing::TestWithParam<Param> {
     Ok(a_, "INSERT INTO x VALUES (1, 0), (2, 0), (3, 0), (4, 0)");
   }
 
-  bool learns() const { return std::string(GetParam().scheduler) == "adaptive"; }
   // Lanes run where the scheduler learns.
-  bool laned() const { return learns(); }
+  bool laned() const { return std::string(GetParam().scheduler) == "adaptive"; }
   // Under wait-die only a block older than those ahead of it waits in a
   // lane (a younger one dies): a schedule's waiting block begins first.
   bool waiter_begins_first() const { return std::string(GetParam().cc) == "2pl-wait-die"; }
@@ -124,7 +123,7 @@ class ConflictLanesTest : public ::testing::TestWithParam<Param> {
     for (int t = 0; t < 4; ++t) {
       threads.emplace_back([&] {
         auto s = db_->CreateSession();
-        for (int i = 0; !stop.load() && (learns() || i < 400); ++i) {
+        for (int i = 0; !stop.load() && (laned() || i < 400); ++i) {
           QueryResult r;
           (void)s->Execute("BEGIN", &r);
           Status st = s->Execute("UPDATE x SET v = v + 1 WHERE id = " + std::to_string(row), &r);
@@ -133,12 +132,12 @@ class ConflictLanesTest : public ::testing::TestWithParam<Param> {
       });
     }
     const auto deadline = steady_clock::now() + std::chrono::seconds(60);
-    while (learns() && !Hot(row) && steady_clock::now() < deadline) {
+    while (laned() && !Hot(row) && steady_clock::now() < deadline) {
       std::this_thread::yield();
     }
     stop = true;
     for (auto& t : threads) t.join();
-    if (learns()) {
+    if (laned()) {
       ASSERT_TRUE(Hot(row)) << "no evidence for id=" << row;
     }
   }
