@@ -230,6 +230,14 @@ class ConcurrencyControl {
     *wounded = false;
     return Status::OK();
   }
+  // Whether `me` holds locks another transaction may wait for (called by
+  // `me`'s own thread). A transaction that holds none, and nothing outside
+  // the algorithm either, can wait outside it without the rule: nothing
+  // waits for it, so no cycle passes through it. The base: false.
+  virtual bool HoldsLocks(TransactionContext* me) const {
+    (void)me;
+    return false;
+  }
   // OK, or the abort an outside wait of `me` must end with now (it was
   // wounded). The base: OK.
   virtual Status OutsideWaitStatus(TransactionContext* me) {

@@ -102,6 +102,11 @@ Status TwoPhaseLocking::ArbitrateOutsideWait(TransactionContext* me, const std::
   return Arbitrate(rule_, Cast(me), holders, what, kNoCulpritTable, wounded);
 }
 
+bool TwoPhaseLocking::HoldsLocks(TransactionContext* me) const {
+  const LockingContext* c = Cast(me);
+  return !c->held.empty() || !c->predicate_locks.empty();
+}
+
 Status TwoPhaseLocking::OutsideWaitStatus(TransactionContext* me) {
   LockingContext* c = Cast(me);
   return c->wounded() ? c->WoundedStatus() : Status::OK();

@@ -45,6 +45,7 @@ class TwoPhaseLocking : public ConcurrencyControl {
   // lock wait exists that an outside wait could close a cycle with).
   Status ArbitrateOutsideWait(TransactionContext* me, const std::vector<TransactionContext*>& ahead,
                               const std::string& what, bool* wounded) override;
+  bool HoldsLocks(TransactionContext* me) const override;
   Status OutsideWaitStatus(TransactionContext* me) override;
 
  private:

@@ -127,9 +127,16 @@ Status LaneTable::Acquire(uint64_t session, Key key, const std::string& name,
                       " is held by a transaction that waits for a lane this transaction holds");
   }
   const bool ruled = cc_ != nullptr && txn != nullptr;
-  if (ruled) {
+  if (ruled) txns_[session] = txn;  // later arrivals' rule sees it ahead of them
+  if (ruled && (held_.count(session) > 0 || cc_->HoldsLocks(txn))) {
     // The concurrency control's deadlock rule, on the blocks ahead: the
-    // holder, then the earlier waiters.
+    // holder, then the earlier waiters. A block that holds no lane and no
+    // lock waits without it: only later waiters of this lane can wait for
+    // it, and their own rule covers every block ahead of them, so any
+    // cycle through it has a shortcut of ruled waits (which the rule
+    // breaks). Blocks that take their lanes before touching a row (a
+    // predicted lane, Options::predict_lanes) then queue in arrival order
+    // instead of dying (wait-die) or wounding (wound-wait) by age.
     std::vector<cc::TransactionContext*> ahead;
     auto add = [&](uint64_t s) {
       auto t = txns_.find(s);

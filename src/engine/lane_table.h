@@ -39,7 +39,10 @@
 //    waits. A wounded block waiting in a lane wakes and fails with 40001:
 //    by the table (wounded here) or through its CancelToken's Wakeup
 //    (wounded at a row lock). OCC and 2PL NO_WAIT never wait for a lock,
-//    so lane waits need no rule there.
+//    so lane waits need no rule there. A block that holds no lane and no
+//    row lock yet (its first hot statement comes first) waits without the
+//    rule, in arrival order: nothing waits for it but later waiters of the
+//    same lane, whose rule covers every block ahead of them.
 //  - Memory: evidence fades once lanes stop the conflicts that made it (a
 //    reference with no aborts cools within a few half-lives), and the
 //    conflicts would come back. So a reference stays laned while blocks
