@@ -18,9 +18,6 @@ then for each script and client count runs
   paceline-free  the same with --conflict-lanes=false (blocks run free)
   paceline-one-lane  the same with --max-lanes-per-block=1 (a block's later
                  hot references left to the CC; not in the default --variants)
-  paceline-predict   the same with --predict-lanes (a block's first statement
-                 also takes the lanes the session's last two blocks of the same
-                 first statement both took; not in the default --variants)
 
 in turn, --repeats times (interleaved: every variant once per round), and
 prints per cell the median tps and the median failed share (pgbench's
@@ -73,7 +70,6 @@ PACELINE_VARIANT_FLAGS = {
     "paceline": [],
     "paceline-free": ["--conflict-lanes=false"],
     "paceline-one-lane": ["--max-lanes-per-block=1"],
-    "paceline-predict": ["--predict-lanes"],
 }
 
 

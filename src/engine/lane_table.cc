@@ -134,9 +134,9 @@ Status LaneTable::Acquire(uint64_t session, Key key, const std::string& name,
     // lock waits without it: only later waiters of this lane can wait for
     // it, and their own rule covers every block ahead of them, so any
     // cycle through it has a shortcut of ruled waits (which the rule
-    // breaks). Blocks that take their lanes before touching a row (a
-    // predicted lane, Options::predict_lanes) then queue in arrival order
-    // instead of dying (wait-die) or wounding (wound-wait) by age.
+    // breaks). A block whose first hot statement comes before it touches
+    // a row then queues in arrival order instead of dying (wait-die) or
+    // wounding (wound-wait) by age.
     std::vector<cc::TransactionContext*> ahead;
     auto add = [&](uint64_t s) {
       auto t = txns_.find(s);

@@ -59,12 +59,6 @@ struct Options {
   // references left to the CC; measured against no limit in
   // docs/results.md (conflict lanes).
   size_t max_lanes_per_block = 0;
-  // Lane prediction: a block's first statement also takes the lanes that
-  // the session's last two blocks beginning with the same statement both
-  // called for, before the block touches a row (session.h). Measured
-  // against taking lanes as statements reveal them in docs/results.md
-  // (conflict lanes).
-  bool predict_lanes = false;
   // Idle workers take queued transactions from other workers' queues ...
   bool steal = true;
   // ... holding at least this many waiting transactions (1: any non-empty).

@@ -560,7 +560,7 @@ Status Session::RunDmlInTransaction(const sql::PreparedStatement& statement, con
       PL_RETURN_IF_ERROR(db_->lanes_->Acquire(id_, lane.key, lane.name,
                                               std::chrono::steady_clock::now() + db_->options().lock_timeout,
                                               &cancel_, txn_->context()));
-      HoldLane(lane);
+      block_lanes_.push_back(lane.key);
       continue;
     }
     if (db_->footprint_spec_.references) {

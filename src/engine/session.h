@@ -40,11 +40,7 @@
 // the other instead of failing each other with 40001. A lane wait ends with
 // 40P01 when it would close a cycle, 55P03 after lock_timeout, 57014 on
 // Cancel(); the block is then failed, like any failed statement. Autocommit
-// statements take no lanes (their conflicts are retried here). With
-// Options::predict_lanes, a block's first statement also takes the lanes
-// that the session's last two blocks beginning with the same statement
-// both called for (a reference every such block meets, like a branch at
-// pgbench scale 1), before the block touches a row.
+// statements take no lanes (their conflicts are retried here).
 #pragma once
 
 #include <map>
@@ -195,20 +191,14 @@ class Session {
   struct LaneWanted {
     uint64_t key = 0;
     std::string name;
-    bool called = true;  // a statement's reference called for it (not only a prediction)
   };
   // Takes the conflict lanes `statement` calls for that this block does
   // not hold yet, in key order: those of its references with conflict
   // evidence (Scheduler::LanedReferences) or whose lanes blocks keep
-  // meeting in (LaneTable::Remembered); at the block's first statement,
-  // with Options::predict_lanes, also its predicted lanes. Takes the free
-  // ones without waiting; false with the first busy one in `*busy`.
+  // meeting in (LaneTable::Remembered). Takes the free ones without
+  // waiting; false with the first busy one in `*busy`.
   bool TakeLanesNow(const sql::PreparedStatement& statement, const std::vector<Value>& params, LaneWanted* busy);
-  // The open block now holds `lane`.
-  void HoldLane(const LaneWanted& lane);
-  // Gives back the open block's lanes, and (with Options::predict_lanes)
-  // remembers which its statements called for, for the session's next
-  // block that begins with the same statement.
+  // Gives back the open block's lanes.
   void LeaveLanes();
   // Begin() for a transaction block (BEGIN, or a multi-statement script).
   Status BeginBlock();
@@ -275,19 +265,7 @@ class Session {
   bool gate_held_ = false;  // a StatementGate holds the execution gate
   std::vector<uint32_t> table_gates_;  // the tables whose gates the open block holds
   const uint64_t id_;
-  std::vector<LaneWanted> block_lanes_;  // the conflict lanes the open block holds
-  // The text of the open block's first statement that got past its lanes
-  // ("": none yet), naming its statement sequence for lane prediction.
-  std::string block_first_statement_;
-  // Per first statement of this session's recent blocks: the lanes the
-  // last such block's statements called for, and the prediction (those
-  // the last two both called for), in key order.
-  struct LaneHistory {
-    std::vector<LaneWanted> last;
-    std::vector<LaneWanted> predicted;
-  };
-  std::unordered_map<std::string, LaneHistory> lane_history_;
-  static constexpr size_t kLaneHistorySequences = 64;  // first statements remembered, at most
+  std::vector<uint64_t> block_lanes_;  // the keys of the conflict lanes the open block holds
   bool implicit_block_ = false;  // the open block is BeginImplicitBlock's
 };
 

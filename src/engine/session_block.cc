@@ -59,33 +59,10 @@ Status Session::CheckNotInFailedBlock() const {
                 "current transaction is aborted, commands ignored until end of transaction block");
 }
 
-void Session::HoldLane(const LaneWanted& lane) { block_lanes_.push_back(lane); }
-
 void Session::LeaveLanes() {
-  if (!block_lanes_.empty()) db_->lanes_->ReleaseAll(id_);
-  if (db_->options().predict_lanes && !block_first_statement_.empty()) {
-    // The prediction: the lanes both this block and the last one that
-    // began with the same statement called for. Lanes that were only
-    // predicted do not count, or a prediction would keep itself alive.
-    std::vector<LaneWanted> called;
-    for (const LaneWanted& lane : block_lanes_) {
-      if (lane.called) called.push_back(lane);
-    }
-    std::sort(called.begin(), called.end(), [](const LaneWanted& a, const LaneWanted& b) { return a.key < b.key; });
-    if (lane_history_.size() >= kLaneHistorySequences && !lane_history_.count(block_first_statement_)) {
-      lane_history_.clear();  // a session that keeps changing statements predicts nothing
-    }
-    LaneHistory& history = lane_history_[block_first_statement_];
-    history.predicted.clear();
-    for (const LaneWanted& lane : called) {
-      for (const LaneWanted& before : history.last) {
-        if (before.key == lane.key) history.predicted.push_back(lane);
-      }
-    }
-    history.last = std::move(called);
-  }
+  if (block_lanes_.empty()) return;
+  db_->lanes_->ReleaseAll(id_);
   block_lanes_.clear();
-  block_first_statement_.clear();
 }
 
 bool Session::TakeLanesNow(const sql::PreparedStatement& statement, const std::vector<Value>& params,
@@ -93,67 +70,35 @@ bool Session::TakeLanesNow(const sql::PreparedStatement& statement, const std::v
   if (!lane_builder_) lane_builder_ = std::make_unique<FootprintBuilder>(db_->footprint_spec_);
   lane_builder_->Add(statement, params);
   const scheduler::Footprint footprint = lane_builder_->Finish();  // leaves the builder empty, for the next
+  if (footprint.references.empty()) return true;
   // The references with conflict evidence, and those whose lanes blocks
-  // keep meeting in.
+  // keep meeting in; in key order (one statement never waits for one lane
+  // while holding a later one of its own).
   std::vector<size_t> laned;
-  if (!footprint.references.empty()) {
-    db_->scheduler_->LanedReferences(footprint, &laned);
-    db_->lanes_->AddRemembered(footprint.references, &laned);
-  }
-  // With them, at the block's first statement, its predicted lanes.
-  const std::vector<LaneWanted>* predicted = nullptr;
-  if (block_first_statement_.empty() && db_->options().predict_lanes) {
-    auto it = lane_history_.find(statement.text);
-    if (it != lane_history_.end() && !it->second.predicted.empty()) predicted = &it->second.predicted;
-  }
-  if (!laned.empty() || predicted != nullptr) {
-    // In key order: one statement never waits for one lane while holding
-    // a later one of its own.
-    std::vector<LaneWanted> wanted;
-    if (predicted != nullptr) {
-      for (LaneWanted lane : *predicted) {
-        lane.called = false;
-        wanted.push_back(std::move(lane));
-      }
+  db_->scheduler_->LanedReferences(footprint, &laned);
+  db_->lanes_->AddRemembered(footprint.references, &laned);
+  if (laned.empty()) return true;
+  std::sort(laned.begin(), laned.end(),
+            [&](size_t a, size_t b) { return footprint.references[a] < footprint.references[b]; });
+  std::vector<std::string> names;  // rendered only when a lane is taken
+  for (size_t i : laned) {
+    const scheduler::ReferenceKey key = footprint.references[i];
+    if (std::find(block_lanes_.begin(), block_lanes_.end(), key) != block_lanes_.end()) continue;  // held
+    const size_t most = db_->options().max_lanes_per_block;
+    if (most > 0 && block_lanes_.size() >= most) return true;  // later conflicts are the CC's
+    if (names.empty()) {
+      FootprintBuilder named(db_->footprint_spec_, /*with_names=*/true);
+      named.Add(statement, params);
+      named.Finish();
+      names = named.Names();
     }
-    std::vector<std::string> names;  // rendered only when a lane is taken
-    for (size_t i : laned) {
-      const scheduler::ReferenceKey key = footprint.references[i];
-      auto same = std::find_if(wanted.begin(), wanted.end(), [&](const LaneWanted& w) { return w.key == key; });
-      if (same != wanted.end()) {
-        same->called = true;
-        continue;
-      }
-      auto held = std::find_if(block_lanes_.begin(), block_lanes_.end(), [&](const LaneWanted& w) { return w.key == key; });
-      if (held != block_lanes_.end()) {
-        held->called = true;
-        continue;
-      }
-      if (names.empty()) {
-        FootprintBuilder named(db_->footprint_spec_, /*with_names=*/true);
-        named.Add(statement, params);
-        named.Finish();
-        names = named.Names();
-      }
-      wanted.push_back(LaneWanted{key, i < names.size() ? names[i] : std::string(), true});
+    const std::string name = i < names.size() ? names[i] : std::string();
+    if (!db_->lanes_->TryAcquire(id_, key, name, txn_->context())) {
+      *busy = LaneWanted{key, name};
+      return false;
     }
-    std::sort(wanted.begin(), wanted.end(), [](const LaneWanted& a, const LaneWanted& b) { return a.key < b.key; });
-    for (const LaneWanted& lane : wanted) {
-      auto held = std::find_if(block_lanes_.begin(), block_lanes_.end(), [&](const LaneWanted& w) { return w.key == lane.key; });
-      if (held != block_lanes_.end()) {  // a predicted lane taken on an earlier pass
-        held->called = held->called || lane.called;
-        continue;
-      }
-      const size_t most = db_->options().max_lanes_per_block;
-      if (most > 0 && block_lanes_.size() >= most) break;  // later conflicts are the CC's
-      if (!db_->lanes_->TryAcquire(id_, lane.key, lane.name, txn_->context())) {
-        *busy = lane;
-        return false;
-      }
-      HoldLane(lane);
-    }
+    block_lanes_.push_back(key);
   }
-  if (block_first_statement_.empty()) block_first_statement_ = statement.text;
   return true;
 }
 

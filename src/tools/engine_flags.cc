@@ -47,9 +47,6 @@ DEFINE_bool(conflict_lanes, true,
 DEFINE_int32(max_lanes_per_block, 0,
              "the most conflict lanes one interactive block takes (0: no limit; 1: one lane per block, its later "
              "conflicts left to the concurrency control)");
-DEFINE_bool(predict_lanes, false,
-            "an interactive block's first statement also takes the conflict lanes the session's last two blocks "
-            "beginning with the same statement both took (measured in docs/results.md)");
 DEFINE_bool(parameterize_literals, true,
             "statements sent with literals share one plan per shape (their literals become parameters)");
 DEFINE_string(data_dir, "",
@@ -72,7 +69,7 @@ bool IsEngineFlag(const std::string& name) {
       "workers", "cc", "scheduler", "history_warmup", "history_learning", "state", "history_capacity",
       "history_half_life_ms", "exploration", "reference_sources", "reference_multiplicity", "partition_domain", "steal", "steal_threshold", "max_retries",
       "max_retry_pause_us", "retry_yield",
-      "lock_timeout_ms", "conflict_lanes", "max_lanes_per_block", "predict_lanes", "parameterize_literals", "data_dir", "sync", "checkpoint_interval_s", "checkpoint_log_mb", "checkpoint_on_close", "group_commit_us",
+      "lock_timeout_ms", "conflict_lanes", "max_lanes_per_block", "parameterize_literals", "data_dir", "sync", "checkpoint_interval_s", "checkpoint_log_mb", "checkpoint_on_close", "group_commit_us",
       "statement_cache_mb", "seed"};
   return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
@@ -103,7 +100,6 @@ Status EngineOptionsFromFlags(engine::Options* options) {
   options->conflict_lanes = FLAGS_conflict_lanes;
   if (FLAGS_max_lanes_per_block < 0) return Invalid("--max-lanes-per-block must not be negative");
   options->max_lanes_per_block = static_cast<size_t>(FLAGS_max_lanes_per_block);
-  options->predict_lanes = FLAGS_predict_lanes;
   options->seed = FLAGS_seed;
   if (FLAGS_statement_cache_mb < 1 || FLAGS_statement_cache_mb > (1u << 20)) {
     return Invalid("--statement-cache-mb must be in [1, 1048576]: " + std::to_string(FLAGS_statement_cache_mb));

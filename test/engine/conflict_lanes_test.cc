@@ -39,15 +39,6 @@
 // |  (LaneWaiterYounger)            | lock) waits in B's lane (wait-die: dies at once);      | while A sleeps in the lane, which   |
 // |                                 | B: UPDATE id=2 → wound-wait wounds A (A wakes, 40001), | must wake it                        |
 // |                                 | NO_WAIT fails B; the other commits                     |                                     |
-// | PredictedLaneTakenAtFirstStat.. | predict_lanes, row 1 hot. A twice: BEGIN; UPDATE id=3; | a predicted lane taken late (after  |
-// |                                 | UPDATE id=1; COMMIT. B twice the same with id=4. A:    | the block touched a row), and a     |
-// |                                 | BEGIN; UPDATE id=3 → holds id=1's lane. B: BEGIN;      | younger waiter holding nothing      |
-// |                                 | UPDATE id=4 waits in it (holds nothing: no rule, even  | dying under wait-die                |
-// |                                 | under wait-die). A: UPDATE id=1; COMMIT. B: id=1;      |                                     |
-// |                                 | COMMIT → row 1 +2 (after +2 +2), rows 3, 4 +3          |                                     |
-// | PredictionNeedsTwoBlocks...     | a lane only the last block called for is not predicted;| a prediction from one block, and a  |
-// |                                 | a predicted lane no statement calls for is not         | prediction that keeps itself alive  |
-// |                                 | predicted again                                        |                                     |
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -85,13 +76,12 @@ class ConflictLanesTest : public ::testing::TestWithParam<Param> {
   void SetUp() override { Open(/*max_lanes_per_block=*/0); }
 
   // A new database (rows 1-4 of x at 0) and sessions a_, b_.
-  void Open(size_t max_lanes_per_block, bool predict_lanes = false) {
+  void Open(size_t max_lanes_per_block) {
     b_.reset();
     a_.reset();
     db_.reset();
     Options options;
     options.max_lanes_per_block = max_lanes_per_block;
-    options.predict_lanes = predict_lanes;
     options.cc = GetParam().cc;
     options.scheduler = GetParam().scheduler;
     options.workers = 2;
@@ -396,63 +386,6 @@ TEST_P(ConflictLanesTest, OneLanePerBlockLeavesLaterReferencesToTheCc) {
   EXPECT_EQ(lanes[0].holder, static_cast<int64_t>(a_->id()));
   Ok(a_, "COMMIT");
   EXPECT_TRUE(Lanes().empty());
-}
-
-TEST_P(ConflictLanesTest, PredictedLaneTakenAtFirstStatement) {
-  Open(/*max_lanes_per_block=*/0, /*predict_lanes=*/true);
-  MakeHot(1);
-  const int64_t v1 = V(1), v3 = V(3), v4 = V(4);
-  // Two blocks each teach A and B that their sequence meets row 1.
-  for (int round = 0; round < 2; ++round) {
-    for (auto* s : {&a_, &b_}) {
-      Ok(*s, "BEGIN");
-      Ok(*s, std::string("UPDATE x SET v = v + 1 WHERE id = ") + (s == &a_ ? "3" : "4"));
-      Ok(*s, "UPDATE x SET v = v + 1 WHERE id = 1");
-      Ok(*s, "COMMIT");
-    }
-  }
-  Ok(a_, "BEGIN");
-  Ok(a_, "UPDATE x SET v = v + 1 WHERE id = 3");
-  if (!laned()) {
-    EXPECT_TRUE(Lanes().empty()) << "a predicted lane without evidence";
-    Ok(a_, "COMMIT");
-    return;
-  }
-  ASSERT_EQ(LaneHeldBy(*a_), "id=1") << "the predicted lane was not taken at the first statement";
-  Ok(b_, "BEGIN");
-  std::future<Status> b_first = RunOnAnotherThread(b_.get(), "UPDATE x SET v = v + 1 WHERE id = 4");
-  ASSERT_TRUE(WaitsForLane(*b_)) << "B did not wait at its first statement for its predicted lane";
-  Ok(a_, "UPDATE x SET v = v + 1 WHERE id = 1");
-  Ok(a_, "COMMIT");
-  Status st = b_first.get();
-  ASSERT_TRUE(st.ok()) << st.ToString();
-  EXPECT_EQ(LaneHeldBy(*b_), "id=1");
-  Ok(b_, "UPDATE x SET v = v + 1 WHERE id = 1");
-  Ok(b_, "COMMIT");
-  EXPECT_EQ(V(1), v1 + 6);
-  EXPECT_EQ(V(3), v3 + 3);
-  EXPECT_EQ(V(4), v4 + 3);
-  EXPECT_TRUE(Lanes().empty());
-}
-
-TEST_P(ConflictLanesTest, PredictionNeedsTwoBlocksAndDoesNotFeedItself) {
-  Open(/*max_lanes_per_block=*/0, /*predict_lanes=*/true);
-  MakeHot(1);
-  MakeHot(2);
-  if (!laned()) GTEST_SKIP() << "no lanes here (PredictedLaneTakenAtFirstStatement checks it)";
-  auto block = [&](const char* second) {
-    Ok(a_, "BEGIN");
-    Ok(a_, "UPDATE x SET v = v + 1 WHERE id = 3");
-    std::string first_lane = LaneHeldBy(*a_);
-    if (second != nullptr) Ok(a_, std::string("UPDATE x SET v = v + 1 WHERE id = ") + second);
-    Ok(a_, "COMMIT");
-    return first_lane;
-  };
-  EXPECT_EQ(block("1"), "");
-  EXPECT_EQ(block("2"), "") << "predicted from one block";
-  EXPECT_EQ(block("2"), "") << "row 2 in the last two blocks only now";
-  EXPECT_EQ(block(nullptr), "id=2");  // predicted; no statement calls for it
-  EXPECT_EQ(block(nullptr), "") << "a predicted lane kept itself alive";
 }
 
 TEST_P(ConflictLanesTest, LaneWaiterOlder) { LaneAndLockWait(/*waiter_older=*/true); }

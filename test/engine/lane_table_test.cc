@@ -14,12 +14,16 @@
 // |                              | and is canceled → 57014; neither is left queued        |                                 |
 // | ContentionIsRemembered       | 2 waits for k=7 held by 1 → k=7 is remembered; k=8,    | a reference laned by contention |
 // |                              | taken free, is not                                     | that never met another block    |
+// | WaitDieRuleForHoldersOnly    | 2PL wait-die; 1 (oldest) holds k=7; 3 (youngest, holds | a younger block that holds      |
+// |                              | nothing) waits for it; 2 (younger than 1) holds k=8,   | nothing dying at a lane; a      |
+// |                              | asks k=7 → 40001 at once; 1 ends → 3 holds k=7         | younger holder waiting (cycle)  |
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <future>
 #include <thread>
 
+#include "cc/two_phase_locking.h"
 #include "engine/lane_table.h"
 
 namespace paceline::engine {
@@ -136,6 +140,29 @@ TEST(LaneTableTest, ContentionIsRemembered) {
   table.ReleaseAll(1);
   EXPECT_TRUE(waiter.get().ok());
   table.ReleaseAll(2);
+}
+
+TEST(LaneTableTest, WaitDieRuleForHoldersOnly) {
+  cc::TwoPhaseLocking cc(cc::DeadlockRule::kWaitDie, cc::CcOptions{});
+  auto t1 = cc.Begin(1), t2 = cc.Begin(2), t3 = cc.Begin(3);  // 1 the oldest
+  LaneTable table(std::chrono::milliseconds(1000), &cc);
+  ASSERT_TRUE(table.TryAcquire(1, 7, "k=7", t1.get()));
+  auto youngest = std::async(std::launch::async, [&] {
+    return table.Acquire(3, 7, "k=7", steady_clock::now() + kLongWait, nullptr, t3.get());
+  });
+  ASSERT_TRUE(WaitersReach(table, "k=7", 1));  // it holds nothing: it waits, though younger
+  ASSERT_TRUE(table.TryAcquire(2, 8, "k=8", t2.get()));
+  const auto before = steady_clock::now();
+  Status s = table.Acquire(2, 7, "k=7", steady_clock::now() + kLongWait, nullptr, t2.get());
+  EXPECT_TRUE(s.Is(sqlstate::kSerializationFailure)) << s.ToString();  // holds k=8, younger than 1: dies
+  EXPECT_LT(steady_clock::now() - before, kLongWait / 2);
+  table.ReleaseAll(2);
+  table.ReleaseAll(1);
+  EXPECT_TRUE(youngest.get().ok());
+  EXPECT_EQ(HolderOf(table, "k=7"), 3u);
+  table.ReleaseAll(3);
+  EXPECT_TRUE(table.Snapshot().empty());
+  for (auto* t : {&t1, &t2, &t3}) cc.Abort(t->get());
 }
 
 }  // namespace
