@@ -274,14 +274,18 @@ Status Session::ExecuteScript(std::string_view sql, std::vector<QueryResult>* re
   }
   std::vector<std::unique_ptr<sql::Statement>> statements;
   PL_RETURN_IF_ERROR(sql::Parse(sql, &statements));
-  // Several statements outside a block form one implicit transaction.
-  if (statements.size() > 1) PL_RETURN_IF_ERROR(BeginImplicitBlock());
   Status status;
   for (auto& ast : statements) {
     if (cancel_.Poll()) {  // canceled between statements
       status = CanceledStatus();
       FailOpenBlock();
       break;
+    }
+    // Several statements outside a block form one implicit transaction
+    // (again after an explicit COMMIT or ROLLBACK among them).
+    if (statements.size() > 1) {
+      status = BeginImplicitBlock();
+      if (!status.ok()) break;
     }
     std::shared_ptr<sql::PreparedStatement> prepared;
     // Bound just before it runs, so it sees what earlier statements created.

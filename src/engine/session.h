@@ -124,7 +124,11 @@ class Session {
   // the statements up to EndImplicitBlock run in one transaction, as
   // PostgreSQL runs a Query message of several statements. An explicit BEGIN
   // inside it takes the block over (it becomes an ordinary block, command
-  // tag BEGIN, no warning); an explicit COMMIT or ROLLBACK ends it.
+  // tag BEGIN, no warning); an explicit COMMIT or ROLLBACK ends it. The
+  // protocol layer calls it before each statement of the message, so that
+  // the statements after an explicit COMMIT or ROLLBACK form a new implicit
+  // block, as in PostgreSQL ("INSERT 1; COMMIT; INSERT 2; SELECT 1/0"
+  // keeps 1 and rolls back 2).
   Status BeginImplicitBlock();
   // Ends the implicit block, if one is still open: commits it unless
   // `failed` or one of its statements failed (then rolls it back). Returns

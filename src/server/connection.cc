@@ -544,14 +544,6 @@ void Connection::SimpleQuery(std::string_view text) {
     parts.push_back(part);
   }
   if (TrySubmitScript(text, parts)) return;
-  // Several statements outside a block: one implicit transaction.
-  if (statements.size() > 1) {
-    s = session_->BeginImplicitBlock();
-    if (!s.ok()) {
-      writer_.Error(s);
-      return;
-    }
-  }
   for (const auto& statement : statements) {
     const int offset = Utf8CharPosition(text, statement->location) - 1;
     if (cancel_requested_.load(std::memory_order_relaxed)) {  // canceled between statements
@@ -559,6 +551,15 @@ void Connection::SimpleQuery(std::string_view text) {
       writer_.Error(s);
       session_->FailOpenBlock();
       break;
+    }
+    // Several statements outside a block: one implicit transaction (again
+    // after an explicit COMMIT or ROLLBACK among them).
+    if (statements.size() > 1) {
+      s = session_->BeginImplicitBlock();
+      if (!s.ok()) {
+        writer_.Error(s);
+        break;
+      }
     }
     s = RunSimpleStatement(*statement);
     if (!s.ok()) {

@@ -109,6 +109,34 @@ TEST_P(SessionBlockTest, ExplicitCommitEndsTheImplicitBlock) {
   EXPECT_EQ(ValueOfX(db_.get(), 1), 11);
 }
 
+TEST_P(SessionBlockTest, StatementsAfterAnExplicitCommitFormANewImplicitBlock) {
+  // As PostgreSQL (../shared/pgwire/README.md): "INSERT 10; COMMIT; INSERT
+  // 11; SELECT 1/0" keeps 10 (with 25P01) and rolls back 11.
+  std::vector<QueryResult> results;
+  Status s = a_->ExecuteScript(
+      "UPDATE x SET v = 11 WHERE id = 1; COMMIT; UPDATE x SET v = 21 WHERE id = 2; SELECT 1/0", &results);
+  EXPECT_EQ(s.sqlstate(), "22012");
+  ASSERT_GE(results.size(), 2u);
+  ASSERT_EQ(results[1].warnings.size(), 1u);
+  EXPECT_EQ(results[1].warnings[0].sqlstate(), "25P01");
+  EXPECT_EQ(a_->state(), TransactionState::kIdle);
+  EXPECT_EQ(ValueOfX(db_.get(), 1), 11);
+  EXPECT_EQ(ValueOfX(db_.get(), 2), 20);
+  // The same after an explicit block's COMMIT, and after a ROLLBACK.
+  results.clear();
+  s = a_->ExecuteScript("BEGIN; UPDATE x SET v = 12 WHERE id = 1; COMMIT; UPDATE x SET v = 22 WHERE id = 2; SELECT 1/0",
+                        &results);
+  EXPECT_EQ(s.sqlstate(), "22012");
+  EXPECT_EQ(ValueOfX(db_.get(), 1), 12);
+  EXPECT_EQ(ValueOfX(db_.get(), 2), 20);
+  results.clear();
+  ASSERT_TRUE(a_->ExecuteScript("UPDATE x SET v = 13 WHERE id = 1; ROLLBACK; UPDATE x SET v = 23 WHERE id = 2",
+                                &results).ok());
+  EXPECT_EQ(a_->state(), TransactionState::kIdle);
+  EXPECT_EQ(ValueOfX(db_.get(), 1), 12);
+  EXPECT_EQ(ValueOfX(db_.get(), 2), 23);
+}
+
 TEST_P(SessionBlockTest, ScriptWithItsOwnBeginLeavesTheBlockOpen) {
   std::vector<QueryResult> results;
   ASSERT_TRUE(a_->ExecuteScript("UPDATE x SET v = 11 WHERE id = 1; BEGIN; UPDATE x SET v = 21 WHERE id = 2",

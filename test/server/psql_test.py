@@ -105,6 +105,13 @@ class PsqlTest(unittest.TestCase):
         self.assertIn("23505", err)
         out, _ = self.psql("-At", "-c", "SELECT count(*) FROM m")
         self.assertEqual(out, "2\n")
+        # After an explicit COMMIT, the rest of the message is one implicit
+        # transaction again (as PostgreSQL): the error rolls back 5, not 4.
+        out, err = self.psql("-c", "BEGIN; INSERT INTO m VALUES (4); COMMIT; INSERT INTO m VALUES (5); SELECT 1/0",
+                             check=False)
+        self.assertIn("22012", err)
+        out, _ = self.psql("-At", "-c", "SELECT id FROM m WHERE id >= 4 ORDER BY id")
+        self.assertEqual(out, "4\n")
         # Several results in one message.
         out, err = self.psql("-At", "-f", "-", stdin="SELECT 1 AS a \\; SELECT 'two' AS b;\n")
         self.assertEqual(out, "1\ntwo\n")
