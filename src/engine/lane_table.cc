@@ -146,13 +146,15 @@ Status LaneTable::Acquire(uint64_t session, Key key, const std::string& name,
     for (uint64_t w : lane.waiters) add(w);
     bool wounded = false;
     Status rule = cc_->ArbitrateOutsideWait(txn, ahead, "the conflict lane of " + name, &wounded);
-    if (!rule.ok()) return rule;  // it died; the lane has a holder, so it stays
+    if (!rule.ok()) {  // it died; the lane has a holder, so it stays
+      ForgetUnlessHolding(session);
+      return rule;
+    }
     if (wounded) {
       // The wounded that wait in a lane (the holder maybe in another) look again.
       Wake(lane.holder);
       for (uint64_t w : lane.waiters) Wake(w);
     }
-    txns_[session] = txn;
   }
   ++waits_;
   lane.waiters.push_back(session);

@@ -192,22 +192,20 @@ Status Session::Execute(std::string_view sql, const std::vector<Value>& params, 
     return ExecutePrepared(*it->second, params, result);
   }
   // A text that does not prepare fails the open block like a statement.
+  auto failed = [this](Status status) {
+    FailOpenBlock();
+    return status;
+  };
   std::shared_ptr<const sql::PreparedStatement> statement;
   if (db_->options().parameterize_literals) {
     std::vector<Value> with_literals;
     bool applied = false;
     Status status = PrepareParameterized(sql, params, &statement, &with_literals, &applied);
-    if (!status.ok()) {
-      FailOpenBlock();
-      return status;
-    }
+    if (!status.ok()) return failed(std::move(status));
     if (applied) return ExecutePrepared(*statement, with_literals, result);
   }
   Status status = Prepare(sql, {}, &statement);
-  if (!status.ok()) {
-    FailOpenBlock();
-    return status;
-  }
+  if (!status.ok()) return failed(std::move(status));
   RememberStatement(std::string(sql), statement);
   return ExecutePrepared(*statement, params, result);
 }
