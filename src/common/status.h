@@ -51,6 +51,7 @@ inline constexpr std::string_view kUndefinedColumn = "42703";
 inline constexpr std::string_view kUndefinedObject = "42704";
 inline constexpr std::string_view kUndefinedParameter = "42P02";
 inline constexpr std::string_view kAmbiguousColumn = "42702";
+inline constexpr std::string_view kDuplicateAlias = "42712";
 inline constexpr std::string_view kDuplicateTable = "42P07";
 inline constexpr std::string_view kDuplicateObject = "42710";
 inline constexpr std::string_view kDuplicateColumn = "42701";

@@ -50,6 +50,15 @@ enum class ExprKind {
   kBetween,     // x [NOT] BETWEEN a AND b
   kCase,        // CASE [x] WHEN .. THEN .. ELSE .. END
   kIsBool,      // x IS [NOT] TRUE / FALSE / UNKNOWN
+  kSubquery,    // (SELECT ..), EXISTS (..), x [NOT] IN (SELECT ..), x op ANY/ALL (SELECT ..)
+};
+
+// What a kSubquery expression asks of its query's rows.
+enum class SubqueryKind {
+  kScalar,  // (SELECT x ..): the one value of at most one row
+  kExists,  // EXISTS (SELECT ..)
+  kAny,     // left op ANY (SELECT ..); IN is = ANY
+  kAll,     // left op ALL (SELECT ..); NOT IN is NOT (= ANY), as PostgreSQL parses it
 };
 
 enum class LiteralKind { kInteger, kNumeric, kString, kBool, kNull };
@@ -69,6 +78,7 @@ enum class BoolTest { kTrue, kNotTrue, kFalse, kNotFalse, kUnknown, kNotUnknown 
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
+struct SelectStmt;
 
 struct CaseWhen {
   ExprPtr condition;
@@ -111,6 +121,11 @@ struct Expr {
   std::string function_name;
   bool distinct = false;       // count(DISTINCT x)
   bool star = false;           // count(*)
+
+  // kSubquery: the query, what is asked of it, and for kAny/kAll the
+  // comparison (binary_op) with `left`.
+  SubqueryKind subquery_kind = SubqueryKind::kScalar;
+  std::shared_ptr<const SelectStmt> subquery;
 };
 
 // ---------------------------------------------------------------- SELECT
@@ -123,10 +138,16 @@ struct TableRef {
 
 enum class JoinKind { kInner, kLeft, kRight, kFull, kCross };
 
-// One item of FROM: a table, or a join of two items.
+// One item of FROM: a table (or a WITH query or view of that name), a
+// subquery, or a join of two items.
 struct FromItem {
   bool is_join = false;
-  TableRef table;                      // when !is_join
+  TableRef table;                      // when !is_join and !subquery (alias: table.alias)
+  // A subquery in FROM: `(SELECT ..) AS alias [(column aliases)]`, LATERAL
+  // when it may read columns of the items before it.
+  std::shared_ptr<const SelectStmt> subquery;
+  bool lateral = false;
+  std::vector<std::string> column_aliases;  // FROM t AS x (a, b): renames the first columns
   JoinKind join_kind = JoinKind::kInner;
   std::unique_ptr<FromItem> left;      // when is_join
   std::unique_ptr<FromItem> right;
@@ -147,9 +168,27 @@ struct OrderItem {
   std::optional<bool> nulls_first;  // unset: PostgreSQL default (NULLS LAST for ASC)
 };
 
-struct SelectStmt;
+enum class SetOperation { kNone, kUnion, kIntersect, kExcept };
+
+// WITH name [(columns)] AS (query): a named query of one statement.
+struct CommonTableExpr {
+  std::string name;
+  std::vector<std::string> column_aliases;
+  std::shared_ptr<const SelectStmt> query;
+  int location = -1;
+};
 
 struct SelectStmt {
+  // WITH queries visible to this statement (and its subqueries).
+  std::vector<CommonTableExpr> with;
+  // A set operation `left op [ALL] right`: when set_op != kNone only `with`,
+  // order_by, limit, offset and these are used (ORDER BY/LIMIT apply to the
+  // combined rows).
+  SetOperation set_op = SetOperation::kNone;
+  bool set_all = false;
+  std::unique_ptr<SelectStmt> set_left;
+  std::unique_ptr<SelectStmt> set_right;
+
   bool distinct = false;
   std::vector<SelectItem> targets;
   std::vector<std::unique_ptr<FromItem>> from;  // comma-separated items

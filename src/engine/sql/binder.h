@@ -55,6 +55,34 @@ class Binder {
   struct ScopeEntry;
   struct Context;
 
+  // A SELECT (or set operation) in `ctx`, whose `outer` is set for a nested
+  // query; parameters are not finalized (BindSelect and the DML binders do
+  // that once for the whole statement).
+  Status BindQuery(const SelectStmt& stmt, Context& ctx, std::unique_ptr<SelectPlan>* out);
+  Status BindOrderBy(const SelectStmt& stmt, Context& ctx, SelectPlan* plan);
+  Status BindLimitOffset(const SelectStmt& stmt, const Context& ctx, SelectPlan* plan);
+
+  // Nested queries (bind_subquery.cc). BindNested binds `stmt` in `inner`
+  // within `outer`; `keep_unknown` leaves untyped outputs untyped (set
+  // operation arms, INSERT sources: their types come from outside).
+  Status BindNested(const SelectStmt& stmt, Context& outer, bool keep_unknown, Context* inner,
+                    std::unique_ptr<SelectPlan>* out);
+  Status BindSubquery(const Expr& e, Context& ctx, BoundExprPtr* out);
+  // A subquery in FROM or a WITH query, its columns renamed by `aliases`.
+  Status BindDerived(const SelectStmt& stmt, Context& ctx, const std::vector<std::string>& aliases,
+                     std::shared_ptr<const DerivedPlan>* out);
+  Status BindWith(const SelectStmt& stmt, Context& ctx);
+  // The WITH query `name` visible in ctx (nearest first), or null.
+  std::shared_ptr<const DerivedPlan> FindCte(const Context& ctx, const std::string& name) const;
+  Status BindSetOperation(const SelectStmt& stmt, Context& ctx, std::shared_ptr<DerivedPlan>* out);
+  Status BindSetArm(const SelectStmt& stmt, Context& ctx, std::shared_ptr<DerivedPlan>* out);
+  Status BindSetOperationQuery(const SelectStmt& stmt, Context& ctx, std::unique_ptr<SelectPlan>* out);
+  Status BindValuesQuery(const SelectStmt& stmt, Context& ctx, std::unique_ptr<SelectPlan>* out);
+  // A query over the rows of `derived`: all its columns, with the
+  // statement's ORDER BY, LIMIT and OFFSET.
+  Status BindDerivedQuery(const SelectStmt& stmt, std::shared_ptr<const DerivedPlan> derived, Context& ctx,
+                          std::unique_ptr<SelectPlan>* out);
+
   Status BindExpr(const Expr& e, Context& ctx, BoundExprPtr* out);
   Status BindColumnRef(const Expr& e, Context& ctx, BoundExprPtr* out);
   // 42P01 for `qualifier`.column when no FROM item is named `qualifier`.
@@ -87,6 +115,10 @@ class Binder {
     const char* clause;
     bool and_operand;
   };
+  // JOIN .. USING / NATURAL between the sources [first_left, first_right)
+  // and those after: the equalities (kept alive in `owned`) into `on`.
+  Status BindUsing(const FromItem& item, Context& ctx, size_t first_left, size_t first_right,
+                   std::vector<ExprPtr>* owned, std::vector<Conjunct>* on);
   Status BindFrom(const SelectStmt& stmt, Context& ctx, SelectPlan* plan, std::vector<ExprPtr>* owned,
                   std::vector<Conjunct>* where_conjuncts, std::vector<std::pair<int, Conjunct>>* on_conjuncts);
   Status BindSelectList(const std::vector<SelectItem>& items, Context& ctx, std::vector<BoundExprPtr>* exprs,
@@ -104,6 +136,7 @@ class Binder {
   void FinalizeParameters(BoundExpr* e) const;
   void FinalizeParameters(SelectPlan* plan) const;
   void FinalizeParameters(SourcePlan* plan) const;
+  void FinalizeParameters(DerivedPlan* plan) const;
 
   // 1-based character position of a byte location (0: none).
   int Pos(int location) const;
@@ -112,6 +145,7 @@ class Binder {
   std::shared_ptr<const std::string> source_;
   std::vector<Type> param_types_;  // index 0 = $1; kUnknown until inferred
   bool insert_source_ = false;     // binding the SELECT of INSERT .. SELECT
+  bool keep_unknown_outputs_ = false;  // untyped outputs stay untyped (see BindNested)
   mutable std::vector<uint32_t> tables_used_;  // as LookupTable found them
 };
 

@@ -43,6 +43,8 @@ BoundExprPtr BoundExpr::Clone() const {
   e->function = function;
   e->has_operand = has_operand;
   e->has_else = has_else;
+  e->depth = depth;
+  e->subquery = subquery;
   for (const auto& c : children) e->children.push_back(c->Clone());
   return e;
 }
@@ -59,6 +61,12 @@ bool BoundExpr::Equals(const BoundExpr& o) const {
     case BoundKind::kColumn:
       if (index != o.index || source != o.source) return false;
       break;
+    case BoundKind::kOuterColumn:
+      if (index != o.index || source != o.source || depth != o.depth) return false;
+      break;
+    case BoundKind::kSubquery:
+      if (subquery != o.subquery || op != o.op) return false;
+      break;
     default:
       if (op != o.op || test != o.test || negated != o.negated || function != o.function ||
           has_operand != o.has_operand || has_else != o.has_else || explicit_cast != o.explicit_cast) {
@@ -74,6 +82,11 @@ bool BoundExpr::Equals(const BoundExpr& o) const {
 bool BoundExpr::OnlyUses(int source_limit) const {
   if (kind == BoundKind::kColumn) return source < source_limit;
   if (kind == BoundKind::kSlot) return false;
+  if (kind == BoundKind::kSubquery) {
+    for (int s : subquery->outer_sources) {
+      if (s >= source_limit) return false;
+    }
+  }
   for (const auto& c : children) {
     if (!c->OnlyUses(source_limit)) return false;
   }

@@ -39,6 +39,8 @@ enum class BoundKind {
   kCase,        // see has_operand / has_else
   kCast,        // child to `type`
   kFunction,    // scalar function `function`
+  kOuterColumn, // a column of an enclosing query (correlation): `depth` levels out, (source, index)
+  kSubquery,    // `subquery` run as its kind asks; kAny/kAll compare children[0] with `op`
 };
 
 enum class ScalarFunction {
@@ -48,15 +50,27 @@ enum class ScalarFunction {
 
 struct BoundExpr;
 using BoundExprPtr = std::unique_ptr<BoundExpr>;
+struct SelectPlan;
+
+// A subquery expression's query, what is asked of its rows, and the sources
+// of the query containing it that it reads (empty: it runs once per
+// statement unless it reads queries further out; plan->correlated says).
+struct BoundSubquery {
+  std::shared_ptr<const SelectPlan> plan;
+  SubqueryKind kind = SubqueryKind::kScalar;
+  std::vector<int> outer_sources;
+};
 
 struct BoundExpr {
   BoundKind kind = BoundKind::kConstant;
   Type type;
   int location = -1;
+  // (Fields are ordered to leave no padding: Value is 16-byte aligned, and
+  // a plan holds many of these.)
+  int index = 0;             // kParameter, kColumn, kSlot, kOuterColumn
+  int source = 0;            // kColumn, kOuterColumn
 
   Value constant;            // kConstant
-  int index = 0;             // kParameter, kColumn, kSlot
-  int source = 0;            // kColumn
   BinaryOp op = BinaryOp::kEq;
   BoolTest test = BoolTest::kTrue;
   bool negated = false;
@@ -65,7 +79,11 @@ struct BoundExpr {
   // kCase: [operand] (condition, result)* [else]
   bool has_operand = false;
   bool has_else = false;
+  int depth = 0;             // kOuterColumn: queries out (1: the one containing this subquery)
   std::vector<BoundExprPtr> children;
+
+  // kSubquery: shared by clones; immutable after binding.
+  std::shared_ptr<const BoundSubquery> subquery;
 
   static BoundExprPtr Constant(Value v, Type type);
   static BoundExprPtr Column(int source, int column, Type type);
@@ -75,7 +93,9 @@ struct BoundExpr {
   // Structural equality (used to match SELECT expressions to GROUP BY ones).
   bool Equals(const BoundExpr& other) const;
   // True when the expression reads no column of a source ≥ `source_limit`
-  // and no slot (it can be evaluated once sources [0, limit) are bound).
+  // and no slot (it can be evaluated once sources [0, limit) are bound). A
+  // column of an enclosing query counts as bound; a subquery reads the
+  // sources in its outer_sources.
   bool OnlyUses(int source_limit) const;
   // True when it reads no column at all (parameters and constants only).
   bool IsColumnFree() const { return OnlyUses(0); }

@@ -70,7 +70,8 @@ struct AggregateState {
   std::unique_ptr<std::unordered_set<Value, ValueHash>> seen;  // DISTINCT
 };
 
-Status Accumulate(const AggregateSpec& spec, const Value& v, AggregateState* st) {
+// `separator`: string_agg's separator for this row.
+Status Accumulate(const AggregateSpec& spec, const Value& v, const Value& separator, AggregateState* st) {
   if (spec.kind == AggregateKind::kCountStar) {
     ++st->count;
     return Status::OK();
@@ -88,6 +89,19 @@ Status Accumulate(const AggregateSpec& spec, const Value& v, AggregateState* st)
       if (st->acc.is_null() || (Value::Compare(v, st->acc) < 0) == (spec.kind == AggregateKind::kMin)) {
         if (st->acc.is_null() || Value::Compare(v, st->acc) != 0) st->acc = v;
       }
+      return Status::OK();
+    case AggregateKind::kStringAgg:
+      if (st->acc.is_null()) {
+        st->acc = Value::String(TypeId::kText, std::string(v.string_value()));
+      } else {
+        std::string joined(st->acc.string_value());
+        if (!separator.is_null()) joined += separator.string_value();
+        joined += v.string_value();
+        st->acc = Value::String(TypeId::kText, std::move(joined));
+      }
+      return Status::OK();
+    case AggregateKind::kBoolAnd: case AggregateKind::kBoolOr:
+      if (st->acc.is_null() || v.bool_value() == (spec.kind == AggregateKind::kBoolOr)) st->acc = v;
       return Status::OK();
     case AggregateKind::kSum: case AggregateKind::kAvg: {
       if (st->acc.is_null()) {
@@ -131,6 +145,158 @@ Executor::Executor(engine::Transaction* txn, const std::vector<Value>* params, i
     : txn_(txn) {
   ctx_.params = params;
   ctx_.statement_time = statement_time;
+  ctx_.subqueries = this;
+}
+
+Executor::Executor(Executor* parent, const EvalContext* outer) : txn_(parent->txn_), cache_(parent->cache_) {
+  ctx_.params = parent->ctx_.params;
+  ctx_.statement_time = parent->ctx_.statement_time;
+  ctx_.subqueries = this;
+  ctx_.outer = outer;
+}
+
+Status Executor::Run(const BoundExpr& node, const EvalContext& ctx, Value* out) {
+  PL_RETURN_IF_ERROR(CheckStackDepth());  // subqueries nest
+  // The first column of the subquery's rows: from the statement's cache
+  // when it is uncorrelated and ran before.
+  std::vector<Value> computed;
+  const std::vector<Value>* rows = nullptr;
+  const BoundSubquery& subquery = *node.subquery;
+  const bool cacheable = !subquery.plan->correlated;
+  if (cacheable) {
+    auto it = cache_->subquery_rows.find(&subquery);
+    if (it != cache_->subquery_rows.end()) rows = &it->second;
+  }
+  if (rows == nullptr) {
+    Executor child(this, &ctx);
+    if (subquery.kind == SubqueryKind::kExists) child.row_cap_ = 1;
+    if (subquery.kind == SubqueryKind::kScalar) child.row_cap_ = 2;
+    engine::QueryResult result;
+    PL_RETURN_IF_ERROR(child.Select(*subquery.plan, &result));
+    computed.reserve(result.rows.size());
+    for (auto& row : result.rows) computed.push_back(row.empty() ? Value::Null() : std::move(row[0]));
+    if (cacheable) {
+      rows = &cache_->subquery_rows.emplace(&subquery, std::move(computed)).first->second;
+    } else {
+      rows = &computed;
+    }
+  }
+  switch (subquery.kind) {
+    case SubqueryKind::kExists:
+      *out = Value::Bool(!rows->empty());
+      return Status::OK();
+    case SubqueryKind::kScalar:
+      if (rows->size() > 1) {
+        return Status(sqlstate::kCardinalityViolation, "more than one row returned by a subquery used as an expression");
+      }
+      *out = rows->empty() ? Value::Null(node.type.id) : (*rows)[0];
+      return Status::OK();
+    case SubqueryKind::kAny:
+    case SubqueryKind::kAll: {
+      // x op ANY: true when one comparison is true, else NULL when one is
+      // NULL, else false; ALL: false when one is false, else NULL when one
+      // is NULL, else true (an empty subquery: false for ANY, true for ALL).
+      const bool any = subquery.kind == SubqueryKind::kAny;
+      Value left;
+      PL_RETURN_IF_ERROR(Evaluate(*node.children[0], ctx, &left));
+      bool saw_null = false;
+      for (const Value& v : *rows) {
+        if (left.is_null() || v.is_null()) {
+          saw_null = true;
+          continue;
+        }
+        Value r;
+        PL_RETURN_IF_ERROR(CompareValues(node.op, left, v, &r));
+        if (r.bool_value() == any) {
+          *out = Value::Bool(any);
+          return Status::OK();
+        }
+      }
+      *out = saw_null ? Value::Null(TypeId::kBool) : Value::Bool(!any);
+      return Status::OK();
+    }
+  }
+  return InternalError("unknown subquery kind");
+}
+
+Status Executor::Materialize(const DerivedPlan& derived,
+                             std::shared_ptr<const std::vector<storage::TuplePtr>>* out) {
+  if (!derived.correlated) {
+    auto it = cache_->derived.find(&derived);
+    if (it != cache_->derived.end()) {
+      *out = it->second;
+      return Status::OK();
+    }
+  }
+  std::vector<std::vector<Value>> rows;
+  PL_RETURN_IF_ERROR(DerivedRows(derived, &rows));
+  auto tuples = std::make_shared<std::vector<storage::TuplePtr>>();
+  tuples->reserve(rows.size());
+  for (const auto& row : rows) tuples->push_back(derived.layout->Build(row));
+  *out = tuples;
+  if (!derived.correlated) cache_->derived.emplace(&derived, std::move(tuples));
+  return Status::OK();
+}
+
+Status Executor::DerivedRows(const DerivedPlan& derived, std::vector<std::vector<Value>>* out) {
+  PL_RETURN_IF_ERROR(CheckStackDepth());
+  if (derived.set_op == SetOpKind::kNone && !derived.query) {
+    // VALUES rows, evaluated as a query of their own inside this one.
+    EvalContext row_ctx;
+    row_ctx.params = ctx_.params;
+    row_ctx.statement_time = ctx_.statement_time;
+    row_ctx.outer = &ctx_;
+    row_ctx.subqueries = this;
+    out->clear();
+    for (const auto& exprs : derived.values) {
+      std::vector<Value> row(exprs.size());
+      for (size_t i = 0; i < exprs.size(); ++i) PL_RETURN_IF_ERROR(Evaluate(*exprs[i], row_ctx, &row[i]));
+      out->push_back(std::move(row));
+    }
+    return Status::OK();
+  }
+  if (derived.set_op == SetOpKind::kNone) {
+    Executor child(this, &ctx_);
+    engine::QueryResult result;
+    PL_RETURN_IF_ERROR(child.Select(*derived.query, &result));
+    *out = std::move(result.rows);
+    return Status::OK();
+  }
+  std::vector<std::vector<Value>> left, right;
+  PL_RETURN_IF_ERROR(DerivedRows(*derived.left, &left));
+  PL_RETURN_IF_ERROR(DerivedRows(*derived.right, &right));
+  out->clear();
+  if (derived.set_op == SetOpKind::kUnion) {
+    if (derived.all) {
+      *out = std::move(left);
+      for (auto& row : right) out->push_back(std::move(row));
+      return Status::OK();
+    }
+    std::unordered_set<std::vector<Value>, ValuesHash> seen;
+    for (auto* side : {&left, &right}) {
+      for (auto& row : *side) {
+        if (seen.insert(row).second) out->push_back(std::move(row));
+      }
+    }
+    return Status::OK();
+  }
+  // INTERSECT / EXCEPT: a left row stays as many times as the multiset
+  // rule allows (ALL) or once (without ALL); NULLs are equal here.
+  std::unordered_map<std::vector<Value>, int64_t, ValuesHash> right_count;
+  for (auto& row : right) ++right_count[std::move(row)];
+  std::unordered_set<std::vector<Value>, ValuesHash> emitted;
+  const bool intersect = derived.set_op == SetOpKind::kIntersect;
+  for (auto& row : left) {
+    auto it = right_count.find(row);
+    const bool in_right = it != right_count.end() && it->second > 0;
+    if (derived.all) {
+      if (in_right) --it->second;
+      if (in_right == intersect) out->push_back(std::move(row));
+    } else if (in_right == intersect && emitted.insert(row).second) {
+      out->push_back(std::move(row));
+    }
+  }
+  return Status::OK();
 }
 
 template <typename Fn>
@@ -139,6 +305,15 @@ Status Executor::Scan(const SourcePlan& source, int level, Fn fn) {
   storage::Table* table = source.table.get();
   (void)level;
   PL_RETURN_IF_ERROR(Tick());
+  if (source.derived) {
+    std::shared_ptr<const std::vector<storage::TuplePtr>> rows;
+    PL_RETURN_IF_ERROR(Materialize(*source.derived, &rows));
+    for (const auto& t : *rows) {
+      PL_RETURN_IF_ERROR(Tick());
+      if (!fn(t.get(), nullptr)) break;
+    }
+    return Status::OK();
+  }
   if (path.kind == AccessKind::kFullScan) {
     // The whole table is the predicate: a concurrent insert anywhere in it
     // is a phantom for this scan.
@@ -337,7 +512,7 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
   const size_t n = plan.sources.size();
   tuples_.assign(n, nullptr);
   layouts_.resize(n);
-  for (size_t i = 0; i < n; ++i) layouts_[i] = &plan.sources[i].table->layout();
+  for (size_t i = 0; i < n; ++i) layouts_[i] = &plan.Layout(i);
   ctx_.tuples = tuples_.data();
   ctx_.layouts = layouts_.data();
   stop_ = false;
@@ -367,6 +542,7 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
     }
     rows.push_back(std::move(row));
     if (streaming && limit >= 0 && static_cast<int64_t>(rows.size()) >= limit) stop_ = true;
+    if (streaming && row_cap_ > 0 && static_cast<int64_t>(rows.size()) >= row_cap_) stop_ = true;
     return Status::OK();
   };
 
@@ -400,9 +576,10 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
         Group& group = (*groups)[it->second];
         for (size_t a = 0; a < plan->aggregates.size(); ++a) {
           const AggregateSpec& spec = plan->aggregates[a];
-          Value v;
+          Value v, separator;
           if (spec.arg) PL_RETURN_IF_ERROR(Evaluate(*spec.arg, self->ctx_, &v));
-          PL_RETURN_IF_ERROR(Accumulate(spec, v, &group.states[a]));
+          if (spec.separator) PL_RETURN_IF_ERROR(Evaluate(*spec.separator, self->ctx_, &separator));
+          PL_RETURN_IF_ERROR(Accumulate(spec, v, separator, &group.states[a]));
         }
         return Status::OK();
       }

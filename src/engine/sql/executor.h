@@ -9,6 +9,13 @@
 // go through the Transaction, so a failing statement leaves nothing behind
 // once the caller rolls back to its mark.
 //
+// Subqueries and derived sources: a subquery in an expression and a
+// subquery, WITH query or set operation in FROM run in a child Executor on
+// the same transaction (so their reads are validated or locked like any
+// other read), whose EvalContext::outer is the row being evaluated. An
+// uncorrelated one runs once per statement: its result is kept in the
+// statement's cache, shared by every child.
+//
 // Cancellation: the row loops of scans (so of joins, aggregation and sort
 // input) and of UPDATE/DELETE poll the transaction's CancelToken every
 // kCancelCheckRows rows and stop with 57014; lock waits wake up on it.
@@ -16,6 +23,8 @@
 // Thread-safety: an Executor runs one statement on one thread.
 #pragma once
 
+#include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "common/cancel_token.h"
@@ -28,7 +37,7 @@
 
 namespace paceline::sql {
 
-class Executor {
+class Executor : public SubqueryRunner {
  public:
   // `params` must already be cast to the statement's parameter types.
   Executor(engine::Transaction* txn, const std::vector<Value>* params, int64_t statement_time);
@@ -38,8 +47,23 @@ class Executor {
   Status Update(const UpdatePlan& plan, engine::QueryResult* result);
   Status Delete(const DeletePlan& plan, engine::QueryResult* result);
 
+  // SubqueryRunner: evaluates a kSubquery node for the row of `ctx`.
+  Status Run(const BoundExpr& node, const EvalContext& ctx, Value* out) override;
+
  private:
   struct RowSink;
+  // Results of uncorrelated subqueries and derived sources, per statement.
+  struct StatementCache {
+    std::unordered_map<const BoundSubquery*, std::vector<Value>> subquery_rows;  // first column of each row
+    std::unordered_map<const DerivedPlan*, std::shared_ptr<const std::vector<storage::TuplePtr>>> derived;
+  };
+
+  // A child for a subquery or derived source, evaluated within `outer`.
+  Executor(Executor* parent, const EvalContext* outer);
+  // The rows of a derived source (computed, or from the cache).
+  Status Materialize(const DerivedPlan& derived, std::shared_ptr<const std::vector<storage::TuplePtr>>* out);
+  // The rows of a derived source as values, set operations applied.
+  Status DerivedRows(const DerivedPlan& derived, std::vector<std::vector<Value>>* out);
 
   // Runs the join from `level` on, calling sink for each joined row.
   Status Join(const SelectPlan& plan, int level, RowSink& sink);
@@ -70,6 +94,11 @@ class Executor {
   // locks them exclusively at once instead of upgrading later.
   bool for_update_ = false;
   uint32_t until_check_ = kCancelCheckRows;
+  // Select stops reading once it has this many rows (>0; EXISTS needs one,
+  // a scalar subquery two).
+  int64_t row_cap_ = 0;
+  StatementCache own_cache_;
+  StatementCache* cache_ = &own_cache_;  // the root executor's
 };
 
 }  // namespace paceline::sql

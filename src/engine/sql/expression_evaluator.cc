@@ -99,21 +99,6 @@ Status FloatArithmetic(BinaryOp op, double a, double b, TypeId result, Value* ou
   return Status::OK();
 }
 
-Status CompareValues(BinaryOp op, const Value& a, const Value& b, Value* out) {
-  int c = Value::Compare(a, b);
-  bool r = false;
-  switch (op) {
-    case BinaryOp::kEq: case BinaryOp::kIsNotDistinctFrom: r = c == 0; break;
-    case BinaryOp::kNe: case BinaryOp::kIsDistinctFrom: r = c != 0; break;
-    case BinaryOp::kLt: r = c < 0; break;
-    case BinaryOp::kLe: r = c <= 0; break;
-    case BinaryOp::kGt: r = c > 0; break;
-    case BinaryOp::kGe: r = c >= 0; break;
-    default: return InternalError("bad comparison operator");
-  }
-  *out = Value::Bool(r);
-  return Status::OK();
-}
 
 // A value as text for string functions and ||, as PostgreSQL's cast to text
 // gives it: CHAR(n) loses its blank padding, booleans are "true"/"false".
@@ -155,6 +140,22 @@ size_t Utf8Offset(std::string_view s, int64_t chars) {
 Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out);
 
 }  // namespace
+
+Status CompareValues(BinaryOp op, const Value& a, const Value& b, Value* out) {
+  int c = Value::Compare(a, b);
+  bool r = false;
+  switch (op) {
+    case BinaryOp::kEq: case BinaryOp::kIsNotDistinctFrom: r = c == 0; break;
+    case BinaryOp::kNe: case BinaryOp::kIsDistinctFrom: r = c != 0; break;
+    case BinaryOp::kLt: r = c < 0; break;
+    case BinaryOp::kLe: r = c <= 0; break;
+    case BinaryOp::kGt: r = c > 0; break;
+    case BinaryOp::kGe: r = c >= 0; break;
+    default: return InternalError("bad comparison operator");
+  }
+  *out = Value::Bool(r);
+  return Status::OK();
+}
 
 bool LikeMatch(std::string_view text, std::string_view pattern, bool ci) {
   auto eq = [ci](char a, char b) {
@@ -240,6 +241,17 @@ Status Evaluate(const BoundExpr& e, const EvalContext& ctx, Value* out) {
     case BoundKind::kSlot:
       *out = ctx.slots[e.index];
       return Status::OK();
+    case BoundKind::kOuterColumn: {
+      const EvalContext* outer = &ctx;
+      for (int d = 0; d < e.depth && outer != nullptr; ++d) outer = outer->outer;
+      if (outer == nullptr) return InternalError("a correlated column without its enclosing query");
+      const storage::Tuple* t = outer->tuples[e.source];
+      *out = t == nullptr ? Value::Null(e.type.id) : outer->layouts[e.source]->Get(*t, e.index);
+      return Status::OK();
+    }
+    case BoundKind::kSubquery:
+      if (ctx.subqueries == nullptr) return InternalError("a subquery evaluated outside a statement");
+      return ctx.subqueries->Run(e, ctx, out);
     case BoundKind::kNegate: {
       Value v;
       PL_RETURN_IF_ERROR(Evaluate(*e.children[0], ctx, &v));

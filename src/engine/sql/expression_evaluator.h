@@ -17,6 +17,17 @@
 
 namespace paceline::sql {
 
+struct EvalContext;
+
+// Runs the subqueries an expression contains (the Executor implements it:
+// a subquery reads rows through the statement's transaction).
+class SubqueryRunner {
+ public:
+  virtual ~SubqueryRunner() = default;
+  // Evaluates `node` (BoundKind::kSubquery) for the row of `ctx`.
+  virtual Status Run(const BoundExpr& node, const EvalContext& ctx, Value* out) = 0;
+};
+
 // The row an expression is evaluated against.
 struct EvalContext {
   const std::vector<Value>* params = nullptr;       // bound parameter values
@@ -24,12 +35,17 @@ struct EvalContext {
   const storage::TupleLayout* const* layouts = nullptr;
   const Value* slots = nullptr;                     // materialized row (kSlot)
   int64_t statement_time = 0;                       // now(): the transaction's start time
+  const EvalContext* outer = nullptr;               // the enclosing query's row (kOuterColumn)
+  SubqueryRunner* subqueries = nullptr;             // null: a kSubquery is an internal error
 };
 
 Status Evaluate(const BoundExpr& expr, const EvalContext& ctx, Value* out);
 
 // Evaluates a predicate: true only when the result is non-NULL true.
 Status EvaluatePredicate(const BoundExpr& expr, const EvalContext& ctx, bool* out);
+
+// `a op b` for a comparison operator (kEq .. kGe) on two non-NULL values.
+Status CompareValues(BinaryOp op, const Value& a, const Value& b, Value* out);
 
 // SQL arithmetic on two non-NULL values into `result_type` (exposed for
 // aggregates, which add with the same overflow rules).

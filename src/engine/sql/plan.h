@@ -36,8 +36,36 @@ struct AccessPath {
   bool upper_inclusive = true;
 };
 
+struct SelectPlan;
+
+// A FROM source that is not a stored table: a subquery in FROM, a WITH
+// query, VALUES rows, or the rows of a set operation (UNION/INTERSECT/EXCEPT [ALL] of two
+// derived arms). Its rows are computed when its scan starts and held as
+// tuples of `layout` for the scan; an uncorrelated one is computed once per
+// statement and shared by every scan of it (a WITH query named twice).
+enum class SetOpKind { kNone, kUnion, kIntersect, kExcept };
+
+struct DerivedPlan {
+  std::vector<engine::ResultColumn> columns;  // names and types of its rows
+  std::unique_ptr<storage::TupleLayout> layout;
+  // SetOpKind::kNone: the rows of `query`; else `left` op [ALL] `right`
+  // (their columns already converted to `columns`' types).
+  std::unique_ptr<SelectPlan> query;
+  SetOpKind set_op = SetOpKind::kNone;
+  bool all = false;
+  std::shared_ptr<const DerivedPlan> left;
+  std::shared_ptr<const DerivedPlan> right;
+  // VALUES (..), (..) (when query is null and set_op is kNone): each row's
+  // expressions, converted to `columns`' types.
+  std::vector<std::vector<BoundExprPtr>> values;
+  // It reads columns of earlier FROM items (LATERAL) or of enclosing
+  // queries: computed again for every row it is joined to.
+  bool correlated = false;
+};
+
 struct SourcePlan {
-  std::shared_ptr<storage::Table> table;
+  std::shared_ptr<storage::Table> table;  // null for a derived source
+  std::shared_ptr<const DerivedPlan> derived;  // set when table is null
   std::string alias;
   AccessPath access;
   // Conjuncts checked once this source's row is bound (they may use earlier
@@ -46,12 +74,13 @@ struct SourcePlan {
   bool left_join = false;  // no match → one row of NULLs for this source
 };
 
-enum class AggregateKind { kCount, kCountStar, kSum, kMin, kMax, kAvg };
+enum class AggregateKind { kCount, kCountStar, kSum, kMin, kMax, kAvg, kStringAgg, kBoolAnd, kBoolOr };
 
 struct AggregateSpec {
   AggregateKind kind = AggregateKind::kCount;
   bool distinct = false;
   BoundExprPtr arg;  // null for count(*)
+  BoundExprPtr separator;  // string_agg's second argument (text)
   Type type;         // result type
 };
 
@@ -78,6 +107,14 @@ struct SelectPlan {
   BoundExprPtr limit;
   BoundExprPtr offset;
   bool for_update = false;
+  // It reads columns of an enclosing query (kOuterColumn, at any depth):
+  // as a subquery it runs again for each outer row.
+  bool correlated = false;
+
+  // The layout of source i's tuples.
+  const storage::TupleLayout& Layout(size_t i) const {
+    return sources[i].table ? sources[i].table->layout() : *sources[i].derived->layout;
+  }
 };
 
 struct InsertPlan {

@@ -63,11 +63,16 @@ void ReferenceSlotExtractor::Extract(const PreparedStatement& statement, std::ve
     std::vector<const BoundExpr*> where;
     for (const auto& f : plan.target.filters) where.push_back(f.get());
     AddCondition(std::span(&plan.target, 1), std::move(where));
+    for (const auto& v : plan.set_values) {
+      if (v) ExtractSubqueries(*v);
+    }
+    for (const auto& f : plan.target.filters) ExtractSubqueries(*f);
   } else if (statement.del) {
     const DeletePlan& plan = *statement.del;
     std::vector<const BoundExpr*> where;
     for (const auto& f : plan.target.filters) where.push_back(f.get());
     AddCondition(std::span(&plan.target, 1), std::move(where));
+    for (const auto& f : plan.target.filters) ExtractSubqueries(*f);
   } else if (statement.insert) {
     const InsertPlan& plan = *statement.insert;
     for (const auto& row : plan.rows) {
@@ -103,6 +108,27 @@ void ReferenceSlotExtractor::ExtractSelect(const SelectPlan& plan) {
   }
   for (const auto& f : plan.post_filters) where.push_back(f.get());
   AddCondition(sources, std::move(where));
+  // Then the queries inside it: derived sources in FROM order, then the
+  // subqueries of its conditions and outputs.
+  for (const SourcePlan& source : plan.sources) {
+    if (source.derived) ExtractDerived(*source.derived);
+  }
+  for (const SourcePlan& source : plan.sources) {
+    for (const auto& f : source.filters) ExtractSubqueries(*f);
+  }
+  for (const auto& f : plan.post_filters) ExtractSubqueries(*f);
+  for (const auto& o : plan.outputs) ExtractSubqueries(*o);
+}
+
+void ReferenceSlotExtractor::ExtractDerived(const DerivedPlan& derived) {
+  if (derived.query) ExtractSelect(*derived.query);
+  if (derived.left) ExtractDerived(*derived.left);
+  if (derived.right) ExtractDerived(*derived.right);
+}
+
+void ReferenceSlotExtractor::ExtractSubqueries(const BoundExpr& e) {
+  if (e.kind == BoundKind::kSubquery) ExtractSelect(*e.subquery->plan);
+  for (const auto& c : e.children) ExtractSubqueries(*c);
 }
 
 void ReferenceSlotExtractor::AddCondition(std::span<const SourcePlan> sources,
@@ -156,6 +182,7 @@ void ReferenceSlotExtractor::AddComparison(std::span<const SourcePlan> sources, 
   }
   if (column->kind != BoundKind::kColumn || !IsValue(*value)) return;
   if (column->source < 0 || static_cast<size_t>(column->source) >= sources.size()) return;
+  if (sources[column->source].table == nullptr) return;  // a derived source's column is no stored row
   if (AddSlot(*sources[column->source].table, column->index, op, *value, /*from_where=*/true)) {
     added->push_back(ConditionSlot{.slot = out_->size() - 1, .source = column->source, .column = column->index});
   }

@@ -18,7 +18,10 @@
 //
 // Clause order within a statement: UPDATE's SET list before its WHERE;
 // INSERT .. SELECT's select list before the SELECT's conditions; a SELECT's
-// LEFT JOIN ON conditions (in FROM order) before its WHERE.
+// LEFT JOIN ON conditions (in FROM order) before its WHERE; a query's own
+// conditions before those of its derived sources (subqueries and WITH
+// queries in FROM, set operation arms), then those of its subqueries. A
+// comparison with a derived source's column makes no slot.
 //
 // Thread-safety: one extractor per preparation; it reads the catalog, which
 // the caller keeps stable.
@@ -58,7 +61,11 @@ class ReferenceSlotExtractor {
     int column;
   };
 
+  // A SELECT's conditions, then those of the queries inside it (derived
+  // sources, subqueries: their key equalities count like any other).
   void ExtractSelect(const SelectPlan& plan);
+  void ExtractDerived(const DerivedPlan& derived);
+  void ExtractSubqueries(const BoundExpr& e);
   // One condition of `sources`' columns, conjuncts in any order.
   void AddCondition(std::span<const SourcePlan> sources, std::vector<const BoundExpr*> conjuncts);
   void AddComparison(std::span<const SourcePlan> sources, const BoundExpr& conjunct,

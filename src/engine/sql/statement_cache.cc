@@ -54,17 +54,24 @@ Status StatementCache::Get(std::string_view text, const catalog::Catalog& catalo
   }
   {
     std::lock_guard lock(pending_mu_);
-    if (pending_.size() < kMaxPendingKeys) {
-      pending_.push_back(key);
-    } else if (!walk_all_) {
-      walk_all_ = true;
-      pending_ = {};
-    }
+    ListPending(key);
   }
   if (bytes_.fetch_add(added, std::memory_order_relaxed) + added - replaced > capacity_bytes_) Sweep();
   if (replaced > 0) bytes_.fetch_sub(replaced, std::memory_order_relaxed);
   *out = std::move(prepared);
   return Status::OK();
+}
+
+void StatementCache::ListPending(std::string key) {
+  if (walk_all_) return;
+  if (pending_.size() >= kMaxPendingKeys || pending_bytes_ + key.size() > capacity_bytes_ / 10) {
+    walk_all_ = true;
+    pending_ = {};
+    pending_bytes_ = 0;
+    return;
+  }
+  pending_bytes_ += key.size();
+  pending_.push_back(std::move(key));
 }
 
 void StatementCache::Forget(size_t bytes) {
@@ -89,6 +96,7 @@ void StatementCache::DropStale(uint64_t version) {
   {
     std::lock_guard lock(pending_mu_);
     pending.swap(pending_);
+    pending_bytes_ = 0;
     walk_all = walk_all_;
     walk_all_ = false;
   }
@@ -98,14 +106,7 @@ void StatementCache::DropStale(uint64_t version) {
       if (EraseIfStale(key, version)) current.push_back(std::move(key));
     }
     std::lock_guard lock(pending_mu_);
-    for (std::string& key : current) {
-      if (pending_.size() >= kMaxPendingKeys) {
-        walk_all_ = true;
-        pending_ = {};
-        break;
-      }
-      pending_.push_back(std::move(key));
-    }
+    for (std::string& key : current) ListPending(std::move(key));
     return;
   }
   for (Shard& shard : shards_) {

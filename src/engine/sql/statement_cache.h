@@ -18,8 +18,10 @@
 // DropStale (a list of those keys), so a DDL costs what it invalidates, not
 // a walk over the whole table. Entries older than that were current at the
 // previous DropStale, which erased every entry not current then; the list
-// is bounded (past kMaxPendingKeys it is dropped and the next DropStale
-// walks the table instead).
+// is bounded, in keys and in bytes (past kMaxPendingKeys keys, or keys
+// totalling a tenth of the budget, it is dropped and the next DropStale
+// walks the table instead): the keys are copies of texts, outside the
+// budget the entries are charged against.
 //
 // Why not libcuckoo (as History and the hash indexes): every worker and
 // connection looks up the same few hot texts, and libcuckoo's bucket locks
@@ -100,8 +102,12 @@ class StatementCache {
   std::mutex sweep_mu_;
   // Keys inserted since the last DropStale (see above); walk_all_ when the
   // list overflowed.
+  // Adds `key` to pending_, or gives the list up (walk_all_) when it is
+  // full. Caller holds pending_mu_.
+  void ListPending(std::string key);
   std::mutex pending_mu_;
   std::vector<std::string> pending_;
+  size_t pending_bytes_ = 0;  // of the keys in pending_
   bool walk_all_ = false;
   // Totals across the shards.
   std::atomic<size_t> entries_{0};

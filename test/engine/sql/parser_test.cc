@@ -107,6 +107,20 @@ std::string Show(const Expr* e) {
       static const char* kTests[] = {"TRUE", "NOT TRUE", "FALSE", "NOT FALSE", "UNKNOWN", "NOT UNKNOWN"};
       return "(" + Show(e->left.get()) + " IS " + kTests[static_cast<int>(e->bool_test)] + ")";
     }
+    case ExprKind::kSubquery: {
+      // The subquery shows as its select list only: "(EXISTS a, b)", "(x = ANY c)".
+      std::string body;
+      for (size_t i = 0; i < e->subquery->targets.size(); ++i) {
+        body += (i ? ", " : "") + Show(e->subquery->targets[i].expr.get());
+      }
+      switch (e->subquery_kind) {
+        case SubqueryKind::kScalar: return "(SUBQUERY " + body + ")";
+        case SubqueryKind::kExists: return "(EXISTS " + body + ")";
+        case SubqueryKind::kAny: return "(" + Show(e->left.get()) + " " + BinaryOpName(e->binary_op) + " ANY " + body + ")";
+        case SubqueryKind::kAll: return "(" + Show(e->left.get()) + " " + BinaryOpName(e->binary_op) + " ALL " + body + ")";
+      }
+      return "?";
+    }
   }
   return "?";
 }
@@ -573,6 +587,44 @@ TEST(ParserTest, Joins) {
   EXPECT_TRUE(select.from[0]->is_join);
   EXPECT_EQ(select.from[0]->location, 14);  // the leftmost table
   EXPECT_EQ(select.from[0]->on, nullptr);
+}
+
+TEST(ParserTest, SubqueryExpressions) {
+  PARSE_ONE(stmt,
+            "SELECT (SELECT max(b) FROM u) FROM t WHERE a IN (SELECT c FROM u) AND NOT EXISTS (SELECT 1, 2) "
+            "AND a NOT IN (SELECT c FROM u) AND a < ALL (SELECT c FROM u) AND a <> ANY (SELECT c FROM u)");
+  const SelectStmt& select = *stmt->select;
+  EXPECT_EQ(Show(select.targets[0].expr.get()), "(SUBQUERY max(b))");
+  EXPECT_EQ(Show(select.where.get()),
+            "(AND (AND (AND (a = ANY c) (NOT (EXISTS 1, 2))) (AND (NOT (a = ANY c)) (a < ALL c))) (a <> ANY c))");
+}
+
+TEST(ParserTest, SubqueriesInFromWithQueriesAndSetOperations) {
+  PARSE_ONE(stmt, "WITH w (x) AS (SELECT 1), v AS (SELECT 2) SELECT * FROM (SELECT a FROM t) AS s (b), "
+                  "LATERAL (SELECT s.b) AS l UNION ALL SELECT 1, 2 ORDER BY 1 LIMIT 3");
+  const SelectStmt& select = *stmt->select;
+  ASSERT_EQ(select.with.size(), 2u);
+  EXPECT_EQ(select.with[0].name, "w");
+  EXPECT_EQ(select.with[0].column_aliases, std::vector<std::string>{"x"});
+  EXPECT_EQ(select.set_op, SetOperation::kUnion);
+  EXPECT_TRUE(select.set_all);
+  EXPECT_EQ(select.order_by.size(), 1u);
+  ASSERT_NE(select.limit, nullptr);
+  const SelectStmt& left = *select.set_left;
+  ASSERT_EQ(left.from.size(), 2u);
+  EXPECT_EQ(left.from[0]->table.alias, "s");
+  EXPECT_EQ(left.from[0]->column_aliases, std::vector<std::string>{"b"});
+  EXPECT_FALSE(left.from[0]->lateral);
+  EXPECT_TRUE(left.from[1]->lateral);
+  EXPECT_EQ(select.set_right->targets.size(), 2u);
+
+  PARSE_ONE(chain, "SELECT 1 EXCEPT SELECT 2 INTERSECT SELECT 3");  // INTERSECT binds tighter
+  EXPECT_EQ(chain->select->set_op, SetOperation::kExcept);
+  EXPECT_EQ(chain->select->set_right->set_op, SetOperation::kIntersect);
+
+  Status status = ParseError("SELECT * FROM (SELECT 1)");
+  EXPECT_EQ(status.sqlstate(), sqlstate::kSyntaxError);
+  EXPECT_EQ(status.message(), "subquery in FROM must have an alias");
 }
 
 TEST(ParserTest, GroupByHavingOrderByLimitOffset) {
@@ -1193,17 +1245,14 @@ TEST(ParserTest, UnsupportedConstructsInsideStatementsAreErrors) {
     const char* message;
   };
   const Case kCases[] = {
-      {"SELECT 1 UNION SELECT 2", "UNION is not supported"},
-      {"SELECT 1 UNION ALL SELECT 2", "UNION ALL is not supported"},
-      {"SELECT 1 INTERSECT SELECT 2", "INTERSECT is not supported"},
-      {"SELECT 1 EXCEPT SELECT 2", "EXCEPT is not supported"},
-      {"WITH x AS (SELECT 1) SELECT * FROM x", "WITH is not supported"},
-      {"SELECT * FROM (SELECT 1) AS s", "subquery in FROM is not supported"},
+      {"WITH RECURSIVE x AS (SELECT 1) SELECT * FROM x", "WITH RECURSIVE is not supported"},
+      {"WITH x AS (DELETE FROM t RETURNING a) SELECT * FROM x", "data-modifying statement in WITH is not supported"},
+      {"SELECT * FROM t AS x (a, b)", "column aliases on a table in FROM is not supported"},
       {"SELECT * FROM generate_series(1, 3)", "function in FROM is not supported"},
       {"SELECT DISTINCT ON (a) a FROM t", "SELECT DISTINCT ON is not supported"},
-      {"SELECT a FROM t WHERE a IN (SELECT b FROM u)", "IN/ANY (subquery) is not supported"},
-      {"SELECT a FROM t WHERE EXISTS (SELECT 1)", "EXISTS (subquery) is not supported"},
-      {"SELECT (SELECT 1)", "subquery is not supported"},
+      {"SELECT ARRAY(SELECT 1)", "ARRAY (subquery) is not supported"},
+      {"SELECT a FROM t WHERE (a, b) IN (SELECT c, d FROM u)", "a row constructor compared with a subquery is not supported"},
+      {"SELECT a FROM t WHERE a ~ ANY (SELECT c FROM u)", "operator ~ with ANY/ALL (subquery) is not supported"},
       {"SELECT sum(a) OVER () FROM t", "window functions (sum OVER) is not supported"},
       {"SELECT count(*) FILTER (WHERE a > 1) FROM t", "FILTER on aggregates is not supported"},
       {"SELECT string_agg(a, ',' ORDER BY a) FROM t", "ORDER BY inside an aggregate is not supported"},
@@ -1239,10 +1288,10 @@ TEST(ParserTest, UnsupportedConstructsInsideStatementsAreErrors) {
 }
 
 TEST(ParserTest, UnsupportedExpressionErrorsPointAtTheConstruct) {
-  std::string sql = "SELECT a FROM t WHERE b = 1 AND c IN (SELECT d FROM u)";
+  std::string sql = "SELECT a FROM t WHERE b = 1 AND c = ARRAY(SELECT d FROM u)";
   Status status = ParseError(sql);
   EXPECT_EQ(status.sqlstate(), sqlstate::kFeatureNotSupported);
-  EXPECT_EQ(status.position(), static_cast<int>(sql.find("IN (")) + 1);
+  EXPECT_EQ(status.position(), static_cast<int>(sql.find("ARRAY(")) + 1);
 
   // Positions are in characters: 'é' takes two bytes.
   status = ParseError("SELECT 'é', a @> b");
@@ -1251,7 +1300,7 @@ TEST(ParserTest, UnsupportedExpressionErrorsPointAtTheConstruct) {
 
 TEST(ParserTest, OneBadStatementFailsTheWholeString) {
   std::vector<std::unique_ptr<Statement>> statements;
-  Status status = Parse("SELECT 1; SELECT 1 UNION SELECT 2; SELECT 3", &statements);
+  Status status = Parse("SELECT 1; SELECT ROW(1, 2); SELECT 3", &statements);
   EXPECT_EQ(status.sqlstate(), sqlstate::kFeatureNotSupported);
   EXPECT_TRUE(statements.empty());
 }

@@ -1,0 +1,277 @@
+// Binder: scalar functions and aggregates (see binder.h, binder_internal.h).
+#include "engine/sql/binder_internal.h"
+
+#include <algorithm>
+#include <functional>
+#include <tuple>
+
+#include "common/datetime.h"
+#include "common/stack_depth.h"
+#include "common/utf8.h"
+#include "engine/sql/access_path_planner.h"
+#include "engine/sql/expression_evaluator.h"
+
+namespace paceline::sql {
+
+using namespace bind;  // NOLINT: the binder's own helpers
+
+namespace {
+
+struct FunctionInfo {
+  const char* name;
+  ScalarFunction function;
+  int min_args;
+  int max_args;
+};
+
+constexpr FunctionInfo kFunctions[] = {
+    {"now", ScalarFunction::kNow, 0, 0},
+    {"current_timestamp", ScalarFunction::kNow, 0, 0},
+    {"localtimestamp", ScalarFunction::kNow, 0, 0},
+    {"transaction_timestamp", ScalarFunction::kNow, 0, 0},
+    {"statement_timestamp", ScalarFunction::kNow, 0, 0},
+    {"current_date", ScalarFunction::kCurrentDate, 0, 0},
+    {"coalesce", ScalarFunction::kCoalesce, 1, 100},
+    {"nullif", ScalarFunction::kNullIf, 2, 2},
+    {"greatest", ScalarFunction::kGreatest, 1, 100},
+    {"least", ScalarFunction::kLeast, 1, 100},
+    {"abs", ScalarFunction::kAbs, 1, 1},
+    {"round", ScalarFunction::kRound, 1, 2},
+    {"trunc", ScalarFunction::kTrunc, 1, 2},
+    {"floor", ScalarFunction::kFloor, 1, 1},
+    {"ceil", ScalarFunction::kCeil, 1, 1},
+    {"ceiling", ScalarFunction::kCeil, 1, 1},
+    {"lower", ScalarFunction::kLower, 1, 1},
+    {"upper", ScalarFunction::kUpper, 1, 1},
+    {"length", ScalarFunction::kLength, 1, 1},
+    {"char_length", ScalarFunction::kLength, 1, 1},
+    {"character_length", ScalarFunction::kLength, 1, 1},
+    {"octet_length", ScalarFunction::kOctetLength, 1, 1},
+    {"substr", ScalarFunction::kSubstr, 2, 3},
+    {"substring", ScalarFunction::kSubstr, 2, 3},
+    {"btrim", ScalarFunction::kTrim, 1, 2},
+    {"ltrim", ScalarFunction::kLtrim, 1, 2},
+    {"rtrim", ScalarFunction::kRtrim, 1, 2},
+    {"power", ScalarFunction::kPower, 2, 2},
+    {"pow", ScalarFunction::kPower, 2, 2},
+    {"sqrt", ScalarFunction::kSqrt, 1, 1},
+    {"mod", ScalarFunction::kMod, 2, 2},
+    {"random", ScalarFunction::kRandom, 0, 0},
+};
+
+}  // namespace
+
+Status Binder::BindAggregate(const Expr& e, Context& ctx, BoundExprPtr* out) {
+  if (ctx.agg_plan == nullptr) {
+    return Status(sqlstate::kGroupingError, std::string("aggregate functions are not allowed in ") + ctx.clause,
+                  Pos(e.location));
+  }
+  if (ctx.in_aggregate) {
+    return Status(sqlstate::kGroupingError, "aggregate function calls cannot be nested", Pos(e.location));
+  }
+  AggregateSpec spec;
+  spec.distinct = e.distinct;
+  const std::string& name = e.function_name;
+  if (e.star) {
+    if (name != "count") return SyntaxError(name + "(*) is not allowed; only count(*)", Pos(e.location));
+    spec.kind = AggregateKind::kCountStar;
+    spec.type = Type(TypeId::kInt64);
+  } else {
+    const size_t arity = name == "string_agg" ? 2 : 1;
+    if (e.list.size() != arity) {
+      return Status(sqlstate::kUndefinedFunction,
+                    "function " + name + " with " + std::to_string(e.list.size()) + " arguments does not exist",
+                    Pos(e.location));
+    }
+    ctx.in_aggregate = true;
+    Status s = BindExpr(*e.list[0], ctx, &spec.arg);
+    ctx.in_aggregate = false;
+    PL_RETURN_IF_ERROR(s);
+    const Type& t = spec.arg->type;
+    if (name == "string_agg") {
+      // string_agg(text, text): NULLs skipped, the row's separator before
+      // every value but the first.
+      spec.kind = AggregateKind::kStringAgg;
+      spec.type = Type(TypeId::kText);
+      ctx.in_aggregate = true;
+      Status sep = BindExpr(*e.list[1], ctx, &spec.separator);
+      ctx.in_aggregate = false;
+      PL_RETURN_IF_ERROR(sep);
+      auto text_like = [](const BoundExpr& a) { return IsUnknown(a) || a.type.IsString(); };
+      if (!text_like(*spec.arg) || !text_like(*spec.separator)) {
+        return Status(sqlstate::kUndefinedFunction,
+                      "function string_agg(" + TypeText(spec.arg->type) + ", " + TypeText(spec.separator->type) +
+                          ") does not exist",
+                      Pos(e.location));
+      }
+      PL_RETURN_IF_ERROR(Coerce(&spec.arg, Type(TypeId::kText), false, e.location));
+      PL_RETURN_IF_ERROR(Coerce(&spec.separator, Type(TypeId::kText), false, e.location));
+    } else if (name == "bool_and" || name == "bool_or" || name == "every") {
+      spec.kind = name == "bool_or" ? AggregateKind::kBoolOr : AggregateKind::kBoolAnd;
+      spec.type = Type(TypeId::kBool);
+      if (IsUnknown(*spec.arg)) PL_RETURN_IF_ERROR(Coerce(&spec.arg, Type(TypeId::kBool), false, e.location));
+      if (spec.arg->type.id != TypeId::kBool) {
+        return Status(sqlstate::kUndefinedFunction,
+                      "function " + name + "(" + TypeText(spec.arg->type) + ") does not exist", Pos(e.location));
+      }
+    } else if (name == "count") {
+      spec.kind = AggregateKind::kCount;
+      spec.type = Type(TypeId::kInt64);
+      if (IsUnknown(*spec.arg)) PL_RETURN_IF_ERROR(Coerce(&spec.arg, Type(TypeId::kText), false, e.location));
+    } else if (name == "min" || name == "max") {
+      spec.kind = name == "min" ? AggregateKind::kMin : AggregateKind::kMax;
+      if (IsUnknown(*spec.arg)) PL_RETURN_IF_ERROR(Coerce(&spec.arg, Type(TypeId::kText), false, e.location));
+      if (spec.arg->type.id == TypeId::kBool) {  // PostgreSQL has bool_and/bool_or instead
+        return Status(sqlstate::kUndefinedFunction, "function " + name + "(boolean) does not exist", Pos(e.location));
+      }
+      spec.type = spec.arg->type;
+    } else {
+      spec.kind = name == "sum" ? AggregateKind::kSum : AggregateKind::kAvg;
+      if (IsUnknown(*spec.arg)) PL_RETURN_IF_ERROR(Coerce(&spec.arg, Type(TypeId::kNumeric), false, e.location));
+      if (!spec.arg->type.IsNumber()) {
+        return Status(sqlstate::kUndefinedFunction,
+                      "function " + name + "(" + TypeText(spec.arg->type) + ") does not exist", Pos(e.location));
+      }
+      if (spec.kind == AggregateKind::kSum) {
+        if (t.id == TypeId::kInt16 || t.id == TypeId::kInt32) spec.type = Type(TypeId::kInt64);
+        else if (t.id == TypeId::kInt64 || t.id == TypeId::kNumeric) spec.type = Type(TypeId::kNumeric);
+        else spec.type = Type(spec.arg->type.id);
+      } else {
+        spec.type = spec.arg->type.IsFloat() ? Type(TypeId::kFloat64) : Type(TypeId::kNumeric);
+      }
+    }
+  }
+  int slot = static_cast<int>(ctx.agg_plan->group_by.size() + ctx.agg_plan->aggregates.size());
+  // Reuse an identical aggregate (SELECT sum(x) ... HAVING sum(x) > 0).
+  for (size_t i = 0; i < ctx.agg_plan->aggregates.size(); ++i) {
+    const AggregateSpec& other = ctx.agg_plan->aggregates[i];
+    auto same = [](const BoundExprPtr& a, const BoundExprPtr& b) { return (!a && !b) || (a && b && a->Equals(*b)); };
+    if (other.kind == spec.kind && other.distinct == spec.distinct && same(other.arg, spec.arg) &&
+        same(other.separator, spec.separator)) {
+      slot = static_cast<int>(ctx.agg_plan->group_by.size() + i);
+      *out = BoundExpr::Slot(slot, other.type);
+      return Status::OK();
+    }
+  }
+  *out = BoundExpr::Slot(slot, spec.type);
+  (*out)->location = e.location;
+  ctx.agg_plan->aggregates.push_back(std::move(spec));
+  ctx.agg_plan->aggregate = true;
+  return Status::OK();
+}
+
+Status Binder::BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
+  const std::string& name = e.function_name;
+  if (name == "count" || name == "sum" || name == "min" || name == "max" || name == "avg" ||
+      name == "string_agg" || name == "bool_and" || name == "bool_or" || name == "every") {
+    return BindAggregate(e, ctx, out);
+  }
+  if (e.distinct || e.star) {
+    return SyntaxError("DISTINCT or * specified, but " + name + " is not an aggregate function", Pos(e.location));
+  }
+  std::vector<BoundExprPtr> args;
+  for (const auto& a : e.list) {
+    BoundExprPtr b;
+    PL_RETURN_IF_ERROR(BindExpr(*a, ctx, &b));
+    args.push_back(std::move(b));
+  }
+  const FunctionInfo* info = nullptr;
+  for (const auto& f : kFunctions) {
+    if (name == f.name && static_cast<int>(args.size()) >= f.min_args && static_cast<int>(args.size()) <= f.max_args) {
+      info = &f;
+    }
+  }
+  if (info == nullptr) {
+    std::string sig;
+    for (const auto& a : args) sig += (sig.empty() ? "" : ", ") + TypeText(a->type);
+    return Status(sqlstate::kUndefinedFunction, "function " + name + "(" + sig + ") does not exist", Pos(e.location));
+  }
+  auto node = MakeNode(BoundKind::kFunction, Type(), e.location);
+  node->function = info->function;
+  auto require_number = [&](BoundExprPtr& a) -> Status {
+    if (IsUnknown(*a)) PL_RETURN_IF_ERROR(Coerce(&a, Type(TypeId::kNumeric), false, e.location));
+    if (!a->type.IsNumber()) {
+      return Status(sqlstate::kUndefinedFunction, "function " + name + "(" + TypeText(a->type) + ") does not exist",
+                    Pos(e.location));
+    }
+    return Status::OK();
+  };
+  auto require_text = [&](BoundExprPtr& a) -> Status {
+    if (IsUnknown(*a)) return Coerce(&a, Type(TypeId::kText), false, e.location);
+    if (!a->type.IsString()) {
+      std::string sig;
+      for (const auto& x : args) sig += (sig.empty() ? "" : ", ") + TypeText(x->type);
+      return Status(sqlstate::kUndefinedFunction, "function " + name + "(" + sig + ") does not exist", Pos(e.location));
+    }
+    return Status::OK();
+  };
+  switch (info->function) {
+    case ScalarFunction::kNow:
+      node->type = Type(name == "localtimestamp" ? TypeId::kTimestamp : TypeId::kTimestampTz);
+      break;
+    case ScalarFunction::kCurrentDate:
+      node->type = Type(TypeId::kDate);
+      break;
+    case ScalarFunction::kRandom:
+      node->type = Type(TypeId::kFloat64);
+      break;
+    case ScalarFunction::kCoalesce: case ScalarFunction::kGreatest: case ScalarFunction::kLeast:
+    case ScalarFunction::kNullIf: {
+      std::vector<const BoundExpr*> all;
+      for (const auto& a : args) all.push_back(a.get());
+      if (info->function == ScalarFunction::kNullIf) all.resize(1);
+      const char* context = info->function == ScalarFunction::kCoalesce ? "COALESCE"
+                            : info->function == ScalarFunction::kGreatest ? "GREATEST"
+                            : info->function == ScalarFunction::kLeast    ? "LEAST"
+                                                                          : "NULLIF";
+      PL_RETURN_IF_ERROR(CommonType(all, context, e.location, &node->type));
+      for (auto& a : args) PL_RETURN_IF_ERROR(Coerce(&a, node->type, false, e.location));
+      break;
+    }
+    case ScalarFunction::kAbs: case ScalarFunction::kFloor: case ScalarFunction::kCeil:
+      PL_RETURN_IF_ERROR(require_number(args[0]));
+      node->type = info->function == ScalarFunction::kAbs ? Type(args[0]->type.id)
+                   : args[0]->type.IsFloat()              ? Type(TypeId::kFloat64)
+                                                          : Type(TypeId::kNumeric);
+      break;
+    case ScalarFunction::kRound: case ScalarFunction::kTrunc:
+      PL_RETURN_IF_ERROR(require_number(args[0]));
+      if (args.size() > 1) PL_RETURN_IF_ERROR(Coerce(&args[1], Type(TypeId::kInt32), false, e.location));
+      node->type = (args[0]->type.IsFloat() && args.size() == 1) ? Type(TypeId::kFloat64) : Type(TypeId::kNumeric);
+      if (args[0]->type.IsFloat() && args.size() > 1) PL_RETURN_IF_ERROR(Coerce(&args[0], Type(TypeId::kNumeric), false, e.location));
+      break;
+    case ScalarFunction::kLower: case ScalarFunction::kUpper: case ScalarFunction::kTrim: case ScalarFunction::kLtrim:
+    case ScalarFunction::kRtrim:
+      for (auto& a : args) PL_RETURN_IF_ERROR(require_text(a));
+      node->type = Type(TypeId::kText);
+      break;
+    case ScalarFunction::kLength: case ScalarFunction::kOctetLength:
+      // length(bytea) counts bytes, as octet_length of either does;
+      // char_length is for text only.
+      if (args[0]->type.id == TypeId::kBytea && name != "char_length" && name != "character_length") {
+        node->function = ScalarFunction::kOctetLength;
+      } else {
+        PL_RETURN_IF_ERROR(require_text(args[0]));
+      }
+      node->type = Type(TypeId::kInt32);
+      break;
+    case ScalarFunction::kSubstr:
+      PL_RETURN_IF_ERROR(require_text(args[0]));
+      for (size_t i = 1; i < args.size(); ++i) PL_RETURN_IF_ERROR(Coerce(&args[i], Type(TypeId::kInt32), false, e.location));
+      node->type = Type(TypeId::kText);
+      break;
+    case ScalarFunction::kPower: case ScalarFunction::kSqrt:
+      for (auto& a : args) PL_RETURN_IF_ERROR(require_number(a));
+      node->type = Type(TypeId::kFloat64);
+      break;
+    case ScalarFunction::kMod:
+      for (auto& a : args) PL_RETURN_IF_ERROR(require_number(a));
+      node->type = PromoteNumbers(args[0]->type, args[1]->type);
+      break;
+  }
+  node->children = std::move(args);
+  *out = std::move(node);
+  return Status::OK();
+}
+
+}  // namespace paceline::sql

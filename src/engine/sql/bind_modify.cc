@@ -1,0 +1,181 @@
+// Binder: INSERT, UPDATE, DELETE and RETURNING (see binder.h,
+// binder_internal.h).
+#include "engine/sql/binder_internal.h"
+
+#include <algorithm>
+#include <functional>
+#include <tuple>
+
+#include "common/datetime.h"
+#include "common/stack_depth.h"
+#include "common/utf8.h"
+#include "engine/sql/access_path_planner.h"
+#include "engine/sql/expression_evaluator.h"
+
+namespace paceline::sql {
+
+using namespace bind;  // NOLINT: the binder's own helpers
+
+BoundExprPtr Binder::DefaultValue(const catalog::ColumnSchema& column) const {
+  if (column.default_is_now) {
+    auto e = MakeNode(BoundKind::kFunction, Type(TypeId::kTimestampTz), -1);
+    e->function = ScalarFunction::kNow;
+    if (column.type.id == TypeId::kTimestampTz) return e;
+    auto cast = MakeNode(BoundKind::kCast, column.type, -1);
+    cast->children.push_back(std::move(e));
+    return cast;
+  }
+  if (column.default_value) return BoundExpr::Constant(*column.default_value, column.type);
+  return BoundExpr::Constant(Value::Null(column.type.id), column.type);
+}
+
+Status Binder::BindReturning(const std::vector<SelectItem>& items, storage::Table* table,
+                             std::vector<BoundExprPtr>* exprs, std::vector<engine::ResultColumn>* columns) {
+  if (items.empty()) return Status::OK();
+  Context ctx;
+  ctx.clause = "RETURNING";
+  ctx.scope.push_back(ScopeEntry::ForTable(table->name(), table));
+  return BindSelectList(items, ctx, exprs, columns);
+}
+
+Status Binder::BindInsert(const InsertStmt& stmt, std::unique_ptr<InsertPlan>* out) {
+  auto plan = std::make_unique<InsertPlan>();
+  PL_RETURN_IF_ERROR(LookupTable(stmt.table, &plan->table));
+  const catalog::TableSchema& schema = plan->table->schema();
+  if (stmt.columns.empty()) {
+    for (size_t i = 0; i < schema.columns.size(); ++i) plan->target_columns.push_back(static_cast<int>(i));
+  } else {
+    for (const auto& name : stmt.columns) {
+      int c = schema.FindColumn(name);
+      if (c < 0) {
+        return Status(sqlstate::kUndefinedColumn,
+                      "column \"" + name + "\" of relation \"" + schema.name + "\" does not exist");
+      }
+      if (std::find(plan->target_columns.begin(), plan->target_columns.end(), c) != plan->target_columns.end()) {
+        return Status(sqlstate::kDuplicateColumn, "column \"" + name + "\" specified more than once");
+      }
+      plan->target_columns.push_back(c);
+    }
+  }
+  for (const auto& column : schema.columns) plan->column_defaults.push_back(DefaultValue(column));
+
+  if (stmt.source == nullptr) {
+    plan->target_columns.clear();  // DEFAULT VALUES
+    plan->rows.emplace_back();
+  } else if (!stmt.source->values.empty()) {
+    Context ctx;
+    ctx.clause = "VALUES";
+    auto location = [](const ExprPtr& item) { return item ? item->location : -1; };
+    for (const auto& row : stmt.source->values) {
+      if (row.size() > plan->target_columns.size()) {
+        return SyntaxError("INSERT has more expressions than target columns",
+                           Pos(location(row[plan->target_columns.size()])));
+      }
+      if (row.size() < plan->target_columns.size()) {
+        return SyntaxError("INSERT has more target columns than expressions", Pos(row.empty() ? -1 : location(row.back())));
+      }
+      std::vector<BoundExprPtr> bound;
+      for (size_t i = 0; i < row.size(); ++i) {
+        const catalog::ColumnSchema& column = schema.columns[plan->target_columns[i]];
+        BoundExprPtr e;
+        if (row[i] == nullptr) {  // DEFAULT
+          e = DefaultValue(column);
+        } else {
+          PL_RETURN_IF_ERROR(BindExpr(*row[i], ctx, &e));
+          PL_RETURN_IF_ERROR(CoerceForAssignment(&e, column, row[i]->location));
+          FinalizeParameters(e.get());
+        }
+        bound.push_back(std::move(e));
+      }
+      plan->rows.push_back(std::move(bound));
+    }
+  } else {
+    // Untyped literals and parameters in the select list take the types of
+    // the target columns, as in PostgreSQL (INSERT INTO t SELECT '5', $1).
+    insert_source_ = true;
+    keep_unknown_outputs_ = true;
+    Status s = BindSelect(*stmt.source, &plan->query);
+    insert_source_ = false;
+    keep_unknown_outputs_ = false;
+    PL_RETURN_IF_ERROR(s);
+    if (plan->query->outputs.size() > plan->target_columns.size()) {
+      return SyntaxError("INSERT has more expressions than target columns");
+    }
+    if (plan->query->outputs.size() < plan->target_columns.size()) {
+      return SyntaxError("INSERT has more target columns than expressions");
+    }
+    for (size_t i = 0; i < plan->query->outputs.size(); ++i) {
+      PL_RETURN_IF_ERROR(CoerceForAssignment(&plan->query->outputs[i], schema.columns[plan->target_columns[i]], -1));
+      plan->query->columns[i].type = plan->query->outputs[i]->type;
+    }
+  }
+  PL_RETURN_IF_ERROR(BindReturning(stmt.returning, plan->table.get(), &plan->returning, &plan->returning_columns));
+  for (auto& e : plan->returning) FinalizeParameters(e.get());
+  if (plan->query) FinalizeParameters(plan->query.get());
+  *out = std::move(plan);
+  return Status::OK();
+}
+
+Status Binder::BindTargetScan(const TableRef& ref, const Expr* where, SourcePlan* target, Context& ctx) {
+  PL_RETURN_IF_ERROR(LookupTable(ref, &target->table));
+  target->alias = ref.alias.empty() ? ref.name : ref.alias;
+  ctx.scope.push_back(ScopeEntry::ForTable(target->alias, target->table.get()));
+  std::vector<Conjunct> conjuncts;
+  SplitConjuncts(where, "WHERE", &conjuncts);
+  std::vector<BoundExprPtr> filters;
+  for (const Conjunct& c : conjuncts) {
+    BoundExprPtr b;
+    PL_RETURN_IF_ERROR(BindPredicate(*c.expr, ctx, c.clause, &b, c.and_operand));
+    filters.push_back(std::move(b));
+  }
+  ChooseAccessPath(0, filters, target);
+  target->filters = std::move(filters);
+  return Status::OK();
+}
+
+Status Binder::BindUpdate(const UpdateStmt& stmt, std::unique_ptr<UpdatePlan>* out) {
+  auto plan = std::make_unique<UpdatePlan>();
+  Context ctx;
+  PL_RETURN_IF_ERROR(BindTargetScan(stmt.table, stmt.where.get(), &plan->target, ctx));
+  const catalog::TableSchema& schema = plan->target.table->schema();
+  ctx.clause = "UPDATE";
+  for (const auto& set : stmt.set) {
+    int c = schema.FindColumn(set.column);
+    if (c < 0) {
+      return Status(sqlstate::kUndefinedColumn,
+                    "column \"" + set.column + "\" of relation \"" + schema.name + "\" does not exist",
+                    Pos(set.location));
+    }
+    if (std::find(plan->set_columns.begin(), plan->set_columns.end(), c) != plan->set_columns.end()) {
+      return SyntaxError("multiple assignments to same column \"" + set.column + "\"", Pos(set.location));
+    }
+    BoundExprPtr e;
+    if (set.value == nullptr) {
+      e = DefaultValue(schema.columns[c]);
+    } else {
+      PL_RETURN_IF_ERROR(BindExpr(*set.value, ctx, &e));
+      PL_RETURN_IF_ERROR(CoerceForAssignment(&e, schema.columns[c], set.value->location));
+    }
+    plan->set_columns.push_back(c);
+    plan->set_values.push_back(std::move(e));
+  }
+  PL_RETURN_IF_ERROR(BindReturning(stmt.returning, plan->target.table.get(), &plan->returning, &plan->returning_columns));
+  FinalizeParameters(&plan->target);
+  for (auto& e : plan->set_values) FinalizeParameters(e.get());
+  for (auto& e : plan->returning) FinalizeParameters(e.get());
+  *out = std::move(plan);
+  return Status::OK();
+}
+
+Status Binder::BindDelete(const DeleteStmt& stmt, std::unique_ptr<DeletePlan>* out) {
+  auto plan = std::make_unique<DeletePlan>();
+  Context ctx;
+  PL_RETURN_IF_ERROR(BindTargetScan(stmt.table, stmt.where.get(), &plan->target, ctx));
+  PL_RETURN_IF_ERROR(BindReturning(stmt.returning, plan->target.table.get(), &plan->returning, &plan->returning_columns));
+  FinalizeParameters(&plan->target);
+  for (auto& e : plan->returning) FinalizeParameters(e.get());
+  *out = std::move(plan);
+  return Status::OK();
+}
+
+}  // namespace paceline::sql

@@ -1,0 +1,401 @@
+// Binder: SELECT: FROM items and joins, select lists, grouping and HAVING,
+// ORDER BY, LIMIT/OFFSET, access paths (see binder.h, binder_internal.h).
+#include "engine/sql/binder_internal.h"
+
+#include <algorithm>
+#include <functional>
+#include <tuple>
+
+#include "common/datetime.h"
+#include "common/stack_depth.h"
+#include "common/utf8.h"
+#include "engine/sql/access_path_planner.h"
+#include "engine/sql/expression_evaluator.h"
+
+namespace paceline::sql {
+
+using namespace bind;  // NOLINT: the binder's own helpers
+
+namespace {
+
+// Whether a one-table SELECT's access path returns rows already in ORDER BY
+// order: ascending keys (NULLS LAST, as the index stores them) that follow
+// the index columns after the equality-bound prefix (prefix columns are
+// constant and may appear anywhere), or a point lookup (at most one row).
+bool OrderedByIndex(const SelectPlan& plan) {
+  if (plan.order_by.empty() || plan.sources.size() != 1 || plan.aggregate || plan.distinct) return false;
+  const AccessPath& path = plan.sources[0].access;
+  if (path.kind == AccessKind::kIndexPoint && path.in_list.empty()) return true;
+  if (path.kind != AccessKind::kIndexRange || !path.in_list.empty() || !path.index->ordered()) return false;
+  const std::vector<int>& columns = path.index->schema().columns;
+  const size_t bound = path.equal.size();
+  size_t next = bound;
+  for (const SortKey& key : plan.order_by) {
+    const BoundExpr& e = *key.expr;
+    if (e.kind != BoundKind::kColumn || e.source != 0 || key.descending || key.nulls_first) return false;
+    if (std::find(columns.begin(), columns.begin() + bound, e.index) != columns.begin() + bound) continue;
+    if (next >= columns.size() || columns[next] != e.index) return false;
+    ++next;
+  }
+  return true;
+}
+
+}  // namespace
+
+Status Binder::BindFrom(const SelectStmt& stmt, Context& ctx, SelectPlan* plan, std::vector<ExprPtr>* owned,
+                        std::vector<Conjunct>* where_conjuncts,
+                        std::vector<std::pair<int, Conjunct>>* on_conjuncts) {
+  // Flattens FROM items (comma lists, inner/cross/left/right joins) into
+  // sources in order (a RIGHT JOIN's right side first); ON conditions of inner joins join the WHERE conjuncts, those of
+  // left joins stay with their source. A name is a WITH query before a table.
+  std::function<Status(const FromItem&)> add = [&](const FromItem& item) -> Status {
+    PL_RETURN_IF_ERROR(CheckStackDepth());
+    if (!item.is_join) {
+      const std::string name = !item.table.alias.empty() ? item.table.alias : item.table.name;
+      for (const auto& entry : ctx.scope) {
+        if (entry.name == name) {
+          return Status(sqlstate::kDuplicateAlias, "table name \"" + name + "\" specified more than once",
+                        Pos(item.table.location));
+        }
+      }
+      SourcePlan sp;
+      sp.alias = name;
+      ScopeEntry entry;
+      entry.name = name;
+      entry.source = static_cast<int>(plan->sources.size());
+      if (item.subquery) {
+        // A non-LATERAL subquery does not see this query's FROM items.
+        ctx.scope_hidden = !item.lateral;
+        std::shared_ptr<const DerivedPlan> derived;
+        Status s = BindDerived(*item.subquery, ctx, item.column_aliases, &derived);
+        ctx.scope_hidden = false;
+        PL_RETURN_IF_ERROR(s);
+        sp.derived = derived;
+      } else if (std::shared_ptr<const DerivedPlan> cte = FindCte(ctx, item.table.name)) {
+        sp.derived = cte;
+      } else {
+        PL_RETURN_IF_ERROR(LookupTable(item.table, &sp.table));
+      }
+      entry.table = sp.table.get();
+      entry.derived = sp.derived.get();
+      ctx.scope.push_back(std::move(entry));
+      plan->sources.push_back(std::move(sp));
+      return Status::OK();
+    }
+    if (item.join_kind == JoinKind::kFull) return NotSupported("FULL JOIN");
+    if (item.join_kind == JoinKind::kRight) {
+      // a RIGHT JOIN b is b LEFT JOIN a: b's sources are read first, a is
+      // the outer-joined one; `*` still shows a's columns first.
+      if (item.left->is_join) return NotSupported("RIGHT JOIN of a nested join");
+      if (item.natural || !item.using_columns.empty()) return NotSupported("RIGHT JOIN with USING or NATURAL");
+      const size_t scope_at = ctx.scope.size();
+      PL_RETURN_IF_ERROR(add(*item.right));
+      const size_t outer_joined = plan->sources.size();
+      PL_RETURN_IF_ERROR(add(*item.left));
+      plan->sources.back().left_join = true;
+      ctx.scope.back().left_joined = true;
+      std::rotate(ctx.scope.begin() + static_cast<std::ptrdiff_t>(scope_at), ctx.scope.end() - 1, ctx.scope.end());
+      std::vector<Conjunct> on;
+      SplitConjuncts(item.on.get(), "JOIN/ON", &on);
+      for (const Conjunct& c : on) on_conjuncts->push_back({static_cast<int>(outer_joined), c});
+      return Status::OK();
+    }
+    const size_t first_left = plan->sources.size();
+    PL_RETURN_IF_ERROR(add(*item.left));
+    size_t first_right = plan->sources.size();
+    PL_RETURN_IF_ERROR(add(*item.right));
+    // USING (a, b) and NATURAL: ON left.a = right.a AND ..., with the right
+    // side's copies merged away.
+    std::vector<Conjunct> using_on;
+    if (item.natural || !item.using_columns.empty()) {
+      PL_RETURN_IF_ERROR(BindUsing(item, ctx, first_left, first_right, owned, &using_on));
+    }
+    if (item.join_kind == JoinKind::kLeft) {
+      if (plan->sources.size() != first_right + 1) return NotSupported("LEFT JOIN of a nested join");
+      plan->sources.back().left_join = true;
+      ctx.scope.back().left_joined = true;
+      std::vector<Conjunct> on = std::move(using_on);
+      SplitConjuncts(item.on.get(), "JOIN/ON", &on);
+      for (const Conjunct& c : on) on_conjuncts->push_back({static_cast<int>(first_right), c});
+    } else {
+      for (const Conjunct& c : using_on) where_conjuncts->push_back(c);
+      SplitConjuncts(item.on.get(), "JOIN/ON", where_conjuncts);
+    }
+    return Status::OK();
+  };
+  for (const auto& item : stmt.from) PL_RETURN_IF_ERROR(add(*item));
+  SplitConjuncts(stmt.where.get(), "WHERE", where_conjuncts);
+  return Status::OK();
+}
+
+Status Binder::BindSelectList(const std::vector<SelectItem>& items, Context& ctx, std::vector<BoundExprPtr>* exprs,
+                              std::vector<engine::ResultColumn>* columns) {
+  for (const auto& item : items) {
+    if (item.expr->kind == ExprKind::kStar) {
+      bool matched = false;
+      for (const auto& entry : ctx.scope) {
+        if (!item.expr->qualifier.empty() && entry.name != item.expr->qualifier) continue;
+        matched = true;
+        // Merged USING columns first, once (unqualified `*` only).
+        std::vector<int> order;
+        const bool whole = item.expr->qualifier.empty();
+        if (whole) {
+          for (const auto& name : entry.merged_first) order.push_back(entry.FindColumn(name));
+        }
+        for (int c = 0; c < entry.ColumnCount(); ++c) {
+          const std::string& name = entry.ColumnName(c);
+          if (whole && (entry.MergedAway(name) || std::find(entry.merged_first.begin(), entry.merged_first.end(),
+                                                            name) != entry.merged_first.end())) {
+            continue;
+          }
+          order.push_back(c);
+        }
+        for (int c : order) {
+          exprs->push_back(BoundExpr::Column(entry.source, c, entry.ColumnType(c)));
+          columns->push_back({entry.ColumnName(c), entry.ColumnType(c)});
+        }
+      }
+      if (!matched) {
+        if (item.expr->qualifier.empty()) {
+          return SyntaxError("SELECT * with no tables specified is not valid", Pos(item.expr->location));
+        }
+        return MissingFromEntry(ctx, item.expr->qualifier, item.expr->location);
+      }
+      continue;
+    }
+    BoundExprPtr e;
+    PL_RETURN_IF_ERROR(BindExpr(*item.expr, ctx, &e));
+    if (IsUnknown(*e) && !keep_unknown_outputs_) {
+      PL_RETURN_IF_ERROR(Coerce(&e, Type(TypeId::kText), false, item.expr->location));
+    }
+    columns->push_back({item.alias.empty() ? DefaultName(*item.expr) : item.alias, e->type});
+    exprs->push_back(std::move(e));
+  }
+  return Status::OK();
+}
+
+Status Binder::ApplyGrouping(BoundExprPtr* e, const SelectPlan& plan, int location) {
+  for (size_t g = 0; g < plan.group_by.size(); ++g) {
+    if ((*e)->Equals(*plan.group_by[g])) {
+      *e = BoundExpr::Slot(static_cast<int>(g), (*e)->type);
+      return Status::OK();
+    }
+  }
+  if ((*e)->kind == BoundKind::kColumn) {
+    const SourcePlan& s = plan.sources[(*e)->source];
+    const std::string& name =
+        s.table ? s.table->schema().columns[(*e)->index].name : s.derived->columns[(*e)->index].name;
+    return Status(sqlstate::kGroupingError,
+                  "column \"" + s.alias + "." + name +
+                      "\" must appear in the GROUP BY clause or be used in an aggregate function",
+                  Pos((*e)->location >= 0 ? (*e)->location : location));
+  }
+  for (auto& c : (*e)->children) PL_RETURN_IF_ERROR(ApplyGrouping(&c, plan, location));
+  return Status::OK();
+}
+
+Status Binder::BindSelect(const SelectStmt& stmt, std::unique_ptr<SelectPlan>* out) {
+  Context ctx;
+  PL_RETURN_IF_ERROR(BindQuery(stmt, ctx, out));
+  if (!insert_source_) FinalizeParameters(out->get());  // else the INSERT types them first
+  return Status::OK();
+}
+
+Status Binder::BindQuery(const SelectStmt& stmt, Context& ctx, std::unique_ptr<SelectPlan>* out) {
+  PL_RETURN_IF_ERROR(CheckStackDepth());  // subqueries nest
+  PL_RETURN_IF_ERROR(BindWith(stmt, ctx));
+  if (stmt.set_op != SetOperation::kNone) return BindSetOperationQuery(stmt, ctx, out);
+  if (!stmt.values.empty()) return BindValuesQuery(stmt, ctx, out);
+  auto plan = std::make_unique<SelectPlan>();
+
+  std::vector<ExprPtr> owned;
+  std::vector<Conjunct> where_conjuncts;
+  std::vector<std::pair<int, Conjunct>> on_conjuncts;
+  PL_RETURN_IF_ERROR(BindFrom(stmt, ctx, plan.get(), &owned, &where_conjuncts, &on_conjuncts));
+
+  // WHERE / ON conjuncts, each placed at the level of the last source it reads.
+  const int n = static_cast<int>(plan->sources.size());
+  std::vector<bool> left_joined(n, false);
+  for (int i = 0; i < n; ++i) left_joined[i] = plan->sources[i].left_join;
+  std::vector<std::vector<BoundExprPtr>> level(std::max(n, 1));
+  for (const Conjunct& c : where_conjuncts) {
+    BoundExprPtr b;
+    PL_RETURN_IF_ERROR(BindPredicate(*c.expr, ctx, c.clause, &b, c.and_operand));
+    if (UsesSource(*b, left_joined)) {
+      plan->post_filters.push_back(std::move(b));
+    } else {
+      level[std::max(0, MaxSource(*b))].push_back(std::move(b));
+    }
+  }
+  for (const auto& [source, c] : on_conjuncts) {
+    BoundExprPtr b;
+    PL_RETURN_IF_ERROR(BindPredicate(*c.expr, ctx, c.clause, &b, c.and_operand));
+    if (MaxSource(*b) > source) return NotSupported("a LEFT JOIN condition that reads a later table");
+    level[source].push_back(std::move(b));
+  }
+  if (n == 0) {
+    for (auto& b : level[0]) plan->post_filters.push_back(std::move(b));
+  }
+  for (int i = 0; i < n; ++i) {
+    if (plan->sources[i].table) ChooseAccessPath(i, level[i], &plan->sources[i]);
+    plan->sources[i].filters = std::move(level[i]);
+  }
+
+  // GROUP BY (positions and output names allowed), then the select list.
+  for (const auto& g : stmt.group_by) {
+    BoundExprPtr b;
+    if (g->kind == ExprKind::kLiteral && g->literal_kind == LiteralKind::kInteger) {
+      int pos = static_cast<int>(g->int_value);
+      if (pos < 1 || pos > static_cast<int>(stmt.targets.size()) || stmt.targets[pos - 1].expr->kind == ExprKind::kStar) {
+        return Status(sqlstate::kInvalidColumnReference, "GROUP BY position " + std::to_string(pos) +
+                      " is not in select list", Pos(g->location));
+      }
+      PL_RETURN_IF_ERROR(BindExpr(*stmt.targets[pos - 1].expr, ctx, &b));
+    } else {
+      ctx.clause = "GROUP BY";
+      Status s = BindExpr(*g, ctx, &b);
+      if (!s.ok() && s.Is(sqlstate::kUndefinedColumn) && g->kind == ExprKind::kColumnRef && g->qualifier.empty()) {
+        const SelectItem* match = nullptr;
+        for (const auto& t : stmt.targets) {
+          if (t.alias == g->column) match = &t;
+        }
+        if (match == nullptr) return s;
+        PL_RETURN_IF_ERROR(BindExpr(*match->expr, ctx, &b));
+      } else {
+        PL_RETURN_IF_ERROR(s);
+      }
+    }
+    plan->group_by.push_back(std::move(b));
+  }
+  if (!plan->group_by.empty()) plan->aggregate = true;
+
+  ctx.agg_plan = plan.get();
+  ctx.clause = "this context";
+  PL_RETURN_IF_ERROR(BindSelectList(stmt.targets, ctx, &plan->outputs, &plan->columns));
+  if (stmt.having) {
+    PL_RETURN_IF_ERROR(BindPredicate(*stmt.having, ctx, "HAVING", &plan->having));
+    plan->aggregate = true;
+  }
+
+  PL_RETURN_IF_ERROR(BindOrderBy(stmt, ctx, plan.get()));
+  // DISTINCT rows are sorted by what they show only.
+  if (stmt.distinct) {
+    for (size_t k = 0; k < plan->order_by.size(); ++k) {
+      const BoundExpr& key = *plan->order_by[k].expr;
+      bool shown = std::any_of(plan->outputs.begin(), plan->outputs.end(),
+                               [&](const BoundExprPtr& output) { return output->Equals(key); });
+      if (!shown) {
+        return Status(sqlstate::kInvalidColumnReference,
+                      "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
+                      Pos(LeftmostLocation(*stmt.order_by[k].expr)));
+      }
+    }
+  }
+
+  if (plan->aggregate) {
+    for (auto& e : plan->outputs) PL_RETURN_IF_ERROR(ApplyGrouping(&e, *plan, -1));
+    if (plan->having) PL_RETURN_IF_ERROR(ApplyGrouping(&plan->having, *plan, -1));
+    for (auto& key : plan->order_by) PL_RETURN_IF_ERROR(ApplyGrouping(&key.expr, *plan, -1));
+  }
+  for (const auto& f : plan->post_filters) {
+    if (!f->IsColumnFree() && n == 0) return InternalError("column in a FROM-less filter");
+  }
+
+  plan->distinct = stmt.distinct;
+  plan->ordered_by_index = OrderedByIndex(*plan);
+  plan->for_update = stmt.for_update;
+  for (const SourcePlan& source : plan->sources) {
+    if (plan->for_update && source.derived) {
+      return NotSupported("FOR UPDATE of a subquery or WITH query in FROM");
+    }
+  }
+  if (plan->for_update) {
+    // PostgreSQL locks base-table rows only; it names the first obstacle.
+    const char* obstacle = plan->distinct              ? "DISTINCT clause"
+                           : !plan->group_by.empty()   ? "GROUP BY clause"
+                           : plan->having              ? "HAVING clause"
+                           : plan->aggregate           ? "aggregate functions"
+                                                       : nullptr;
+    if (obstacle != nullptr) {
+      return Status(sqlstate::kFeatureNotSupported, std::string("FOR UPDATE is not allowed with ") + obstacle);
+    }
+  }
+  PL_RETURN_IF_ERROR(BindLimitOffset(stmt, ctx, plan.get()));
+  if (plan->aggregate) {
+    // The enclosing row of a correlated subquery is gone once rows are grouped.
+    for (const auto& e : plan->outputs) {
+      if (ReadsOuterSources(*e)) return NotSupported("a correlated subquery in an aggregated query's select list");
+    }
+    if (plan->having && ReadsOuterSources(*plan->having)) {
+      return NotSupported("a correlated subquery in HAVING");
+    }
+  }
+  plan->correlated = ctx.correlated;
+  *out = std::move(plan);
+  return Status::OK();
+}
+
+
+Status Binder::BindOrderBy(const SelectStmt& stmt, Context& ctx, SelectPlan* plan) {
+  // ORDER BY: an output position, an output name, or an expression.
+  for (const auto& o : stmt.order_by) {
+    SortKey key;
+    key.descending = o.descending;
+    key.nulls_first = o.nulls_first.value_or(o.descending);
+    const Expr& x = *o.expr;
+    if (x.kind == ExprKind::kLiteral && x.literal_kind == LiteralKind::kInteger) {
+      int pos = static_cast<int>(x.int_value);
+      if (pos < 1 || pos > static_cast<int>(plan->outputs.size())) {
+        return Status(sqlstate::kInvalidColumnReference,
+                      "ORDER BY position " + std::to_string(pos) + " is not in select list", Pos(x.location));
+      }
+      key.expr = BoundExpr::Slot(-pos, plan->outputs[pos - 1]->type);  // resolved below
+    } else {
+      if (x.kind == ExprKind::kColumnRef && x.qualifier.empty()) {
+        // An output alias (ORDER BY total) refers to that output.
+        int output = 0;
+        for (const auto& t : stmt.targets) {
+          if (t.expr->kind == ExprKind::kStar) {
+            output = -1;  // positions no longer line up with targets
+            break;
+          }
+          if (t.alias == x.column) {
+            key.expr = BoundExpr::Slot(-output - 1, plan->outputs[output]->type);
+            break;
+          }
+          ++output;
+        }
+      }
+      if (!key.expr) {
+        ctx.clause = "ORDER BY";
+        PL_RETURN_IF_ERROR(BindExpr(x, ctx, &key.expr));
+      }
+    }
+    plan->order_by.push_back(std::move(key));
+  }
+  // Output references in ORDER BY (negative slots) become copies of outputs.
+  for (auto& key : plan->order_by) {
+    if (key.expr->kind == BoundKind::kSlot && key.expr->index < 0) key.expr = plan->outputs[-key.expr->index - 1]->Clone();
+  }
+  return Status::OK();
+}
+
+Status Binder::BindLimitOffset(const SelectStmt& stmt, const Context& ctx, SelectPlan* plan) {
+  // LIMIT and OFFSET see the FROM names only to reject them, as PostgreSQL does.
+  Context counts;
+  counts.scope = ctx.scope;
+  for (auto [expr, bound, clause] : {std::tuple{stmt.limit.get(), &plan->limit, "LIMIT"},
+                                     std::tuple{stmt.offset.get(), &plan->offset, "OFFSET"}}) {
+    if (expr == nullptr) continue;
+    counts.clause = clause;
+    PL_RETURN_IF_ERROR(BindExpr(*expr, counts, bound));
+    if (ContainsColumn(**bound)) {
+      return Status(sqlstate::kInvalidColumnReference,
+                    std::string("argument of ") + clause + " must not contain variables", Pos(expr->location));
+    }
+    PL_RETURN_IF_ERROR(Coerce(bound, Type(TypeId::kInt64), false, expr->location));
+  }
+  return Status::OK();
+}
+
+}  // namespace paceline::sql

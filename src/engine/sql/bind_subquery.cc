@@ -1,0 +1,367 @@
+// Binder: queries inside queries (see binder.h, binder_internal.h):
+// subquery expressions (scalar, EXISTS, IN / op ANY / op ALL), subqueries in
+// FROM, WITH queries, set operations (UNION / INTERSECT / EXCEPT [ALL]) and
+// the merged columns of JOIN .. USING / NATURAL.
+//
+// A nested query binds in a Context of its own whose `outer` is the query it
+// is part of; BindColumnRef marks the contexts a correlated reference passes
+// (binder_internal.h). A subquery in FROM, a WITH query and each arm of a
+// set operation become a DerivedPlan, whose rows the executor computes when
+// the source is scanned (once per statement unless correlated).
+#include "engine/sql/binder_internal.h"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "common/stack_depth.h"
+
+namespace paceline::sql {
+
+using namespace bind;  // NOLINT: the binder's own helpers
+
+namespace {
+
+const char* SetOperationName(SetOperation op) {
+  switch (op) {
+    case SetOperation::kUnion: return "UNION";
+    case SetOperation::kIntersect: return "INTERSECT";
+    case SetOperation::kExcept: return "EXCEPT";
+    case SetOperation::kNone: break;
+  }
+  return "?";
+}
+
+SetOpKind ToSetOpKind(SetOperation op) {
+  switch (op) {
+    case SetOperation::kUnion: return SetOpKind::kUnion;
+    case SetOperation::kIntersect: return SetOpKind::kIntersect;
+    case SetOperation::kExcept: return SetOpKind::kExcept;
+    case SetOperation::kNone: break;
+  }
+  return SetOpKind::kNone;
+}
+
+// A derived source over `plan`'s rows, its columns renamed by `aliases`.
+std::shared_ptr<DerivedPlan> MakeDerived(std::unique_ptr<SelectPlan> plan, const std::vector<std::string>& aliases) {
+  auto derived = std::make_shared<DerivedPlan>();
+  derived->columns = plan->columns;
+  derived->correlated = plan->correlated;
+  derived->query = std::move(plan);
+  for (size_t i = 0; i < aliases.size() && i < derived->columns.size(); ++i) derived->columns[i].name = aliases[i];
+  return derived;
+}
+
+void BuildLayout(DerivedPlan* derived) {
+  std::vector<Type> types;
+  for (const auto& c : derived->columns) types.push_back(c.type);
+  derived->layout = std::make_unique<storage::TupleLayout>(std::move(types));
+}
+
+}  // namespace
+
+
+Status Binder::BindNested(const SelectStmt& stmt, Context& outer, bool keep_unknown, Context* inner,
+                          std::unique_ptr<SelectPlan>* out) {
+  inner->outer = &outer;
+  const bool saved = keep_unknown_outputs_;
+  keep_unknown_outputs_ = keep_unknown;
+  Status s = BindQuery(stmt, *inner, out);
+  keep_unknown_outputs_ = saved;
+  return s;
+}
+
+Status Binder::BindSubquery(const Expr& e, Context& ctx, BoundExprPtr* out) {
+  Context inner;
+  std::unique_ptr<SelectPlan> plan;
+  PL_RETURN_IF_ERROR(BindNested(*e.subquery, ctx, /*keep_unknown=*/false, &inner, &plan));
+  if (e.subquery_kind != SubqueryKind::kExists && plan->outputs.size() != 1) {
+    return Status(sqlstate::kSyntaxError,
+                  e.subquery_kind == SubqueryKind::kScalar ? "subquery must return only one column"
+                                                           : "subquery has too many columns",
+                  Pos(e.location));
+  }
+  auto node = MakeNode(BoundKind::kSubquery, Type(TypeId::kBool), e.location);
+  auto subquery = std::make_shared<BoundSubquery>();
+  subquery->kind = e.subquery_kind;
+  subquery->outer_sources = inner.outer_sources;
+  std::sort(subquery->outer_sources.begin(), subquery->outer_sources.end());
+  subquery->outer_sources.erase(std::unique(subquery->outer_sources.begin(), subquery->outer_sources.end()),
+                                subquery->outer_sources.end());
+  if (e.subquery_kind == SubqueryKind::kScalar) node->type = plan->outputs[0]->type;
+  if (e.subquery_kind == SubqueryKind::kAny || e.subquery_kind == SubqueryKind::kAll) {
+    BoundExprPtr left;
+    PL_RETURN_IF_ERROR(BindExpr(*e.left, ctx, &left));
+    const Type& right = plan->outputs[0]->type;
+    if (IsUnknown(*left)) PL_RETURN_IF_ERROR(Coerce(&left, OperandType(right), false, e.location));
+    if (!Comparable(left->type, right)) {
+      return Status(sqlstate::kUndefinedFunction,
+                    "operator does not exist: " + TypeText(left->type) + " " + OperatorText(e.binary_op) + " " +
+                        TypeText(right),
+                    Pos(e.location));
+    }
+    node->op = e.binary_op;
+    node->children.push_back(std::move(left));
+  }
+  subquery->plan = std::move(plan);
+  node->subquery = std::move(subquery);
+  *out = std::move(node);
+  return Status::OK();
+}
+
+Status Binder::BindDerived(const SelectStmt& stmt, Context& ctx, const std::vector<std::string>& aliases,
+                           std::shared_ptr<const DerivedPlan>* out) {
+  Context inner;
+  std::unique_ptr<SelectPlan> plan;
+  PL_RETURN_IF_ERROR(BindNested(stmt, ctx, /*keep_unknown=*/false, &inner, &plan));
+  if (aliases.size() > plan->columns.size()) {
+    return Status(sqlstate::kInvalidColumnReference,
+                  "table has " + std::to_string(plan->columns.size()) + " columns available but " +
+                      std::to_string(aliases.size()) + " columns specified");
+  }
+  std::shared_ptr<DerivedPlan> derived = MakeDerived(std::move(plan), aliases);
+  BuildLayout(derived.get());
+  *out = std::move(derived);
+  return Status::OK();
+}
+
+std::shared_ptr<const DerivedPlan> Binder::FindCte(const Context& ctx, const std::string& name) const {
+  for (const Context* level = &ctx; level != nullptr; level = level->outer) {
+    for (const auto& [cte_name, plan] : level->ctes) {
+      if (cte_name == name) return plan;
+    }
+  }
+  return nullptr;
+}
+
+Status Binder::BindWith(const SelectStmt& stmt, Context& ctx) {
+  for (const CommonTableExpr& cte : stmt.with) {
+    for (const auto& [name, plan] : ctx.ctes) {
+      if (name == cte.name) {
+        return Status(sqlstate::kDuplicateAlias, "WITH query name \"" + cte.name + "\" specified more than once",
+                      Pos(cte.location));
+      }
+    }
+    // A WITH query sees the WITH queries before it and the enclosing
+    // queries, not the FROM items of the query it belongs to (none are bound yet).
+    std::shared_ptr<const DerivedPlan> plan;
+    PL_RETURN_IF_ERROR(BindDerived(*cte.query, ctx, cte.column_aliases, &plan));
+    ctx.ctes.emplace_back(cte.name, std::move(plan));
+  }
+  return Status::OK();
+}
+
+Status Binder::BindSetArm(const SelectStmt& stmt, Context& ctx, std::shared_ptr<DerivedPlan>* out) {
+  PL_RETURN_IF_ERROR(CheckStackDepth());  // UNION chains nest to the left
+  if (stmt.set_op != SetOperation::kNone && stmt.with.empty() && stmt.order_by.empty() && !stmt.limit &&
+      !stmt.offset) {
+    return BindSetOperation(stmt, ctx, out);
+  }
+  Context inner;
+  std::unique_ptr<SelectPlan> plan;
+  PL_RETURN_IF_ERROR(BindNested(stmt, ctx, /*keep_unknown=*/true, &inner, &plan));
+  *out = MakeDerived(std::move(plan), {});
+  return Status::OK();
+}
+
+Status Binder::BindSetOperation(const SelectStmt& stmt, Context& ctx, std::shared_ptr<DerivedPlan>* out) {
+  const char* name = SetOperationName(stmt.set_op);
+  std::shared_ptr<DerivedPlan> arms[2];
+  PL_RETURN_IF_ERROR(BindSetArm(*stmt.set_left, ctx, &arms[0]));
+  PL_RETURN_IF_ERROR(BindSetArm(*stmt.set_right, ctx, &arms[1]));
+  if (arms[0]->columns.size() != arms[1]->columns.size()) {
+    return Status(sqlstate::kSyntaxError, std::string("each ") + name + " query must have the same number of columns");
+  }
+  auto derived = std::make_shared<DerivedPlan>();
+  derived->set_op = ToSetOpKind(stmt.set_op);
+  derived->all = stmt.set_all;
+  derived->correlated = arms[0]->correlated || arms[1]->correlated;
+  // Each column's type is the common type of the arms' (PostgreSQL's rule:
+  // unknown literals take the other arm's type; text when both are unknown).
+  derived->columns = arms[0]->columns;
+  for (size_t c = 0; c < derived->columns.size(); ++c) {
+    std::vector<const BoundExpr*> exprs;
+    std::vector<BoundExprPtr> probes;
+    for (const auto& arm : arms) {
+      // The arm's output expression when it has one (a literal keeps its
+      // position for errors), else a stand-in of the column's type.
+      if (arm->query) {
+        exprs.push_back(arm->query->outputs[c].get());
+      } else {
+        probes.push_back(MakeNode(BoundKind::kConstant, arm->columns[c].type, -1));
+        exprs.push_back(probes.back().get());
+      }
+    }
+    PL_RETURN_IF_ERROR(CommonType(exprs, name, -1, &derived->columns[c].type));
+  }
+  // Arms whose types differ are converted: a query's outputs in place, a
+  // nested set operation through a projection.
+  for (auto& arm : arms) {
+    bool same = true;
+    for (size_t c = 0; c < derived->columns.size(); ++c) same = same && arm->columns[c].type == derived->columns[c].type;
+    if (same) continue;
+    if (!arm->query) {
+      auto projection = std::make_unique<SelectPlan>();
+      SourcePlan source;
+      source.derived = arm;
+      projection->sources.push_back(std::move(source));
+      for (size_t c = 0; c < arm->columns.size(); ++c) {
+        projection->outputs.push_back(BoundExpr::Column(0, static_cast<int>(c), arm->columns[c].type));
+      }
+      projection->columns = arm->columns;
+      projection->correlated = arm->correlated;
+      arm = MakeDerived(std::move(projection), {});
+    }
+    for (size_t c = 0; c < derived->columns.size(); ++c) {
+      PL_RETURN_IF_ERROR(Coerce(&arm->query->outputs[c], derived->columns[c].type, false, -1));
+      arm->query->columns[c].type = derived->columns[c].type;
+      arm->columns[c].type = derived->columns[c].type;
+    }
+  }
+  for (auto& arm : arms) {
+    if (!arm->layout) BuildLayout(arm.get());
+  }
+  BuildLayout(derived.get());
+  derived->left = std::move(arms[0]);
+  derived->right = std::move(arms[1]);
+  *out = std::move(derived);
+  return Status::OK();
+}
+
+Status Binder::BindSetOperationQuery(const SelectStmt& stmt, Context& ctx, std::unique_ptr<SelectPlan>* out) {
+  if (stmt.for_update) {
+    return Status(sqlstate::kFeatureNotSupported,
+                  std::string("FOR UPDATE is not allowed with ") + SetOperationName(stmt.set_op) + "/INTERSECT/EXCEPT");
+  }
+  std::shared_ptr<DerivedPlan> derived;
+  PL_RETURN_IF_ERROR(BindSetOperation(stmt, ctx, &derived));
+  return BindDerivedQuery(stmt, std::move(derived), ctx, out);
+}
+
+Status Binder::BindDerivedQuery(const SelectStmt& stmt, std::shared_ptr<const DerivedPlan> derived, Context& ctx,
+                                std::unique_ptr<SelectPlan>* out) {
+  // The rows are the one source of a query that shows them all, sorted and
+  // limited as the statement says.
+  auto plan = std::make_unique<SelectPlan>();
+  ScopeEntry entry;
+  entry.derived = derived.get();
+  ctx.scope.push_back(std::move(entry));
+  for (size_t c = 0; c < derived->columns.size(); ++c) {
+    plan->outputs.push_back(BoundExpr::Column(0, static_cast<int>(c), derived->columns[c].type));
+  }
+  plan->columns = derived->columns;
+  SourcePlan source;
+  source.derived = std::move(derived);
+  plan->sources.push_back(std::move(source));
+  PL_RETURN_IF_ERROR(BindOrderBy(stmt, ctx, plan.get()));
+  PL_RETURN_IF_ERROR(BindLimitOffset(stmt, ctx, plan.get()));
+  plan->correlated = ctx.correlated;
+  *out = std::move(plan);
+  return Status::OK();
+}
+
+Status Binder::BindValuesQuery(const SelectStmt& stmt, Context& ctx, std::unique_ptr<SelectPlan>* out) {
+  auto derived = std::make_shared<DerivedPlan>();
+  const size_t width = stmt.values[0].size();
+  for (const auto& row : stmt.values) {
+    if (row.size() != width) return SyntaxError("VALUES lists must all be the same length");
+    std::vector<BoundExprPtr> bound;
+    for (const auto& e : row) {
+      if (e == nullptr) return SyntaxError("DEFAULT is not allowed in this context");
+      BoundExprPtr b;
+      PL_RETURN_IF_ERROR(BindExpr(*e, ctx, &b));
+      bound.push_back(std::move(b));
+    }
+    derived->values.push_back(std::move(bound));
+  }
+  // Each column's type is the common type of its rows (PostgreSQL's rule).
+  for (size_t c = 0; c < width; ++c) {
+    std::vector<const BoundExpr*> column;
+    for (const auto& row : derived->values) column.push_back(row[c].get());
+    Type type;
+    PL_RETURN_IF_ERROR(CommonType(column, "VALUES", -1, &type));
+    for (auto& row : derived->values) PL_RETURN_IF_ERROR(Coerce(&row[c], type, false, -1));
+    derived->columns.push_back({"column" + std::to_string(c + 1), type});
+  }
+  derived->correlated = ctx.correlated;
+  BuildLayout(derived.get());
+  return BindDerivedQuery(stmt, std::move(derived), ctx, out);
+}
+
+Status Binder::BindUsing(const FromItem& item, Context& ctx, size_t first_left, size_t first_right,
+                         std::vector<ExprPtr>* owned, std::vector<Conjunct>* on) {
+  // The scope entries of each side (the sources [first_left, first_right)
+  // and [first_right, end)).
+  auto side_of = [&](size_t from, size_t to) {
+    std::vector<ScopeEntry*> entries;
+    for (auto& entry : ctx.scope) {
+      if (static_cast<size_t>(entry.source) >= from && static_cast<size_t>(entry.source) < to) entries.push_back(&entry);
+    }
+    return entries;
+  };
+  std::vector<ScopeEntry*> left = side_of(first_left, first_right);
+  std::vector<ScopeEntry*> right = side_of(first_right, SIZE_MAX);
+  // The one entry of a side that has `column` (merged-away copies excluded).
+  auto find = [&](const std::vector<ScopeEntry*>& side, const std::string& column, const char* which,
+                  ScopeEntry** out) -> Status {
+    *out = nullptr;
+    for (ScopeEntry* entry : side) {
+      if (entry->FindColumn(column) < 0 || entry->MergedAway(column)) continue;
+      if (*out != nullptr) {
+        return Status(sqlstate::kAmbiguousColumn,
+                      "common column name \"" + column + "\" appears more than once in " + which + " table",
+                      Pos(item.location));
+      }
+      *out = entry;
+    }
+    return Status::OK();
+  };
+  std::vector<std::string> columns = item.using_columns;
+  if (item.natural) {
+    // Every column name the two sides share, in the left side's order.
+    for (ScopeEntry* entry : left) {
+      for (int c = 0; c < entry->ColumnCount(); ++c) {
+        const std::string& name = entry->ColumnName(c);
+        if (entry->MergedAway(name)) continue;
+        for (ScopeEntry* r : right) {
+          if (r->FindColumn(name) >= 0 && !r->MergedAway(name) &&
+              std::find(columns.begin(), columns.end(), name) == columns.end()) {
+            columns.push_back(name);
+          }
+        }
+      }
+    }
+  }
+  for (const std::string& column : columns) {
+    ScopeEntry *l = nullptr, *r = nullptr;
+    PL_RETURN_IF_ERROR(find(left, column, "left", &l));
+    PL_RETURN_IF_ERROR(find(right, column, "right", &r));
+    if (l == nullptr || r == nullptr) {
+      return Status(sqlstate::kUndefinedColumn,
+                    "column \"" + column + "\" specified in USING clause does not exist in " +
+                        (l == nullptr ? "left" : "right") + " table",
+                    Pos(item.location));
+    }
+    // ON l.column = r.column, written as the user would have.
+    auto side = [&](const ScopeEntry& entry) {
+      auto ref = std::make_unique<Expr>();
+      ref->kind = ExprKind::kColumnRef;
+      ref->qualifier = entry.name;
+      ref->column = column;
+      ref->location = item.location;
+      return ref;
+    };
+    auto eq = std::make_unique<Expr>();
+    eq->kind = ExprKind::kBinary;
+    eq->binary_op = BinaryOp::kEq;
+    eq->location = item.location;
+    eq->left = side(*l);
+    eq->right = side(*r);
+    on->push_back({eq.get(), "JOIN/USING", true});
+    owned->push_back(std::move(eq));
+    r->merged_away.push_back(column);
+    l->merged_first.push_back(column);
+  }
+  return Status::OK();
+}
+
+}  // namespace paceline::sql

@@ -1,0 +1,183 @@
+// Helpers shared by the binder's files (see binder_internal.h).
+#include "engine/sql/binder_internal.h"
+
+#include <algorithm>
+
+namespace paceline::sql::bind {
+
+bool IsUnknown(const BoundExpr& e) { return e.type.id == TypeId::kUnknown; }
+
+// The type without its modifiers (varchar(3) → varchar, numeric(12,2) →
+// numeric): what PostgreSQL resolves an untyped literal or parameter to when
+// it meets a column in an operator, since operators take unmodified types.
+// Only assignment to a column applies the column's length or scale.
+Type OperandType(const Type& t) { return Type(t.id); }
+
+std::string TypeText(const Type& t) { return t.id == TypeId::kUnknown ? "unknown" : Type(t.id).ToString(); }
+
+// Ranks numeric types for promotion: int2 < int4 < int8 < numeric < float4 < float8.
+int NumericRank(TypeId id) {
+  switch (id) {
+    case TypeId::kInt16: return 1;
+    case TypeId::kInt32: return 2;
+    case TypeId::kInt64: return 3;
+    case TypeId::kNumeric: return 4;
+    case TypeId::kFloat32: return 5;
+    case TypeId::kFloat64: return 6;
+    default: return 0;
+  }
+}
+
+Type PromoteNumbers(const Type& a, const Type& b) {
+  TypeId hi = NumericRank(a.id) >= NumericRank(b.id) ? a.id : b.id;
+  // float4 with an integer or numeric gives float8, as in PostgreSQL.
+  if (hi == TypeId::kFloat32 && (a.id != TypeId::kFloat32 || b.id != TypeId::kFloat32)) hi = TypeId::kFloat64;
+  return Type(hi);
+}
+
+// Whether values of the two types can be compared with =, <, ...
+bool Comparable(const Type& a, const Type& b) {
+  if (a.IsNumber() && b.IsNumber()) return true;
+  if (a.IsString() && b.IsString()) return true;
+  if (a.IsTemporal() && b.IsTemporal()) return true;
+  return a.id == b.id;
+}
+
+bool CanCast(TypeId from, TypeId to) {
+  if (from == to || from == TypeId::kUnknown) return true;
+  Type f(from), t(to);
+  if (f.IsString() || t.IsString()) return true;
+  if (f.IsNumber() && t.IsNumber()) return true;
+  if (f.IsTemporal() && t.IsTemporal()) return true;
+  if ((from == TypeId::kBool && to == TypeId::kInt32) || (from == TypeId::kInt32 && to == TypeId::kBool)) return true;
+  return false;
+}
+
+std::string OperatorText(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kAdd: return "+";
+    case BinaryOp::kSub: return "-";
+    case BinaryOp::kMul: return "*";
+    case BinaryOp::kDiv: return "/";
+    case BinaryOp::kMod: return "%";
+    case BinaryOp::kEq: return "=";
+    case BinaryOp::kNe: return "<>";
+    case BinaryOp::kLt: return "<";
+    case BinaryOp::kLe: return "<=";
+    case BinaryOp::kGt: return ">";
+    case BinaryOp::kGe: return ">=";
+    case BinaryOp::kConcat: return "||";
+    case BinaryOp::kLike: return "~~";
+    case BinaryOp::kNotLike: return "!~~";
+    case BinaryOp::kILike: return "~~*";
+    case BinaryOp::kNotILike: return "!~~*";
+    case BinaryOp::kIsDistinctFrom: return "IS DISTINCT FROM";
+    case BinaryOp::kIsNotDistinctFrom: return "IS NOT DISTINCT FROM";
+    case BinaryOp::kAnd: return "AND";
+    case BinaryOp::kOr: return "OR";
+  }
+  return "?";
+}
+
+// PostgreSQL's exprLocation: where a whole expression starts, i.e. the
+// leftmost of an operator's own position and its first operand's.
+int LeftmostLocation(const Expr& e) {
+  int location = e.location;
+  if (e.left) {
+    int left = LeftmostLocation(*e.left);
+    if (left >= 0 && (location < 0 || left < location)) location = left;
+  }
+  return location;
+}
+
+BoundExprPtr MakeNode(BoundKind kind, Type type, int location) {
+  auto e = std::make_unique<BoundExpr>();
+  e->kind = kind;
+  e->type = type;
+  e->location = location;
+  return e;
+}
+
+// The output column name PostgreSQL gives an unaliased select item.
+std::string DefaultName(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::kColumnRef: return e.column;
+    case ExprKind::kFunction: return e.function_name;
+    case ExprKind::kCast:
+      if (e.left && (e.left->kind == ExprKind::kColumnRef || e.left->kind == ExprKind::kFunction)) return DefaultName(*e.left);
+      return e.cast_type.name;
+    case ExprKind::kCase: return "case";
+    default: return "?column?";
+  }
+}
+
+// Highest source a bound expression reads (-1 when none).
+int MaxSource(const BoundExpr& e) {
+  int m = e.kind == BoundKind::kColumn ? e.source : -1;
+  for (const auto& c : e.children) m = std::max(m, MaxSource(*c));
+  return m;
+}
+
+bool UsesSource(const BoundExpr& e, const std::vector<bool>& which) {
+  if (e.kind == BoundKind::kColumn && which[e.source]) return true;
+  for (const auto& c : e.children) {
+    if (UsesSource(*c, which)) return true;
+  }
+  return false;
+}
+
+// The number of nodes of `e`, counted up to `limit`.
+size_t CountNodes(const BoundExpr& e, size_t limit) {
+  size_t n = 1;
+  for (const auto& c : e.children) {
+    if (n >= limit) break;
+    n += CountNodes(*c, limit - n);
+  }
+  return n;
+}
+
+
+bool ContainsColumn(const BoundExpr& e) {
+  if (e.kind == BoundKind::kColumn) return true;
+  for (const auto& c : e.children) {
+    if (ContainsColumn(*c)) return true;
+  }
+  return false;
+}
+
+
+// Whether `e` holds a subquery that reads sources of the query `e` is in.
+bool ReadsOuterSources(const BoundExpr& e) {
+  if (e.kind == BoundKind::kSubquery && !e.subquery->outer_sources.empty()) return true;
+  return std::any_of(e.children.begin(), e.children.end(), [](const BoundExprPtr& c) { return ReadsOuterSources(*c); });
+}
+
+}  // namespace paceline::sql::bind
+
+namespace paceline::sql {
+
+int Binder::ScopeEntry::ColumnCount() const {
+  return table ? static_cast<int>(table->schema().columns.size()) : static_cast<int>(derived->columns.size());
+}
+
+const std::string& Binder::ScopeEntry::ColumnName(int c) const {
+  return table ? table->schema().columns[c].name : derived->columns[c].name;
+}
+
+const Type& Binder::ScopeEntry::ColumnType(int c) const {
+  return table ? table->schema().columns[c].type : derived->columns[c].type;
+}
+
+int Binder::ScopeEntry::FindColumn(const std::string& name) const {
+  if (table) return table->schema().FindColumn(name);
+  for (size_t c = 0; c < derived->columns.size(); ++c) {
+    if (derived->columns[c].name == name) return static_cast<int>(c);
+  }
+  return -1;
+}
+
+bool Binder::ScopeEntry::MergedAway(const std::string& name) const {
+  return std::find(merged_away.begin(), merged_away.end(), name) != merged_away.end();
+}
+
+}  // namespace paceline::sql

@@ -1,0 +1,110 @@
+// Internal to the binder: the name-resolution context shared by the
+// bind_*.cc files, and the helpers more than one of them uses (defined in
+// binder_helpers.cc). Nothing outside src/engine/sql/binder*.cc and
+// bind_*.cc includes it.
+//
+// The binder is split by what it binds, one file each:
+//   binder.cc           parameters, types, coercion, table lookup
+//   bind_expression.cc  the expression dispatch (BindExpr), columns,
+//                       operators, CASE, predicates, DEFAULT
+//   bind_function.cc    scalar functions and aggregates
+//   bind_select.cc      SELECT: FROM, select lists, grouping, ORDER BY, LIMIT
+//   bind_modify.cc      INSERT, UPDATE, DELETE, RETURNING
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/sql/binder.h"
+
+namespace paceline::sql {
+
+// A FROM item visible to expressions: a stored table or a derived source.
+struct Binder::ScopeEntry {
+  std::string name;  // alias, or table name
+  storage::Table* table = nullptr;          // null for a derived source
+  const DerivedPlan* derived = nullptr;     // its columns, when table is null
+  int source = 0;
+  bool left_joined = false;
+  // JOIN .. USING / NATURAL: columns an unqualified reference and `*` do not
+  // see here (the right side's merged columns), and those `*` shows first
+  // (the left side's).
+  std::vector<std::string> merged_away;
+  std::vector<std::string> merged_first;
+
+  int ColumnCount() const;
+  const std::string& ColumnName(int c) const;
+  const Type& ColumnType(int c) const;
+  int FindColumn(const std::string& name) const;  // -1 when absent
+  bool MergedAway(const std::string& name) const;
+
+  // The entry of source 0, a stored table (UPDATE, DELETE, RETURNING).
+  static ScopeEntry ForTable(std::string name, storage::Table* table) {
+    ScopeEntry entry;
+    entry.name = std::move(name);
+    entry.table = table;
+    return entry;
+  }
+};
+
+
+// The names one query binds against. Subqueries bind in a Context of their
+// own whose `outer` is the query containing them, so a column not found
+// here is looked for there (a correlated reference).
+struct Binder::Context {
+  std::vector<ScopeEntry> scope;
+  SelectPlan* agg_plan = nullptr;  // aggregates allowed and registered here
+  bool in_aggregate = false;
+  const char* clause = "this context";
+
+  Context* outer = nullptr;
+  // While a non-LATERAL subquery in this query's FROM binds, this query's
+  // own FROM items are invisible to it (but queries further out are not).
+  bool scope_hidden = false;
+  // WITH queries defined at this level (visible here and in subqueries).
+  std::vector<std::pair<std::string, std::shared_ptr<const DerivedPlan>>> ctes;
+  // Set by references that reach out of this query: whether any did (at
+  // any depth), and the sources of `outer` they read.
+  bool correlated = false;
+  std::vector<int> outer_sources;
+};
+
+namespace bind {
+
+// The largest left operand of BETWEEN (which is evaluated twice).
+constexpr size_t kMaxBetweenOperandNodes = 1000;
+
+bool IsUnknown(const BoundExpr& e);
+Type OperandType(const Type& t);
+std::string TypeText(const Type& t);
+int NumericRank(TypeId id);
+Type PromoteNumbers(const Type& a, const Type& b);
+bool Comparable(const Type& a, const Type& b);
+bool CanCast(TypeId from, TypeId to);
+std::string OperatorText(BinaryOp op);
+int LeftmostLocation(const Expr& e);
+BoundExprPtr MakeNode(BoundKind kind, Type type, int location);
+std::string DefaultName(const Expr& e);
+int MaxSource(const BoundExpr& e);
+bool UsesSource(const BoundExpr& e, const std::vector<bool>& which);
+size_t CountNodes(const BoundExpr& e, size_t limit);
+bool ContainsColumn(const BoundExpr& e);
+// Whether `e` holds a subquery that reads sources of the query `e` is in.
+bool ReadsOuterSources(const BoundExpr& e);
+
+// Splits the AND tree of a `clause` condition into its conjuncts.
+template <typename Conjunct>
+void SplitConjuncts(const Expr* e, const char* clause, std::vector<Conjunct>* out, bool and_operand = false) {
+  if (e == nullptr) return;
+  if (e->kind == ExprKind::kBinary && e->binary_op == BinaryOp::kAnd) {
+    SplitConjuncts(e->left.get(), clause, out, true);
+    SplitConjuncts(e->right.get(), clause, out, true);
+    return;
+  }
+  out->push_back({e, clause, and_operand});
+}
+
+}  // namespace bind
+}  // namespace paceline::sql

@@ -1,0 +1,80 @@
+// Transformer: INSERT, UPDATE and DELETE (see transformer.h).
+#include "engine/sql/transformer.h"
+
+#include <utility>
+
+namespace paceline::sql::transform {
+
+Status Transformer::TransformInsert(const PgQuery__InsertStmt& s, std::unique_ptr<InsertStmt>* out) {
+  if (s.with_clause != nullptr) return Unsupported("WITH", s.with_clause->location);
+  if (s.on_conflict_clause != nullptr) return Unsupported("ON CONFLICT", s.on_conflict_clause->location);
+  if (s.override == PG_QUERY__OVERRIDING_KIND__OVERRIDING_USER_VALUE ||
+      s.override == PG_QUERY__OVERRIDING_KIND__OVERRIDING_SYSTEM_VALUE) {
+    return Unsupported("OVERRIDING", -1);
+  }
+  auto insert = std::make_unique<InsertStmt>();
+  if (s.relation == nullptr) return InternalError("INSERT without a table");
+  PL_RETURN_IF_ERROR(TransformRangeVar(*s.relation, &insert->table));
+  for (size_t i = 0; i < s.n_cols; ++i) {
+    const Node* n = s.cols[i];
+    if (!Is(n, PG_QUERY__NODE__NODE_RES_TARGET)) return Unsupported("INSERT column " + NodeFieldName(n), -1);
+    const PgQuery__ResTarget& col = *n->res_target;
+    if (col.n_indirection > 0) {
+      return Unsupported("INSERT into a field or subscript of a column", col.location);
+    }
+    insert->columns.push_back(Str(col.name));
+  }
+  if (s.select_stmt != nullptr) {  // null: DEFAULT VALUES
+    if (!Is(s.select_stmt, PG_QUERY__NODE__NODE_SELECT_STMT)) {
+      return Unsupported("INSERT source " + NodeFieldName(s.select_stmt), -1);
+    }
+    PL_RETURN_IF_ERROR(TransformSelect(*s.select_stmt->select_stmt, &insert->source));
+  }
+  PL_RETURN_IF_ERROR(TransformTargetList(s.returning_list, s.n_returning_list, &insert->returning));
+  *out = std::move(insert);
+  return Status::OK();
+}
+
+Status Transformer::TransformUpdate(const PgQuery__UpdateStmt& s, std::unique_ptr<UpdateStmt>* out) {
+  if (s.with_clause != nullptr) return Unsupported("WITH", s.with_clause->location);
+  if (s.n_from_clause > 0) return Unsupported("UPDATE ... FROM", -1);
+  auto update = std::make_unique<UpdateStmt>();
+  if (s.relation == nullptr) return InternalError("UPDATE without a table");
+  PL_RETURN_IF_ERROR(TransformRangeVar(*s.relation, &update->table));
+  for (size_t i = 0; i < s.n_target_list; ++i) {
+    const Node* n = s.target_list[i];
+    if (!Is(n, PG_QUERY__NODE__NODE_RES_TARGET)) return Unsupported("SET item " + NodeFieldName(n), -1);
+    const PgQuery__ResTarget& target = *n->res_target;
+    if (target.n_indirection > 0) {
+      return Unsupported("assignment to a field or subscript of a column", target.location);
+    }
+    if (Is(target.val, PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF)) {
+      return Unsupported("multi-column SET (a, b) = (...)", target.location);
+    }
+    SetClause clause;
+    clause.column = Str(target.name);
+    clause.location = target.location;
+    if (!Is(target.val, PG_QUERY__NODE__NODE_SET_TO_DEFAULT)) {  // DEFAULT leaves value null
+      PL_RETURN_IF_ERROR(TransformExpr(target.val, &clause.value));
+    }
+    update->set.push_back(std::move(clause));
+  }
+  PL_RETURN_IF_ERROR(TransformExpr(s.where_clause, &update->where));
+  PL_RETURN_IF_ERROR(TransformTargetList(s.returning_list, s.n_returning_list, &update->returning));
+  *out = std::move(update);
+  return Status::OK();
+}
+
+Status Transformer::TransformDelete(const PgQuery__DeleteStmt& s, std::unique_ptr<DeleteStmt>* out) {
+  if (s.with_clause != nullptr) return Unsupported("WITH", s.with_clause->location);
+  if (s.n_using_clause > 0) return Unsupported("DELETE ... USING", -1);
+  auto del = std::make_unique<DeleteStmt>();
+  if (s.relation == nullptr) return InternalError("DELETE without a table");
+  PL_RETURN_IF_ERROR(TransformRangeVar(*s.relation, &del->table));
+  PL_RETURN_IF_ERROR(TransformExpr(s.where_clause, &del->where));
+  PL_RETURN_IF_ERROR(TransformTargetList(s.returning_list, s.n_returning_list, &del->returning));
+  *out = std::move(del);
+  return Status::OK();
+}
+
+}  // namespace paceline::sql::transform

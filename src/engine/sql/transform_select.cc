@@ -1,0 +1,248 @@
+// Transformer: SELECT, VALUES, target lists, FROM items, ORDER BY and
+// locking clauses (see transformer.h).
+#include "engine/sql/transformer.h"
+
+#include <utility>
+
+#include "common/stack_depth.h"
+
+namespace paceline::sql::transform {
+
+Status Transformer::TransformSelect(const PgQuery__SelectStmt& s, std::unique_ptr<SelectStmt>* out) {
+  PL_RETURN_IF_ERROR(CheckStackDepth());  // set operations and subqueries nest
+  if (s.into_clause != nullptr) return Unsupported("SELECT INTO", -1);
+  if (s.n_window_clause > 0) return Unsupported("WINDOW", -1);
+  if (s.group_distinct) return Unsupported("GROUP BY DISTINCT", -1);
+  if (s.limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES) {
+    return Unsupported("FETCH ... WITH TIES", -1);
+  }
+
+  auto select = std::make_unique<SelectStmt>();
+  if (s.with_clause != nullptr) PL_RETURN_IF_ERROR(TransformWith(*s.with_clause, select.get()));
+  if (s.op != PG_QUERY__SET_OPERATION__SETOP_NONE) {
+    switch (s.op) {
+      case PG_QUERY__SET_OPERATION__SETOP_UNION: select->set_op = SetOperation::kUnion; break;
+      case PG_QUERY__SET_OPERATION__SETOP_INTERSECT: select->set_op = SetOperation::kIntersect; break;
+      case PG_QUERY__SET_OPERATION__SETOP_EXCEPT: select->set_op = SetOperation::kExcept; break;
+      default: return Unsupported("set operation " + std::to_string(s.op), -1);
+    }
+    select->set_all = s.all;
+    if (s.larg == nullptr || s.rarg == nullptr) return InternalError("set operation without two sides");
+    PL_RETURN_IF_ERROR(TransformSelect(*s.larg, &select->set_left));
+    PL_RETURN_IF_ERROR(TransformSelect(*s.rarg, &select->set_right));
+    PL_RETURN_IF_ERROR(TransformOrderLimitLocking(s, select.get()));
+    *out = std::move(select);
+    return Status::OK();
+  }
+  if (s.n_values_lists > 0) {
+    PL_RETURN_IF_ERROR(TransformValues(s, select.get()));
+    *out = std::move(select);
+    return Status::OK();
+  }
+
+  // DISTINCT is a one-element list holding an empty node; DISTINCT ON lists expressions.
+  for (size_t i = 0; i < s.n_distinct_clause; ++i) {
+    const Node* d = s.distinct_clause[i];
+    if (d != nullptr && d->node_case != PG_QUERY__NODE__NODE__NOT_SET) {
+      return Unsupported("SELECT DISTINCT ON", ExpressionLocation(*d));
+    }
+  }
+  select->distinct = s.n_distinct_clause > 0;
+
+  PL_RETURN_IF_ERROR(TransformTargetList(s.target_list, s.n_target_list, &select->targets));
+  for (size_t i = 0; i < s.n_from_clause; ++i) {
+    std::unique_ptr<FromItem> item;
+    PL_RETURN_IF_ERROR(TransformFromItem(*s.from_clause[i], &item));
+    select->from.push_back(std::move(item));
+  }
+  PL_RETURN_IF_ERROR(TransformExpr(s.where_clause, &select->where));
+  for (size_t i = 0; i < s.n_group_clause; ++i) {
+    const Node* g = s.group_clause[i];
+    if (Is(g, PG_QUERY__NODE__NODE_GROUPING_SET)) {
+      return Unsupported("GROUPING SETS, ROLLUP and CUBE", g->grouping_set->location);
+    }
+    ExprPtr e;
+    PL_RETURN_IF_ERROR(TransformExpr(g, &e));
+    select->group_by.push_back(std::move(e));
+  }
+  PL_RETURN_IF_ERROR(TransformExpr(s.having_clause, &select->having));
+  PL_RETURN_IF_ERROR(TransformOrderLimitLocking(s, select.get()));
+  *out = std::move(select);
+  return Status::OK();
+}
+
+Status Transformer::TransformOrderLimitLocking(const PgQuery__SelectStmt& s, SelectStmt* select) {
+  for (size_t i = 0; i < s.n_sort_clause; ++i) {
+    const Node* n = s.sort_clause[i];
+    if (!Is(n, PG_QUERY__NODE__NODE_SORT_BY)) return Unsupported("ORDER BY item " + NodeFieldName(n), -1);
+    OrderItem item;
+    PL_RETURN_IF_ERROR(TransformSortBy(*n->sort_by, &item));
+    select->order_by.push_back(std::move(item));
+  }
+  // LIMIT ALL arrives as a NULL constant: no limit.
+  const Node* limit = s.limit_count;
+  bool limit_all = Is(limit, PG_QUERY__NODE__NODE_A_CONST) && limit->a_const->isnull;
+  if (!limit_all) PL_RETURN_IF_ERROR(TransformExpr(limit, &select->limit));
+  PL_RETURN_IF_ERROR(TransformExpr(s.limit_offset, &select->offset));
+  for (size_t i = 0; i < s.n_locking_clause; ++i) {
+    const Node* n = s.locking_clause[i];
+    if (!Is(n, PG_QUERY__NODE__NODE_LOCKING_CLAUSE)) return Unsupported("locking clause", -1);
+    PL_RETURN_IF_ERROR(TransformLockingClause(*n->locking_clause, select));
+  }
+  return Status::OK();
+}
+
+Status Transformer::TransformValues(const PgQuery__SelectStmt& s, SelectStmt* out) {
+  if (s.n_locking_clause > 0) return Unsupported("FOR UPDATE on VALUES", -1);
+  PL_RETURN_IF_ERROR(TransformOrderLimitLocking(s, out));
+  for (size_t i = 0; i < s.n_values_lists; ++i) {
+    const Node* row = s.values_lists[i];
+    if (!Is(row, PG_QUERY__NODE__NODE_LIST)) return Unsupported("VALUES row " + NodeFieldName(row), -1);
+    std::vector<ExprPtr> values;
+    for (size_t j = 0; j < row->list->n_items; ++j) {
+      const Node* item = row->list->items[j];
+      if (Is(item, PG_QUERY__NODE__NODE_SET_TO_DEFAULT)) {  // DEFAULT: a null item
+        values.emplace_back();
+        continue;
+      }
+      ExprPtr e;
+      PL_RETURN_IF_ERROR(TransformExpr(item, &e));
+      values.push_back(std::move(e));
+    }
+    out->values.push_back(std::move(values));
+  }
+  return Status::OK();
+}
+
+Status Transformer::TransformTargetList(Node* const* items, size_t n, std::vector<SelectItem>* out) {
+  for (size_t i = 0; i < n; ++i) {
+    const Node* item = items[i];
+    if (!Is(item, PG_QUERY__NODE__NODE_RES_TARGET)) return Unsupported("target " + NodeFieldName(item), -1);
+    const PgQuery__ResTarget& target = *item->res_target;
+    SelectItem select_item;
+    select_item.alias = Str(target.name);
+    PL_RETURN_IF_ERROR(TransformExpr(target.val, &select_item.expr));
+    if (select_item.expr == nullptr) return Unsupported("empty target", target.location);
+    out->push_back(std::move(select_item));
+  }
+  return Status::OK();
+}
+
+Status Transformer::TransformFromItem(const Node& node, std::unique_ptr<FromItem>* out) {
+  PL_RETURN_IF_ERROR(CheckStackDepth());  // a JOIN b JOIN c ... nests to the left
+  switch (node.node_case) {
+    case PG_QUERY__NODE__NODE_RANGE_VAR: {
+      auto item = std::make_unique<FromItem>();
+      PL_RETURN_IF_ERROR(TransformRangeVar(*node.range_var, &item->table));
+      item->location = item->table.location;
+      *out = std::move(item);
+      return Status::OK();
+    }
+    case PG_QUERY__NODE__NODE_JOIN_EXPR: return TransformJoinExpr(*node.join_expr, out);
+    case PG_QUERY__NODE__NODE_RANGE_SUBSELECT: return TransformRangeSubselect(*node.range_subselect, out);
+    case PG_QUERY__NODE__NODE_RANGE_FUNCTION: return Unsupported("function in FROM", -1);
+    case PG_QUERY__NODE__NODE_RANGE_TABLE_SAMPLE: return Unsupported("TABLESAMPLE", -1);
+    case PG_QUERY__NODE__NODE_RANGE_TABLE_FUNC: return Unsupported("XMLTABLE", -1);
+    default: return Unsupported("FROM item " + NodeFieldName(&node), -1);
+  }
+}
+
+Status Transformer::TransformRangeVar(const PgQuery__RangeVar& rv, TableRef* out) {
+  out->name = Str(rv.relname);  // schema and catalog qualifiers are dropped
+  out->location = rv.location;
+  if (rv.alias != nullptr) {
+    if (rv.alias->n_colnames > 0) return Unsupported("column aliases on a table in FROM", rv.location);
+    out->alias = Str(rv.alias->aliasname);
+  }
+  return Status::OK();
+}
+
+Status Transformer::TransformAlias(const PgQuery__Alias& a, std::string* name, std::vector<std::string>* columns) {
+  *name = Str(a.aliasname);
+  return TransformNameList(a.colnames, a.n_colnames, -1, columns);
+}
+
+Status Transformer::TransformRangeSubselect(const PgQuery__RangeSubselect& r, std::unique_ptr<FromItem>* out) {
+  auto item = std::make_unique<FromItem>();
+  item->lateral = r.lateral;
+  if (!Is(r.subquery, PG_QUERY__NODE__NODE_SELECT_STMT)) return Unsupported("this subquery in FROM", -1);
+  std::unique_ptr<SelectStmt> query;
+  PL_RETURN_IF_ERROR(TransformSelect(*r.subquery->select_stmt, &query));
+  item->subquery = std::move(query);
+  // PostgreSQL 15 requires the alias (the grammar leaves it to analysis).
+  if (r.alias == nullptr) {
+    return Status(sqlstate::kSyntaxError, "subquery in FROM must have an alias");
+  }
+  PL_RETURN_IF_ERROR(TransformAlias(*r.alias, &item->table.alias, &item->column_aliases));
+  *out = std::move(item);
+  return Status::OK();
+}
+
+Status Transformer::TransformWith(const PgQuery__WithClause& w, SelectStmt* out) {
+  if (w.recursive) return Unsupported("WITH RECURSIVE", w.location);
+  for (size_t i = 0; i < w.n_ctes; ++i) {
+    const Node* n = w.ctes[i];
+    if (!Is(n, PG_QUERY__NODE__NODE_COMMON_TABLE_EXPR)) return Unsupported("WITH item " + NodeFieldName(n), -1);
+    const PgQuery__CommonTableExpr& c = *n->common_table_expr;
+    CommonTableExpr cte;
+    cte.name = Str(c.ctename);
+    cte.location = c.location;
+    PL_RETURN_IF_ERROR(TransformNameList(c.aliascolnames, c.n_aliascolnames, c.location, &cte.column_aliases));
+    if (!Is(c.ctequery, PG_QUERY__NODE__NODE_SELECT_STMT)) {
+      return Unsupported("data-modifying statement in WITH", c.location);
+    }
+    std::unique_ptr<SelectStmt> query;
+    PL_RETURN_IF_ERROR(TransformSelect(*c.ctequery->select_stmt, &query));
+    cte.query = std::move(query);
+    out->with.push_back(std::move(cte));
+  }
+  return Status::OK();
+}
+
+Status Transformer::TransformJoinExpr(const PgQuery__JoinExpr& j, std::unique_ptr<FromItem>* out) {
+  if (j.larg == nullptr || j.rarg == nullptr) return InternalError("JOIN without two sides");
+  auto item = std::make_unique<FromItem>();
+  item->is_join = true;
+  item->natural = j.is_natural;
+  PL_RETURN_IF_ERROR(TransformFromItem(*j.larg, &item->left));
+  PL_RETURN_IF_ERROR(TransformFromItem(*j.rarg, &item->right));
+  item->location = item->left->location;  // JoinExpr has no location of its own
+  if (j.alias != nullptr) return Unsupported("alias on a JOIN", item->location);
+  if (j.join_using_alias != nullptr) return Unsupported("JOIN ... USING (...) AS alias", item->location);
+  switch (j.jointype) {
+    case PG_QUERY__JOIN_TYPE__JOIN_INNER:
+      // CROSS JOIN is an inner join with no condition at all.
+      item->join_kind = j.quals == nullptr && j.n_using_clause == 0 && !j.is_natural ? JoinKind::kCross
+                                                                                     : JoinKind::kInner;
+      break;
+    case PG_QUERY__JOIN_TYPE__JOIN_LEFT: item->join_kind = JoinKind::kLeft; break;
+    case PG_QUERY__JOIN_TYPE__JOIN_RIGHT: item->join_kind = JoinKind::kRight; break;
+    case PG_QUERY__JOIN_TYPE__JOIN_FULL: item->join_kind = JoinKind::kFull; break;
+    default: return Unsupported("join type " + std::to_string(j.jointype), item->location);
+  }
+  PL_RETURN_IF_ERROR(
+      TransformNameList(j.using_clause, j.n_using_clause, item->location, &item->using_columns));
+  PL_RETURN_IF_ERROR(TransformExpr(j.quals, &item->on));
+  *out = std::move(item);
+  return Status::OK();
+}
+
+Status Transformer::TransformSortBy(const PgQuery__SortBy& s, OrderItem* out) {
+  if (s.sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING || s.n_use_op > 0) {
+    return Unsupported("ORDER BY ... USING", s.location);
+  }
+  out->descending = s.sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+  if (s.sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST) out->nulls_first = true;
+  if (s.sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST) out->nulls_first = false;
+  return TransformExpr(s.node, &out->expr);
+}
+
+Status Transformer::TransformLockingClause(const PgQuery__LockingClause& l, SelectStmt* out) {
+  // FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE [OF t] all lock the rows read.
+  if (l.wait_policy == PG_QUERY__LOCK_WAIT_POLICY__LockWaitSkip) return Unsupported("SKIP LOCKED", -1);
+  if (l.wait_policy == PG_QUERY__LOCK_WAIT_POLICY__LockWaitError) return Unsupported("NOWAIT", -1);
+  out->for_update = true;
+  return Status::OK();
+}
+
+}  // namespace paceline::sql::transform
