@@ -148,11 +148,16 @@ Executor::Executor(engine::Transaction* txn, const std::vector<Value>* params, i
   ctx_.subqueries = this;
 }
 
-Executor::Executor(Executor* parent, const EvalContext* outer) : txn_(parent->txn_), cache_(parent->cache_) {
+Executor::Executor(Executor* parent, const EvalContext* outer) : root_(parent->root_), txn_(parent->txn_) {
   ctx_.params = parent->ctx_.params;
   ctx_.statement_time = parent->ctx_.statement_time;
   ctx_.subqueries = this;
   ctx_.outer = outer;
+}
+
+Executor::StatementCache& Executor::Cache() {
+  if (!root_->cache_) root_->cache_ = std::make_shared<StatementCache>();
+  return *root_->cache_;
 }
 
 Status Executor::Run(const BoundExpr& node, const EvalContext& ctx, Value* out) {
@@ -164,8 +169,8 @@ Status Executor::Run(const BoundExpr& node, const EvalContext& ctx, Value* out) 
   const BoundSubquery& subquery = *node.subquery;
   const bool cacheable = !subquery.plan->correlated;
   if (cacheable) {
-    auto it = cache_->subquery_rows.find(&subquery);
-    if (it != cache_->subquery_rows.end()) rows = &it->second;
+    auto it = Cache().subquery_rows.find(&subquery);
+    if (it != Cache().subquery_rows.end()) rows = &it->second;
   }
   if (rows == nullptr) {
     Executor child(this, &ctx);
@@ -176,7 +181,7 @@ Status Executor::Run(const BoundExpr& node, const EvalContext& ctx, Value* out) 
     computed.reserve(result.rows.size());
     for (auto& row : result.rows) computed.push_back(row.empty() ? Value::Null() : std::move(row[0]));
     if (cacheable) {
-      rows = &cache_->subquery_rows.emplace(&subquery, std::move(computed)).first->second;
+      rows = &Cache().subquery_rows.emplace(&subquery, std::move(computed)).first->second;
     } else {
       rows = &computed;
     }
@@ -222,8 +227,8 @@ Status Executor::Run(const BoundExpr& node, const EvalContext& ctx, Value* out) 
 Status Executor::Materialize(const DerivedPlan& derived,
                              std::shared_ptr<const std::vector<storage::TuplePtr>>* out) {
   if (!derived.correlated) {
-    auto it = cache_->derived.find(&derived);
-    if (it != cache_->derived.end()) {
+    auto it = Cache().derived.find(&derived);
+    if (it != Cache().derived.end()) {
       *out = it->second;
       return Status::OK();
     }
@@ -234,7 +239,7 @@ Status Executor::Materialize(const DerivedPlan& derived,
   tuples->reserve(rows.size());
   for (const auto& row : rows) tuples->push_back(derived.layout->Build(row));
   *out = tuples;
-  if (!derived.correlated) cache_->derived.emplace(&derived, std::move(tuples));
+  if (!derived.correlated) Cache().derived.emplace(&derived, std::move(tuples));
   return Status::OK();
 }
 

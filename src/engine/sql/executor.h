@@ -60,6 +60,7 @@ class Executor : public SubqueryRunner {
 
   // A child for a subquery or derived source, evaluated within `outer`.
   Executor(Executor* parent, const EvalContext* outer);
+  Executor* root_ = this;
   // The rows of a derived source (computed, or from the cache).
   Status Materialize(const DerivedPlan& derived, std::shared_ptr<const std::vector<storage::TuplePtr>>* out);
   // The rows of a derived source as values, set operations applied.
@@ -97,8 +98,10 @@ class Executor : public SubqueryRunner {
   // Select stops reading once it has this many rows (>0; EXISTS needs one,
   // a scalar subquery two).
   int64_t row_cap_ = 0;
-  StatementCache own_cache_;
-  StatementCache* cache_ = &own_cache_;  // the root executor's
+  // The root executor's cache, made at the first subquery or derived
+  // source (a point statement never pays for it); children share it.
+  StatementCache& Cache();
+  std::shared_ptr<StatementCache> cache_;
 };
 
 }  // namespace paceline::sql
