@@ -146,6 +146,9 @@ struct FromItem {
   // A subquery in FROM: `(SELECT ..) AS alias [(column aliases)]`, LATERAL
   // when it may read columns of the items before it.
   std::shared_ptr<const SelectStmt> subquery;
+  // A function in FROM (`generate_series(1, 3) AS g (n)`): the call, as an
+  // expression of kind kFunction.
+  ExprPtr function;
   bool lateral = false;
   std::vector<std::string> column_aliases;  // FROM t AS x (a, b): renames the first columns
   JoinKind join_kind = JoinKind::kInner;

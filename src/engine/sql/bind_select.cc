@@ -63,7 +63,11 @@ Status Binder::BindFrom(const SelectStmt& stmt, Context& ctx, SelectPlan* plan, 
       ScopeEntry entry;
       entry.name = name;
       entry.source = static_cast<int>(plan->sources.size());
-      if (item.subquery) {
+      if (item.function) {
+        std::shared_ptr<const DerivedPlan> derived;
+        PL_RETURN_IF_ERROR(BindFunctionSource(item, ctx, &derived));
+        sp.derived = derived;
+      } else if (item.subquery) {
         // A non-LATERAL subquery does not see this query's FROM items.
         ctx.scope_hidden = !item.lateral;
         std::shared_ptr<const DerivedPlan> derived;

@@ -72,6 +72,8 @@ class Binder {
   Status BindDerived(const SelectStmt& stmt, Context& ctx, const std::vector<std::string>& aliases,
                      std::shared_ptr<const DerivedPlan>* out);
   Status BindWith(const SelectStmt& stmt, Context& ctx);
+  // A set-returning function in FROM (generate_series).
+  Status BindFunctionSource(const FromItem& item, Context& ctx, std::shared_ptr<const DerivedPlan>* out);
   // The WITH query `name` visible in ctx (nearest first), or null.
   std::shared_ptr<const DerivedPlan> FindCte(const Context& ctx, const std::string& name) const;
   Status BindSetOperation(const SelectStmt& stmt, Context& ctx, std::shared_ptr<DerivedPlan>* out);

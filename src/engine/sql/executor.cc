@@ -243,16 +243,42 @@ Status Executor::Materialize(const DerivedPlan& derived,
   return Status::OK();
 }
 
+Status Executor::SeriesRows(const DerivedPlan& derived, const EvalContext& ctx, std::vector<std::vector<Value>>* out) {
+  // generate_series(start, stop[, step]): start, start + step, ... while not
+  // past stop; nothing when an argument is NULL.
+  Value bound[3] = {Value::Null(), Value::Null(), Value::Int32(1)};
+  for (size_t i = 0; i < derived.series.size(); ++i) {
+    PL_RETURN_IF_ERROR(Evaluate(*derived.series[i], ctx, &bound[i]));
+    if (bound[i].is_null()) return Status::OK();
+  }
+  const Type& type = derived.columns[0].type;
+  Value zero;
+  PL_RETURN_IF_ERROR(CastValue(Value::Int32(0), type, false, &zero));
+  const int direction = Value::Compare(bound[2], zero);
+  if (direction == 0) return Status(sqlstate::kInvalidParameterValue, "step size cannot equal zero");
+  Value at = bound[0];
+  while ((direction > 0 && Value::Compare(at, bound[1]) <= 0) || (direction < 0 && Value::Compare(at, bound[1]) >= 0)) {
+    PL_RETURN_IF_ERROR(Tick());
+    out->push_back({at});
+    Value next;
+    // Past the type's range the series has ended (PostgreSQL stops there too).
+    if (!Arithmetic(BinaryOp::kAdd, at, bound[2], type, &next).ok()) break;
+    at = std::move(next);
+  }
+  return Status::OK();
+}
+
 Status Executor::DerivedRows(const DerivedPlan& derived, std::vector<std::vector<Value>>* out) {
   PL_RETURN_IF_ERROR(CheckStackDepth());
   if (derived.set_op == SetOpKind::kNone && !derived.query) {
-    // VALUES rows, evaluated as a query of their own inside this one.
+    // VALUES rows or a series, evaluated as a query of their own inside this one.
     EvalContext row_ctx;
     row_ctx.params = ctx_.params;
     row_ctx.statement_time = ctx_.statement_time;
     row_ctx.outer = &ctx_;
     row_ctx.subqueries = this;
     out->clear();
+    if (!derived.series.empty()) return SeriesRows(derived, row_ctx, out);
     for (const auto& exprs : derived.values) {
       std::vector<Value> row(exprs.size());
       for (size_t i = 0; i < exprs.size(); ++i) PL_RETURN_IF_ERROR(Evaluate(*exprs[i], row_ctx, &row[i]));

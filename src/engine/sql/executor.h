@@ -63,6 +63,8 @@ class Executor : public SubqueryRunner {
   Executor* root_ = this;
   // The rows of a derived source (computed, or from the cache).
   Status Materialize(const DerivedPlan& derived, std::shared_ptr<const std::vector<storage::TuplePtr>>* out);
+  // generate_series's rows, its arguments evaluated in `ctx`.
+  Status SeriesRows(const DerivedPlan& derived, const EvalContext& ctx, std::vector<std::vector<Value>>* out);
   // The rows of a derived source as values, set operations applied.
   Status DerivedRows(const DerivedPlan& derived, std::vector<std::vector<Value>>* out);
 

@@ -39,7 +39,7 @@ struct AccessPath {
 struct SelectPlan;
 
 // A FROM source that is not a stored table: a subquery in FROM, a WITH
-// query, VALUES rows, or the rows of a set operation (UNION/INTERSECT/EXCEPT [ALL] of two
+// query, VALUES rows, generate_series, or the rows of a set operation (UNION/INTERSECT/EXCEPT [ALL] of two
 // derived arms). Its rows are computed when its scan starts and held as
 // tuples of `layout` for the scan; an uncorrelated one is computed once per
 // statement and shared by every scan of it (a WITH query named twice).
@@ -58,6 +58,9 @@ struct DerivedPlan {
   // VALUES (..), (..) (when query is null and set_op is kNone): each row's
   // expressions, converted to `columns`' types.
   std::vector<std::vector<BoundExprPtr>> values;
+  // generate_series(start, stop, step) in FROM (when `series` is set): one
+  // column of columns[0]'s type.
+  std::vector<BoundExprPtr> series;
   // It reads columns of earlier FROM items (LATERAL) or of enclosing
   // queries: computed again for every row it is joined to.
   bool correlated = false;

@@ -140,7 +140,7 @@ Status Transformer::TransformFromItem(const Node& node, std::unique_ptr<FromItem
     }
     case PG_QUERY__NODE__NODE_JOIN_EXPR: return TransformJoinExpr(*node.join_expr, out);
     case PG_QUERY__NODE__NODE_RANGE_SUBSELECT: return TransformRangeSubselect(*node.range_subselect, out);
-    case PG_QUERY__NODE__NODE_RANGE_FUNCTION: return Unsupported("function in FROM", -1);
+    case PG_QUERY__NODE__NODE_RANGE_FUNCTION: return TransformRangeFunction(*node.range_function, out);
     case PG_QUERY__NODE__NODE_RANGE_TABLE_SAMPLE: return Unsupported("TABLESAMPLE", -1);
     case PG_QUERY__NODE__NODE_RANGE_TABLE_FUNC: return Unsupported("XMLTABLE", -1);
     default: return Unsupported("FROM item " + NodeFieldName(&node), -1);
@@ -174,6 +174,26 @@ Status Transformer::TransformRangeSubselect(const PgQuery__RangeSubselect& r, st
     return Status(sqlstate::kSyntaxError, "subquery in FROM must have an alias");
   }
   PL_RETURN_IF_ERROR(TransformAlias(*r.alias, &item->table.alias, &item->column_aliases));
+  *out = std::move(item);
+  return Status::OK();
+}
+
+Status Transformer::TransformRangeFunction(const PgQuery__RangeFunction& r, std::unique_ptr<FromItem>* out) {
+  if (r.ordinality) return Unsupported("WITH ORDINALITY", -1);
+  if (r.is_rowsfrom || r.n_functions != 1) return Unsupported("ROWS FROM", -1);
+  if (r.n_coldeflist > 0) return Unsupported("a column definition list", -1);
+  // Each item is a list of (call, column definitions).
+  const Node* pair = r.functions[0];
+  if (!Is(pair, PG_QUERY__NODE__NODE_LIST) || pair->list->n_items < 1) return Unsupported("this function in FROM", -1);
+  const Node* call = pair->list->items[0];
+  if (!Is(call, PG_QUERY__NODE__NODE_FUNC_CALL)) return UnsupportedExpression(*call);
+  auto item = std::make_unique<FromItem>();
+  item->lateral = true;  // a function in FROM may read the items before it
+  PL_RETURN_IF_ERROR(TransformExpr(call, &item->function));
+  item->location = item->function->location;
+  item->table.location = item->location;
+  item->table.name = item->function->function_name;  // the default alias
+  if (r.alias != nullptr) PL_RETURN_IF_ERROR(TransformAlias(*r.alias, &item->table.alias, &item->column_aliases));
   *out = std::move(item);
   return Status::OK();
 }

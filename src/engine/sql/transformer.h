@@ -101,6 +101,7 @@ class Transformer {
   Status TransformRangeVar(const PgQuery__RangeVar& rv, TableRef* out);
   Status TransformRangeSubselect(const PgQuery__RangeSubselect& r, std::unique_ptr<FromItem>* out);
   Status TransformWith(const PgQuery__WithClause& w, SelectStmt* out);
+  Status TransformRangeFunction(const PgQuery__RangeFunction& r, std::unique_ptr<FromItem>* out);
   Status TransformAlias(const PgQuery__Alias& a, std::string* name, std::vector<std::string>* columns);
   Status TransformJoinExpr(const PgQuery__JoinExpr& j, std::unique_ptr<FromItem>* out);
   Status TransformSortBy(const PgQuery__SortBy& s, OrderItem* out);

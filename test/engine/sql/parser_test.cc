@@ -1248,7 +1248,7 @@ TEST(ParserTest, UnsupportedConstructsInsideStatementsAreErrors) {
       {"WITH RECURSIVE x AS (SELECT 1) SELECT * FROM x", "WITH RECURSIVE is not supported"},
       {"WITH x AS (DELETE FROM t RETURNING a) SELECT * FROM x", "data-modifying statement in WITH is not supported"},
       {"SELECT * FROM t AS x (a, b)", "column aliases on a table in FROM is not supported"},
-      {"SELECT * FROM generate_series(1, 3)", "function in FROM is not supported"},
+      {"SELECT * FROM generate_series(1, 3) WITH ORDINALITY", "WITH ORDINALITY is not supported"},
       {"SELECT DISTINCT ON (a) a FROM t", "SELECT DISTINCT ON is not supported"},
       {"SELECT ARRAY(SELECT 1)", "ARRAY (subquery) is not supported"},
       {"SELECT a FROM t WHERE (a, b) IN (SELECT c, d FROM u)", "a row constructor compared with a subquery is not supported"},
