@@ -226,12 +226,14 @@ struct SetClause {
 struct UpdateStmt {
   TableRef table;
   std::vector<SetClause> set;
+  std::vector<std::unique_ptr<FromItem>> from;  // UPDATE .. FROM
   ExprPtr where;
   std::vector<SelectItem> returning;
 };
 
 struct DeleteStmt {
   TableRef table;
+  std::vector<std::unique_ptr<FromItem>> using_items;  // DELETE .. USING
   ExprPtr where;
   std::vector<SelectItem> returning;
 };

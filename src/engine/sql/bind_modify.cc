@@ -29,12 +29,12 @@ BoundExprPtr Binder::DefaultValue(const catalog::ColumnSchema& column) const {
   return BoundExpr::Constant(Value::Null(column.type.id), column.type);
 }
 
-Status Binder::BindReturning(const std::vector<SelectItem>& items, storage::Table* table,
+Status Binder::BindReturning(const std::vector<SelectItem>& items, storage::Table* table, const std::string& alias,
                              std::vector<BoundExprPtr>* exprs, std::vector<engine::ResultColumn>* columns) {
   if (items.empty()) return Status::OK();
   Context ctx;
   ctx.clause = "RETURNING";
-  ctx.scope.push_back(ScopeEntry::ForTable(table->name(), table));
+  ctx.scope.push_back(ScopeEntry::ForTable(alias, table));
   return BindSelectList(items, ctx, exprs, columns);
 }
 
@@ -109,7 +109,8 @@ Status Binder::BindInsert(const InsertStmt& stmt, std::unique_ptr<InsertPlan>* o
       plan->query->columns[i].type = plan->query->outputs[i]->type;
     }
   }
-  PL_RETURN_IF_ERROR(BindReturning(stmt.returning, plan->table.get(), &plan->returning, &plan->returning_columns));
+  PL_RETURN_IF_ERROR(BindReturning(stmt.returning, plan->table.get(), plan->table->name(), &plan->returning,
+                                   &plan->returning_columns));
   for (auto& e : plan->returning) FinalizeParameters(e.get());
   if (plan->query) FinalizeParameters(plan->query.get());
   *out = std::move(plan);
@@ -133,10 +134,33 @@ Status Binder::BindTargetScan(const TableRef& ref, const Expr* where, SourcePlan
   return Status::OK();
 }
 
+Status Binder::BindTargetJoin(const TableRef& ref, const std::vector<std::unique_ptr<FromItem>>& from,
+                              const Expr* where, Context& ctx, std::unique_ptr<SelectPlan>* join) {
+  auto plan = std::make_unique<SelectPlan>();
+  SourcePlan target;
+  PL_RETURN_IF_ERROR(LookupTable(ref, &target.table));
+  target.alias = ref.alias.empty() ? ref.name : ref.alias;
+  ctx.scope.push_back(ScopeEntry::ForTable(target.alias, target.table.get()));
+  plan->sources.push_back(std::move(target));
+  std::vector<ExprPtr> owned;
+  std::vector<Conjunct> where_conjuncts;
+  std::vector<std::pair<int, Conjunct>> on_conjuncts;
+  PL_RETURN_IF_ERROR(BindFrom(from, where, ctx, plan.get(), &owned, &where_conjuncts, &on_conjuncts));
+  PL_RETURN_IF_ERROR(PlaceConditions(ctx, where_conjuncts, on_conjuncts, plan.get()));
+  *join = std::move(plan);
+  return Status::OK();
+}
+
 Status Binder::BindUpdate(const UpdateStmt& stmt, std::unique_ptr<UpdatePlan>* out) {
   auto plan = std::make_unique<UpdatePlan>();
   Context ctx;
-  PL_RETURN_IF_ERROR(BindTargetScan(stmt.table, stmt.where.get(), &plan->target, ctx));
+  if (stmt.from.empty()) {
+    PL_RETURN_IF_ERROR(BindTargetScan(stmt.table, stmt.where.get(), &plan->target, ctx));
+  } else {
+    PL_RETURN_IF_ERROR(BindTargetJoin(stmt.table, stmt.from, stmt.where.get(), ctx, &plan->join));
+    plan->target.table = plan->join->sources[0].table;
+    plan->target.alias = plan->join->sources[0].alias;
+  }
   const catalog::TableSchema& schema = plan->target.table->schema();
   ctx.clause = "UPDATE";
   for (const auto& set : stmt.set) {
@@ -159,8 +183,10 @@ Status Binder::BindUpdate(const UpdateStmt& stmt, std::unique_ptr<UpdatePlan>* o
     plan->set_columns.push_back(c);
     plan->set_values.push_back(std::move(e));
   }
-  PL_RETURN_IF_ERROR(BindReturning(stmt.returning, plan->target.table.get(), &plan->returning, &plan->returning_columns));
+  PL_RETURN_IF_ERROR(BindReturning(stmt.returning, plan->target.table.get(), plan->target.alias, &plan->returning,
+                                   &plan->returning_columns));
   FinalizeParameters(&plan->target);
+  if (plan->join) FinalizeParameters(plan->join.get());
   for (auto& e : plan->set_values) FinalizeParameters(e.get());
   for (auto& e : plan->returning) FinalizeParameters(e.get());
   *out = std::move(plan);
@@ -170,9 +196,17 @@ Status Binder::BindUpdate(const UpdateStmt& stmt, std::unique_ptr<UpdatePlan>* o
 Status Binder::BindDelete(const DeleteStmt& stmt, std::unique_ptr<DeletePlan>* out) {
   auto plan = std::make_unique<DeletePlan>();
   Context ctx;
-  PL_RETURN_IF_ERROR(BindTargetScan(stmt.table, stmt.where.get(), &plan->target, ctx));
-  PL_RETURN_IF_ERROR(BindReturning(stmt.returning, plan->target.table.get(), &plan->returning, &plan->returning_columns));
+  if (stmt.using_items.empty()) {
+    PL_RETURN_IF_ERROR(BindTargetScan(stmt.table, stmt.where.get(), &plan->target, ctx));
+  } else {
+    PL_RETURN_IF_ERROR(BindTargetJoin(stmt.table, stmt.using_items, stmt.where.get(), ctx, &plan->join));
+    plan->target.table = plan->join->sources[0].table;
+    plan->target.alias = plan->join->sources[0].alias;
+  }
+  PL_RETURN_IF_ERROR(BindReturning(stmt.returning, plan->target.table.get(), plan->target.alias, &plan->returning,
+                                   &plan->returning_columns));
   FinalizeParameters(&plan->target);
+  if (plan->join) FinalizeParameters(plan->join.get());
   for (auto& e : plan->returning) FinalizeParameters(e.get());
   *out = std::move(plan);
   return Status::OK();

@@ -42,8 +42,8 @@ bool OrderedByIndex(const SelectPlan& plan) {
 
 }  // namespace
 
-Status Binder::BindFrom(const SelectStmt& stmt, Context& ctx, SelectPlan* plan, std::vector<ExprPtr>* owned,
-                        std::vector<Conjunct>* where_conjuncts,
+Status Binder::BindFrom(const std::vector<std::unique_ptr<FromItem>>& from, const Expr* where, Context& ctx,
+                        SelectPlan* plan, std::vector<ExprPtr>* owned, std::vector<Conjunct>* where_conjuncts,
                         std::vector<std::pair<int, Conjunct>>* on_conjuncts) {
   // Flattens FROM items (comma lists, inner/cross/left/right joins) into
   // sources in order (a RIGHT JOIN's right side first); ON conditions of inner joins join the WHERE conjuncts, those of
@@ -127,8 +127,41 @@ Status Binder::BindFrom(const SelectStmt& stmt, Context& ctx, SelectPlan* plan, 
     }
     return Status::OK();
   };
-  for (const auto& item : stmt.from) PL_RETURN_IF_ERROR(add(*item));
-  SplitConjuncts(stmt.where.get(), "WHERE", where_conjuncts);
+  for (const auto& item : from) PL_RETURN_IF_ERROR(add(*item));
+  SplitConjuncts(where, "WHERE", where_conjuncts);
+  return Status::OK();
+}
+
+Status Binder::PlaceConditions(Context& ctx, const std::vector<Conjunct>& where_conjuncts,
+                               const std::vector<std::pair<int, Conjunct>>& on_conjuncts, SelectPlan* plan) {
+  // WHERE / ON conjuncts, each placed at the level of the last source it reads.
+  const int n = static_cast<int>(plan->sources.size());
+  std::vector<bool> left_joined(n, false);
+  for (int i = 0; i < n; ++i) left_joined[i] = plan->sources[i].left_join;
+  std::vector<std::vector<BoundExprPtr>> level(std::max(n, 1));
+  for (const Conjunct& c : where_conjuncts) {
+    BoundExprPtr b;
+    PL_RETURN_IF_ERROR(BindPredicate(*c.expr, ctx, c.clause, &b, c.and_operand));
+    if (UsesSource(*b, left_joined)) {
+      plan->post_filters.push_back(std::move(b));
+    } else {
+      level[std::max(0, MaxSource(*b))].push_back(std::move(b));
+    }
+  }
+  for (const auto& [source, c] : on_conjuncts) {
+    BoundExprPtr b;
+    PL_RETURN_IF_ERROR(BindPredicate(*c.expr, ctx, c.clause, &b, c.and_operand));
+    if (MaxSource(*b) > source) return NotSupported("a LEFT JOIN condition that reads a later table");
+    level[source].push_back(std::move(b));
+  }
+  if (n == 0) {
+    for (auto& b : level[0]) plan->post_filters.push_back(std::move(b));
+  }
+  for (int i = 0; i < n; ++i) {
+    if (plan->sources[i].table) ChooseAccessPath(i, level[i], &plan->sources[i]);
+    plan->sources[i].filters = std::move(level[i]);
+  }
+
   return Status::OK();
 }
 
@@ -215,35 +248,10 @@ Status Binder::BindQuery(const SelectStmt& stmt, Context& ctx, std::unique_ptr<S
   std::vector<ExprPtr> owned;
   std::vector<Conjunct> where_conjuncts;
   std::vector<std::pair<int, Conjunct>> on_conjuncts;
-  PL_RETURN_IF_ERROR(BindFrom(stmt, ctx, plan.get(), &owned, &where_conjuncts, &on_conjuncts));
+  PL_RETURN_IF_ERROR(BindFrom(stmt.from, stmt.where.get(), ctx, plan.get(), &owned, &where_conjuncts, &on_conjuncts));
 
-  // WHERE / ON conjuncts, each placed at the level of the last source it reads.
+  PL_RETURN_IF_ERROR(PlaceConditions(ctx, where_conjuncts, on_conjuncts, plan.get()));
   const int n = static_cast<int>(plan->sources.size());
-  std::vector<bool> left_joined(n, false);
-  for (int i = 0; i < n; ++i) left_joined[i] = plan->sources[i].left_join;
-  std::vector<std::vector<BoundExprPtr>> level(std::max(n, 1));
-  for (const Conjunct& c : where_conjuncts) {
-    BoundExprPtr b;
-    PL_RETURN_IF_ERROR(BindPredicate(*c.expr, ctx, c.clause, &b, c.and_operand));
-    if (UsesSource(*b, left_joined)) {
-      plan->post_filters.push_back(std::move(b));
-    } else {
-      level[std::max(0, MaxSource(*b))].push_back(std::move(b));
-    }
-  }
-  for (const auto& [source, c] : on_conjuncts) {
-    BoundExprPtr b;
-    PL_RETURN_IF_ERROR(BindPredicate(*c.expr, ctx, c.clause, &b, c.and_operand));
-    if (MaxSource(*b) > source) return NotSupported("a LEFT JOIN condition that reads a later table");
-    level[source].push_back(std::move(b));
-  }
-  if (n == 0) {
-    for (auto& b : level[0]) plan->post_filters.push_back(std::move(b));
-  }
-  for (int i = 0; i < n; ++i) {
-    if (plan->sources[i].table) ChooseAccessPath(i, level[i], &plan->sources[i]);
-    plan->sources[i].filters = std::move(level[i]);
-  }
 
   // GROUP BY (positions and output names allowed), then the select list.
   for (const auto& g : stmt.group_by) {

@@ -121,11 +121,21 @@ class Binder {
   // and those after: the equalities (kept alive in `owned`) into `on`.
   Status BindUsing(const FromItem& item, Context& ctx, size_t first_left, size_t first_right,
                    std::vector<ExprPtr>* owned, std::vector<Conjunct>* on);
-  Status BindFrom(const SelectStmt& stmt, Context& ctx, SelectPlan* plan, std::vector<ExprPtr>* owned,
+  // Binds WHERE and ON conjuncts, each at the level of the last source it
+  // reads (LEFT JOIN sources' WHERE conjuncts after the join), and chooses
+  // every stored source's access path.
+  Status PlaceConditions(Context& ctx, const std::vector<Conjunct>& where_conjuncts,
+                         const std::vector<std::pair<int, Conjunct>>& on_conjuncts, SelectPlan* plan);
+  // UPDATE .. FROM / DELETE .. USING: the target (source 0) joined with `from`.
+  Status BindTargetJoin(const TableRef& ref, const std::vector<std::unique_ptr<FromItem>>& from, const Expr* where,
+                        Context& ctx, std::unique_ptr<SelectPlan>* join);
+  Status BindFrom(const std::vector<std::unique_ptr<FromItem>>& from, const Expr* where, Context& ctx,
+                  SelectPlan* plan, std::vector<ExprPtr>* owned,
                   std::vector<Conjunct>* where_conjuncts, std::vector<std::pair<int, Conjunct>>* on_conjuncts);
   Status BindSelectList(const std::vector<SelectItem>& items, Context& ctx, std::vector<BoundExprPtr>* exprs,
                         std::vector<engine::ResultColumn>* columns);
-  Status BindReturning(const std::vector<SelectItem>& items, storage::Table* table,
+  // RETURNING over the target row, named `alias` (UPDATE t AS a .. RETURNING a.x).
+  Status BindReturning(const std::vector<SelectItem>& items, storage::Table* table, const std::string& alias,
                        std::vector<BoundExprPtr>* exprs, std::vector<engine::ResultColumn>* columns);
   Status BindTargetScan(const TableRef& ref, const Expr* where, SourcePlan* target, Context& ctx);
   BoundExprPtr DefaultValue(const catalog::ColumnSchema& column) const;

@@ -114,12 +114,20 @@ std::string DefaultName(const Expr& e) {
 // Highest source a bound expression reads (-1 when none).
 int MaxSource(const BoundExpr& e) {
   int m = e.kind == BoundKind::kColumn ? e.source : -1;
+  if (e.kind == BoundKind::kSubquery) {  // a correlated subquery reads its outer sources
+    for (int s : e.subquery->outer_sources) m = std::max(m, s);
+  }
   for (const auto& c : e.children) m = std::max(m, MaxSource(*c));
   return m;
 }
 
 bool UsesSource(const BoundExpr& e, const std::vector<bool>& which) {
   if (e.kind == BoundKind::kColumn && which[e.source]) return true;
+  if (e.kind == BoundKind::kSubquery) {
+    for (int s : e.subquery->outer_sources) {
+      if (which[s]) return true;
+    }
+  }
   for (const auto& c : e.children) {
     if (UsesSource(*c, which)) return true;
   }

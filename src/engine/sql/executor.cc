@@ -518,8 +518,9 @@ Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink) {
   const SourcePlan& source = plan.sources[level];
   bool matched = false;
   Status status;
-  PL_RETURN_IF_ERROR(Scan(source, level, [&](const Tuple* t, Row*) {
+  PL_RETURN_IF_ERROR(Scan(source, level, [&](const Tuple* t, Row* row) {
     tuples_[level] = t;
+    if (level == 0) row0_ = row;
     for (const auto& f : source.filters) {
       bool pass = false;
       status = EvaluatePredicate(*f, ctx_, &pass);
@@ -773,18 +774,65 @@ Status Executor::CollectTargets(const SourcePlan& target, std::vector<std::pair<
   return status;
 }
 
+Status Executor::CollectJoinTargets(const SelectPlan& join, const std::vector<BoundExprPtr>& set_values,
+                                   std::vector<std::pair<Row*, const Tuple*>>* out,
+                                   std::vector<std::vector<Value>>* values) {
+  const size_t n = join.sources.size();
+  tuples_.assign(n, nullptr);
+  layouts_.resize(n);
+  for (size_t i = 0; i < n; ++i) layouts_[i] = &join.Layout(i);
+  ctx_.tuples = tuples_.data();
+  ctx_.layouts = layouts_.data();
+  stop_ = false;
+  std::unordered_set<Row*> seen;
+  // The first joined row that reaches a target row decides its new values.
+  struct Collect : RowSink {
+    Executor* self;
+    const std::vector<BoundExprPtr>* set_values;
+    std::unordered_set<Row*>* seen;
+    std::vector<std::pair<Row*, const Tuple*>>* out;
+    std::vector<std::vector<Value>>* values;
+    Status Consume() override {
+      if (!seen->insert(self->row0_).second) return Status::OK();
+      out->emplace_back(self->row0_, self->tuples_[0]);
+      std::vector<Value> row(set_values->size());
+      for (size_t i = 0; i < row.size(); ++i) PL_RETURN_IF_ERROR(Evaluate(*(*set_values)[i], self->ctx_, &row[i]));
+      values->push_back(std::move(row));
+      return Status::OK();
+    }
+  } sink;
+  sink.self = this;
+  sink.set_values = &set_values;
+  sink.seen = &seen;
+  sink.out = out;
+  sink.values = values;
+  PL_RETURN_IF_ERROR(Join(join, 0, sink));
+  tuples_.assign(1, nullptr);  // RETURNING reads source 0 only
+  return Status::OK();
+}
+
 Status Executor::Update(const UpdatePlan& plan, engine::QueryResult* result) {
   storage::Table* table = plan.target.table.get();
   std::vector<std::pair<Row*, const Tuple*>> targets;
+  std::vector<std::vector<Value>> joined_values;  // UPDATE .. FROM: computed with the join
   for_update_ = true;
-  PL_RETURN_IF_ERROR(CollectTargets(plan.target, &targets));
+  if (plan.join) {
+    PL_RETURN_IF_ERROR(CollectJoinTargets(*plan.join, plan.set_values, &targets, &joined_values));
+  } else {
+    PL_RETURN_IF_ERROR(CollectTargets(plan.target, &targets));
+  }
   const auto& columns = table->schema().columns;
   std::vector<Value> values(plan.set_values.size());
-  for (const auto& [row, old] : targets) {
+  for (size_t t = 0; t < targets.size(); ++t) {
+    const auto& [row, old] = targets[t];
     PL_RETURN_IF_ERROR(Tick());
     tuples_[0] = old;
     for (size_t i = 0; i < plan.set_values.size(); ++i) {
-      PL_RETURN_IF_ERROR(Evaluate(*plan.set_values[i], ctx_, &values[i]));
+      if (plan.join) {
+        values[i] = joined_values[t][i];
+      } else {
+        PL_RETURN_IF_ERROR(Evaluate(*plan.set_values[i], ctx_, &values[i]));
+      }
       if (values[i].is_null() && columns[plan.set_columns[i]].not_null) {
         return NotNullViolation(*table, columns[plan.set_columns[i]]);
       }
@@ -807,7 +855,12 @@ Status Executor::Delete(const DeletePlan& plan, engine::QueryResult* result) {
   storage::Table* table = plan.target.table.get();
   std::vector<std::pair<Row*, const Tuple*>> targets;
   for_update_ = true;
-  PL_RETURN_IF_ERROR(CollectTargets(plan.target, &targets));
+  if (plan.join) {
+    std::vector<std::vector<Value>> none;
+    PL_RETURN_IF_ERROR(CollectJoinTargets(*plan.join, {}, &targets, &none));
+  } else {
+    PL_RETURN_IF_ERROR(CollectTargets(plan.target, &targets));
+  }
   for (const auto& [row, old] : targets) {
     PL_RETURN_IF_ERROR(Tick());
     PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), old, result));

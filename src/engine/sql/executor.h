@@ -76,6 +76,11 @@ class Executor : public SubqueryRunner {
   Status Scan(const SourcePlan& source, int level, Fn fn);
   // Rows of the single source of UPDATE/DELETE that pass its filters.
   Status CollectTargets(const SourcePlan& target, std::vector<std::pair<storage::Row*, const storage::Tuple*>>* out);
+  // UPDATE .. FROM / DELETE .. USING: the target rows (source 0 of `join`)
+  // that join, each once, with `set_values` evaluated on its first joined row.
+  Status CollectJoinTargets(const SelectPlan& join, const std::vector<BoundExprPtr>& set_values,
+                            std::vector<std::pair<storage::Row*, const storage::Tuple*>>* out,
+                            std::vector<std::vector<Value>>* values);
   Status Returning(const std::vector<BoundExprPtr>& exprs, const storage::TupleLayout& layout,
                    const storage::Tuple* tuple, engine::QueryResult* result);
   Status CheckNotNull(const storage::Table& table, const std::vector<Value>& values);
@@ -92,6 +97,7 @@ class Executor : public SubqueryRunner {
   engine::Transaction* txn_;
   std::vector<const storage::Tuple*> tuples_;
   std::vector<const storage::TupleLayout*> layouts_;
+  storage::Row* row0_ = nullptr;  // the row of source 0 that Join is at
   bool stop_ = false;
   // Rows read will be written (UPDATE, DELETE, SELECT FOR UPDATE): 2PL
   // locks them exclusively at once instead of upgrading later.

@@ -132,6 +132,10 @@ struct InsertPlan {
 
 struct UpdatePlan {
   SourcePlan target;
+  // UPDATE .. FROM: the target joined with the FROM items (its source 0 is
+  // the target; `target` is then unused). Each target row is updated once,
+  // with the values of the first joined row that reaches it.
+  std::unique_ptr<SelectPlan> join;
   std::vector<int> set_columns;
   std::vector<BoundExprPtr> set_values;  // cast to column types; null = DEFAULT
   std::vector<BoundExprPtr> returning;   // over source 0 = the new row
@@ -140,6 +144,8 @@ struct UpdatePlan {
 
 struct DeletePlan {
   SourcePlan target;
+  // DELETE .. USING: as UpdatePlan::join; a target row with any joined row goes.
+  std::unique_ptr<SelectPlan> join;
   std::vector<BoundExprPtr> returning;   // over source 0 = the deleted row
   std::vector<engine::ResultColumn> returning_columns;
 };

@@ -63,6 +63,7 @@ void ReferenceSlotExtractor::Extract(const PreparedStatement& statement, std::ve
     std::vector<const BoundExpr*> where;
     for (const auto& f : plan.target.filters) where.push_back(f.get());
     AddCondition(std::span(&plan.target, 1), std::move(where));
+    if (plan.join) ExtractSelect(*plan.join);  // UPDATE .. FROM: the join's conditions
     for (const auto& v : plan.set_values) {
       if (v) ExtractSubqueries(*v);
     }
@@ -72,6 +73,7 @@ void ReferenceSlotExtractor::Extract(const PreparedStatement& statement, std::ve
     std::vector<const BoundExpr*> where;
     for (const auto& f : plan.target.filters) where.push_back(f.get());
     AddCondition(std::span(&plan.target, 1), std::move(where));
+    if (plan.join) ExtractSelect(*plan.join);  // DELETE .. USING
     for (const auto& f : plan.target.filters) ExtractSubqueries(*f);
   } else if (statement.insert) {
     const InsertPlan& plan = *statement.insert;

@@ -1271,8 +1271,6 @@ TEST(ParserTest, UnsupportedConstructsInsideStatementsAreErrors) {
       {"SELECT a FROM t FOR UPDATE NOWAIT", "NOWAIT is not supported"},
       {"INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING", "ON CONFLICT is not supported"},
       {"UPDATE t SET (a, b) = (1, 2)", "multi-column SET (a, b) = (...) is not supported"},
-      {"UPDATE t SET a = u.a FROM u WHERE t.k = u.k", "UPDATE ... FROM is not supported"},
-      {"DELETE FROM t USING u WHERE t.k = u.k", "DELETE ... USING is not supported"},
       {"CREATE TABLE t (a int GENERATED ALWAYS AS IDENTITY)", "identity columns is not supported"},
       {"CREATE TABLE t (a int REFERENCES u ON DELETE CASCADE)", "ON DELETE CASCADE is not supported"},
       {"CREATE TABLE t (a int, PRIMARY KEY (a) DEFERRABLE)", "DEFERRABLE constraints is not supported"},
