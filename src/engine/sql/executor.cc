@@ -1,5 +1,6 @@
-// Executor: nested-loop joins over access paths, aggregation, sorting, and
-// the write paths of INSERT / UPDATE / DELETE (see executor.h).
+// Executor: scans through access paths, nested-loop joins, aggregation,
+// sorting and LIMIT (see executor.h). Subqueries and derived sources:
+// execute_derived.cc; INSERT / UPDATE / DELETE: execute_modify.cc.
 #include "engine/sql/executor.h"
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <unordered_set>
 
 #include "common/stack_depth.h"
+#include "engine/sql/executor_internal.h"
 #include "engine/sql/expression_evaluator.h"
 #include "engine/storage/key_encoder.h"
 
@@ -16,18 +18,6 @@ using storage::Row;
 using storage::Tuple;
 
 namespace {
-
-struct ValueHash {
-  size_t operator()(const Value& v) const { return v.Hash(); }
-};
-
-struct ValuesHash {
-  size_t operator()(const std::vector<Value>& vs) const {
-    uint64_t h = 0x9E3779B97F4A7C15ULL;
-    for (const auto& v : vs) h = (h ^ v.Hash()) * 0x100000001B3ULL;
-    return h;
-  }
-};
 
 // Compares rows on the sort keys stored after the first `width` values.
 struct SortLess {
@@ -135,12 +125,6 @@ Status Finish(const AggregateSpec& spec, const AggregateState& st, Value* out) {
 
 }  // namespace
 
-// Receives each joined row (the tuples are in the executor's context).
-struct Executor::RowSink {
-  virtual ~RowSink() = default;
-  virtual Status Consume() = 0;
-};
-
 Executor::Executor(engine::Transaction* txn, const std::vector<Value>* params, int64_t statement_time)
     : txn_(txn) {
   ctx_.params = params;
@@ -153,181 +137,6 @@ Executor::Executor(Executor* parent, const EvalContext* outer) : root_(parent->r
   ctx_.statement_time = parent->ctx_.statement_time;
   ctx_.subqueries = this;
   ctx_.outer = outer;
-}
-
-Executor::StatementCache& Executor::Cache() {
-  if (!root_->cache_) root_->cache_ = std::make_shared<StatementCache>();
-  return *root_->cache_;
-}
-
-Status Executor::Run(const BoundExpr& node, const EvalContext& ctx, Value* out) {
-  PL_RETURN_IF_ERROR(CheckStackDepth());  // subqueries nest
-  // The first column of the subquery's rows: from the statement's cache
-  // when it is uncorrelated and ran before.
-  std::vector<Value> computed;
-  const std::vector<Value>* rows = nullptr;
-  const BoundSubquery& subquery = *node.subquery;
-  const bool cacheable = !subquery.plan->correlated;
-  if (cacheable) {
-    auto it = Cache().subquery_rows.find(&subquery);
-    if (it != Cache().subquery_rows.end()) rows = &it->second;
-  }
-  if (rows == nullptr) {
-    Executor child(this, &ctx);
-    if (subquery.kind == SubqueryKind::kExists) child.row_cap_ = 1;
-    if (subquery.kind == SubqueryKind::kScalar) child.row_cap_ = 2;
-    engine::QueryResult result;
-    PL_RETURN_IF_ERROR(child.Select(*subquery.plan, &result));
-    computed.reserve(result.rows.size());
-    for (auto& row : result.rows) computed.push_back(row.empty() ? Value::Null() : std::move(row[0]));
-    if (cacheable) {
-      rows = &Cache().subquery_rows.emplace(&subquery, std::move(computed)).first->second;
-    } else {
-      rows = &computed;
-    }
-  }
-  switch (subquery.kind) {
-    case SubqueryKind::kExists:
-      *out = Value::Bool(!rows->empty());
-      return Status::OK();
-    case SubqueryKind::kScalar:
-      if (rows->size() > 1) {
-        return Status(sqlstate::kCardinalityViolation, "more than one row returned by a subquery used as an expression");
-      }
-      *out = rows->empty() ? Value::Null(node.type.id) : (*rows)[0];
-      return Status::OK();
-    case SubqueryKind::kAny:
-    case SubqueryKind::kAll: {
-      // x op ANY: true when one comparison is true, else NULL when one is
-      // NULL, else false; ALL: false when one is false, else NULL when one
-      // is NULL, else true (an empty subquery: false for ANY, true for ALL).
-      const bool any = subquery.kind == SubqueryKind::kAny;
-      Value left;
-      PL_RETURN_IF_ERROR(Evaluate(*node.children[0], ctx, &left));
-      bool saw_null = false;
-      for (const Value& v : *rows) {
-        if (left.is_null() || v.is_null()) {
-          saw_null = true;
-          continue;
-        }
-        Value r;
-        PL_RETURN_IF_ERROR(CompareValues(node.op, left, v, &r));
-        if (r.bool_value() == any) {
-          *out = Value::Bool(any);
-          return Status::OK();
-        }
-      }
-      *out = saw_null ? Value::Null(TypeId::kBool) : Value::Bool(!any);
-      return Status::OK();
-    }
-  }
-  return InternalError("unknown subquery kind");
-}
-
-Status Executor::Materialize(const DerivedPlan& derived,
-                             std::shared_ptr<const std::vector<storage::TuplePtr>>* out) {
-  if (!derived.correlated) {
-    auto it = Cache().derived.find(&derived);
-    if (it != Cache().derived.end()) {
-      *out = it->second;
-      return Status::OK();
-    }
-  }
-  std::vector<std::vector<Value>> rows;
-  PL_RETURN_IF_ERROR(DerivedRows(derived, &rows));
-  auto tuples = std::make_shared<std::vector<storage::TuplePtr>>();
-  tuples->reserve(rows.size());
-  for (const auto& row : rows) tuples->push_back(derived.layout->Build(row));
-  *out = tuples;
-  if (!derived.correlated) Cache().derived.emplace(&derived, std::move(tuples));
-  return Status::OK();
-}
-
-Status Executor::SeriesRows(const DerivedPlan& derived, const EvalContext& ctx, std::vector<std::vector<Value>>* out) {
-  // generate_series(start, stop[, step]): start, start + step, ... while not
-  // past stop; nothing when an argument is NULL.
-  Value bound[3] = {Value::Null(), Value::Null(), Value::Int32(1)};
-  for (size_t i = 0; i < derived.series.size(); ++i) {
-    PL_RETURN_IF_ERROR(Evaluate(*derived.series[i], ctx, &bound[i]));
-    if (bound[i].is_null()) return Status::OK();
-  }
-  const Type& type = derived.columns[0].type;
-  Value zero;
-  PL_RETURN_IF_ERROR(CastValue(Value::Int32(0), type, false, &zero));
-  const int direction = Value::Compare(bound[2], zero);
-  if (direction == 0) return Status(sqlstate::kInvalidParameterValue, "step size cannot equal zero");
-  Value at = bound[0];
-  while ((direction > 0 && Value::Compare(at, bound[1]) <= 0) || (direction < 0 && Value::Compare(at, bound[1]) >= 0)) {
-    PL_RETURN_IF_ERROR(Tick());
-    out->push_back({at});
-    Value next;
-    // Past the type's range the series has ended (PostgreSQL stops there too).
-    if (!Arithmetic(BinaryOp::kAdd, at, bound[2], type, &next).ok()) break;
-    at = std::move(next);
-  }
-  return Status::OK();
-}
-
-Status Executor::DerivedRows(const DerivedPlan& derived, std::vector<std::vector<Value>>* out) {
-  PL_RETURN_IF_ERROR(CheckStackDepth());
-  if (derived.set_op == SetOpKind::kNone && !derived.query) {
-    // VALUES rows or a series, evaluated as a query of their own inside this one.
-    EvalContext row_ctx;
-    row_ctx.params = ctx_.params;
-    row_ctx.statement_time = ctx_.statement_time;
-    row_ctx.outer = &ctx_;
-    row_ctx.subqueries = this;
-    out->clear();
-    if (!derived.series.empty()) return SeriesRows(derived, row_ctx, out);
-    for (const auto& exprs : derived.values) {
-      std::vector<Value> row(exprs.size());
-      for (size_t i = 0; i < exprs.size(); ++i) PL_RETURN_IF_ERROR(Evaluate(*exprs[i], row_ctx, &row[i]));
-      out->push_back(std::move(row));
-    }
-    return Status::OK();
-  }
-  if (derived.set_op == SetOpKind::kNone) {
-    Executor child(this, &ctx_);
-    engine::QueryResult result;
-    PL_RETURN_IF_ERROR(child.Select(*derived.query, &result));
-    *out = std::move(result.rows);
-    return Status::OK();
-  }
-  std::vector<std::vector<Value>> left, right;
-  PL_RETURN_IF_ERROR(DerivedRows(*derived.left, &left));
-  PL_RETURN_IF_ERROR(DerivedRows(*derived.right, &right));
-  out->clear();
-  if (derived.set_op == SetOpKind::kUnion) {
-    if (derived.all) {
-      *out = std::move(left);
-      for (auto& row : right) out->push_back(std::move(row));
-      return Status::OK();
-    }
-    std::unordered_set<std::vector<Value>, ValuesHash> seen;
-    for (auto* side : {&left, &right}) {
-      for (auto& row : *side) {
-        if (seen.insert(row).second) out->push_back(std::move(row));
-      }
-    }
-    return Status::OK();
-  }
-  // INTERSECT / EXCEPT: a left row stays as many times as the multiset
-  // rule allows (ALL) or once (without ALL); NULLs are equal here.
-  std::unordered_map<std::vector<Value>, int64_t, ValuesHash> right_count;
-  for (auto& row : right) ++right_count[std::move(row)];
-  std::unordered_set<std::vector<Value>, ValuesHash> emitted;
-  const bool intersect = derived.set_op == SetOpKind::kIntersect;
-  for (auto& row : left) {
-    auto it = right_count.find(row);
-    const bool in_right = it != right_count.end() && it->second > 0;
-    if (derived.all) {
-      if (in_right) --it->second;
-      if (in_right == intersect) out->push_back(std::move(row));
-    } else if (in_right == intersect && emitted.insert(row).second) {
-      out->push_back(std::move(row));
-    }
-  }
-  return Status::OK();
 }
 
 template <typename Fn>
@@ -671,89 +480,6 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
   return Status::OK();
 }
 
-namespace {
-
-// PostgreSQL checks a NOT NULL domain when the value is converted to the
-// column type, before the column's own constraint.
-Status NotNullViolation(const storage::Table& table, const catalog::ColumnSchema& column) {
-  if (column.domain_not_null) {
-    return Status(sqlstate::kNotNullViolation, "domain " + column.domain + " does not allow null values");
-  }
-  return Status(sqlstate::kNotNullViolation, "null value in column \"" + column.name + "\" of relation \"" +
-                                                 table.name() + "\" violates not-null constraint");
-}
-
-}  // namespace
-
-Status Executor::CheckNotNull(const storage::Table& table, const std::vector<Value>& values) {
-  const auto& columns = table.schema().columns;
-  for (size_t i = 0; i < columns.size(); ++i) {
-    if (columns[i].not_null && values[i].is_null()) return NotNullViolation(table, columns[i]);
-  }
-  return Status::OK();
-}
-
-Status Executor::Returning(const std::vector<BoundExprPtr>& exprs, const storage::TupleLayout& layout,
-                           const Tuple* tuple, engine::QueryResult* result) {
-  if (exprs.empty()) return Status::OK();
-  const Tuple* tuples[1] = {tuple};
-  const storage::TupleLayout* layouts[1] = {&layout};
-  EvalContext ctx = ctx_;
-  ctx.tuples = tuples;
-  ctx.layouts = layouts;
-  std::vector<Value> row(exprs.size());
-  for (size_t i = 0; i < exprs.size(); ++i) PL_RETURN_IF_ERROR(Evaluate(*exprs[i], ctx, &row[i]));
-  result->rows.push_back(std::move(row));
-  return Status::OK();
-}
-
-Status Executor::Insert(const InsertPlan& plan, engine::QueryResult* result) {
-  storage::Table* table = plan.table.get();
-  const size_t ncols = table->schema().columns.size();
-  EvalContext none = ctx_;
-  none.tuples = nullptr;
-  none.layouts = nullptr;
-
-  // The rows to insert, fully evaluated before the first insert (so an
-  // INSERT .. SELECT never reads its own rows).
-  std::vector<std::vector<Value>> supplied;
-  if (plan.query) {
-    engine::QueryResult q;
-    PL_RETURN_IF_ERROR(Select(*plan.query, &q));
-    supplied = std::move(q.rows);
-  } else {
-    for (const auto& row : plan.rows) {
-      std::vector<Value> values(row.size());
-      for (size_t i = 0; i < row.size(); ++i) PL_RETURN_IF_ERROR(Evaluate(*row[i], none, &values[i]));
-      supplied.push_back(std::move(values));
-    }
-  }
-  std::vector<bool> given(ncols, false);
-  for (int c : plan.target_columns) given[c] = true;
-  std::vector<Value> defaults(ncols);
-  for (size_t c = 0; c < ncols; ++c) {
-    if (!given[c]) PL_RETURN_IF_ERROR(Evaluate(*plan.column_defaults[c], none, &defaults[c]));
-  }
-  uint64_t count = 0;
-  for (auto& row : supplied) {
-    std::vector<Value> values = defaults;
-    for (size_t i = 0; i < plan.target_columns.size(); ++i) values[plan.target_columns[i]] = std::move(row[i]);
-    PL_RETURN_IF_ERROR(CheckNotNull(*table, values));
-    storage::TuplePtr tuple = table->layout().Build(values);
-    const Tuple* raw = tuple.get();
-    PL_RETURN_IF_ERROR(txn_->Insert(table, std::move(tuple)));
-    PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), raw, result));
-    ++count;
-  }
-  if (!plan.returning.empty()) {
-    result->columns = plan.returning_columns;
-    result->returns_rows = true;
-  }
-  result->rows_affected = count;
-  result->command_tag = "INSERT 0 " + std::to_string(count);
-  return Status::OK();
-}
-
 Status Executor::CollectTargets(const SourcePlan& target, std::vector<std::pair<Row*, const Tuple*>>* out) {
   tuples_.assign(1, nullptr);
   layouts_.assign(1, &target.table->layout());
@@ -772,107 +498,6 @@ Status Executor::CollectTargets(const SourcePlan& target, std::vector<std::pair<
     return true;
   }));
   return status;
-}
-
-Status Executor::CollectJoinTargets(const SelectPlan& join, const std::vector<BoundExprPtr>& set_values,
-                                   std::vector<std::pair<Row*, const Tuple*>>* out,
-                                   std::vector<std::vector<Value>>* values) {
-  const size_t n = join.sources.size();
-  tuples_.assign(n, nullptr);
-  layouts_.resize(n);
-  for (size_t i = 0; i < n; ++i) layouts_[i] = &join.Layout(i);
-  ctx_.tuples = tuples_.data();
-  ctx_.layouts = layouts_.data();
-  stop_ = false;
-  std::unordered_set<Row*> seen;
-  // The first joined row that reaches a target row decides its new values.
-  struct Collect : RowSink {
-    Executor* self;
-    const std::vector<BoundExprPtr>* set_values;
-    std::unordered_set<Row*>* seen;
-    std::vector<std::pair<Row*, const Tuple*>>* out;
-    std::vector<std::vector<Value>>* values;
-    Status Consume() override {
-      if (!seen->insert(self->row0_).second) return Status::OK();
-      out->emplace_back(self->row0_, self->tuples_[0]);
-      std::vector<Value> row(set_values->size());
-      for (size_t i = 0; i < row.size(); ++i) PL_RETURN_IF_ERROR(Evaluate(*(*set_values)[i], self->ctx_, &row[i]));
-      values->push_back(std::move(row));
-      return Status::OK();
-    }
-  } sink;
-  sink.self = this;
-  sink.set_values = &set_values;
-  sink.seen = &seen;
-  sink.out = out;
-  sink.values = values;
-  PL_RETURN_IF_ERROR(Join(join, 0, sink));
-  tuples_.assign(1, nullptr);  // RETURNING reads source 0 only
-  return Status::OK();
-}
-
-Status Executor::Update(const UpdatePlan& plan, engine::QueryResult* result) {
-  storage::Table* table = plan.target.table.get();
-  std::vector<std::pair<Row*, const Tuple*>> targets;
-  std::vector<std::vector<Value>> joined_values;  // UPDATE .. FROM: computed with the join
-  for_update_ = true;
-  if (plan.join) {
-    PL_RETURN_IF_ERROR(CollectJoinTargets(*plan.join, plan.set_values, &targets, &joined_values));
-  } else {
-    PL_RETURN_IF_ERROR(CollectTargets(plan.target, &targets));
-  }
-  const auto& columns = table->schema().columns;
-  std::vector<Value> values(plan.set_values.size());
-  for (size_t t = 0; t < targets.size(); ++t) {
-    const auto& [row, old] = targets[t];
-    PL_RETURN_IF_ERROR(Tick());
-    tuples_[0] = old;
-    for (size_t i = 0; i < plan.set_values.size(); ++i) {
-      if (plan.join) {
-        values[i] = joined_values[t][i];
-      } else {
-        PL_RETURN_IF_ERROR(Evaluate(*plan.set_values[i], ctx_, &values[i]));
-      }
-      if (values[i].is_null() && columns[plan.set_columns[i]].not_null) {
-        return NotNullViolation(*table, columns[plan.set_columns[i]]);
-      }
-    }
-    storage::TuplePtr tuple = table->layout().Update(*old, plan.set_columns, values);
-    const Tuple* raw = tuple.get();
-    PL_RETURN_IF_ERROR(txn_->Update(table, row, std::move(tuple), old));
-    PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), raw, result));
-  }
-  if (!plan.returning.empty()) {
-    result->columns = plan.returning_columns;
-    result->returns_rows = true;
-  }
-  result->rows_affected = targets.size();
-  result->command_tag = "UPDATE " + std::to_string(targets.size());
-  return Status::OK();
-}
-
-Status Executor::Delete(const DeletePlan& plan, engine::QueryResult* result) {
-  storage::Table* table = plan.target.table.get();
-  std::vector<std::pair<Row*, const Tuple*>> targets;
-  for_update_ = true;
-  if (plan.join) {
-    std::vector<std::vector<Value>> none;
-    PL_RETURN_IF_ERROR(CollectJoinTargets(*plan.join, {}, &targets, &none));
-  } else {
-    PL_RETURN_IF_ERROR(CollectTargets(plan.target, &targets));
-  }
-  for (const auto& [row, old] : targets) {
-    PL_RETURN_IF_ERROR(Tick());
-    PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), old, result));
-    PL_RETURN_IF_ERROR(txn_->Delete(table, row));
-  }
-  if (!plan.returning.empty()) {
-    result->columns = plan.returning_columns;
-    result->returns_rows = true;
-  }
-  result->rows_affected = targets.size();
-  result->command_tag = "DELETE " + std::to_string(targets.size());
-  return Status::OK();
 }
 
 }  // namespace paceline::sql

@@ -51,7 +51,11 @@ class Executor : public SubqueryRunner {
   Status Run(const BoundExpr& node, const EvalContext& ctx, Value* out) override;
 
  private:
-  struct RowSink;
+  // Receives each joined row (the tuples are in the executor's context).
+  struct RowSink {
+    virtual ~RowSink() = default;
+    virtual Status Consume() = 0;
+  };
   // Results of uncorrelated subqueries and derived sources, per statement.
   struct StatementCache {
     std::unordered_map<const BoundSubquery*, std::vector<Value>> subquery_rows;  // first column of each row

@@ -1,0 +1,190 @@
+// Executor: subqueries (Run) and derived sources (subqueries and WITH
+// queries in FROM, VALUES, generate_series, set operations), each run in a
+// child Executor on the statement's transaction (see executor.h).
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "common/stack_depth.h"
+#include "engine/sql/executor.h"
+#include "engine/sql/executor_internal.h"
+#include "engine/sql/expression_evaluator.h"
+
+namespace paceline::sql {
+
+Executor::StatementCache& Executor::Cache() {
+  if (!root_->cache_) root_->cache_ = std::make_shared<StatementCache>();
+  return *root_->cache_;
+}
+
+Status Executor::Run(const BoundExpr& node, const EvalContext& ctx, Value* out) {
+  PL_RETURN_IF_ERROR(CheckStackDepth());  // subqueries nest
+  // The first column of the subquery's rows: from the statement's cache
+  // when it is uncorrelated and ran before.
+  std::vector<Value> computed;
+  const std::vector<Value>* rows = nullptr;
+  const BoundSubquery& subquery = *node.subquery;
+  const bool cacheable = !subquery.plan->correlated;
+  if (cacheable) {
+    auto it = Cache().subquery_rows.find(&subquery);
+    if (it != Cache().subquery_rows.end()) rows = &it->second;
+  }
+  if (rows == nullptr) {
+    Executor child(this, &ctx);
+    if (subquery.kind == SubqueryKind::kExists) child.row_cap_ = 1;
+    if (subquery.kind == SubqueryKind::kScalar) child.row_cap_ = 2;
+    engine::QueryResult result;
+    PL_RETURN_IF_ERROR(child.Select(*subquery.plan, &result));
+    computed.reserve(result.rows.size());
+    for (auto& row : result.rows) computed.push_back(row.empty() ? Value::Null() : std::move(row[0]));
+    if (cacheable) {
+      rows = &Cache().subquery_rows.emplace(&subquery, std::move(computed)).first->second;
+    } else {
+      rows = &computed;
+    }
+  }
+  switch (subquery.kind) {
+    case SubqueryKind::kExists:
+      *out = Value::Bool(!rows->empty());
+      return Status::OK();
+    case SubqueryKind::kScalar:
+      if (rows->size() > 1) {
+        return Status(sqlstate::kCardinalityViolation, "more than one row returned by a subquery used as an expression");
+      }
+      *out = rows->empty() ? Value::Null(node.type.id) : (*rows)[0];
+      return Status::OK();
+    case SubqueryKind::kAny:
+    case SubqueryKind::kAll: {
+      // x op ANY: true when one comparison is true, else NULL when one is
+      // NULL, else false; ALL: false when one is false, else NULL when one
+      // is NULL, else true (an empty subquery: false for ANY, true for ALL).
+      const bool any = subquery.kind == SubqueryKind::kAny;
+      Value left;
+      PL_RETURN_IF_ERROR(Evaluate(*node.children[0], ctx, &left));
+      bool saw_null = false;
+      for (const Value& v : *rows) {
+        if (left.is_null() || v.is_null()) {
+          saw_null = true;
+          continue;
+        }
+        Value r;
+        PL_RETURN_IF_ERROR(CompareValues(node.op, left, v, &r));
+        if (r.bool_value() == any) {
+          *out = Value::Bool(any);
+          return Status::OK();
+        }
+      }
+      *out = saw_null ? Value::Null(TypeId::kBool) : Value::Bool(!any);
+      return Status::OK();
+    }
+  }
+  return InternalError("unknown subquery kind");
+}
+
+Status Executor::Materialize(const DerivedPlan& derived,
+                             std::shared_ptr<const std::vector<storage::TuplePtr>>* out) {
+  if (!derived.correlated) {
+    auto it = Cache().derived.find(&derived);
+    if (it != Cache().derived.end()) {
+      *out = it->second;
+      return Status::OK();
+    }
+  }
+  std::vector<std::vector<Value>> rows;
+  PL_RETURN_IF_ERROR(DerivedRows(derived, &rows));
+  auto tuples = std::make_shared<std::vector<storage::TuplePtr>>();
+  tuples->reserve(rows.size());
+  for (const auto& row : rows) tuples->push_back(derived.layout->Build(row));
+  *out = tuples;
+  if (!derived.correlated) Cache().derived.emplace(&derived, std::move(tuples));
+  return Status::OK();
+}
+
+Status Executor::SeriesRows(const DerivedPlan& derived, const EvalContext& ctx, std::vector<std::vector<Value>>* out) {
+  // generate_series(start, stop[, step]): start, start + step, ... while not
+  // past stop; nothing when an argument is NULL.
+  Value bound[3] = {Value::Null(), Value::Null(), Value::Int32(1)};
+  for (size_t i = 0; i < derived.series.size(); ++i) {
+    PL_RETURN_IF_ERROR(Evaluate(*derived.series[i], ctx, &bound[i]));
+    if (bound[i].is_null()) return Status::OK();
+  }
+  const Type& type = derived.columns[0].type;
+  Value zero;
+  PL_RETURN_IF_ERROR(CastValue(Value::Int32(0), type, false, &zero));
+  const int direction = Value::Compare(bound[2], zero);
+  if (direction == 0) return Status(sqlstate::kInvalidParameterValue, "step size cannot equal zero");
+  Value at = bound[0];
+  while ((direction > 0 && Value::Compare(at, bound[1]) <= 0) || (direction < 0 && Value::Compare(at, bound[1]) >= 0)) {
+    PL_RETURN_IF_ERROR(Tick());
+    out->push_back({at});
+    Value next;
+    // Past the type's range the series has ended (PostgreSQL stops there too).
+    if (!Arithmetic(BinaryOp::kAdd, at, bound[2], type, &next).ok()) break;
+    at = std::move(next);
+  }
+  return Status::OK();
+}
+
+Status Executor::DerivedRows(const DerivedPlan& derived, std::vector<std::vector<Value>>* out) {
+  PL_RETURN_IF_ERROR(CheckStackDepth());
+  if (derived.set_op == SetOpKind::kNone && !derived.query) {
+    // VALUES rows or a series, evaluated as a query of their own inside this one.
+    EvalContext row_ctx;
+    row_ctx.params = ctx_.params;
+    row_ctx.statement_time = ctx_.statement_time;
+    row_ctx.outer = &ctx_;
+    row_ctx.subqueries = this;
+    out->clear();
+    if (!derived.series.empty()) return SeriesRows(derived, row_ctx, out);
+    for (const auto& exprs : derived.values) {
+      std::vector<Value> row(exprs.size());
+      for (size_t i = 0; i < exprs.size(); ++i) PL_RETURN_IF_ERROR(Evaluate(*exprs[i], row_ctx, &row[i]));
+      out->push_back(std::move(row));
+    }
+    return Status::OK();
+  }
+  if (derived.set_op == SetOpKind::kNone) {
+    Executor child(this, &ctx_);
+    engine::QueryResult result;
+    PL_RETURN_IF_ERROR(child.Select(*derived.query, &result));
+    *out = std::move(result.rows);
+    return Status::OK();
+  }
+  std::vector<std::vector<Value>> left, right;
+  PL_RETURN_IF_ERROR(DerivedRows(*derived.left, &left));
+  PL_RETURN_IF_ERROR(DerivedRows(*derived.right, &right));
+  out->clear();
+  if (derived.set_op == SetOpKind::kUnion) {
+    if (derived.all) {
+      *out = std::move(left);
+      for (auto& row : right) out->push_back(std::move(row));
+      return Status::OK();
+    }
+    std::unordered_set<std::vector<Value>, ValuesHash> seen;
+    for (auto* side : {&left, &right}) {
+      for (auto& row : *side) {
+        if (seen.insert(row).second) out->push_back(std::move(row));
+      }
+    }
+    return Status::OK();
+  }
+  // INTERSECT / EXCEPT: a left row stays as many times as the multiset
+  // rule allows (ALL) or once (without ALL); NULLs are equal here.
+  std::unordered_map<std::vector<Value>, int64_t, ValuesHash> right_count;
+  for (auto& row : right) ++right_count[std::move(row)];
+  std::unordered_set<std::vector<Value>, ValuesHash> emitted;
+  const bool intersect = derived.set_op == SetOpKind::kIntersect;
+  for (auto& row : left) {
+    auto it = right_count.find(row);
+    const bool in_right = it != right_count.end() && it->second > 0;
+    if (derived.all) {
+      if (in_right) --it->second;
+      if (in_right == intersect) out->push_back(std::move(row));
+    } else if (in_right == intersect && emitted.insert(row).second) {
+      out->push_back(std::move(row));
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace paceline::sql

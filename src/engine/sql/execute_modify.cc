@@ -1,0 +1,199 @@
+// Executor: INSERT, UPDATE (also .. FROM), DELETE (also .. USING) and
+// RETURNING (see executor.h). Rows to change are collected first, then
+// written, so a row moved within an index is not visited twice.
+#include <unordered_set>
+
+#include "engine/sql/executor.h"
+#include "engine/sql/expression_evaluator.h"
+
+namespace paceline::sql {
+
+using storage::Row;
+using storage::Tuple;
+
+namespace {
+
+// PostgreSQL checks a NOT NULL domain when the value is converted to the
+// column type, before the column's own constraint.
+Status NotNullViolation(const storage::Table& table, const catalog::ColumnSchema& column) {
+  if (column.domain_not_null) {
+    return Status(sqlstate::kNotNullViolation, "domain " + column.domain + " does not allow null values");
+  }
+  return Status(sqlstate::kNotNullViolation, "null value in column \"" + column.name + "\" of relation \"" +
+                                                 table.name() + "\" violates not-null constraint");
+}
+
+}  // namespace
+
+Status Executor::CheckNotNull(const storage::Table& table, const std::vector<Value>& values) {
+  const auto& columns = table.schema().columns;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i].not_null && values[i].is_null()) return NotNullViolation(table, columns[i]);
+  }
+  return Status::OK();
+}
+
+Status Executor::Returning(const std::vector<BoundExprPtr>& exprs, const storage::TupleLayout& layout,
+                           const Tuple* tuple, engine::QueryResult* result) {
+  if (exprs.empty()) return Status::OK();
+  const Tuple* tuples[1] = {tuple};
+  const storage::TupleLayout* layouts[1] = {&layout};
+  EvalContext ctx = ctx_;
+  ctx.tuples = tuples;
+  ctx.layouts = layouts;
+  std::vector<Value> row(exprs.size());
+  for (size_t i = 0; i < exprs.size(); ++i) PL_RETURN_IF_ERROR(Evaluate(*exprs[i], ctx, &row[i]));
+  result->rows.push_back(std::move(row));
+  return Status::OK();
+}
+
+Status Executor::Insert(const InsertPlan& plan, engine::QueryResult* result) {
+  storage::Table* table = plan.table.get();
+  const size_t ncols = table->schema().columns.size();
+  EvalContext none = ctx_;
+  none.tuples = nullptr;
+  none.layouts = nullptr;
+
+  // The rows to insert, fully evaluated before the first insert (so an
+  // INSERT .. SELECT never reads its own rows).
+  std::vector<std::vector<Value>> supplied;
+  if (plan.query) {
+    engine::QueryResult q;
+    PL_RETURN_IF_ERROR(Select(*plan.query, &q));
+    supplied = std::move(q.rows);
+  } else {
+    for (const auto& row : plan.rows) {
+      std::vector<Value> values(row.size());
+      for (size_t i = 0; i < row.size(); ++i) PL_RETURN_IF_ERROR(Evaluate(*row[i], none, &values[i]));
+      supplied.push_back(std::move(values));
+    }
+  }
+  std::vector<bool> given(ncols, false);
+  for (int c : plan.target_columns) given[c] = true;
+  std::vector<Value> defaults(ncols);
+  for (size_t c = 0; c < ncols; ++c) {
+    if (!given[c]) PL_RETURN_IF_ERROR(Evaluate(*plan.column_defaults[c], none, &defaults[c]));
+  }
+  uint64_t count = 0;
+  for (auto& row : supplied) {
+    std::vector<Value> values = defaults;
+    for (size_t i = 0; i < plan.target_columns.size(); ++i) values[plan.target_columns[i]] = std::move(row[i]);
+    PL_RETURN_IF_ERROR(CheckNotNull(*table, values));
+    storage::TuplePtr tuple = table->layout().Build(values);
+    const Tuple* raw = tuple.get();
+    PL_RETURN_IF_ERROR(txn_->Insert(table, std::move(tuple)));
+    PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), raw, result));
+    ++count;
+  }
+  if (!plan.returning.empty()) {
+    result->columns = plan.returning_columns;
+    result->returns_rows = true;
+  }
+  result->rows_affected = count;
+  result->command_tag = "INSERT 0 " + std::to_string(count);
+  return Status::OK();
+}
+
+
+Status Executor::CollectJoinTargets(const SelectPlan& join, const std::vector<BoundExprPtr>& set_values,
+                                   std::vector<std::pair<Row*, const Tuple*>>* out,
+                                   std::vector<std::vector<Value>>* values) {
+  const size_t n = join.sources.size();
+  tuples_.assign(n, nullptr);
+  layouts_.resize(n);
+  for (size_t i = 0; i < n; ++i) layouts_[i] = &join.Layout(i);
+  ctx_.tuples = tuples_.data();
+  ctx_.layouts = layouts_.data();
+  stop_ = false;
+  std::unordered_set<Row*> seen;
+  // The first joined row that reaches a target row decides its new values.
+  struct Collect : RowSink {
+    Executor* self;
+    const std::vector<BoundExprPtr>* set_values;
+    std::unordered_set<Row*>* seen;
+    std::vector<std::pair<Row*, const Tuple*>>* out;
+    std::vector<std::vector<Value>>* values;
+    Status Consume() override {
+      if (!seen->insert(self->row0_).second) return Status::OK();
+      out->emplace_back(self->row0_, self->tuples_[0]);
+      std::vector<Value> row(set_values->size());
+      for (size_t i = 0; i < row.size(); ++i) PL_RETURN_IF_ERROR(Evaluate(*(*set_values)[i], self->ctx_, &row[i]));
+      values->push_back(std::move(row));
+      return Status::OK();
+    }
+  } sink;
+  sink.self = this;
+  sink.set_values = &set_values;
+  sink.seen = &seen;
+  sink.out = out;
+  sink.values = values;
+  PL_RETURN_IF_ERROR(Join(join, 0, sink));
+  tuples_.assign(1, nullptr);  // RETURNING reads source 0 only
+  return Status::OK();
+}
+
+Status Executor::Update(const UpdatePlan& plan, engine::QueryResult* result) {
+  storage::Table* table = plan.target.table.get();
+  std::vector<std::pair<Row*, const Tuple*>> targets;
+  std::vector<std::vector<Value>> joined_values;  // UPDATE .. FROM: computed with the join
+  for_update_ = true;
+  if (plan.join) {
+    PL_RETURN_IF_ERROR(CollectJoinTargets(*plan.join, plan.set_values, &targets, &joined_values));
+  } else {
+    PL_RETURN_IF_ERROR(CollectTargets(plan.target, &targets));
+  }
+  const auto& columns = table->schema().columns;
+  std::vector<Value> values(plan.set_values.size());
+  for (size_t t = 0; t < targets.size(); ++t) {
+    const auto& [row, old] = targets[t];
+    PL_RETURN_IF_ERROR(Tick());
+    tuples_[0] = old;
+    for (size_t i = 0; i < plan.set_values.size(); ++i) {
+      if (plan.join) {
+        values[i] = joined_values[t][i];
+      } else {
+        PL_RETURN_IF_ERROR(Evaluate(*plan.set_values[i], ctx_, &values[i]));
+      }
+      if (values[i].is_null() && columns[plan.set_columns[i]].not_null) {
+        return NotNullViolation(*table, columns[plan.set_columns[i]]);
+      }
+    }
+    storage::TuplePtr tuple = table->layout().Update(*old, plan.set_columns, values);
+    const Tuple* raw = tuple.get();
+    PL_RETURN_IF_ERROR(txn_->Update(table, row, std::move(tuple), old));
+    PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), raw, result));
+  }
+  if (!plan.returning.empty()) {
+    result->columns = plan.returning_columns;
+    result->returns_rows = true;
+  }
+  result->rows_affected = targets.size();
+  result->command_tag = "UPDATE " + std::to_string(targets.size());
+  return Status::OK();
+}
+
+Status Executor::Delete(const DeletePlan& plan, engine::QueryResult* result) {
+  storage::Table* table = plan.target.table.get();
+  std::vector<std::pair<Row*, const Tuple*>> targets;
+  for_update_ = true;
+  if (plan.join) {
+    std::vector<std::vector<Value>> none;
+    PL_RETURN_IF_ERROR(CollectJoinTargets(*plan.join, {}, &targets, &none));
+  } else {
+    PL_RETURN_IF_ERROR(CollectTargets(plan.target, &targets));
+  }
+  for (const auto& [row, old] : targets) {
+    PL_RETURN_IF_ERROR(Tick());
+    PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), old, result));
+    PL_RETURN_IF_ERROR(txn_->Delete(table, row));
+  }
+  if (!plan.returning.empty()) {
+    result->columns = plan.returning_columns;
+    result->returns_rows = true;
+  }
+  result->rows_affected = targets.size();
+  result->command_tag = "DELETE " + std::to_string(targets.size());
+  return Status::OK();
+}
+
+}  // namespace paceline::sql
