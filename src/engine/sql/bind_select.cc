@@ -341,6 +341,9 @@ Status Binder::BindQuery(const SelectStmt& stmt, Context& ctx, std::unique_ptr<S
     if (plan->having && ReadsOuterSources(*plan->having)) {
       return NotSupported("a correlated subquery in HAVING");
     }
+    for (const auto& key : plan->order_by) {
+      if (ReadsOuterSources(*key.expr)) return NotSupported("a correlated subquery in an aggregated query's ORDER BY");
+    }
   }
   plan->correlated = ctx.correlated;
   *out = std::move(plan);
