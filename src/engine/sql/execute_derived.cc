@@ -12,6 +12,13 @@
 
 namespace paceline::sql {
 
+namespace {
+
+// The most rows one generate_series may yield (see SeriesRows).
+constexpr size_t kMaxSeriesRows = 1'000'000;
+
+}  // namespace
+
 Executor::StatementCache& Executor::Cache() {
   if (!root_->cache_) root_->cache_ = std::make_shared<StatementCache>();
   return *root_->cache_;
@@ -116,6 +123,12 @@ Status Executor::SeriesRows(const DerivedPlan& derived, const EvalContext& ctx, 
   Value at = bound[0];
   while ((direction > 0 && Value::Compare(at, bound[1]) <= 0) || (direction < 0 && Value::Compare(at, bound[1]) >= 0)) {
     PL_RETURN_IF_ERROR(Tick());
+    // The rows are materialized: a series as long as a literal can make it
+    // would exhaust memory (PostgreSQL streams them instead).
+    if (out->size() >= kMaxSeriesRows) {
+      return Status(sqlstate::kProgramLimitExceeded,
+                    "generate_series of more than " + std::to_string(kMaxSeriesRows) + " rows is not supported");
+    }
     out->push_back({at});
     Value next;
     // Past the type's range the series has ended (PostgreSQL stops there too).
