@@ -526,11 +526,7 @@ Status Binder::BindDefault(const Expr& expr, const Type& type, std::optional<Val
   PL_RETURN_IF_ERROR(BindExpr(expr, ctx, &e));
   *is_now = false;
   constant->reset();
-  std::function<bool(const BoundExpr&)> has_subquery = [&](const BoundExpr& x) {
-    return x.kind == BoundKind::kSubquery ||
-           std::any_of(x.children.begin(), x.children.end(), [&](const BoundExprPtr& c) { return has_subquery(*c); });
-  };
-  if (has_subquery(*e)) {
+  if (AnyNode(*e, [](const BoundExpr& x) { return x.kind == BoundKind::kSubquery; })) {
     return Status(sqlstate::kFeatureNotSupported, "cannot use subquery in DEFAULT expression", Pos(expr.location));
   }
   if (e->kind == BoundKind::kFunction &&

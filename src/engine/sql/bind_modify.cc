@@ -134,14 +134,17 @@ Status Binder::BindTargetScan(const TableRef& ref, const Expr* where, SourcePlan
   return Status::OK();
 }
 
-Status Binder::BindTargetJoin(const TableRef& ref, const std::vector<std::unique_ptr<FromItem>>& from,
-                              const Expr* where, Context& ctx, std::unique_ptr<SelectPlan>* join) {
+Status Binder::BindTarget(const TableRef& ref, const std::vector<std::unique_ptr<FromItem>>& from, const Expr* where,
+                          Context& ctx, SourcePlan* target, std::unique_ptr<SelectPlan>* join) {
+  if (from.empty()) return BindTargetScan(ref, where, target, ctx);
   auto plan = std::make_unique<SelectPlan>();
-  SourcePlan target;
-  PL_RETURN_IF_ERROR(LookupTable(ref, &target.table));
-  target.alias = ref.alias.empty() ? ref.name : ref.alias;
-  ctx.scope.push_back(ScopeEntry::ForTable(target.alias, target.table.get()));
-  plan->sources.push_back(std::move(target));
+  SourcePlan source;
+  PL_RETURN_IF_ERROR(LookupTable(ref, &source.table));
+  source.alias = ref.alias.empty() ? ref.name : ref.alias;
+  ctx.scope.push_back(ScopeEntry::ForTable(source.alias, source.table.get()));
+  target->table = source.table;
+  target->alias = source.alias;
+  plan->sources.push_back(std::move(source));
   std::vector<ExprPtr> owned;
   std::vector<Conjunct> where_conjuncts;
   std::vector<std::pair<int, Conjunct>> on_conjuncts;
@@ -154,13 +157,7 @@ Status Binder::BindTargetJoin(const TableRef& ref, const std::vector<std::unique
 Status Binder::BindUpdate(const UpdateStmt& stmt, std::unique_ptr<UpdatePlan>* out) {
   auto plan = std::make_unique<UpdatePlan>();
   Context ctx;
-  if (stmt.from.empty()) {
-    PL_RETURN_IF_ERROR(BindTargetScan(stmt.table, stmt.where.get(), &plan->target, ctx));
-  } else {
-    PL_RETURN_IF_ERROR(BindTargetJoin(stmt.table, stmt.from, stmt.where.get(), ctx, &plan->join));
-    plan->target.table = plan->join->sources[0].table;
-    plan->target.alias = plan->join->sources[0].alias;
-  }
+  PL_RETURN_IF_ERROR(BindTarget(stmt.table, stmt.from, stmt.where.get(), ctx, &plan->target, &plan->join));
   const catalog::TableSchema& schema = plan->target.table->schema();
   ctx.clause = "UPDATE";
   for (const auto& set : stmt.set) {
@@ -196,13 +193,7 @@ Status Binder::BindUpdate(const UpdateStmt& stmt, std::unique_ptr<UpdatePlan>* o
 Status Binder::BindDelete(const DeleteStmt& stmt, std::unique_ptr<DeletePlan>* out) {
   auto plan = std::make_unique<DeletePlan>();
   Context ctx;
-  if (stmt.using_items.empty()) {
-    PL_RETURN_IF_ERROR(BindTargetScan(stmt.table, stmt.where.get(), &plan->target, ctx));
-  } else {
-    PL_RETURN_IF_ERROR(BindTargetJoin(stmt.table, stmt.using_items, stmt.where.get(), ctx, &plan->join));
-    plan->target.table = plan->join->sources[0].table;
-    plan->target.alias = plan->join->sources[0].alias;
-  }
+  PL_RETURN_IF_ERROR(BindTarget(stmt.table, stmt.using_items, stmt.where.get(), ctx, &plan->target, &plan->join));
   PL_RETURN_IF_ERROR(BindReturning(stmt.returning, plan->target.table.get(), plan->target.alias, &plan->returning,
                                    &plan->returning_columns));
   FinalizeParameters(&plan->target);

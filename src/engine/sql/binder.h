@@ -126,9 +126,10 @@ class Binder {
   // every stored source's access path.
   Status PlaceConditions(Context& ctx, const std::vector<Conjunct>& where_conjuncts,
                          const std::vector<std::pair<int, Conjunct>>& on_conjuncts, SelectPlan* plan);
-  // UPDATE .. FROM / DELETE .. USING: the target (source 0) joined with `from`.
-  Status BindTargetJoin(const TableRef& ref, const std::vector<std::unique_ptr<FromItem>>& from, const Expr* where,
-                        Context& ctx, std::unique_ptr<SelectPlan>* join);
+  // The target of UPDATE / DELETE: read through `target` alone, or, with
+  // FROM / USING items, as source 0 of `join` (`target` then names it only).
+  Status BindTarget(const TableRef& ref, const std::vector<std::unique_ptr<FromItem>>& from, const Expr* where,
+                    Context& ctx, SourcePlan* target, std::unique_ptr<SelectPlan>* join);
   Status BindFrom(const std::vector<std::unique_ptr<FromItem>>& from, const Expr* where, Context& ctx,
                   SelectPlan* plan, std::vector<ExprPtr>* owned,
                   std::vector<Conjunct>* where_conjuncts, std::vector<std::pair<int, Conjunct>>* on_conjuncts);

@@ -145,20 +145,8 @@ size_t CountNodes(const BoundExpr& e, size_t limit) {
 }
 
 
-bool ContainsColumn(const BoundExpr& e) {
-  if (e.kind == BoundKind::kColumn) return true;
-  for (const auto& c : e.children) {
-    if (ContainsColumn(*c)) return true;
-  }
-  return false;
-}
 
 
-// Whether `e` holds a subquery that reads sources of the query `e` is in.
-bool ReadsOuterSources(const BoundExpr& e) {
-  if (e.kind == BoundKind::kSubquery && !e.subquery->outer_sources.empty()) return true;
-  return std::any_of(e.children.begin(), e.children.end(), [](const BoundExprPtr& c) { return ReadsOuterSources(*c); });
-}
 
 }  // namespace paceline::sql::bind
 

@@ -90,9 +90,24 @@ std::string DefaultName(const Expr& e);
 int MaxSource(const BoundExpr& e);
 bool UsesSource(const BoundExpr& e, const std::vector<bool>& which);
 size_t CountNodes(const BoundExpr& e, size_t limit);
-bool ContainsColumn(const BoundExpr& e);
+
+// Whether `pred` holds for `e` or any node below it.
+template <typename Pred>
+bool AnyNode(const BoundExpr& e, const Pred& pred) {
+  if (pred(e)) return true;
+  for (const auto& c : e.children) {
+    if (AnyNode(*c, pred)) return true;
+  }
+  return false;
+}
+
+inline bool ContainsColumn(const BoundExpr& e) {
+  return AnyNode(e, [](const BoundExpr& x) { return x.kind == BoundKind::kColumn; });
+}
 // Whether `e` holds a subquery that reads sources of the query `e` is in.
-bool ReadsOuterSources(const BoundExpr& e);
+inline bool ReadsOuterSources(const BoundExpr& e) {
+  return AnyNode(e, [](const BoundExpr& x) { return x.kind == BoundKind::kSubquery && !x.subquery->outer_sources.empty(); });
+}
 
 // Splits the AND tree of a `clause` condition into its conjuncts.
 template <typename Conjunct>

@@ -98,13 +98,7 @@ Status Executor::Insert(const InsertPlan& plan, engine::QueryResult* result) {
 Status Executor::CollectJoinTargets(const SelectPlan& join, const std::vector<BoundExprPtr>& set_values,
                                    std::vector<std::pair<Row*, const Tuple*>>* out,
                                    std::vector<std::vector<Value>>* values) {
-  const size_t n = join.sources.size();
-  tuples_.assign(n, nullptr);
-  layouts_.resize(n);
-  for (size_t i = 0; i < n; ++i) layouts_[i] = &join.Layout(i);
-  ctx_.tuples = tuples_.data();
-  ctx_.layouts = layouts_.data();
-  stop_ = false;
+  StartJoin(join);
   std::unordered_set<Row*> seen;
   // The first joined row that reaches a target row decides its new values.
   struct Collect : RowSink {

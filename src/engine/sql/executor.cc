@@ -348,8 +348,7 @@ Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink) {
   return Status::OK();
 }
 
-Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
-  for_update_ = plan.for_update;
+void Executor::StartJoin(const SelectPlan& plan) {
   const size_t n = plan.sources.size();
   tuples_.assign(n, nullptr);
   layouts_.resize(n);
@@ -357,6 +356,11 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
   ctx_.tuples = tuples_.data();
   ctx_.layouts = layouts_.data();
   stop_ = false;
+}
+
+Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
+  for_update_ = plan.for_update;
+  StartJoin(plan);
 
   int64_t limit = -1, offset = -1;
   PL_RETURN_IF_ERROR(EvaluateCount(plan.limit.get(), ctx_, "LIMIT", "2201W", &limit));

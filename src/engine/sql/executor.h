@@ -72,6 +72,8 @@ class Executor : public SubqueryRunner {
   // The rows of a derived source as values, set operations applied.
   Status DerivedRows(const DerivedPlan& derived, std::vector<std::vector<Value>>* out);
 
+  // Points the evaluation context at `plan`'s sources (no rows yet).
+  void StartJoin(const SelectPlan& plan);
   // Runs the join from `level` on, calling sink for each joined row.
   Status Join(const SelectPlan& plan, int level, RowSink& sink);
   // Calls fn(tuple, row) for each row of `source` its access path yields;

@@ -38,11 +38,7 @@ Status Transformer::TransformInsert(const PgQuery__InsertStmt& s, std::unique_pt
 Status Transformer::TransformUpdate(const PgQuery__UpdateStmt& s, std::unique_ptr<UpdateStmt>* out) {
   if (s.with_clause != nullptr) return Unsupported("WITH", s.with_clause->location);
   auto update = std::make_unique<UpdateStmt>();
-  for (size_t i = 0; i < s.n_from_clause; ++i) {
-    std::unique_ptr<FromItem> item;
-    PL_RETURN_IF_ERROR(TransformFromItem(*s.from_clause[i], &item));
-    update->from.push_back(std::move(item));
-  }
+  PL_RETURN_IF_ERROR(TransformFromList(s.from_clause, s.n_from_clause, &update->from));
   if (s.relation == nullptr) return InternalError("UPDATE without a table");
   PL_RETURN_IF_ERROR(TransformRangeVar(*s.relation, &update->table));
   for (size_t i = 0; i < s.n_target_list; ++i) {
@@ -72,11 +68,7 @@ Status Transformer::TransformUpdate(const PgQuery__UpdateStmt& s, std::unique_pt
 Status Transformer::TransformDelete(const PgQuery__DeleteStmt& s, std::unique_ptr<DeleteStmt>* out) {
   if (s.with_clause != nullptr) return Unsupported("WITH", s.with_clause->location);
   auto del = std::make_unique<DeleteStmt>();
-  for (size_t i = 0; i < s.n_using_clause; ++i) {
-    std::unique_ptr<FromItem> item;
-    PL_RETURN_IF_ERROR(TransformFromItem(*s.using_clause[i], &item));
-    del->using_items.push_back(std::move(item));
-  }
+  PL_RETURN_IF_ERROR(TransformFromList(s.using_clause, s.n_using_clause, &del->using_items));
   if (s.relation == nullptr) return InternalError("DELETE without a table");
   PL_RETURN_IF_ERROR(TransformRangeVar(*s.relation, &del->table));
   PL_RETURN_IF_ERROR(TransformExpr(s.where_clause, &del->where));

@@ -50,11 +50,7 @@ Status Transformer::TransformSelect(const PgQuery__SelectStmt& s, std::unique_pt
   select->distinct = s.n_distinct_clause > 0;
 
   PL_RETURN_IF_ERROR(TransformTargetList(s.target_list, s.n_target_list, &select->targets));
-  for (size_t i = 0; i < s.n_from_clause; ++i) {
-    std::unique_ptr<FromItem> item;
-    PL_RETURN_IF_ERROR(TransformFromItem(*s.from_clause[i], &item));
-    select->from.push_back(std::move(item));
-  }
+  PL_RETURN_IF_ERROR(TransformFromList(s.from_clause, s.n_from_clause, &select->from));
   PL_RETURN_IF_ERROR(TransformExpr(s.where_clause, &select->where));
   for (size_t i = 0; i < s.n_group_clause; ++i) {
     const Node* g = s.group_clause[i];
@@ -124,6 +120,15 @@ Status Transformer::TransformTargetList(Node* const* items, size_t n, std::vecto
     PL_RETURN_IF_ERROR(TransformExpr(target.val, &select_item.expr));
     if (select_item.expr == nullptr) return Unsupported("empty target", target.location);
     out->push_back(std::move(select_item));
+  }
+  return Status::OK();
+}
+
+Status Transformer::TransformFromList(Node* const* items, size_t n, std::vector<std::unique_ptr<FromItem>>* out) {
+  for (size_t i = 0; i < n; ++i) {
+    std::unique_ptr<FromItem> item;
+    PL_RETURN_IF_ERROR(TransformFromItem(*items[i], &item));
+    out->push_back(std::move(item));
   }
   return Status::OK();
 }

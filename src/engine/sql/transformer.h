@@ -97,6 +97,8 @@ class Transformer {
 
   // Parts of statements.
   Status TransformTargetList(Node* const* items, size_t n, std::vector<SelectItem>* out);
+  // FROM items (of SELECT, UPDATE .. FROM, DELETE .. USING).
+  Status TransformFromList(Node* const* items, size_t n, std::vector<std::unique_ptr<FromItem>>* out);
   Status TransformFromItem(const Node& node, std::unique_ptr<FromItem>* out);
   Status TransformRangeVar(const PgQuery__RangeVar& rv, TableRef* out);
   Status TransformRangeSubselect(const PgQuery__RangeSubselect& r, std::unique_ptr<FromItem>* out);

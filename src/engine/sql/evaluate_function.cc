@@ -1,0 +1,214 @@
+// ExpressionEvaluator: scalar functions (BoundKind::kFunction), see
+// expression_evaluator.h.
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "common/datetime.h"
+#include "engine/sql/evaluator_internal.h"
+
+namespace paceline::sql::eval {
+
+namespace {
+
+// Lower/upper-casing of ASCII letters (UTF-8 bytes above 0x7F pass through).
+std::string AsciiCase(std::string s, bool upper) {
+  for (char& c : s) {
+    if (upper && c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    if (!upper && c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return s;
+}
+
+// Number of UTF-8 characters.
+int64_t Utf8Length(std::string_view s) {
+  int64_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+// Byte offset of the character at 0-based character index `chars`.
+size_t Utf8Offset(std::string_view s, int64_t chars) {
+  size_t i = 0;
+  while (i < s.size() && chars > 0) {
+    ++i;
+    while (i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) ++i;
+    --chars;
+  }
+  return i;
+}
+
+}  // namespace
+
+Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) {
+  std::vector<Value> args(e.children.size());
+  // coalesce evaluates lazily; everything else is strict.
+  if (e.function == ScalarFunction::kCoalesce) {
+    for (const auto& c : e.children) {
+      PL_RETURN_IF_ERROR(Evaluate(*c, ctx, out));
+      if (!out->is_null()) return CastValue(*out, e.type, false, out);
+    }
+    *out = Value::Null(e.type.id);
+    return Status::OK();
+  }
+  for (size_t i = 0; i < e.children.size(); ++i) PL_RETURN_IF_ERROR(Evaluate(*e.children[i], ctx, &args[i]));
+  switch (e.function) {
+    case ScalarFunction::kNow:
+      *out = e.type.id == TypeId::kTimestampTz ? Value::TimestampTz(ctx.statement_time)
+                                               : Value::Timestamp(ctx.statement_time);
+      return Status::OK();
+    case ScalarFunction::kCurrentDate: {
+      int64_t micros = ctx.statement_time;
+      int64_t day = micros / 86400000000LL - (micros % 86400000000LL < 0 ? 1 : 0);
+      *out = Value::Date(static_cast<int32_t>(day));
+      return Status::OK();
+    }
+    case ScalarFunction::kRandom: {
+      thread_local std::mt19937_64 rng(std::random_device{}());
+      *out = Value::Float64(std::uniform_real_distribution<double>(0.0, 1.0)(rng));
+      return Status::OK();
+    }
+    case ScalarFunction::kGreatest: case ScalarFunction::kLeast: {
+      Value best = Value::Null(e.type.id);
+      for (const Value& a : args) {
+        if (a.is_null()) continue;
+        if (best.is_null()) best = a;
+        int c = Value::Compare(a, best);
+        if ((e.function == ScalarFunction::kGreatest && c > 0) || (e.function == ScalarFunction::kLeast && c < 0)) best = a;
+      }
+      if (best.is_null()) {
+        *out = best;
+        return Status::OK();
+      }
+      return CastValue(best, e.type, false, out);
+    }
+    case ScalarFunction::kNullIf:
+      if (!args[0].is_null() && !args[1].is_null() && Value::Compare(args[0], args[1]) == 0) {
+        *out = Value::Null(e.type.id);
+      } else {
+        *out = args[0];
+      }
+      return Status::OK();
+    default:
+      break;
+  }
+  for (const Value& a : args) {
+    if (a.is_null()) {
+      *out = Value::Null(e.type.id);
+      return Status::OK();
+    }
+  }
+  switch (e.function) {
+    case ScalarFunction::kAbs:
+      if (e.type.IsInteger()) {
+        int64_t v = args[0].int_value();
+        if (v == std::numeric_limits<int64_t>::min() || !FitsType(e.type.id, v < 0 ? -v : v)) return OutOfRange(e.type.id);
+        *out = MakeInt(e.type.id, v < 0 ? -v : v);
+      } else if (e.type.IsFloat()) {
+        double a = std::fabs(args[0].float_value());
+        *out = e.type.id == TypeId::kFloat32 ? Value::Float32(static_cast<float>(a)) : Value::Float64(a);
+      } else {
+        const Decimal& d = args[0].numeric_value();
+        *out = Value::Numeric(d.IsNegative() ? d.Negate() : d);
+      }
+      return Status::OK();
+    case ScalarFunction::kRound: case ScalarFunction::kTrunc: case ScalarFunction::kFloor: case ScalarFunction::kCeil: {
+      if (e.type.IsFloat()) {
+        double v = args[0].float_value();
+        double r = e.function == ScalarFunction::kRound ? std::nearbyint(v)
+                 : e.function == ScalarFunction::kTrunc ? std::trunc(v)
+                 : e.function == ScalarFunction::kFloor ? std::floor(v) : std::ceil(v);
+        *out = Value::Float64(r);
+        return Status::OK();
+      }
+      // Keep `digits` digits after the point (negative: round to tens,
+      // hundreds, ...), as PostgreSQL: round half away from zero; trunc
+      // toward zero; floor/ceil toward -inf/+inf. The result's scale is
+      // max(digits, 0).
+      Decimal d = ToDecimal(args[0]);
+      int64_t digits = args.size() > 1 ? args[1].int_value() : 0;
+      digits = std::clamp<int64_t>(digits, -Decimal::kMaxPrecision, Decimal::kMaxScale);
+      const int target = static_cast<int>(digits);
+      const int result_scale = std::max(target, 0);
+      const int drop = d.scale() - target;  // digits of the unscaled value to remove
+      Decimal r;
+      if (drop <= 0) {
+        PL_RETURN_IF_ERROR(d.Rescale(result_scale, &r));
+      } else {
+        const __int128 u = d.unscaled();
+        __int128 q = 0, rem = u;
+        if (drop <= Decimal::kMaxPrecision) {
+          __int128 p = 1;
+          for (int i = 0; i < drop; ++i) p *= 10;
+          q = u / p;
+          rem = u % p;
+          const __int128 rem_abs = rem < 0 ? -rem : rem;  // rem_abs * 2 >= p, without overflow at p = 10^38
+          if (e.function == ScalarFunction::kRound && rem_abs >= p - rem_abs) q += u < 0 ? -1 : 1;
+        }
+        if (e.function == ScalarFunction::kFloor && rem < 0) --q;
+        if (e.function == ScalarFunction::kCeil && rem > 0) ++q;
+        for (int i = 0; i < result_scale - target; ++i) q *= 10;  // back to units when digits < 0
+        r = Decimal(q, result_scale);
+      }
+      *out = Value::Numeric(r);
+      return Status::OK();
+    }
+    case ScalarFunction::kLower: case ScalarFunction::kUpper:
+      *out = Value::Text(AsciiCase(TextOf(args[0]), e.function == ScalarFunction::kUpper));
+      return Status::OK();
+    case ScalarFunction::kLength:
+      *out = Value::Int32(static_cast<int32_t>(Utf8Length(TextOf(args[0]))));
+      return Status::OK();
+    case ScalarFunction::kOctetLength:
+      // Bytes of a bytea, or of a text's UTF-8 (CHAR(n) keeps its padding, as
+      // PostgreSQL's bpcharoctetlen).
+      *out = Value::Int32(static_cast<int32_t>(args[0].string_value().size()));
+      return Status::OK();
+    case ScalarFunction::kSubstr: {
+      const std::string text = TextOf(args[0]);
+      std::string_view s = text;
+      int64_t start = args[1].int_value();  // 1-based, may be < 1
+      int64_t len = args.size() > 2 ? args[2].int_value() : std::numeric_limits<int32_t>::max();
+      if (len < 0) return Status(sqlstate::kInvalidParameterValue, "negative substring length not allowed");
+      int64_t first = std::max<int64_t>(start, 1);
+      int64_t last = start + len;  // exclusive, 1-based
+      if (last <= first) {
+        *out = Value::Text("");
+        return Status::OK();
+      }
+      size_t from = Utf8Offset(s, first - 1);
+      size_t to = Utf8Offset(s, last - 1);
+      *out = Value::Text(std::string(s.substr(from, to - from)));
+      return Status::OK();
+    }
+    case ScalarFunction::kTrim: case ScalarFunction::kLtrim: case ScalarFunction::kRtrim: {
+      const std::string text = TextOf(args[0]);
+      const std::string trim_chars = args.size() > 1 ? TextOf(args[1]) : std::string(" ");
+      std::string_view s = text;
+      std::string_view chars = trim_chars;
+      if (e.function != ScalarFunction::kRtrim) {
+        while (!s.empty() && chars.find(s.front()) != std::string_view::npos) s.remove_prefix(1);
+      }
+      if (e.function != ScalarFunction::kLtrim) {
+        while (!s.empty() && chars.find(s.back()) != std::string_view::npos) s.remove_suffix(1);
+      }
+      *out = Value::Text(std::string(s));
+      return Status::OK();
+    }
+    case ScalarFunction::kPower:
+      *out = Value::Float64(std::pow(ToDouble(args[0]), ToDouble(args[1])));
+      return Status::OK();
+    case ScalarFunction::kSqrt: {
+      double v = ToDouble(args[0]);
+      if (v < 0) return Status("2201F", "cannot take square root of a negative number");
+      *out = Value::Float64(std::sqrt(v));
+      return Status::OK();
+    }
+    case ScalarFunction::kMod:
+      return Arithmetic(BinaryOp::kMod, args[0], args[1], e.type, out);
+    default:
+      return InternalError("unknown scalar function");
+  }
+}
+
+}  // namespace paceline::sql::eval

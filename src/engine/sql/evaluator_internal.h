@@ -1,0 +1,28 @@
+// Internal to the expression evaluator's files (expression_evaluator.cc,
+// evaluate_function.cc): the helpers both use, defined in
+// expression_evaluator.cc, and the scalar functions' entry point.
+#pragma once
+
+#include <string>
+
+#include "common/decimal.h"
+#include "common/status.h"
+#include "common/value.h"
+#include "engine/sql/expression_evaluator.h"
+
+namespace paceline::sql::eval {
+
+// 22003 "<type> out of range" for an integer or date result type.
+Status OutOfRange(TypeId id);
+// `v` as a value of the integer (or date) type `id`.
+Value MakeInt(TypeId id, int64_t v);
+bool FitsType(TypeId id, int64_t v);
+Decimal ToDecimal(const Value& v);
+double ToDouble(const Value& v);
+// A value as text for string functions and ||, as PostgreSQL's cast to text gives it.
+std::string TextOf(const Value& v);
+
+// A kFunction node (evaluate_function.cc).
+Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out);
+
+}  // namespace paceline::sql::eval
