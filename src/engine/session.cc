@@ -55,7 +55,8 @@ bool IsDml(sql::StatementKind kind) {
 bool IsDdl(sql::StatementKind kind) {
   switch (kind) {
     case sql::StatementKind::kCreateTable: case sql::StatementKind::kCreateDomain:
-    case sql::StatementKind::kCreateIndex: case sql::StatementKind::kDrop: case sql::StatementKind::kTruncate:
+    case sql::StatementKind::kCreateIndex: case sql::StatementKind::kCreateView: case sql::StatementKind::kDrop:
+    case sql::StatementKind::kTruncate:
     case sql::StatementKind::kAlterTable:
       return true;
     default:
@@ -74,6 +75,7 @@ const char* ReadOnlyViolation(const sql::PreparedStatement& statement) {
     case sql::StatementKind::kCreateTable: return "CREATE TABLE";
     case sql::StatementKind::kCreateDomain: return "CREATE DOMAIN";
     case sql::StatementKind::kCreateIndex: return "CREATE INDEX";
+    case sql::StatementKind::kCreateView: return "CREATE VIEW";
     case sql::StatementKind::kTruncate: return "TRUNCATE TABLE";
     case sql::StatementKind::kAlterTable: return "ALTER TABLE";
     case sql::StatementKind::kDrop:
@@ -81,6 +83,7 @@ const char* ReadOnlyViolation(const sql::PreparedStatement& statement) {
         case sql::ObjectKind::kTable: return "DROP TABLE";
         case sql::ObjectKind::kIndex: return "DROP INDEX";
         case sql::ObjectKind::kDomain: return "DROP DOMAIN";
+        case sql::ObjectKind::kView: return "DROP VIEW";
         case sql::ObjectKind::kOther: return "DROP";
       }
       return "DROP";

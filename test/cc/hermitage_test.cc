@@ -150,7 +150,7 @@ class SerialOracle {
  private:
   void Reset() {
     QueryResult r;
-    session_->Execute("DROP TABLE IF EXISTS test", &r);
+    session_->Execute("DROP TABLE IF EXISTS test CASCADE", &r);
     for (const auto& sql : setup_) EXPECT_TRUE(session_->Execute(sql, &r).ok()) << sql;
   }
   bool Same(const Observed& o) {
@@ -211,7 +211,7 @@ class HermitageTest : public ::testing::TestWithParam<std::tuple<std::string, st
   void Setup(const CaseFile& file) {
     auto s = db_->CreateSession();
     QueryResult r;
-    s->Execute("DROP TABLE IF EXISTS test", &r);
+    s->Execute("DROP TABLE IF EXISTS test CASCADE", &r);
     for (const auto& sql : file.setup) ASSERT_TRUE(s->Execute(sql, &r).ok()) << sql;
   }
   std::string FinalTable() {

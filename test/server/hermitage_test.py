@@ -77,7 +77,7 @@ class HermitageOverTheWireTest(unittest.TestCase):
         self.addCleanup(admin.close)
 
         def reset():
-            admin.execute("DROP TABLE IF EXISTS test")
+            admin.execute("DROP TABLE IF EXISTS test CASCADE")
             for sql in setup:
                 admin.execute(sql)
 

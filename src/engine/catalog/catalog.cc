@@ -1,6 +1,8 @@
 // Catalog: name → object maps and their DDL rules (see catalog.h).
 #include "engine/catalog/catalog.h"
 
+#include <algorithm>
+
 namespace paceline::catalog {
 
 std::shared_ptr<storage::Table> Catalog::FindTable(std::string_view name) const {
@@ -26,11 +28,11 @@ std::vector<std::string> Catalog::TableNames() const {
 
 Status Catalog::CreateTable(TableSchema schema, std::vector<IndexSchema> indexes,
                             std::shared_ptr<storage::Table>* out) {
-  if (tables_.count(schema.name) || index_owner_.count(schema.name)) {
+  if (tables_.count(schema.name) || index_owner_.count(schema.name) || views_.count(schema.name)) {
     return Status(sqlstate::kDuplicateTable, "relation \"" + schema.name + "\" already exists");
   }
   for (const auto& index : indexes) {
-    if (tables_.count(index.name) || index_owner_.count(index.name)) {
+    if (tables_.count(index.name) || index_owner_.count(index.name) || views_.count(index.name)) {
       return Status(sqlstate::kDuplicateTable, "relation \"" + index.name + "\" already exists");
     }
   }
@@ -67,9 +69,60 @@ Status Catalog::DropTable(std::string_view name, bool cascade) {
       fk = fks.erase(fk);
     }
   }
+  PL_RETURN_IF_ERROR(DropDependentViews(name, "table", cascade));
   for (const auto& index : it->second->indexes()) index_owner_.erase(index->schema().name);
   tables_.erase(it);
   Bump();
+  return Status::OK();
+}
+
+const ViewSchema* Catalog::FindView(std::string_view name) const {
+  auto it = views_.find(name);
+  return it == views_.end() ? nullptr : &it->second;
+}
+
+Status Catalog::CreateView(ViewSchema view, bool replace) {
+  if (tables_.count(view.name) || index_owner_.count(view.name) || (!replace && views_.count(view.name))) {
+    return Status(sqlstate::kDuplicateTable, "relation \"" + view.name + "\" already exists");
+  }
+  std::string name = view.name;
+  views_[name] = std::move(view);
+  Bump();
+  return Status::OK();
+}
+
+Status Catalog::DropView(std::string_view name, bool cascade) {
+  auto it = views_.find(name);
+  if (it == views_.end()) {
+    return Status(sqlstate::kUndefinedTable, "view \"" + std::string(name) + "\" does not exist");
+  }
+  PL_RETURN_IF_ERROR(DropDependentViews(name, "view", cascade));
+  views_.erase(std::string(name));
+  Bump();
+  return Status::OK();
+}
+
+std::vector<std::string> Catalog::DependentViews(std::string_view name) const {
+  std::vector<std::string> dependents;
+  for (const auto& [view_name, view] : views_) {
+    if (std::find(view.depends_on.begin(), view.depends_on.end(), name) != view.depends_on.end()) {
+      dependents.push_back(view_name);
+    }
+  }
+  return dependents;
+}
+
+Status Catalog::DropDependentViews(std::string_view name, const char* kind, bool cascade) {
+  const std::vector<std::string> dependents = DependentViews(name);
+  if (dependents.empty()) return Status::OK();
+  if (!cascade) {
+    return Status(sqlstate::kDependentObjectsStillExist,
+                  std::string("cannot drop ") + kind + " " + std::string(name) + " because other objects depend on it")
+        .WithDetail("view " + dependents[0] + " depends on " + kind + " " + std::string(name));
+  }
+  for (const auto& dependent : dependents) {
+    if (views_.count(dependent)) PL_RETURN_IF_ERROR(DropView(dependent, true));
+  }
   return Status::OK();
 }
 

@@ -1,5 +1,6 @@
 // Catalog: the named objects of a database: tables (with their storage),
-// domains, and the index names that belong to each table.
+// views, domains, and the index names that belong to each table. Tables,
+// views and indexes share one namespace of relation names.
 //
 // Every change bumps version(), which the statement cache compares to decide
 // whether a prepared plan is still valid. Tables are held by shared_ptr so a
@@ -30,6 +31,9 @@ class Catalog {
 
   std::shared_ptr<storage::Table> FindTable(std::string_view name) const;
   const DomainSchema* FindDomain(std::string_view name) const;
+  const ViewSchema* FindView(std::string_view name) const;
+  // The views whose query names the table or view `name`.
+  std::vector<std::string> DependentViews(std::string_view name) const;
   // The table that owns the index named `name`, or nullptr.
   std::shared_ptr<storage::Table> FindIndexTable(std::string_view name) const;
   std::vector<std::string> TableNames() const;
@@ -42,6 +46,12 @@ class Catalog {
   // are dropped with it only when `cascade`; otherwise 2BP01.
   Status DropTable(std::string_view name, bool cascade);
   Status CreateDomain(DomainSchema domain);
+  // 42P07 when the name is taken by a table, index, or (unless `replace`)
+  // a view; replacing keeps the views that depend on it.
+  Status CreateView(ViewSchema view, bool replace);
+  // 42P01 when absent. Views that name it go too when `cascade`; otherwise
+  // 2BP01.
+  Status DropView(std::string_view name, bool cascade);
   // 2BP01 when a column uses the domain and !cascade.
   Status DropDomain(std::string_view name, bool cascade);
   // 42P07 when the name is taken; 23505 when a unique index meets duplicates.
@@ -61,6 +71,10 @@ class Catalog {
 
   std::map<std::string, std::shared_ptr<storage::Table>, std::less<>> tables_;
   std::map<std::string, DomainSchema, std::less<>> domains_;
+  std::map<std::string, ViewSchema, std::less<>> views_;
+  // The views that name `name` (directly); 2BP01 naming the first when
+  // there is one and !cascade, else drops them all (recursively).
+  Status DropDependentViews(std::string_view name, const char* kind, bool cascade);
   std::map<std::string, std::string, std::less<>> index_owner_;  // index name → table name
   uint32_t next_table_id_ = 1;
   std::atomic<uint64_t> version_{1};

@@ -43,6 +43,16 @@ struct DomainSchema {
   bool not_null = false;
 };
 
+// A view: a named query, kept as the text of its CREATE VIEW statement and
+// bound again wherever it is named (so it always reads the current tables).
+struct ViewSchema {
+  std::string name;
+  std::string definition;                 // the whole CREATE [OR REPLACE] VIEW statement
+  std::vector<std::string> columns;       // its column names, as created
+  std::vector<Type> column_types;         // and their types
+  std::vector<std::string> depends_on;    // the tables and views its query names
+};
+
 enum class IndexMethod { kOrdered, kHash };
 
 struct IndexSchema {

@@ -79,6 +79,7 @@ enum class BoolTest { kTrue, kNotTrue, kFalse, kNotFalse, kUnknown, kNotUnknown 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 struct SelectStmt;
+struct WindowDefinition;
 
 struct CaseWhen {
   ExprPtr condition;
@@ -121,6 +122,8 @@ struct Expr {
   std::string function_name;
   bool distinct = false;       // count(DISTINCT x)
   bool star = false;           // count(*)
+  // A window function call `f(..) OVER (..)` or `OVER w`; null otherwise.
+  std::shared_ptr<const WindowDefinition> over;
 
   // kSubquery: the query, what is asked of it, and for kAny/kAll the
   // comparison (binary_op) with `left`.
@@ -173,6 +176,26 @@ struct OrderItem {
 
 enum class SetOperation { kNone, kUnion, kIntersect, kExcept };
 
+// A window: OVER (..) of a window function call, or WINDOW name AS (..).
+// `frame_options` holds PostgreSQL's FRAMEOPTION_* bits as the parser gives
+// them (kFrame* below); the offsets are set for n PRECEDING/FOLLOWING.
+struct WindowDefinition {
+  static constexpr int kFrameNonDefault = 0x1, kFrameRange = 0x2, kFrameRows = 0x4, kFrameGroups = 0x8,
+                       kFrameStartUnboundedPreceding = 0x20, kFrameEndUnboundedFollowing = 0x100,
+                       kFrameStartCurrentRow = 0x200, kFrameEndCurrentRow = 0x400,
+                       kFrameStartOffsetPreceding = 0x800, kFrameEndOffsetPreceding = 0x1000,
+                       kFrameStartOffsetFollowing = 0x2000, kFrameEndOffsetFollowing = 0x4000,
+                       kFrameExclusions = 0x8000 | 0x10000 | 0x20000;
+  std::string name;     // WINDOW name AS (..); "" in OVER (..)
+  std::string refname;  // OVER w, OVER (w ORDER BY ..): the named window it copies
+  std::vector<ExprPtr> partition_by;
+  std::vector<OrderItem> order_by;
+  int frame_options = 0;
+  ExprPtr start_offset;
+  ExprPtr end_offset;
+  int location = -1;
+};
+
 // WITH name [(columns)] AS (query): a named query of one statement.
 struct CommonTableExpr {
   std::string name;
@@ -199,6 +222,7 @@ struct SelectStmt {
   std::vector<ExprPtr> group_by;
   ExprPtr having;
   std::vector<OrderItem> order_by;
+  std::vector<std::shared_ptr<const WindowDefinition>> windows;  // WINDOW w AS (..), ..
   ExprPtr limit;          // null when absent; LIMIT ALL → null
   ExprPtr offset;
   bool for_update = false;  // FOR UPDATE / FOR NO KEY UPDATE / FOR SHARE
@@ -224,6 +248,7 @@ struct SetClause {
 };
 
 struct UpdateStmt {
+  std::vector<CommonTableExpr> with;  // WITH .. UPDATE (SELECT queries only)
   TableRef table;
   std::vector<SetClause> set;
   std::vector<std::unique_ptr<FromItem>> from;  // UPDATE .. FROM
@@ -232,6 +257,7 @@ struct UpdateStmt {
 };
 
 struct DeleteStmt {
+  std::vector<CommonTableExpr> with;  // WITH .. DELETE (SELECT queries only)
   TableRef table;
   std::vector<std::unique_ptr<FromItem>> using_items;  // DELETE .. USING
   ExprPtr where;
@@ -283,7 +309,16 @@ struct CreateIndexStmt {
   bool has_expressions = false;  // an index on an expression: not supported
 };
 
-enum class ObjectKind { kTable, kIndex, kDomain, kOther };
+// CREATE [OR REPLACE] VIEW name [(columns)] AS query.
+struct CreateViewStmt {
+  std::string name;
+  std::vector<std::string> column_aliases;
+  std::shared_ptr<const SelectStmt> query;
+  bool replace = false;
+  int location = -1;
+};
+
+enum class ObjectKind { kTable, kIndex, kDomain, kView, kOther };
 
 struct DropStmt {
   ObjectKind kind = ObjectKind::kTable;
@@ -379,7 +414,7 @@ struct ExecuteStmt {
 
 enum class StatementKind {
   kSelect, kInsert, kUpdate, kDelete,
-  kCreateTable, kCreateDomain, kCreateIndex, kDrop, kTruncate, kAlterTable,
+  kCreateTable, kCreateDomain, kCreateIndex, kCreateView, kDrop, kTruncate, kAlterTable,
   kTransaction, kSet, kShow,
   kVacuum, kAnalyze,    // accepted, no effect
   kCheckpoint,          // a checkpoint of the data directory (none without one)
@@ -405,6 +440,7 @@ struct Statement {
   std::unique_ptr<CreateTableStmt> create_table;
   std::unique_ptr<CreateDomainStmt> create_domain;
   std::unique_ptr<CreateIndexStmt> create_index;
+  std::unique_ptr<CreateViewStmt> create_view;
   std::unique_ptr<DropStmt> drop;
   std::unique_ptr<TruncateStmt> truncate;
   std::unique_ptr<AlterTableStmt> alter_table;

@@ -57,9 +57,22 @@ constexpr FunctionInfo kFunctions[] = {
     {"sqrt", ScalarFunction::kSqrt, 1, 1},
     {"mod", ScalarFunction::kMod, 2, 2},
     {"random", ScalarFunction::kRandom, 0, 0},
+    {"clock_timestamp", ScalarFunction::kClockTimestamp, 0, 0},
+    {"date_trunc", ScalarFunction::kDateTrunc, 2, 2},
+    {"extract", ScalarFunction::kExtract, 2, 2},
+    {"date_part", ScalarFunction::kDatePart, 2, 2},
 };
 
 }  // namespace
+
+bool Binder::IsAggregateName(const std::string& name) {
+  return name == "count" || name == "sum" || name == "min" || name == "max" || name == "avg" ||
+         name == "string_agg" || name == "bool_and" || name == "bool_or" || name == "every";
+}
+
+bool Binder::IsScalarFunctionName(const std::string& name) {
+  return std::any_of(std::begin(kFunctions), std::end(kFunctions), [&](const FunctionInfo& f) { return name == f.name; });
+}
 
 Status Binder::BindAggregate(const Expr& e, Context& ctx, BoundExprPtr* out) {
   if (ctx.agg_plan == nullptr) {
@@ -70,7 +83,32 @@ Status Binder::BindAggregate(const Expr& e, Context& ctx, BoundExprPtr* out) {
     return Status(sqlstate::kGroupingError, "aggregate function calls cannot be nested", Pos(e.location));
   }
   AggregateSpec spec;
+  PL_RETURN_IF_ERROR(BindAggregateSpec(e, ctx, false, &spec));
+  int slot = static_cast<int>(ctx.agg_plan->group_by.size() + ctx.agg_plan->aggregates.size());
+  // Reuse an identical aggregate (SELECT sum(x) ... HAVING sum(x) > 0).
+  for (size_t i = 0; i < ctx.agg_plan->aggregates.size(); ++i) {
+    const AggregateSpec& other = ctx.agg_plan->aggregates[i];
+    auto same = [](const BoundExprPtr& a, const BoundExprPtr& b) { return (!a && !b) || (a && b && a->Equals(*b)); };
+    if (other.kind == spec.kind && other.distinct == spec.distinct && same(other.arg, spec.arg) &&
+        same(other.separator, spec.separator)) {
+      slot = static_cast<int>(ctx.agg_plan->group_by.size() + i);
+      *out = BoundExpr::Slot(slot, other.type);
+      return Status::OK();
+    }
+  }
+  *out = BoundExpr::Slot(slot, spec.type);
+  (*out)->location = e.location;
+  ctx.agg_plan->aggregates.push_back(std::move(spec));
+  ctx.agg_plan->aggregate = true;
+  return Status::OK();
+}
+
+Status Binder::BindAggregateSpec(const Expr& e, Context& ctx, bool over, AggregateSpec* out) {
+  AggregateSpec& spec = *out;
   spec.distinct = e.distinct;
+  // An aggregate's arguments hold no aggregate; a window aggregate's may
+  // (they are computed over the groups).
+  bool& nested = over ? ctx.in_window : ctx.in_aggregate;
   const std::string& name = e.function_name;
   if (e.star) {
     if (name != "count") return SyntaxError(name + "(*) is not allowed; only count(*)", Pos(e.location));
@@ -83,9 +121,9 @@ Status Binder::BindAggregate(const Expr& e, Context& ctx, BoundExprPtr* out) {
                     "function " + name + " with " + std::to_string(e.list.size()) + " arguments does not exist",
                     Pos(e.location));
     }
-    ctx.in_aggregate = true;
+    nested = true;
     Status s = BindExpr(*e.list[0], ctx, &spec.arg);
-    ctx.in_aggregate = false;
+    nested = false;
     PL_RETURN_IF_ERROR(s);
     const Type& t = spec.arg->type;
     if (name == "string_agg") {
@@ -93,9 +131,9 @@ Status Binder::BindAggregate(const Expr& e, Context& ctx, BoundExprPtr* out) {
       // every value but the first.
       spec.kind = AggregateKind::kStringAgg;
       spec.type = Type(TypeId::kText);
-      ctx.in_aggregate = true;
+      nested = true;
       Status sep = BindExpr(*e.list[1], ctx, &spec.separator);
-      ctx.in_aggregate = false;
+      nested = false;
       PL_RETURN_IF_ERROR(sep);
       auto text_like = [](const BoundExpr& a) { return IsUnknown(a) || a.type.IsString(); };
       if (!text_like(*spec.arg) || !text_like(*spec.separator)) {
@@ -141,31 +179,13 @@ Status Binder::BindAggregate(const Expr& e, Context& ctx, BoundExprPtr* out) {
       }
     }
   }
-  int slot = static_cast<int>(ctx.agg_plan->group_by.size() + ctx.agg_plan->aggregates.size());
-  // Reuse an identical aggregate (SELECT sum(x) ... HAVING sum(x) > 0).
-  for (size_t i = 0; i < ctx.agg_plan->aggregates.size(); ++i) {
-    const AggregateSpec& other = ctx.agg_plan->aggregates[i];
-    auto same = [](const BoundExprPtr& a, const BoundExprPtr& b) { return (!a && !b) || (a && b && a->Equals(*b)); };
-    if (other.kind == spec.kind && other.distinct == spec.distinct && same(other.arg, spec.arg) &&
-        same(other.separator, spec.separator)) {
-      slot = static_cast<int>(ctx.agg_plan->group_by.size() + i);
-      *out = BoundExpr::Slot(slot, other.type);
-      return Status::OK();
-    }
-  }
-  *out = BoundExpr::Slot(slot, spec.type);
-  (*out)->location = e.location;
-  ctx.agg_plan->aggregates.push_back(std::move(spec));
-  ctx.agg_plan->aggregate = true;
   return Status::OK();
 }
 
 Status Binder::BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
   const std::string& name = e.function_name;
-  if (name == "count" || name == "sum" || name == "min" || name == "max" || name == "avg" ||
-      name == "string_agg" || name == "bool_and" || name == "bool_or" || name == "every") {
-    return BindAggregate(e, ctx, out);
-  }
+  if (e.over) return BindWindowFunction(e, ctx, out);
+  if (IsAggregateName(name)) return BindAggregate(e, ctx, out);
   if (e.distinct || e.star) {
     return SyntaxError("DISTINCT or * specified, but " + name + " is not an aggregate function", Pos(e.location));
   }
@@ -215,6 +235,30 @@ Status Binder::BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
     case ScalarFunction::kRandom:
       node->type = Type(TypeId::kFloat64);
       break;
+    case ScalarFunction::kClockTimestamp:
+      node->type = Type(TypeId::kTimestampTz);
+      break;
+    case ScalarFunction::kDateTrunc: case ScalarFunction::kExtract: case ScalarFunction::kDatePart: {
+      // (field text, date | timestamp | timestamptz); an untyped value is
+      // timestamptz; date_trunc and date_part read a date as its midnight.
+      BoundExprPtr& value = args[1];
+      if (!value->type.IsTemporal() && !IsUnknown(*value)) {
+        return Status(sqlstate::kUndefinedFunction,
+                      "function " + name + "(" + TypeText(args[0]->type) + ", " + TypeText(value->type) +
+                          ") does not exist",
+                      Pos(e.location));
+      }
+      PL_RETURN_IF_ERROR(require_text(args[0]));
+      if (IsUnknown(*value)) PL_RETURN_IF_ERROR(Coerce(&value, Type(TypeId::kTimestampTz), false, e.location));
+      if (value->type.id == TypeId::kDate && info->function != ScalarFunction::kExtract) {
+        Type as = Type(info->function == ScalarFunction::kDateTrunc ? TypeId::kTimestampTz : TypeId::kTimestamp);
+        PL_RETURN_IF_ERROR(Coerce(&value, as, false, e.location));
+      }
+      node->type = info->function == ScalarFunction::kDateTrunc ? Type(value->type.id)
+                   : info->function == ScalarFunction::kExtract ? Type(TypeId::kNumeric)
+                                                                 : Type(TypeId::kFloat64);
+      break;
+    }
     case ScalarFunction::kCoalesce: case ScalarFunction::kGreatest: case ScalarFunction::kLeast:
     case ScalarFunction::kNullIf: {
       std::vector<const BoundExpr*> all;

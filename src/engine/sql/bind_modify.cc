@@ -64,6 +64,7 @@ Status Binder::BindInsert(const InsertStmt& stmt, std::unique_ptr<InsertPlan>* o
     plan->rows.emplace_back();
   } else if (!stmt.source->values.empty()) {
     Context ctx;
+    PL_RETURN_IF_ERROR(BindWith(stmt.source->with, ctx));  // WITH .. INSERT .. VALUES
     ctx.clause = "VALUES";
     auto location = [](const ExprPtr& item) { return item ? item->location : -1; };
     for (const auto& row : stmt.source->values) {
@@ -157,6 +158,7 @@ Status Binder::BindTarget(const TableRef& ref, const std::vector<std::unique_ptr
 Status Binder::BindUpdate(const UpdateStmt& stmt, std::unique_ptr<UpdatePlan>* out) {
   auto plan = std::make_unique<UpdatePlan>();
   Context ctx;
+  PL_RETURN_IF_ERROR(BindWith(stmt.with, ctx));
   PL_RETURN_IF_ERROR(BindTarget(stmt.table, stmt.from, stmt.where.get(), ctx, &plan->target, &plan->join));
   const catalog::TableSchema& schema = plan->target.table->schema();
   ctx.clause = "UPDATE";
@@ -193,6 +195,7 @@ Status Binder::BindUpdate(const UpdateStmt& stmt, std::unique_ptr<UpdatePlan>* o
 Status Binder::BindDelete(const DeleteStmt& stmt, std::unique_ptr<DeletePlan>* out) {
   auto plan = std::make_unique<DeletePlan>();
   Context ctx;
+  PL_RETURN_IF_ERROR(BindWith(stmt.with, ctx));
   PL_RETURN_IF_ERROR(BindTarget(stmt.table, stmt.using_items, stmt.where.get(), ctx, &plan->target, &plan->join));
   PL_RETURN_IF_ERROR(BindReturning(stmt.returning, plan->target.table.get(), plan->target.alias, &plan->returning,
                                    &plan->returning_columns));

@@ -23,7 +23,9 @@ namespace {
 // the index columns after the equality-bound prefix (prefix columns are
 // constant and may appear anywhere), or a point lookup (at most one row).
 bool OrderedByIndex(const SelectPlan& plan) {
-  if (plan.order_by.empty() || plan.sources.size() != 1 || plan.aggregate || plan.distinct) return false;
+  if (plan.order_by.empty() || plan.sources.size() != 1 || plan.aggregate || plan.distinct || !plan.windows.empty()) {
+    return false;
+  }
   const AccessPath& path = plan.sources[0].access;
   if (path.kind == AccessKind::kIndexPoint && path.in_list.empty()) return true;
   if (path.kind != AccessKind::kIndexRange || !path.in_list.empty() || !path.index->ordered()) return false;
@@ -75,6 +77,15 @@ Status Binder::BindFrom(const std::vector<std::unique_ptr<FromItem>>& from, cons
         ctx.scope_hidden = false;
         PL_RETURN_IF_ERROR(s);
         sp.derived = derived;
+      } else if (const catalog::ViewSchema* view = FindCte(ctx, item.table.name) ? nullptr
+                                                   : catalog_->FindView(item.table.name)) {
+        std::shared_ptr<const DerivedPlan> derived;
+        PL_RETURN_IF_ERROR(BindView(*view, item.column_aliases, &derived));
+        sp.derived = derived;
+      } else if (!item.column_aliases.empty()) {
+        return Status(sqlstate::kFeatureNotSupported,
+                      "column aliases on a table or WITH query in FROM are not supported by Paceline",
+                      Pos(item.table.location));
       } else if (std::shared_ptr<const DerivedPlan> cte = FindCte(ctx, item.table.name)) {
         sp.derived = cte;
       } else {
@@ -240,7 +251,7 @@ Status Binder::BindSelect(const SelectStmt& stmt, std::unique_ptr<SelectPlan>* o
 
 Status Binder::BindQuery(const SelectStmt& stmt, Context& ctx, std::unique_ptr<SelectPlan>* out) {
   PL_RETURN_IF_ERROR(CheckStackDepth());  // subqueries nest
-  PL_RETURN_IF_ERROR(BindWith(stmt, ctx));
+  PL_RETURN_IF_ERROR(BindWith(stmt.with, ctx));
   if (stmt.set_op != SetOperation::kNone) return BindSetOperationQuery(stmt, ctx, out);
   if (!stmt.values.empty()) return BindValuesQuery(stmt, ctx, out);
   auto plan = std::make_unique<SelectPlan>();
@@ -282,14 +293,19 @@ Status Binder::BindQuery(const SelectStmt& stmt, Context& ctx, std::unique_ptr<S
   if (!plan->group_by.empty()) plan->aggregate = true;
 
   ctx.agg_plan = plan.get();
+  ctx.window_stmt = &stmt;
   ctx.clause = "this context";
+  ctx.window_plan = plan.get();
   PL_RETURN_IF_ERROR(BindSelectList(stmt.targets, ctx, &plan->outputs, &plan->columns));
+  ctx.window_plan = nullptr;
   if (stmt.having) {
     PL_RETURN_IF_ERROR(BindPredicate(*stmt.having, ctx, "HAVING", &plan->having));
     plan->aggregate = true;
   }
 
+  ctx.window_plan = plan.get();
   PL_RETURN_IF_ERROR(BindOrderBy(stmt, ctx, plan.get()));
+  ctx.window_plan = nullptr;
   // DISTINCT rows are sorted by what they show only.
   if (stmt.distinct) {
     for (size_t k = 0; k < plan->order_by.size(); ++k) {
@@ -309,6 +325,7 @@ Status Binder::BindQuery(const SelectStmt& stmt, Context& ctx, std::unique_ptr<S
     if (plan->having) PL_RETURN_IF_ERROR(ApplyGrouping(&plan->having, *plan, -1));
     for (auto& key : plan->order_by) PL_RETURN_IF_ERROR(ApplyGrouping(&key.expr, *plan, -1));
   }
+  PL_RETURN_IF_ERROR(FinishWindows(plan.get()));
   for (const auto& f : plan->post_filters) {
     if (!f->IsColumnFree() && n == 0) return InternalError("column in a FROM-less filter");
   }
@@ -327,6 +344,7 @@ Status Binder::BindQuery(const SelectStmt& stmt, Context& ctx, std::unique_ptr<S
                            : !plan->group_by.empty()   ? "GROUP BY clause"
                            : plan->having              ? "HAVING clause"
                            : plan->aggregate           ? "aggregate functions"
+                           : !plan->windows.empty()    ? "window functions"
                                                        : nullptr;
     if (obstacle != nullptr) {
       return Status(sqlstate::kFeatureNotSupported, std::string("FOR UPDATE is not allowed with ") + obstacle);

@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "common/stack_depth.h"
+#include "engine/sql/parser.h"
 
 namespace paceline::sql {
 
@@ -124,6 +125,44 @@ Status Binder::BindDerived(const SelectStmt& stmt, Context& ctx, const std::vect
   return Status::OK();
 }
 
+Status Binder::BindView(const catalog::ViewSchema& view, const std::vector<std::string>& aliases,
+                        std::shared_ptr<const DerivedPlan>* out) {
+  // Views naming views nest; a cycle cannot be created, but stay bounded.
+  constexpr int kMaxViewDepth = 100;
+  if (view_depth_ >= kMaxViewDepth) {
+    return Status(sqlstate::kStatementTooComplex, "views nest deeper than " + std::to_string(kMaxViewDepth));
+  }
+  std::vector<std::unique_ptr<Statement>> parsed;
+  Status s = Parse(view.definition, &parsed);
+  if (!s.ok() || parsed.size() != 1 || parsed[0]->kind != StatementKind::kCreateView) {
+    return InternalError("the definition of view \"" + view.name + "\" does not parse: " + s.message());
+  }
+  Binder inner(catalog_);
+  inner.SetSource(parsed[0]->source);
+  inner.view_depth_ = view_depth_ + 1;
+  std::unique_ptr<SelectPlan> plan;
+  s = inner.BindSelect(*parsed[0]->create_view->query, &plan);
+  if (!s.ok()) return Status(s.sqlstate(), "view \"" + view.name + "\" no longer binds: " + s.message());
+  tables_used_.insert(tables_used_.end(), inner.tables_used_.begin(), inner.tables_used_.end());
+  relations_named_.push_back(view.name);
+  if (aliases.size() > plan->columns.size()) {
+    return Status(sqlstate::kInvalidColumnReference,
+                  "table has " + std::to_string(plan->columns.size()) + " columns available but " +
+                      std::to_string(aliases.size()) + " columns specified");
+  }
+  // The view's own column names (as created), then the FROM item's aliases.
+  std::vector<std::string> names;
+  for (size_t c = 0; c < plan->columns.size(); ++c) {
+    names.push_back(c < aliases.size()       ? aliases[c]
+                    : c < view.columns.size() ? view.columns[c]
+                                              : plan->columns[c].name);
+  }
+  std::shared_ptr<DerivedPlan> derived = MakeDerived(std::move(plan), names);
+  BuildLayout(derived.get());
+  *out = std::move(derived);
+  return Status::OK();
+}
+
 std::shared_ptr<const DerivedPlan> Binder::FindCte(const Context& ctx, const std::string& name) const {
   for (const Context* level = &ctx; level != nullptr; level = level->outer) {
     for (const auto& [cte_name, plan] : level->ctes) {
@@ -184,8 +223,8 @@ Status Binder::BindFunctionSource(const FromItem& item, Context& ctx, std::share
   return Status::OK();
 }
 
-Status Binder::BindWith(const SelectStmt& stmt, Context& ctx) {
-  for (const CommonTableExpr& cte : stmt.with) {
+Status Binder::BindWith(const std::vector<CommonTableExpr>& with, Context& ctx) {
+  for (const CommonTableExpr& cte : with) {
     for (const auto& [name, plan] : ctx.ctes) {
       if (name == cte.name) {
         return Status(sqlstate::kDuplicateAlias, "WITH query name \"" + cte.name + "\" specified more than once",

@@ -51,7 +51,15 @@ Status Binder::LookupTable(const TableRef& ref, std::shared_ptr<storage::Table>*
     return Status(sqlstate::kUndefinedTable, "relation \"" + ref.name + "\" does not exist", Pos(ref.location));
   }
   tables_used_.push_back((*out)->id());
+  relations_named_.push_back(ref.name);
   return Status::OK();
+}
+
+std::vector<std::string> Binder::RelationsNamed() const {
+  std::vector<std::string> names = relations_named_;
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
 }
 
 std::vector<uint32_t> Binder::TablesUsed() const {
@@ -185,6 +193,8 @@ void Binder::FinalizeParameters(SelectPlan* plan) const {
     FinalizeParameters(a.separator.get());
   }
   FinalizeParameters(plan->having.get());
+  for (auto& w : plan->windows) FinalizeParameters(&w);
+  for (auto& i : plan->window_inputs) FinalizeParameters(i.get());
   for (auto& o : plan->outputs) FinalizeParameters(o.get());
   for (auto& k : plan->order_by) FinalizeParameters(k.expr.get());
   FinalizeParameters(plan->limit.get());

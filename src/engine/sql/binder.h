@@ -48,8 +48,12 @@ class Binder {
 
   // Parameter types after binding ($1 first); undetermined ones are text.
   std::vector<Type> ParameterTypes() const;
-  // The ids of the tables the bound statements name, ascending, each once.
+  // The ids of the tables the bound statements name, ascending, each once
+  // (the tables read through views included).
   std::vector<uint32_t> TablesUsed() const;
+  // The names of the tables and views the bound statements name directly,
+  // each once (what a view made of them depends on).
+  std::vector<std::string> RelationsNamed() const;
 
  private:
   struct ScopeEntry;
@@ -71,7 +75,11 @@ class Binder {
   // A subquery in FROM or a WITH query, its columns renamed by `aliases`.
   Status BindDerived(const SelectStmt& stmt, Context& ctx, const std::vector<std::string>& aliases,
                      std::shared_ptr<const DerivedPlan>* out);
-  Status BindWith(const SelectStmt& stmt, Context& ctx);
+  Status BindWith(const std::vector<CommonTableExpr>& with, Context& ctx);
+  // A view named in FROM: its stored query, bound on its own (it sees no
+  // name of the query naming it), renamed by its and then `aliases`.
+  Status BindView(const catalog::ViewSchema& view, const std::vector<std::string>& aliases,
+                  std::shared_ptr<const DerivedPlan>* out);
   // A set-returning function in FROM (generate_series).
   Status BindFunctionSource(const FromItem& item, Context& ctx, std::shared_ptr<const DerivedPlan>* out);
   // The WITH query `name` visible in ctx (nearest first), or null.
@@ -92,6 +100,19 @@ class Binder {
   Status BindBinary(const Expr& e, Context& ctx, BoundExprPtr* out);
   Status BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out);
   Status BindAggregate(const Expr& e, Context& ctx, BoundExprPtr* out);
+  // An aggregate call's kind, arguments and type; `over` for an aggregate
+  // used as a window function (its arguments may then hold aggregates).
+  Status BindAggregateSpec(const Expr& e, Context& ctx, bool over, AggregateSpec* spec);
+  static bool IsAggregateName(const std::string& name);
+  static bool IsScalarFunctionName(const std::string& name);
+
+  // Window functions (bind_window.cc): `f(..) OVER ..` registers a
+  // WindowSpec in ctx.window_plan and becomes a placeholder slot; after the
+  // query is bound, FinishWindows gives the window stage its inputs and the
+  // placeholders their slots.
+  Status BindWindowFunction(const Expr& e, Context& ctx, BoundExprPtr* out);
+  Status BindWindowDefinition(const WindowDefinition& def, Context& ctx, WindowSpec* spec);
+  Status FinishWindows(SelectPlan* plan);
   Status BindCase(const Expr& e, Context& ctx, BoundExprPtr* out);
   Status BindCompare(BinaryOp op, BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out);
   // Binds a boolean condition of `clause`; a non-boolean one is 42804
@@ -150,6 +171,7 @@ class Binder {
   void FinalizeParameters(SelectPlan* plan) const;
   void FinalizeParameters(SourcePlan* plan) const;
   void FinalizeParameters(DerivedPlan* plan) const;
+  void FinalizeParameters(WindowSpec* w) const;
 
   // 1-based character position of a byte location (0: none).
   int Pos(int location) const;
@@ -160,6 +182,8 @@ class Binder {
   bool insert_source_ = false;     // binding the SELECT of INSERT .. SELECT
   bool keep_unknown_outputs_ = false;  // untyped outputs stay untyped (see BindNested)
   mutable std::vector<uint32_t> tables_used_;  // as LookupTable found them
+  mutable std::vector<std::string> relations_named_;  // tables and views, as FROM named them
+  int view_depth_ = 0;  // views being bound around this binder's statement
 };
 
 }  // namespace paceline::sql

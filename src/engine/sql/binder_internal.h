@@ -10,6 +10,8 @@
 //   bind_function.cc    scalar functions and aggregates
 //   bind_select.cc      SELECT: FROM, select lists, grouping, ORDER BY, LIMIT
 //   bind_modify.cc      INSERT, UPDATE, DELETE, RETURNING
+//   bind_subquery.cc    subqueries, derived sources, WITH, set operations
+//   bind_window.cc      window functions
 #pragma once
 
 #include <memory>
@@ -57,6 +59,11 @@ struct Binder::Context {
   std::vector<ScopeEntry> scope;
   SelectPlan* agg_plan = nullptr;  // aggregates allowed and registered here
   bool in_aggregate = false;
+  // Window functions allowed (select list, ORDER BY) and registered here;
+  // `window_stmt` holds the WINDOW clause that OVER names refer to.
+  SelectPlan* window_plan = nullptr;
+  const SelectStmt* window_stmt = nullptr;
+  bool in_window = false;  // binding a window function's arguments or window
   const char* clause = "this context";
 
   Context* outer = nullptr;

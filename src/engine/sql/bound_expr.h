@@ -46,6 +46,7 @@ enum class BoundKind {
 enum class ScalarFunction {
   kNow, kCurrentDate, kCoalesce, kNullIf, kGreatest, kLeast, kAbs, kRound, kTrunc, kFloor, kCeil,
   kLower, kUpper, kLength, kOctetLength, kSubstr, kTrim, kLtrim, kRtrim, kPower, kSqrt, kMod, kRandom,
+  kClockTimestamp, kDateTrunc, kExtract, kDatePart,
 };
 
 struct BoundExpr;

@@ -26,6 +26,7 @@ Status DdlExecutor::Execute(const Statement& s, engine::QueryResult* result) {
     case StatementKind::kCreateTable: return CreateTable(*s.create_table, result);
     case StatementKind::kCreateDomain: return CreateDomain(*s.create_domain, result);
     case StatementKind::kCreateIndex: return CreateIndex(*s.create_index, result);
+    case StatementKind::kCreateView: return CreateView(*s.create_view, s.text, result);
     case StatementKind::kDrop: return Drop(*s.drop, result);
     case StatementKind::kTruncate: return Truncate(*s.truncate, result);
     case StatementKind::kAlterTable: return AlterTable(*s.alter_table, result);
@@ -258,6 +259,10 @@ Status DdlExecutor::Drop(const DropStmt& stmt, engine::QueryResult* result) {
       std::vector<std::string> present;
       for (const auto& name : stmt.names) {
         if (!catalog_->FindTable(name)) {
+          if (catalog_->FindView(name)) {
+            return Status(sqlstate::kWrongObjectType, "\"" + name + "\" is not a table")
+                .WithDetail("Use DROP VIEW to remove a view.");
+          }
           if (stmt.if_exists) continue;
           return Status(sqlstate::kUndefinedTable, "table \"" + name + "\" does not exist");
         }
@@ -283,6 +288,14 @@ Status DdlExecutor::Drop(const DropStmt& stmt, engine::QueryResult* result) {
                               ": a foreign key of table " + other + " references table " + fk.ref_table +
                               " (use DROP ... CASCADE)");
           }
+        }
+      }
+      for (const auto& name : present) {
+        std::vector<std::string> views = catalog_->DependentViews(name);
+        if (!stmt.cascade && !views.empty()) {
+          return Status(sqlstate::kDependentObjectsStillExist,
+                        "cannot drop table " + name + " because other objects depend on it")
+              .WithDetail("view " + views[0] + " depends on table " + name);
         }
       }
       for (const auto& name : present) {
@@ -318,9 +331,82 @@ Status DdlExecutor::Drop(const DropStmt& stmt, engine::QueryResult* result) {
       }
       Tag(result, "DROP DOMAIN");
       return Status::OK();
+    case ObjectKind::kView:
+      for (const auto& name : stmt.names) {
+        if (!catalog_->FindView(name)) {
+          if (catalog_->FindTable(name)) {
+            return Status(sqlstate::kWrongObjectType, "\"" + name + "\" is not a view")
+                .WithDetail("Use DROP TABLE to remove a table.");
+          }
+          if (stmt.if_exists) continue;
+          return Status(sqlstate::kUndefinedTable, "view \"" + name + "\" does not exist");
+        }
+        PL_RETURN_IF_ERROR(catalog_->DropView(name, stmt.cascade));
+      }
+      Tag(result, "DROP VIEW");
+      return Status::OK();
     case ObjectKind::kOther:
       return NotSupported("DROP of this kind of object");
   }
+  return Status::OK();
+}
+
+Status DdlExecutor::CreateView(const CreateViewStmt& stmt, const std::string& text, engine::QueryResult* result) {
+  if (catalog_->FindTable(stmt.name) || catalog_->FindIndexTable(stmt.name)) {
+    if (!stmt.replace) return Status(sqlstate::kDuplicateTable, "relation \"" + stmt.name + "\" already exists");
+    return Status(sqlstate::kWrongObjectType, "\"" + stmt.name + "\" is not a view");
+  }
+  if (!stmt.replace && catalog_->FindView(stmt.name)) {
+    return Status(sqlstate::kDuplicateTable, "relation \"" + stmt.name + "\" already exists");
+  }
+  Binder binder(catalog_);
+  binder.SetSource(source_);
+  std::unique_ptr<SelectPlan> plan;
+  PL_RETURN_IF_ERROR(binder.BindSelect(*stmt.query, &plan));
+  if (!binder.ParameterTypes().empty()) {
+    return Status(sqlstate::kUndefinedParameter, "there is no parameter $1");
+  }
+  catalog::ViewSchema view;
+  view.name = stmt.name;
+  view.definition = text;
+  if (stmt.column_aliases.size() > plan->columns.size()) {
+    return Status(sqlstate::kSyntaxError, "CREATE VIEW specifies more column names than columns");
+  }
+  for (size_t c = 0; c < plan->columns.size(); ++c) {
+    view.columns.push_back(c < stmt.column_aliases.size() ? stmt.column_aliases[c] : plan->columns[c].name);
+    // An untyped literal column is text, as PostgreSQL makes it.
+    const Type& type = plan->columns[c].type;
+    view.column_types.push_back(type.id == TypeId::kUnknown ? Type(TypeId::kText) : type);
+    for (size_t d = 0; d < c; ++d) {
+      if (view.columns[d] == view.columns[c]) {
+        return Status(sqlstate::kDuplicateColumn, "column \"" + view.columns[c] + "\" specified more than once");
+      }
+    }
+  }
+  view.depends_on = binder.RelationsNamed();
+  if (const catalog::ViewSchema* old = catalog_->FindView(stmt.name)) {
+    // OR REPLACE keeps every old column, by name and type, in its place.
+    if (view.columns.size() < old->columns.size()) {
+      return Status(sqlstate::kInvalidTableDefinition, "cannot drop columns from view");
+    }
+    for (size_t c = 0; c < old->columns.size(); ++c) {
+      if (view.columns[c] != old->columns[c]) {
+        return Status(sqlstate::kInvalidTableDefinition, "cannot change name of view column \"" + old->columns[c] +
+                                                             "\" to \"" + view.columns[c] + "\"");
+      }
+      if (!(view.column_types[c] == old->column_types[c])) {
+        return Status(sqlstate::kInvalidTableDefinition,
+                      "cannot change data type of view column \"" + old->columns[c] + "\" from " +
+                          old->column_types[c].ToString() + " to " + view.column_types[c].ToString());
+      }
+    }
+    if (std::find(view.depends_on.begin(), view.depends_on.end(), stmt.name) != view.depends_on.end()) {
+      return Status(sqlstate::kInvalidObjectDefinition,
+                    "infinite recursion detected in rules for relation \"" + stmt.name + "\"");
+    }
+  }
+  PL_RETURN_IF_ERROR(catalog_->CreateView(std::move(view), stmt.replace));
+  Tag(result, "CREATE VIEW");
   return Status::OK();
 }
 

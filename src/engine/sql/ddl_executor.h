@@ -29,6 +29,8 @@ class DdlExecutor {
   Status CreateTable(const CreateTableStmt& stmt, engine::QueryResult* result);
   Status CreateDomain(const CreateDomainStmt& stmt, engine::QueryResult* result);
   Status CreateIndex(const CreateIndexStmt& stmt, engine::QueryResult* result);
+  // `text`: the whole statement, kept as the view's definition.
+  Status CreateView(const CreateViewStmt& stmt, const std::string& text, engine::QueryResult* result);
   Status Drop(const DropStmt& stmt, engine::QueryResult* result);
   Status Truncate(const TruncateStmt& stmt, engine::QueryResult* result);
   Status AlterTable(const AlterTableStmt& stmt, engine::QueryResult* result);

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "common/datetime.h"
+#include "common/datetime_fields.h"
 #include "engine/sql/evaluator_internal.h"
 
 namespace paceline::sql::eval {
@@ -62,6 +63,29 @@ Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) 
       int64_t day = micros / 86400000000LL - (micros % 86400000000LL < 0 ? 1 : 0);
       *out = Value::Date(static_cast<int32_t>(day));
       return Status::OK();
+    }
+    case ScalarFunction::kClockTimestamp:
+      *out = Value::TimestampTz(CurrentTimestampMicros());
+      return Status::OK();
+    case ScalarFunction::kDateTrunc: case ScalarFunction::kExtract: case ScalarFunction::kDatePart: {
+      if (args[0].is_null() || args[1].is_null()) {
+        *out = Value::Null(e.type.id);
+        return Status::OK();
+      }
+      const TypeId type = args[1].type();
+      if (e.function == ScalarFunction::kDateTrunc) {
+        int64_t micros = 0;
+        PL_RETURN_IF_ERROR(TruncateTimestamp(args[0].string_value(), args[1].int_value(), type, &micros));
+        *out = type == TypeId::kTimestampTz ? Value::TimestampTz(micros) : Value::Timestamp(micros);
+        return Status::OK();
+      }
+      Decimal field;
+      PL_RETURN_IF_ERROR(ExtractField(args[0].string_value(), args[1].int_value(), type, &field));
+      if (e.function == ScalarFunction::kExtract) {
+        *out = Value::Numeric(field);
+        return Status::OK();
+      }
+      return CastValue(Value::Numeric(field), Type(TypeId::kFloat64), false, out);
     }
     case ScalarFunction::kRandom: {
       thread_local std::mt19937_64 rng(std::random_device{}());

@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "common/stack_depth.h"
+#include "engine/sql/aggregate_state.h"
 #include "engine/sql/executor_internal.h"
 #include "engine/sql/expression_evaluator.h"
 #include "engine/storage/key_encoder.h"
@@ -18,26 +19,6 @@ using storage::Row;
 using storage::Tuple;
 
 namespace {
-
-// Compares rows on the sort keys stored after the first `width` values.
-struct SortLess {
-  const std::vector<SortKey>* keys;
-  size_t width;
-  bool operator()(const std::vector<Value>& a, const std::vector<Value>& b) const {
-    for (size_t k = 0; k < keys->size(); ++k) {
-      const Value& x = a[width + k];
-      const Value& y = b[width + k];
-      const SortKey& key = (*keys)[k];
-      if (x.is_null() || y.is_null()) {
-        if (x.is_null() && y.is_null()) continue;
-        return x.is_null() == key.nulls_first;
-      }
-      int c = Value::Compare(x, y);
-      if (c != 0) return key.descending ? c > 0 : c < 0;
-    }
-    return false;
-  }
-};
 
 Status EvaluateCount(const BoundExpr* e, const EvalContext& ctx, const char* what, std::string_view code,
                      int64_t* out) {
@@ -51,76 +32,6 @@ Status EvaluateCount(const BoundExpr* e, const EvalContext& ctx, const char* wha
   }
   *out = v.int_value();
   return Status::OK();
-}
-
-// Accumulator of one aggregate in one group.
-struct AggregateState {
-  int64_t count = 0;
-  Value acc;  // sum / min / max so far; NULL until the first value
-  std::unique_ptr<std::unordered_set<Value, ValueHash>> seen;  // DISTINCT
-};
-
-// `separator`: string_agg's separator for this row.
-Status Accumulate(const AggregateSpec& spec, const Value& v, const Value& separator, AggregateState* st) {
-  if (spec.kind == AggregateKind::kCountStar) {
-    ++st->count;
-    return Status::OK();
-  }
-  if (v.is_null()) return Status::OK();
-  if (spec.distinct) {
-    if (!st->seen) st->seen = std::make_unique<std::unordered_set<Value, ValueHash>>();
-    if (!st->seen->insert(v).second) return Status::OK();
-  }
-  ++st->count;
-  switch (spec.kind) {
-    case AggregateKind::kCount: case AggregateKind::kCountStar:
-      return Status::OK();
-    case AggregateKind::kMin: case AggregateKind::kMax:
-      if (st->acc.is_null() || (Value::Compare(v, st->acc) < 0) == (spec.kind == AggregateKind::kMin)) {
-        if (st->acc.is_null() || Value::Compare(v, st->acc) != 0) st->acc = v;
-      }
-      return Status::OK();
-    case AggregateKind::kStringAgg:
-      if (st->acc.is_null()) {
-        st->acc = Value::String(TypeId::kText, std::string(v.string_value()));
-      } else {
-        std::string joined(st->acc.string_value());
-        if (!separator.is_null()) joined += separator.string_value();
-        joined += v.string_value();
-        st->acc = Value::String(TypeId::kText, std::move(joined));
-      }
-      return Status::OK();
-    case AggregateKind::kBoolAnd: case AggregateKind::kBoolOr:
-      if (st->acc.is_null() || v.bool_value() == (spec.kind == AggregateKind::kBoolOr)) st->acc = v;
-      return Status::OK();
-    case AggregateKind::kSum: case AggregateKind::kAvg: {
-      if (st->acc.is_null()) {
-        return CastValue(v, spec.type.id == TypeId::kNumeric ? Type(TypeId::kNumeric) : spec.type, false, &st->acc);
-      }
-      Value sum;
-      PL_RETURN_IF_ERROR(Arithmetic(BinaryOp::kAdd, st->acc, v, spec.type, &sum));
-      st->acc = std::move(sum);
-      return Status::OK();
-    }
-  }
-  return Status::OK();
-}
-
-Status Finish(const AggregateSpec& spec, const AggregateState& st, Value* out) {
-  switch (spec.kind) {
-    case AggregateKind::kCount: case AggregateKind::kCountStar:
-      *out = Value::Int64(st.count);
-      return Status::OK();
-    case AggregateKind::kAvg:
-      if (st.count == 0) {
-        *out = Value::Null(spec.type.id);
-        return Status::OK();
-      }
-      return Arithmetic(BinaryOp::kDiv, st.acc, Value::Int64(st.count), spec.type, out);
-    default:
-      *out = st.acc.is_null() ? Value::Null(spec.type.id) : st.acc;
-      return Status::OK();
-  }
 }
 
 }  // namespace
@@ -371,7 +282,11 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
   std::vector<std::vector<Value>> rows;
   // Rows go straight out (OFFSET skipped, LIMIT stopping the scan) unless
   // they must be grouped, deduplicated or sorted first.
-  const bool streaming = (plan.order_by.empty() || plan.ordered_by_index) && !plan.distinct && !plan.aggregate;
+  const bool streaming = (plan.order_by.empty() || plan.ordered_by_index) && !plan.distinct && !plan.aggregate &&
+                         plan.windows.empty();
+  // With window functions, the rows that remain go to the window stage
+  // first, each as its row of slots.
+  std::vector<std::vector<Value>> window_rows;
   int64_t skipped = 0;
 
   // Evaluates outputs and sort keys in the current context into `rows`.
@@ -394,11 +309,18 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
   if (limit == 0 && streaming) {
     // LIMIT 0: nothing to read.
   } else if (!plan.aggregate) {
+    auto keep = [&]() -> Status {
+      if (plan.windows.empty()) return emit();
+      std::vector<Value> row(plan.window_inputs.size());
+      for (size_t i = 0; i < row.size(); ++i) PL_RETURN_IF_ERROR(Evaluate(*plan.window_inputs[i], ctx_, &row[i]));
+      window_rows.push_back(std::move(row));
+      return Status::OK();
+    };
     struct Direct : RowSink {
-      explicit Direct(decltype(emit)& f) : fn(f) {}
-      decltype(emit)& fn;
+      explicit Direct(decltype(keep)& f) : fn(f) {}
+      decltype(keep)& fn;
       Status Consume() override { return fn(); }
-    } sink(emit);
+    } sink(keep);
     PL_RETURN_IF_ERROR(Join(plan, 0, sink));
   } else {
     // Hash aggregation: group key → accumulators.
@@ -451,6 +373,18 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
         PL_RETURN_IF_ERROR(EvaluatePredicate(*plan.having, ctx_, &pass));
         if (!pass) continue;
       }
+      if (plan.windows.empty()) {
+        PL_RETURN_IF_ERROR(emit());
+      } else {
+        window_rows.push_back(slots);
+      }
+    }
+    ctx_.slots = nullptr;
+  }
+  if (!plan.windows.empty()) {
+    PL_RETURN_IF_ERROR(ComputeWindows(plan, &window_rows));
+    for (const auto& row : window_rows) {
+      ctx_.slots = row.data();
       PL_RETURN_IF_ERROR(emit());
     }
     ctx_.slots = nullptr;

@@ -3,7 +3,7 @@
 // SELECT is a nested-loop join over the sources, each read through its
 // access path and filtered, feeding either the projection directly (with
 // early stop for LIMIT without ORDER BY) or a hash aggregation; then HAVING,
-// DISTINCT, ORDER BY, OFFSET/LIMIT. UPDATE and DELETE first collect the rows
+// window functions, DISTINCT, ORDER BY, OFFSET/LIMIT. UPDATE and DELETE first collect the rows
 // they change (so a row moved within an index is not visited twice), then
 // write. INSERT .. SELECT materializes the query before inserting. All writes
 // go through the Transaction, so a failing statement leaves nothing behind
@@ -72,6 +72,9 @@ class Executor : public SubqueryRunner {
   // The rows of a derived source as values, set operations applied.
   Status DerivedRows(const DerivedPlan& derived, std::vector<std::vector<Value>>* out);
 
+  // The window stage (execute_window.cc): appends the value of each of
+  // plan.windows to every row of slots in `rows`.
+  Status ComputeWindows(const SelectPlan& plan, std::vector<std::vector<Value>>* rows);
   // Points the evaluation context at `plan`'s sources (no rows yet).
   void StartJoin(const SelectPlan& plan);
   // Runs the join from `level` on, calling sink for each joined row.

@@ -93,6 +93,34 @@ struct SortKey {
   bool nulls_first = false;
 };
 
+// A window function `f(..) OVER (PARTITION BY .. ORDER BY .. frame)`,
+// computed after grouping and HAVING over the rows that remain, before
+// DISTINCT, ORDER BY and LIMIT. Its expressions read the row of slots the
+// window stage works on (see SelectPlan::windows).
+enum class WindowFunctionKind {
+  kRowNumber, kRank, kDenseRank, kPercentRank, kCumeDist, kNtile, kLag, kLead, kFirstValue, kLastValue, kNthValue,
+  kAggregate,
+};
+enum class FrameBound { kUnboundedPreceding, kPreceding, kCurrentRow, kFollowing, kUnboundedFollowing };
+
+struct WindowSpec {
+  WindowFunctionKind kind = WindowFunctionKind::kRowNumber;
+  AggregateSpec aggregate;  // kAggregate: the aggregate over the frame
+  // lag/lead (value, offset, default), ntile (buckets), first/last_value
+  // (value), nth_value (value, n).
+  std::vector<BoundExprPtr> args;
+  std::vector<BoundExprPtr> partition_by;
+  std::vector<SortKey> order_by;
+  // The frame: ROWS counts rows; RANGE (without offsets) treats ORDER BY
+  // peers as one position. Default: RANGE UNBOUNDED PRECEDING to CURRENT ROW.
+  bool rows_frame = false;
+  FrameBound start = FrameBound::kUnboundedPreceding;
+  FrameBound end = FrameBound::kCurrentRow;
+  BoundExprPtr start_offset;  // kPreceding / kFollowing: the row count
+  BoundExprPtr end_offset;
+  Type type;  // result type
+};
+
 struct SelectPlan {
   std::vector<SourcePlan> sources;
   std::vector<BoundExprPtr> post_filters;  // WHERE conjuncts on left-joined sources
@@ -100,6 +128,12 @@ struct SelectPlan {
   std::vector<BoundExprPtr> group_by;      // slots [0, G)
   std::vector<AggregateSpec> aggregates;   // slots [G, G + A)
   BoundExprPtr having;
+  // Window functions. The window stage keeps a row of slots per row that
+  // remains: the group row in an aggregated query, else the values of
+  // `window_inputs` (the columns read above the windows). Window w's value
+  // is the slot after those, at (base + w); outputs and ORDER BY read slots.
+  std::vector<WindowSpec> windows;
+  std::vector<BoundExprPtr> window_inputs;
   std::vector<BoundExprPtr> outputs;
   std::vector<engine::ResultColumn> columns;
   std::vector<SortKey> order_by;

@@ -188,12 +188,36 @@ Status Transformer::TransformCreateIndex(const PgQuery__IndexStmt& s, std::uniqu
   return Status::OK();
 }
 
+Status Transformer::TransformCreateView(const PgQuery__ViewStmt& s, std::unique_ptr<CreateViewStmt>* out) {
+  if (s.view == nullptr || s.query == nullptr) return InternalError("CREATE VIEW without a name or query");
+  if (s.view->relpersistence == std::string("t")) return Unsupported("temporary views", s.view->location);
+  if (s.n_options > 0) return Unsupported("CREATE VIEW .. WITH (options)", s.view->location);
+  if (s.with_check_option == PG_QUERY__VIEW_CHECK_OPTION__LOCAL_CHECK_OPTION ||
+      s.with_check_option == PG_QUERY__VIEW_CHECK_OPTION__CASCADED_CHECK_OPTION) {
+    return Unsupported("WITH CHECK OPTION", s.view->location);
+  }
+  if (!Is(s.query, PG_QUERY__NODE__NODE_SELECT_STMT)) return Unsupported("a view of " + NodeFieldName(s.query), -1);
+  auto view = std::make_unique<CreateViewStmt>();
+  TableRef ref;
+  PL_RETURN_IF_ERROR(TransformRangeVar(*s.view, &ref));
+  view->name = ref.name;
+  view->location = s.view->location;
+  view->replace = s.replace;
+  PL_RETURN_IF_ERROR(TransformNameList(s.aliases, s.n_aliases, s.view->location, &view->column_aliases));
+  std::unique_ptr<SelectStmt> query;
+  PL_RETURN_IF_ERROR(TransformSelect(*s.query->select_stmt, &query));
+  view->query = std::move(query);
+  *out = std::move(view);
+  return Status::OK();
+}
+
 Status Transformer::TransformDrop(const PgQuery__DropStmt& s, std::unique_ptr<DropStmt>* out) {
   auto drop = std::make_unique<DropStmt>();
   switch (s.remove_type) {
     case PG_QUERY__OBJECT_TYPE__OBJECT_TABLE: drop->kind = ObjectKind::kTable; break;
     case PG_QUERY__OBJECT_TYPE__OBJECT_INDEX: drop->kind = ObjectKind::kIndex; break;
     case PG_QUERY__OBJECT_TYPE__OBJECT_DOMAIN: drop->kind = ObjectKind::kDomain; break;
+    case PG_QUERY__OBJECT_TYPE__OBJECT_VIEW: drop->kind = ObjectKind::kView; break;
     default: drop->kind = ObjectKind::kOther; break;
   }
   drop->if_exists = s.missing_ok;

@@ -245,7 +245,6 @@ Status Transformer::TransformBooleanTest(const PgQuery__BooleanTest& b, ExprPtr*
 
 Status Transformer::TransformFuncCall(const PgQuery__FuncCall& f, ExprPtr* out) {
   std::string name = Lower(LastName(f.funcname, f.n_funcname));  // pg_catalog.now → now
-  if (f.over != nullptr) return Unsupported("window functions (" + name + " OVER)", f.location);
   if (f.agg_filter != nullptr) return Unsupported("FILTER on aggregates", f.location);
   if (f.agg_within_group) return Unsupported("WITHIN GROUP", f.location);
   if (f.n_agg_order > 0) return Unsupported("ORDER BY inside an aggregate", f.location);
@@ -253,6 +252,7 @@ Status Transformer::TransformFuncCall(const PgQuery__FuncCall& f, ExprPtr* out) 
   PL_RETURN_IF_ERROR(MakeFunction(std::move(name), f.args, f.n_args, f.location, out));
   (*out)->distinct = f.agg_distinct;
   (*out)->star = f.agg_star;
+  if (f.over != nullptr) PL_RETURN_IF_ERROR(TransformWindowDef(*f.over, &(*out)->over));
   return Status::OK();
 }
 

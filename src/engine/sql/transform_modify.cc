@@ -6,7 +6,6 @@
 namespace paceline::sql::transform {
 
 Status Transformer::TransformInsert(const PgQuery__InsertStmt& s, std::unique_ptr<InsertStmt>* out) {
-  if (s.with_clause != nullptr) return Unsupported("WITH", s.with_clause->location);
   if (s.on_conflict_clause != nullptr) return Unsupported("ON CONFLICT", s.on_conflict_clause->location);
   if (s.override == PG_QUERY__OVERRIDING_KIND__OVERRIDING_USER_VALUE ||
       s.override == PG_QUERY__OVERRIDING_KIND__OVERRIDING_SYSTEM_VALUE) {
@@ -29,6 +28,13 @@ Status Transformer::TransformInsert(const PgQuery__InsertStmt& s, std::unique_pt
       return Unsupported("INSERT source " + NodeFieldName(s.select_stmt), -1);
     }
     PL_RETURN_IF_ERROR(TransformSelect(*s.select_stmt->select_stmt, &insert->source));
+    // WITH .. INSERT: the WITH queries are the source's (before its own).
+    if (s.with_clause != nullptr) {
+      std::vector<CommonTableExpr> with;
+      PL_RETURN_IF_ERROR(TransformWith(*s.with_clause, &with));
+      for (auto& cte : insert->source->with) with.push_back(std::move(cte));
+      insert->source->with = std::move(with);
+    }
   }
   PL_RETURN_IF_ERROR(TransformTargetList(s.returning_list, s.n_returning_list, &insert->returning));
   *out = std::move(insert);
@@ -36,8 +42,8 @@ Status Transformer::TransformInsert(const PgQuery__InsertStmt& s, std::unique_pt
 }
 
 Status Transformer::TransformUpdate(const PgQuery__UpdateStmt& s, std::unique_ptr<UpdateStmt>* out) {
-  if (s.with_clause != nullptr) return Unsupported("WITH", s.with_clause->location);
   auto update = std::make_unique<UpdateStmt>();
+  if (s.with_clause != nullptr) PL_RETURN_IF_ERROR(TransformWith(*s.with_clause, &update->with));
   PL_RETURN_IF_ERROR(TransformFromList(s.from_clause, s.n_from_clause, &update->from));
   if (s.relation == nullptr) return InternalError("UPDATE without a table");
   PL_RETURN_IF_ERROR(TransformRangeVar(*s.relation, &update->table));
@@ -66,8 +72,8 @@ Status Transformer::TransformUpdate(const PgQuery__UpdateStmt& s, std::unique_pt
 }
 
 Status Transformer::TransformDelete(const PgQuery__DeleteStmt& s, std::unique_ptr<DeleteStmt>* out) {
-  if (s.with_clause != nullptr) return Unsupported("WITH", s.with_clause->location);
   auto del = std::make_unique<DeleteStmt>();
+  if (s.with_clause != nullptr) PL_RETURN_IF_ERROR(TransformWith(*s.with_clause, &del->with));
   PL_RETURN_IF_ERROR(TransformFromList(s.using_clause, s.n_using_clause, &del->using_items));
   if (s.relation == nullptr) return InternalError("DELETE without a table");
   PL_RETURN_IF_ERROR(TransformRangeVar(*s.relation, &del->table));

@@ -11,14 +11,13 @@ namespace paceline::sql::transform {
 Status Transformer::TransformSelect(const PgQuery__SelectStmt& s, std::unique_ptr<SelectStmt>* out) {
   PL_RETURN_IF_ERROR(CheckStackDepth());  // set operations and subqueries nest
   if (s.into_clause != nullptr) return Unsupported("SELECT INTO", -1);
-  if (s.n_window_clause > 0) return Unsupported("WINDOW", -1);
   if (s.group_distinct) return Unsupported("GROUP BY DISTINCT", -1);
   if (s.limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES) {
     return Unsupported("FETCH ... WITH TIES", -1);
   }
 
   auto select = std::make_unique<SelectStmt>();
-  if (s.with_clause != nullptr) PL_RETURN_IF_ERROR(TransformWith(*s.with_clause, select.get()));
+  if (s.with_clause != nullptr) PL_RETURN_IF_ERROR(TransformWith(*s.with_clause, &select->with));
   if (s.op != PG_QUERY__SET_OPERATION__SETOP_NONE) {
     switch (s.op) {
       case PG_QUERY__SET_OPERATION__SETOP_UNION: select->set_op = SetOperation::kUnion; break;
@@ -62,6 +61,13 @@ Status Transformer::TransformSelect(const PgQuery__SelectStmt& s, std::unique_pt
     select->group_by.push_back(std::move(e));
   }
   PL_RETURN_IF_ERROR(TransformExpr(s.having_clause, &select->having));
+  for (size_t i = 0; i < s.n_window_clause; ++i) {
+    const Node* w = s.window_clause[i];
+    if (!Is(w, PG_QUERY__NODE__NODE_WINDOW_DEF)) return Unsupported("WINDOW item " + NodeFieldName(w), -1);
+    std::shared_ptr<const WindowDefinition> def;
+    PL_RETURN_IF_ERROR(TransformWindowDef(*w->window_def, &def));
+    select->windows.push_back(std::move(def));
+  }
   PL_RETURN_IF_ERROR(TransformOrderLimitLocking(s, select.get()));
   *out = std::move(select);
   return Status::OK();
@@ -138,7 +144,16 @@ Status Transformer::TransformFromItem(const Node& node, std::unique_ptr<FromItem
   switch (node.node_case) {
     case PG_QUERY__NODE__NODE_RANGE_VAR: {
       auto item = std::make_unique<FromItem>();
-      PL_RETURN_IF_ERROR(TransformRangeVar(*node.range_var, &item->table));
+      const PgQuery__RangeVar& rv = *node.range_var;
+      // FROM name AS a (x, y): the binder decides (a view may be renamed).
+      if (rv.alias != nullptr && rv.alias->n_colnames > 0) {
+        PL_RETURN_IF_ERROR(TransformAlias(*rv.alias, &item->table.alias, &item->column_aliases));
+        PgQuery__RangeVar plain = rv;
+        plain.alias = nullptr;
+        PL_RETURN_IF_ERROR(TransformRangeVar(plain, &item->table));
+      } else {
+        PL_RETURN_IF_ERROR(TransformRangeVar(rv, &item->table));
+      }
       item->location = item->table.location;
       *out = std::move(item);
       return Status::OK();
@@ -203,7 +218,7 @@ Status Transformer::TransformRangeFunction(const PgQuery__RangeFunction& r, std:
   return Status::OK();
 }
 
-Status Transformer::TransformWith(const PgQuery__WithClause& w, SelectStmt* out) {
+Status Transformer::TransformWith(const PgQuery__WithClause& w, std::vector<CommonTableExpr>* out) {
   if (w.recursive) return Unsupported("WITH RECURSIVE", w.location);
   for (size_t i = 0; i < w.n_ctes; ++i) {
     const Node* n = w.ctes[i];
@@ -219,7 +234,7 @@ Status Transformer::TransformWith(const PgQuery__WithClause& w, SelectStmt* out)
     std::unique_ptr<SelectStmt> query;
     PL_RETURN_IF_ERROR(TransformSelect(*c.ctequery->select_stmt, &query));
     cte.query = std::move(query);
-    out->with.push_back(std::move(cte));
+    out->push_back(std::move(cte));
   }
   return Status::OK();
 }
@@ -260,6 +275,26 @@ Status Transformer::TransformSortBy(const PgQuery__SortBy& s, OrderItem* out) {
   if (s.sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST) out->nulls_first = true;
   if (s.sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST) out->nulls_first = false;
   return TransformExpr(s.node, &out->expr);
+}
+
+Status Transformer::TransformWindowDef(const PgQuery__WindowDef& w, std::shared_ptr<const WindowDefinition>* out) {
+  auto def = std::make_shared<WindowDefinition>();
+  def->name = Str(w.name);
+  def->refname = Str(w.refname);
+  def->location = w.location;
+  PL_RETURN_IF_ERROR(TransformExprList(w.partition_clause, w.n_partition_clause, &def->partition_by));
+  for (size_t i = 0; i < w.n_order_clause; ++i) {
+    const Node* n = w.order_clause[i];
+    if (!Is(n, PG_QUERY__NODE__NODE_SORT_BY)) return Unsupported("window ORDER BY item " + NodeFieldName(n), w.location);
+    OrderItem item;
+    PL_RETURN_IF_ERROR(TransformSortBy(*n->sort_by, &item));
+    def->order_by.push_back(std::move(item));
+  }
+  def->frame_options = w.frame_options;
+  PL_RETURN_IF_ERROR(TransformExpr(w.start_offset, &def->start_offset));
+  PL_RETURN_IF_ERROR(TransformExpr(w.end_offset, &def->end_offset));
+  *out = std::move(def);
+  return Status::OK();
 }
 
 Status Transformer::TransformLockingClause(const PgQuery__LockingClause& l, SelectStmt* out) {

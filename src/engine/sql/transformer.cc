@@ -360,6 +360,9 @@ Status Transformer::TransformStatement(const Node& node, Statement* stmt) {
     case PG_QUERY__NODE__NODE_CREATE_DOMAIN_STMT:
       stmt->kind = StatementKind::kCreateDomain;
       return TransformCreateDomain(*node.create_domain_stmt, &stmt->create_domain);
+    case PG_QUERY__NODE__NODE_VIEW_STMT:
+      stmt->kind = StatementKind::kCreateView;
+      return TransformCreateView(*node.view_stmt, &stmt->create_view);
     case PG_QUERY__NODE__NODE_INDEX_STMT:
       stmt->kind = StatementKind::kCreateIndex;
       return TransformCreateIndex(*node.index_stmt, &stmt->create_index);

@@ -85,6 +85,7 @@ class Transformer {
   Status TransformDelete(const PgQuery__DeleteStmt& s, std::unique_ptr<DeleteStmt>* out);
   Status TransformCreateTable(const PgQuery__CreateStmt& s, std::unique_ptr<CreateTableStmt>* out);
   Status TransformCreateDomain(const PgQuery__CreateDomainStmt& s, std::unique_ptr<CreateDomainStmt>* out);
+  Status TransformCreateView(const PgQuery__ViewStmt& s, std::unique_ptr<CreateViewStmt>* out);
   Status TransformCreateIndex(const PgQuery__IndexStmt& s, std::unique_ptr<CreateIndexStmt>* out);
   Status TransformDrop(const PgQuery__DropStmt& s, std::unique_ptr<DropStmt>* out);
   Status TransformTruncate(const PgQuery__TruncateStmt& s, std::unique_ptr<TruncateStmt>* out);
@@ -102,11 +103,12 @@ class Transformer {
   Status TransformFromItem(const Node& node, std::unique_ptr<FromItem>* out);
   Status TransformRangeVar(const PgQuery__RangeVar& rv, TableRef* out);
   Status TransformRangeSubselect(const PgQuery__RangeSubselect& r, std::unique_ptr<FromItem>* out);
-  Status TransformWith(const PgQuery__WithClause& w, SelectStmt* out);
+  Status TransformWith(const PgQuery__WithClause& w, std::vector<CommonTableExpr>* out);
   Status TransformRangeFunction(const PgQuery__RangeFunction& r, std::unique_ptr<FromItem>* out);
   Status TransformAlias(const PgQuery__Alias& a, std::string* name, std::vector<std::string>* columns);
   Status TransformJoinExpr(const PgQuery__JoinExpr& j, std::unique_ptr<FromItem>* out);
   Status TransformSortBy(const PgQuery__SortBy& s, OrderItem* out);
+  Status TransformWindowDef(const PgQuery__WindowDef& w, std::shared_ptr<const WindowDefinition>* out);
   Status TransformLockingClause(const PgQuery__LockingClause& l, SelectStmt* out);
   Status TransformColumnDef(const PgQuery__ColumnDef& c, ColumnDef* out);
   // Sets *keep to false for constraint attributes that need no representation

@@ -125,6 +125,9 @@ TEST_P(DurabilityTest, EverythingCommittedIsBackAfterARestart) {
   Ok(session_, "INSERT INTO gone VALUES (1)");
   Ok(session_, "DROP TABLE gone");
   Ok(session_, "UPDATE warehouse SET w_ytd = w_ytd + 1 WHERE w_id = 3");
+  Ok(session_, "CREATE VIEW named (id, name) AS SELECT w_id, w_name FROM warehouse WHERE w_name IS NOT NULL");
+  Ok(session_, "CREATE VIEW dropped AS SELECT 1");
+  Ok(session_, "DROP VIEW dropped");
   const std::string warehouses = Rows(session_, "SELECT * FROM warehouse ORDER BY w_id");
   const std::string stock = Rows(session_, "SELECT * FROM stock ORDER BY s_w_id, s_i_id");
   EXPECT_EQ(stock,
@@ -138,6 +141,9 @@ TEST_P(DurabilityTest, EverythingCommittedIsBackAfterARestart) {
     EXPECT_EQ(Rows(session_, "SELECT a FROM emptied"), "3\n");
     EXPECT_EQ(Rows(session_, "SELECT id, b FROM blobs ORDER BY id"), "1|\\x00ff10\n2|\n3|\\x\n");
     EXPECT_FALSE(RunSql(session_, "SELECT * FROM gone").ok());
+    // Views come back as created and dropped.
+    EXPECT_EQ(Rows(session_, "SELECT name FROM named ORDER BY id"), "one\ntwo\nthree\n");
+    EXPECT_TRUE(RunSql(session_, "SELECT * FROM dropped").Is(sqlstate::kUndefinedTable));
     // Indexes and constraints came back with the rows.
     EXPECT_EQ(Rows(session_, "SELECT s_i_id FROM stock WHERE s_qty = 9"), "1\n");
     EXPECT_TRUE(RunSql(session_, "INSERT INTO stock VALUES (1, 1, 0, NULL, NULL, NULL)").Is(sqlstate::kUniqueViolation));

@@ -31,7 +31,9 @@ Usage:
         [--show] [file.test ...]          # default: every *.test here
 
 --show prints PostgreSQL's answer for every record (handy when writing
-tests). Exit status: 0 when PostgreSQL agrees with every checked record, 1
+tests); --fill writes PostgreSQL's rows into every `query` record of the
+given files whose expectation differs (write the queries with an empty
+expectation after `----`, fill, then read every answer before committing). Exit status: 0 when PostgreSQL agrees with every checked record, 1
 otherwise.
 """
 
@@ -210,10 +212,29 @@ def run_record(conn, r):
         expected = expected[:head] + sorted(expected[head:])
     if r.columns:
         rows.insert(0, "\t".join(res.fname(c).decode() for c in range(res.nfields)))
+    if rows != expected:
+        r.actual_rows = rows  # for --fill
     return rows == expected, "rows:\n" + "".join(f"    {x}\n" for x in rows)
 
 
-def check_file(path, dsn, show):
+def fill_file(path, records):
+    """Replaces the expectation of each disagreeing query record by PostgreSQL's rows."""
+    lines = path.read_text().split("\n")
+    for r in sorted(records, key=lambda r: r.line, reverse=True):
+        rows = getattr(r, "actual_rows", None)
+        if r.kind != "query" or rows is None:
+            continue
+        sep = r.line
+        while lines[sep].strip() != "----":
+            sep += 1
+        end = sep + 1
+        while end < len(lines) and lines[end].strip() != "":
+            end += 1
+        lines[sep + 1:end] = rows
+    path.write_text("\n".join(lines))
+
+
+def check_file(path, dsn, show, fill=False):
     records = parse_file(path)
     dbname = f"paceline_check_{os.getpid()}"
     admin = psycopg.connect(dsn, dbname="postgres", autocommit=True)
@@ -236,6 +257,8 @@ def check_file(path, dsn, show):
             checked += 1
             if show:
                 print(f"{path.name}:{r.line}: {r.sql}\n  -> {actual}")
+            if not ok and fill and r.kind == "query" and hasattr(r, "actual_rows"):
+                continue
             if not ok:
                 disagreements += 1
                 want = {"ok": "success", "count": f"{r.count} rows affected",
@@ -249,6 +272,8 @@ def check_file(path, dsn, show):
             conn.close()
         admin.execute(f"DROP DATABASE IF EXISTS {dbname} WITH (FORCE)")
         admin.close()
+    if fill:
+        fill_file(path, [r for r in records if r.kind == "query"])
     skipped = sum(r.paceline_only for r in records)
     print(f"{path.name}: {checked} records checked, {skipped} paceline-only skipped, "
           f"{disagreements} disagreements")
@@ -261,9 +286,10 @@ def main():
     parser.add_argument("files", nargs="*", type=pathlib.Path)
     parser.add_argument("--dsn", default="", help="libpq connection string (default: libpq environment)")
     parser.add_argument("--show", action="store_true", help="print PostgreSQL's answer to every record")
+    parser.add_argument("--fill", action="store_true", help="write PostgreSQL's rows into disagreeing query records")
     args = parser.parse_args()
     files = args.files or sorted(here.glob("*.test"))
-    total = sum(check_file(f, args.dsn, args.show) for f in files)
+    total = sum(check_file(f, args.dsn, args.show, args.fill) for f in files)
     print(f"total disagreements: {total}")
     return 1 if total else 0
 
