@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/array_value.h"
 #include "common/stack_depth.h"
 #include "engine/sql/executor_internal.h"
 #include "engine/sql/expression_evaluator.h"
@@ -58,6 +59,10 @@ struct AggregateState {
   int64_t count = 0;
   Value acc;  // sum / min / max so far; NULL until the first value
   std::unique_ptr<std::unordered_set<Value, ValueHash>> seen;  // DISTINCT
+  std::vector<Value> items;  // array_agg's values
+  // An aggregate with ORDER BY: per row {sort keys.., value, separator},
+  // accumulated in order when the group is finished.
+  std::vector<std::vector<Value>> ordered;
 };
 
 // `separator`: string_agg's separator for this row.
@@ -66,7 +71,7 @@ Status Accumulate(const AggregateSpec& spec, const Value& v, const Value& separa
     ++st->count;
     return Status::OK();
   }
-  if (v.is_null()) return Status::OK();
+  if (v.is_null() && spec.kind != AggregateKind::kArrayAgg) return Status::OK();  // array_agg keeps NULLs
   if (spec.distinct) {
     if (!st->seen) st->seen = std::make_unique<std::unordered_set<Value, ValueHash>>();
     if (!st->seen->insert(v).second) return Status::OK();
@@ -90,6 +95,9 @@ Status Accumulate(const AggregateSpec& spec, const Value& v, const Value& separa
         st->acc = Value::String(TypeId::kText, std::move(joined));
       }
       return Status::OK();
+    case AggregateKind::kArrayAgg:
+      st->items.push_back(v);
+      return Status::OK();
     case AggregateKind::kBoolAnd: case AggregateKind::kBoolOr:
       if (st->acc.is_null() || v.bool_value() == (spec.kind == AggregateKind::kBoolOr)) st->acc = v;
       return Status::OK();
@@ -106,8 +114,35 @@ Status Accumulate(const AggregateSpec& spec, const Value& v, const Value& separa
   return Status::OK();
 }
 
-Status Finish(const AggregateSpec& spec, const AggregateState& st, Value* out) {
+Status Finish(const AggregateSpec& spec, AggregateState& st, Value* out) {
+  if (!spec.order.empty()) {
+    // Sort the gathered rows by their keys (stably: ties keep input order)
+    // and accumulate them in that order.
+    const size_t keys = spec.order.size();
+    std::stable_sort(st.ordered.begin(), st.ordered.end(), [&](const auto& a, const auto& b) {
+      for (size_t k = 0; k < keys; ++k) {
+        const SortKey& key = spec.order[k];
+        if (a[k].is_null() || b[k].is_null()) {
+          if (a[k].is_null() == b[k].is_null()) continue;
+          return a[k].is_null() == key.nulls_first;
+        }
+        const int c = Value::Compare(a[k], b[k]);
+        if (c != 0) return key.descending ? c > 0 : c < 0;
+      }
+      return false;
+    });
+    AggregateSpec plain;
+    plain.kind = spec.kind;
+    plain.distinct = spec.distinct;
+    plain.type = spec.type;
+    AggregateState in_order;
+    for (const auto& row : st.ordered) PL_RETURN_IF_ERROR(Accumulate(plain, row[keys], row[keys + 1], &in_order));
+    return Finish(plain, in_order, out);
+  }
   switch (spec.kind) {
+    case AggregateKind::kArrayAgg:
+      *out = st.items.empty() ? Value::Null(TypeId::kArray) : MakeArray(spec.type.element, st.items);
+      return Status::OK();
     case AggregateKind::kCount: case AggregateKind::kCountStar:
       *out = Value::Int64(st.count);
       return Status::OK();
@@ -424,6 +459,14 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
           Value v, separator;
           if (spec.arg) PL_RETURN_IF_ERROR(Evaluate(*spec.arg, self->ctx_, &v));
           if (spec.separator) PL_RETURN_IF_ERROR(Evaluate(*spec.separator, self->ctx_, &separator));
+          if (!spec.order.empty()) {  // gathered now, accumulated in order by Finish
+            std::vector<Value> row(spec.order.size());
+            for (size_t k = 0; k < row.size(); ++k) PL_RETURN_IF_ERROR(Evaluate(*spec.order[k].expr, self->ctx_, &row[k]));
+            row.push_back(std::move(v));
+            row.push_back(std::move(separator));
+            group.states[a].ordered.push_back(std::move(row));
+            continue;
+          }
           PL_RETURN_IF_ERROR(Accumulate(spec, v, separator, &group.states[a]));
         }
         return Status::OK();
@@ -438,7 +481,7 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
       groups.push_back(Group{{}, std::vector<AggregateState>(plan.aggregates.size())});
     }
     std::vector<Value> slots;
-    for (const Group& group : groups) {
+    for (Group& group : groups) {
       slots = group.keys;
       for (size_t a = 0; a < plan.aggregates.size(); ++a) {
         Value v;
