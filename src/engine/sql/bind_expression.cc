@@ -140,7 +140,7 @@ Status Binder::BindExpr(const Expr& e, Context& ctx, BoundExprPtr* out) {
         *out = std::move(child);
         return Status::OK();
       }
-      if (child->kind != BoundKind::kConstant && !CanCast(child->type.id, target.id)) {
+      if ((child->kind != BoundKind::kConstant || child->type.IsArray()) && !CanCast(child->type.id, target.id)) {
         return Status("42846", "cannot cast type " + TypeText(child->type) + " to " + target.ToString(), Pos(e.location));
       }
       if (child->kind == BoundKind::kConstant) {
