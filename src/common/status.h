@@ -53,6 +53,7 @@ inline constexpr std::string_view kDatatypeMismatch = "42804";
 inline constexpr std::string_view kUndefinedFunction = "42883";
 inline constexpr std::string_view kCannotCoerce = "42846";
 inline constexpr std::string_view kUndefinedTable = "42P01";
+inline constexpr std::string_view kIndeterminateDatatype = "42P18";
 inline constexpr std::string_view kUndefinedColumn = "42703";
 inline constexpr std::string_view kUndefinedObject = "42704";
 inline constexpr std::string_view kUndefinedParameter = "42P02";

@@ -146,6 +146,53 @@ Type Type::Varchar(int32_t length) {
   return t;
 }
 
+Type Type::Array(const Type& element) {
+  Type t = element;
+  t.id = TypeId::kArray;
+  t.element = element.id;
+  return t;
+}
+
+Type Type::ElementType() const {
+  Type t = *this;
+  t.id = element;
+  t.element = TypeId::kUnknown;
+  return t;
+}
+
+namespace {
+
+struct ArrayOidEntry {
+  TypeId element;
+  uint32_t oid;
+};
+// pg_type.typarray of each element type.
+constexpr ArrayOidEntry kArrayOids[] = {
+    {TypeId::kBool, 1000},    {TypeId::kInt16, 1005},   {TypeId::kInt32, 1007},       {TypeId::kInt64, 1016},
+    {TypeId::kFloat32, 1021}, {TypeId::kFloat64, 1022}, {TypeId::kNumeric, 1231},     {TypeId::kChar, 1014},
+    {TypeId::kVarchar, 1015}, {TypeId::kText, 1009},    {TypeId::kDate, 1182},        {TypeId::kTimestamp, 1115},
+    {TypeId::kTimestampTz, 1185}, {TypeId::kBytea, 1001},
+};
+
+}  // namespace
+
+uint32_t ArrayOid(TypeId element) {
+  for (const ArrayOidEntry& e : kArrayOids) {
+    if (e.element == element) return e.oid;
+  }
+  return 0;
+}
+
+bool ElementOfArrayOid(uint32_t oid, TypeId* element) {
+  for (const ArrayOidEntry& e : kArrayOids) {
+    if (e.oid == oid) {
+      *element = e.element;
+      return true;
+    }
+  }
+  return false;
+}
+
 Type Type::Char(int32_t length) {
   Type t(TypeId::kChar);
   t.length = length;
@@ -188,6 +235,8 @@ std::string Type::ToString() const {
       return "timestamp with time zone";
     case TypeId::kBytea:
       return "bytea";
+    case TypeId::kArray:
+      return ElementType().ToString() + "[]";
   }
   return "unknown";
 }
@@ -209,6 +258,7 @@ uint32_t Type::Oid() const {
     case TypeId::kTimestamp: return 1114;
     case TypeId::kTimestampTz: return 1184;
     case TypeId::kBytea: return 17;
+    case TypeId::kArray: return ArrayOid(element);
   }
   return 705;
 }
@@ -229,7 +279,8 @@ int16_t Type::WireSize() const {
     case TypeId::kChar:
     case TypeId::kVarchar:
     case TypeId::kText:
-    case TypeId::kBytea: return -1;
+    case TypeId::kBytea:
+    case TypeId::kArray: return -1;
   }
   return -1;
 }
@@ -242,6 +293,8 @@ int32_t Type::WireModifier() const {
     case TypeId::kNumeric:
       if (precision < 0) return -1;
       return ((precision << 16) | (scale < 0 ? 0 : scale)) + 4;
+    case TypeId::kArray:
+      return ElementType().WireModifier();  // as atttypmod of varchar(10)[]
     default:
       return -1;
   }
@@ -264,6 +317,7 @@ std::string_view TypeIdName(TypeId id) {
     case TypeId::kTimestamp: return "timestamp";
     case TypeId::kTimestampTz: return "timestamptz";
     case TypeId::kBytea: return "bytea";
+    case TypeId::kArray: return "anyarray";
   }
   return "unknown";
 }

@@ -31,10 +31,12 @@ enum class TypeId : uint8_t {
   kTimestamp,  // microseconds since 1970-01-01 00:00:00, no time zone
   kTimestampTz,  // same representation, always UTC in Paceline
   kBytea,      // BYTEA: a byte string of any bytes (NULs included)
+  kArray,      // a one-dimensional array of Type::element (see array_value.h)
 };
 
 struct Type {
   TypeId id = TypeId::kUnknown;
+  TypeId element = TypeId::kUnknown;  // kArray: the element type, whose modifiers are those below
   int32_t length = -1;     // CHAR(n) / VARCHAR(n): n; -1 when unbounded
   int32_t precision = -1;  // NUMERIC(p,s): p; -1 when unconstrained
   int32_t scale = -1;      // NUMERIC(p,s): s; -1 when unconstrained
@@ -44,24 +46,28 @@ struct Type {
   static Type Numeric(int32_t precision, int32_t scale);
   static Type Varchar(int32_t length);
   static Type Char(int32_t length);
+  // An array of `element` (its modifiers kept: varchar(10)[]).
+  static Type Array(const Type& element);
+  // kArray: the element type with its modifiers.
+  Type ElementType() const;
+  bool IsArray() const { return id == TypeId::kArray; }
 
   bool IsInteger() const { return id == TypeId::kInt16 || id == TypeId::kInt32 || id == TypeId::kInt64; }
   bool IsFloat() const { return id == TypeId::kFloat32 || id == TypeId::kFloat64; }
   bool IsNumber() const { return IsInteger() || IsFloat() || id == TypeId::kNumeric; }
   bool IsString() const { return id == TypeId::kChar || id == TypeId::kVarchar || id == TypeId::kText; }
   bool IsTemporal() const { return id == TypeId::kDate || id == TypeId::kTimestamp || id == TypeId::kTimestampTz; }
-  // Stored as a length and bytes (the strings and bytea): what a tuple keeps
-  // in its variable area. Bytea is not IsString(): it is no text.
-  bool IsVariableLength() const { return IsString() || id == TypeId::kBytea; }
+  // Stored as a length and bytes (the strings, bytea and arrays): what a
+  // tuple keeps in its variable area. Bytea is not IsString(): it is no text.
+  bool IsVariableLength() const { return IsString() || id == TypeId::kBytea || id == TypeId::kArray; }
 
   // PostgreSQL's display name with modifiers, as format_type() prints it:
   // "integer", "numeric(12,2)", "character varying(16)", "character(2)",
   // "timestamp without time zone", "double precision", "boolean", "text",
-  // "bytea".
+  // "bytea"; an array is its element's name and "[]" ("integer[]").
   std::string ToString() const;
   // PostgreSQL type OID (int4 = 23, numeric = 1700, varchar = 1043, bytea =
-  // 17, ...);
-  // kUnknown → 705 ("unknown").
+  // 17, int4[] = 1007, ...; see ArrayOid); kUnknown → 705 ("unknown").
   uint32_t Oid() const;
   // PostgreSQL's typlen for RowDescription (-1 for variable length).
   int16_t WireSize() const;
@@ -69,9 +75,15 @@ struct Type {
   int32_t WireModifier() const;
 
   bool operator==(const Type& o) const {
-    return id == o.id && length == o.length && precision == o.precision && scale == o.scale;
+    return id == o.id && element == o.element && length == o.length && precision == o.precision && scale == o.scale;
   }
 };
+
+// PostgreSQL's OID of the array type whose elements are `element` (int4 →
+// 1007, text → 1009, ...); 0 when PostgreSQL has none. ElementOfArrayOid is
+// its inverse (false for an OID that is no array type Paceline has).
+uint32_t ArrayOid(TypeId element);
+bool ElementOfArrayOid(uint32_t oid, TypeId* element);
 
 // Short name of a TypeId as PostgreSQL names the base type ("int4", "numeric").
 std::string_view TypeIdName(TypeId id);

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <limits>
 
+#include "common/array_value.h"
 #include "common/datetime.h"
 
 namespace paceline {
@@ -722,6 +723,15 @@ Value Value::Bytea(std::string bytes) {
   return v;
 }
 
+Value Value::Array(TypeId element, std::string encoded) {
+  Value v;
+  v.type_ = TypeId::kArray;
+  v.null_ = false;
+  v.element_ = element;
+  v.s_ = std::move(encoded);
+  return v;
+}
+
 Value Value::Date(int32_t days) {
   Value v = Int64(days);
   v.type_ = TypeId::kDate;
@@ -788,6 +798,9 @@ void Value::AppendTo(std::string* out) const {
     case TypeId::kBytea:
       AppendByteaHex(s_, out);
       return;
+    case TypeId::kArray:
+      AppendArrayText(*this, out);
+      return;
   }
 }
 
@@ -818,6 +831,8 @@ uint64_t Value::Hash() const {
     case TypeId::kText:
     case TypeId::kBytea:
       return XXH3_64bits(s_.data(), s_.size());
+    case TypeId::kArray:
+      return HashArray(*this);
   }
   return kNullHash;
 }
@@ -850,6 +865,7 @@ int Value::Compare(const Value& a, const Value& b) {
     const int64_t x = TemporalMicros(a), y = TemporalMicros(b);
     return x < y ? -1 : (x > y ? 1 : 0);
   }
+  if (ta == TypeId::kArray && tb == TypeId::kArray) return CompareArrays(a, b);
   assert(false && "Value::Compare on incomparable types");
   return ta < tb ? -1 : (ta > tb ? 1 : 0);
 }
@@ -901,6 +917,8 @@ Status CastValue(const Value& v, const Type& target, bool explicit_cast, Value* 
       return CastToTemporal(v, target.id, out);
     case TypeId::kBytea:
       return CastToBytea(v, out);
+    case TypeId::kArray:
+      return CastToArray(v, target, explicit_cast, out);
   }
   return CannotCast(v.type(), target.id);
 }

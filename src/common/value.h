@@ -9,7 +9,13 @@
 // Text output (ToString) is exactly what PostgreSQL prints in text format,
 // because psql and drivers parse it: booleans "t"/"f", NUMERIC with its scale
 // ("0.30"), floats in shortest round-trip form ("0.1", "1e+20"), timestamps
-// "2024-01-02 03:04:05", bytea in hex ("\x01ff", bytea_output = hex).
+// "2024-01-02 03:04:05", bytea in hex ("\x01ff", bytea_output = hex),
+// arrays as "{1,2,NULL}".
+//
+// An array (kArray) keeps its element type in element_type() and its
+// elements encoded in the string slot (array_value.h reads and writes that
+// encoding), so a Value is no larger, and a scalar's copy no slower, for
+// their being there.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +48,9 @@ class Value {
   static Value TimestampTz(int64_t micros);
   // kBytea: any bytes, NULs included.
   static Value Bytea(std::string bytes);
+  // kArray: elements of type `element`, encoded as array_value.h says (use
+  // ArrayBuilder rather than this).
+  static Value Array(TypeId element, std::string encoded);
 
   TypeId type() const { return type_; }
   bool is_null() const { return null_; }
@@ -54,6 +63,8 @@ class Value {
   const Decimal& numeric_value() const { return u_.n; }
   const std::string& string_value() const { return s_; }  // kChar/kVarchar/kText/kUnknown
   const std::string& bytes_value() const { return s_; }   // kBytea: the raw bytes
+  TypeId element_type() const { return element_; }        // kArray (kUnknown otherwise)
+  const std::string& array_bytes() const { return s_; }   // kArray: the encoded elements
 
   // PostgreSQL text output. NULL prints as "" (callers that care check is_null()).
   std::string ToString() const;
@@ -69,7 +80,9 @@ class Value {
   // and numerics compare numerically across widths; strings byte-wise (CHAR
   // ignoring trailing blanks, as PostgreSQL's bpchar); bools false < true;
   // dates and timestamps by time (a date compares as its midnight); bytea
-  // byte-wise as unsigned bytes, a prefix first (PostgreSQL's byteacmp). Returns
+  // byte-wise as unsigned bytes, a prefix first (PostgreSQL's byteacmp);
+  // arrays element by element (a NULL element after any other), then the
+  // shorter first (PostgreSQL's array_cmp). Returns
   // <0, 0, >0. Incomparable types are a programming error (the binder rejects
   // them first).
   static int Compare(const Value& a, const Value& b);
@@ -81,6 +94,7 @@ class Value {
  private:
   TypeId type_ = TypeId::kUnknown;
   bool null_ = true;
+  TypeId element_ = TypeId::kUnknown;  // kArray only; fits in the padding before u_
   union U {
     bool b;
     int64_t i;
@@ -110,6 +124,8 @@ class Value {
 //   `explicit_cast` (then truncated, as `'abc'::varchar(2)` gives 'ab').
 //   CHAR(n) pads with blanks to n.
 // - bool ↔ integer (int4 only), date ↔ timestamp.
+// - arrays: from text by PostgreSQL's array input ('{1,2}'::int[], see
+//   ParseArrayText), to text by its output, array to array element by element.
 // - anything else → 42846 `cannot cast type X to Y`.
 Status CastValue(const Value& v, const Type& target, bool explicit_cast, Value* out);
 

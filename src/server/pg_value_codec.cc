@@ -8,6 +8,7 @@
 #include <limits>
 #include <vector>
 
+#include "common/array_value.h"
 #include "common/datetime.h"
 #include "common/decimal.h"
 
@@ -225,6 +226,8 @@ void EncodeNumeric(const Decimal& d, std::string* out) {
 
 // ---------------------------------------------------------------- binary in
 
+Status DecodeBinaryArray(std::string_view bytes, const Type& type, Value* out);
+
 Status DecodeBinary(std::string_view bytes, const Type& type, Value* out) {
   switch (type.id) {
     case TypeId::kBool:
@@ -297,6 +300,8 @@ Status DecodeBinary(std::string_view bytes, const Type& type, Value* out) {
     case TypeId::kBytea:
       *out = Value::Bytea(std::string(bytes));  // bytearecv: the bytes as they are
       return Status::OK();
+    case TypeId::kArray:
+      return DecodeBinaryArray(bytes, type, out);
   }
   return NotSupported("binary format for type " + type.ToString());
 }
@@ -306,6 +311,8 @@ Status DecodeBinary(std::string_view bytes, const Type& type, Value* out) {
 bool IsStringId(TypeId t) {
   return t == TypeId::kChar || t == TypeId::kVarchar || t == TypeId::kText || t == TypeId::kUnknown;
 }
+
+void EncodeBinaryArray(const Value& v, std::string* out);
 
 // `v` already has type `id` (or both are strings).
 void EncodeBinary(const Value& v, TypeId id, std::string* out) {
@@ -339,6 +346,87 @@ void EncodeBinary(const Value& v, TypeId id, std::string* out) {
       AppendBigEndian(static_cast<uint64_t>(v.int_value() - kPostgresEpochOffsetMicros), 8, out);
       return;
     case TypeId::kBytea: out->append(v.bytes_value()); return;  // byteasend
+    case TypeId::kArray: EncodeBinaryArray(v, out); return;
+  }
+}
+
+// ---------------------------------------------------------------- arrays
+
+// array_recv: int32 ndim, int32 flags (1: has NULLs), uint32 element OID,
+// per dimension int32 length and int32 lower bound, then per element int32
+// length (-1: NULL) and its binary value. One dimension (or none: empty);
+// the elements may be of another type Paceline has (psycopg sends int2[]
+// for small Python ints), and are cast to the parameter's element type.
+Status DecodeBinaryArray(std::string_view bytes, const Type& type, Value* out) {
+  if (bytes.size() < 12) return BadBinary("an array takes at least 12 bytes.");
+  const int32_t ndim = static_cast<int32_t>(ReadBigEndian(bytes, 0, 4));
+  const uint32_t flags = static_cast<uint32_t>(ReadBigEndian(bytes, 4, 4));
+  const uint32_t element_oid = static_cast<uint32_t>(ReadBigEndian(bytes, 8, 4));
+  const Type element = type.ElementType();
+  if (ndim < 0) return Status("22P03", "invalid number of dimensions: " + std::to_string(ndim));
+  if (ndim > 1) return NotSupported("multidimensional arrays");
+  if ((flags & ~1u) != 0) return Status("22P03", "invalid array flags");
+  Type sent;
+  if (ndim == 1 && !TypeFromOid(element_oid, &sent)) {
+    return Status(sqlstate::kDatatypeMismatch, "wrong element type");
+  }
+  if (ndim == 1 && sent.IsArray()) return NotSupported("arrays of arrays");
+  ArrayBuilder builder(element.id);
+  if (ndim == 0) {
+    if (bytes.size() != 12) return BadBinary("an empty array has no elements.");
+    *out = builder.Finish();
+    return Status::OK();
+  }
+  if (bytes.size() < 20) return BadBinary("an array's dimension takes 8 bytes.");
+  const int32_t count = static_cast<int32_t>(ReadBigEndian(bytes, 12, 4));
+  if (count < 0) return Status("22P03", "array size exceeds the maximum allowed");
+  size_t at = 20;  // the lower bound (bytes 16..19) is not kept: arrays here are 1-based
+  for (int32_t i = 0; i < count; ++i) {
+    if (bytes.size() - at < 4) return BadBinary("an array element is cut short.");
+    const int32_t len = static_cast<int32_t>(ReadBigEndian(bytes, at, 4));
+    at += 4;
+    if (len < 0) {
+      builder.Add(Value::Null(element.id));
+      continue;
+    }
+    if (bytes.size() - at < static_cast<size_t>(len)) return BadBinary("an array element is cut short.");
+    Value v, cast;
+    PL_RETURN_IF_ERROR(DecodeBinary(bytes.substr(at, static_cast<size_t>(len)), sent, &v));
+    PL_RETURN_IF_ERROR(CastValue(v, element, false, &cast));
+    builder.Add(cast);
+    at += static_cast<size_t>(len);
+  }
+  if (at != bytes.size()) return BadBinary("bytes after the last array element.");
+  *out = builder.Finish();
+  return Status::OK();
+}
+
+// array_send, the layout DecodeBinaryArray reads.
+void EncodeBinaryArray(const Value& v, std::string* out) {
+  ArrayReader reader(v);
+  std::vector<Value> elements;
+  bool has_null = false;
+  Value e;
+  while (reader.Next(&e)) {
+    has_null |= e.is_null();
+    elements.push_back(std::move(e));
+  }
+  AppendBigEndian(elements.empty() ? 0 : 1, 4, out);
+  AppendBigEndian(has_null ? 1 : 0, 4, out);
+  AppendBigEndian(Type(v.element_type()).Oid(), 4, out);
+  if (elements.empty()) return;
+  AppendBigEndian(elements.size(), 4, out);
+  AppendBigEndian(1, 4, out);
+  std::string element;
+  for (const Value& x : elements) {
+    if (x.is_null()) {
+      AppendBigEndian(0xFFFFFFFFu, 4, out);
+      continue;
+    }
+    element.clear();
+    EncodeBinary(x, v.element_type(), &element);
+    AppendBigEndian(element.size(), 4, out);
+    out->append(element);
   }
 }
 
@@ -358,9 +446,11 @@ Status DecodeParameter(std::string_view bytes, int16_t format, const Type& type,
 Status EncodeResult(const Value& value, const Type& type, int16_t format, std::string* out) {
   if (format != 0 && format != 1) return UnsupportedFormat(format);
   const TypeId id = type.id == TypeId::kUnknown ? value.type() : type.id;
-  const bool same = value.type() == id || (IsStringId(value.type()) && IsStringId(id));
+  const bool same = (value.type() == id && (id != TypeId::kArray || type.element == value.element_type() ||
+                                            type.id == TypeId::kUnknown)) ||
+                    (IsStringId(value.type()) && IsStringId(id));
   Value converted;
-  if (!same) PL_RETURN_IF_ERROR(CastValue(value, Type(id), true, &converted));
+  if (!same) PL_RETURN_IF_ERROR(CastValue(value, id == TypeId::kArray ? Type::Array(Type(type.element)) : Type(id), true, &converted));
   const Value& v = same ? value : converted;
   if (format == 0) {
     v.AppendTo(out);
@@ -387,7 +477,10 @@ bool TypeFromOid(uint32_t oid, Type* out) {
     case 1114: id = TypeId::kTimestamp; break;
     case 1184: id = TypeId::kTimestampTz; break;
     case 1700: id = TypeId::kNumeric; break;
-    default: return false;
+    default:
+      if (!ElementOfArrayOid(oid, &id)) return false;
+      *out = Type::Array(Type(id));
+      return true;
   }
   *out = Type(id);
   return true;

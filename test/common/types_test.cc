@@ -174,3 +174,35 @@ TEST(TypesTest, RejectsUnknownAndUnsupportedTypes) {
 
 }  // namespace
 }  // namespace paceline
+
+namespace paceline {
+namespace {
+
+TEST(TypesTest, ArraysHaveTheirElementsNamesOidsAndModifiers) {
+  const Type ints = Type::Array(Type(TypeId::kInt32));
+  EXPECT_TRUE(ints.IsArray());
+  EXPECT_TRUE(ints.IsVariableLength());
+  EXPECT_EQ(ints.ToString(), "integer[]");
+  EXPECT_EQ(Type::Array(Type::Varchar(10)).ToString(), "character varying(10)[]");
+  EXPECT_EQ(Type::Array(Type::Varchar(10)).WireModifier(), 14);  // the element's atttypmod
+  EXPECT_EQ(Type::Array(Type::Varchar(10)).ElementType(), Type::Varchar(10));
+  EXPECT_EQ(ints.WireSize(), -1);
+  EXPECT_FALSE(ints == Type::Array(Type(TypeId::kInt64)));
+  const std::pair<TypeId, uint32_t> oids[] = {
+      {TypeId::kBool, 1000},    {TypeId::kInt16, 1005},       {TypeId::kInt32, 1007},     {TypeId::kInt64, 1016},
+      {TypeId::kFloat32, 1021}, {TypeId::kFloat64, 1022},     {TypeId::kNumeric, 1231},   {TypeId::kChar, 1014},
+      {TypeId::kVarchar, 1015}, {TypeId::kText, 1009},        {TypeId::kDate, 1182},      {TypeId::kTimestamp, 1115},
+      {TypeId::kTimestampTz, 1185}, {TypeId::kBytea, 1001},
+  };
+  for (auto [element, oid] : oids) {
+    EXPECT_EQ(Type::Array(Type(element)).Oid(), oid) << TypeIdName(element);
+    TypeId back = TypeId::kUnknown;
+    ASSERT_TRUE(ElementOfArrayOid(oid, &back));
+    EXPECT_EQ(back, element);
+  }
+  TypeId none;
+  EXPECT_FALSE(ElementOfArrayOid(23, &none));
+}
+
+}  // namespace
+}  // namespace paceline

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/array_value.h"
+
 #include <utility>
 
 #include "engine/database.h"
@@ -263,6 +265,17 @@ TEST_F(FootprintBuilderTest, JoinsAndOtherConjunctsYieldNothing) {
             Names{});
   EXPECT_EQ(Literal("SELECT count(*) FROM stock GROUP BY s_w_id HAVING s_w_id = 1", {}), Names{})
       << "HAVING is no WHERE";
+}
+
+TEST_F(FootprintBuilderTest, ArrayComparisonsYieldNoReference) {
+  // x = ANY(array): the rows it reads are known only when it runs, so it
+  // yields no reference; the statement's other equalities still do.
+  EXPECT_EQ(Literal("SELECT 1 FROM stock WHERE s_w_id = ANY($1) AND s_i_id = $2",
+                    {MakeArray(TypeId::kInt32, {I(1), I(2)}), I(7)}),
+            (Names{"s_i_id=7"}));
+  EXPECT_EQ(Literal("SELECT 1 FROM stock WHERE s_w_id = ANY('{1,2}') AND s_i_id <> ALL(ARRAY[$1::int])", {I(3)}), Names{});
+  EXPECT_EQ(Literal("DELETE FROM stock WHERE s_w_id = ANY($1)", {MakeArray(TypeId::kInt32, {})}), Names{});
+  EXPECT_EQ(Literal("SELECT 1 FROM stock WHERE s_w_id = ANY($1)", {Value::Null(TypeId::kArray)}), Names{});
 }
 
 TEST_F(FootprintBuilderTest, NonDmlStatementsHaveNoSlots) {

@@ -108,7 +108,7 @@ TEST(PgTypeFromOidTest, MapsEveryPacelineTypeAndBack) {
 
 TEST(PgTypeFromOidTest, RejectsUnspecifiedAndMissingTypes) {
   Type t;
-  for (uint32_t oid : {0u, 2950u /*uuid*/, 3802u /*jsonb*/, 1005u /*int2[]*/, 705u /*unknown*/,
+  for (uint32_t oid : {0u, 2950u /*uuid*/, 3802u /*jsonb*/, 1561u /*bit[]*/, 705u /*unknown*/,
                        1186u /*interval*/, 99999u}) {
     EXPECT_FALSE(TypeFromOid(oid, &t)) << oid;
   }

@@ -90,6 +90,36 @@ class PsycopgTest(unittest.TestCase):
             cur.execute("SELECT 1 FROM bt WHERE k = %s::bytea", ("\\x0g",))
         self.assertIn('invalid hexadecimal digit: "g"', str(caught.exception))
 
+    def test_arrays_text_and_binary(self):
+        conn = self.connect(autocommit=True)
+        cur = conn.cursor()
+        cur.execute("CREATE TABLE at (id INT PRIMARY KEY, tags TEXT[], n BIGINT[])")
+        # A Python list goes as an array parameter: %s/%b in binary (array_send's
+        # layout; small ints as int2[]), %t in text ('{...}').
+        cur.execute("INSERT INTO at VALUES (%s, %s, %s)", (1, ["a b", None, 'q"x'], [1, 2 ** 40]))
+        cur.execute("INSERT INTO at VALUES (%t, %t, %t)", (2, ["c", "NULL"], [7]))
+        cur.execute("INSERT INTO at VALUES (%b, %b, %b)", (3, ["d", ""], [-1, None]))
+        for marker in ("%s", "%t", "%b"):
+            with self.subTest(marker=marker):
+                ids = cur.execute(f"SELECT id FROM at WHERE id = ANY({marker}) ORDER BY id", ([1, 3, 99],)).fetchall()
+                self.assertEqual(ids, [(1,), (3,)])
+                ids = cur.execute(f"SELECT id FROM at WHERE tags @> {marker} ORDER BY id", (["d"],)).fetchall()
+                self.assertEqual(ids, [(3,)])
+        expected = [(1, ["a b", None, 'q"x'], [1, 2 ** 40]), (2, ["c", "NULL"], [7]), (3, ["d", ""], [-1, None])]
+        for binary in (False, True):
+            with self.subTest(binary=binary):
+                c = conn.cursor(binary=binary)
+                self.assertEqual(c.execute("SELECT id, tags, n FROM at ORDER BY id").fetchall(), expected)
+                self.assertEqual(c.description[1].type_code, 1009)  # text[]
+                self.assertEqual(c.description[2].type_code, 1016)  # int8[]
+                self.assertEqual(c.execute("SELECT array_agg(id ORDER BY id DESC) FROM at").fetchone(), ([3, 2, 1],))
+                self.assertEqual(c.execute("SELECT '{}'::int[]").fetchone(), ([],))
+        self.assertEqual(cur.execute("SELECT x FROM unnest(%s::int[]) AS u (x) ORDER BY x", ([6, 5],)).fetchall(),
+                         [(5,), (6,)])
+        with self.assertRaises(psycopg.errors.InvalidTextRepresentation) as caught:
+            cur.execute("SELECT %s::int[]", ("{1,",))
+        self.assertIn('malformed array literal: "{1,"', str(caught.exception))
+
     def test_executemany_pipeline_and_transactions(self):
         conn = self.connect()
         cur = conn.cursor()

@@ -1,6 +1,9 @@
 // AggregateState: see aggregate_state.h.
 #include "engine/sql/aggregate_state.h"
 
+#include <algorithm>
+
+#include "common/array_value.h"
 #include "engine/sql/expression_evaluator.h"
 
 namespace paceline::sql {
@@ -11,7 +14,7 @@ Status Accumulate(const AggregateSpec& spec, const Value& v, const Value& separa
     ++st->count;
     return Status::OK();
   }
-  if (v.is_null()) return Status::OK();
+  if (v.is_null() && spec.kind != AggregateKind::kArrayAgg) return Status::OK();  // array_agg keeps NULLs
   if (spec.distinct) {
     if (!st->seen) st->seen = std::make_unique<std::unordered_set<Value, ValueHash>>();
     if (!st->seen->insert(v).second) return Status::OK();
@@ -35,6 +38,9 @@ Status Accumulate(const AggregateSpec& spec, const Value& v, const Value& separa
         st->acc = Value::String(TypeId::kText, std::move(joined));
       }
       return Status::OK();
+    case AggregateKind::kArrayAgg:
+      st->items.push_back(v);
+      return Status::OK();
     case AggregateKind::kBoolAnd: case AggregateKind::kBoolOr:
       if (st->acc.is_null() || v.bool_value() == (spec.kind == AggregateKind::kBoolOr)) st->acc = v;
       return Status::OK();
@@ -51,8 +57,35 @@ Status Accumulate(const AggregateSpec& spec, const Value& v, const Value& separa
   return Status::OK();
 }
 
-Status Finish(const AggregateSpec& spec, const AggregateState& st, Value* out) {
+Status Finish(const AggregateSpec& spec, AggregateState& st, Value* out) {
+  if (!spec.order.empty()) {
+    // Sort the gathered rows by their keys (stably: ties keep input order)
+    // and accumulate them in that order.
+    const size_t keys = spec.order.size();
+    std::stable_sort(st.ordered.begin(), st.ordered.end(), [&](const auto& a, const auto& b) {
+      for (size_t k = 0; k < keys; ++k) {
+        const SortKey& key = spec.order[k];
+        if (a[k].is_null() || b[k].is_null()) {
+          if (a[k].is_null() == b[k].is_null()) continue;
+          return a[k].is_null() == key.nulls_first;
+        }
+        const int c = Value::Compare(a[k], b[k]);
+        if (c != 0) return key.descending ? c > 0 : c < 0;
+      }
+      return false;
+    });
+    AggregateSpec plain;
+    plain.kind = spec.kind;
+    plain.distinct = spec.distinct;
+    plain.type = spec.type;
+    AggregateState in_order;
+    for (const auto& row : st.ordered) PL_RETURN_IF_ERROR(Accumulate(plain, row[keys], row[keys + 1], &in_order));
+    return Finish(plain, in_order, out);
+  }
   switch (spec.kind) {
+    case AggregateKind::kArrayAgg:
+      *out = st.items.empty() ? Value::Null(TypeId::kArray) : MakeArray(spec.type.element, st.items);
+      return Status::OK();
     case AggregateKind::kCount: case AggregateKind::kCountStar:
       *out = Value::Int64(st.count);
       return Status::OK();

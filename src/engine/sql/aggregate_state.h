@@ -1,5 +1,5 @@
 // AggregateState: the running state of one aggregate (count, sum, avg, min,
-// max, string_agg, bool_and/or) over the rows fed to it, for GROUP BY groups
+// max, string_agg, array_agg, bool_and/or) over the rows fed to it, for GROUP BY groups
 // and for window frames.
 //
 // Accumulate adds one row's argument value (NULLs are skipped, DISTINCT
@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <unordered_set>
+#include <vector>
 
 #include "common/status.h"
 #include "common/value.h"
@@ -24,11 +25,16 @@ struct AggregateState {
   int64_t count = 0;
   Value acc;  // sum / min / max so far; NULL until the first value
   std::unique_ptr<std::unordered_set<Value, ValueHash>> seen;  // DISTINCT
+  std::vector<Value> items;  // array_agg's values
+  // An aggregate with ORDER BY: per row {sort keys.., value, separator},
+  // accumulated in order when the group is finished.
+  std::vector<std::vector<Value>> ordered;
 };
 
 // Adds `v` (string_agg: with the row's `separator`) to `st`.
 Status Accumulate(const AggregateSpec& spec, const Value& v, const Value& separator, AggregateState* st);
-// The aggregate's value over the rows accumulated so far.
-Status Finish(const AggregateSpec& spec, const AggregateState& st, Value* out);
+// The aggregate's value over the rows accumulated so far (an aggregate
+// with ORDER BY sorts its gathered rows first).
+Status Finish(const AggregateSpec& spec, AggregateState& st, Value* out);
 
 }  // namespace paceline::sql

@@ -30,7 +30,7 @@ namespace paceline::sql {
 struct TypeName {
   std::string name;
   std::vector<int32_t> modifiers;  // (12,2) → {12, 2}; empty when none
-  bool is_array = false;           // `int[]`: rejected by the binder
+  bool is_array = false;           // `int[]` (and `int[][]`, the same type in PostgreSQL)
   int location = -1;
 };
 
@@ -50,7 +50,10 @@ enum class ExprKind {
   kBetween,     // x [NOT] BETWEEN a AND b
   kCase,        // CASE [x] WHEN .. THEN .. ELSE .. END
   kIsBool,      // x IS [NOT] TRUE / FALSE / UNKNOWN
-  kSubquery,    // (SELECT ..), EXISTS (..), x [NOT] IN (SELECT ..), x op ANY/ALL (SELECT ..)
+  kSubquery,    // (SELECT ..), EXISTS (..), x [NOT] IN (SELECT ..), x op ANY/ALL (SELECT ..), ARRAY(SELECT ..)
+  kArray,       // ARRAY[a, b, ..]: elements in `list`
+  kSubscript,   // left[right] (1-based)
+  kArrayCompare,  // left op ANY|ALL (right), right an array: binary_op, subquery_kind kAny/kAll
 };
 
 // What a kSubquery expression asks of its query's rows.
@@ -59,6 +62,7 @@ enum class SubqueryKind {
   kExists,  // EXISTS (SELECT ..)
   kAny,     // left op ANY (SELECT ..); IN is = ANY
   kAll,     // left op ALL (SELECT ..); NOT IN is NOT (= ANY), as PostgreSQL parses it
+  kArray,   // ARRAY(SELECT x ..): the one column's values as an array
 };
 
 enum class LiteralKind { kInteger, kNumeric, kString, kBool, kNull };
@@ -84,6 +88,12 @@ struct WindowDefinition;
 struct CaseWhen {
   ExprPtr condition;
   ExprPtr result;
+};
+
+struct OrderItem {
+  ExprPtr expr;           // may be a kLiteral integer: ORDER BY 2 (position)
+  bool descending = false;
+  std::optional<bool> nulls_first;  // unset: PostgreSQL default (NULLS LAST for ASC)
 };
 
 struct Expr {
@@ -124,6 +134,7 @@ struct Expr {
   bool star = false;           // count(*)
   // A window function call `f(..) OVER (..)` or `OVER w`; null otherwise.
   std::shared_ptr<const WindowDefinition> over;
+  std::vector<OrderItem> agg_order;  // array_agg(x ORDER BY y)
 
   // kSubquery: the query, what is asked of it, and for kAny/kAll the
   // comparison (binary_op) with `left`.
@@ -153,6 +164,7 @@ struct FromItem {
   // expression of kind kFunction.
   ExprPtr function;
   bool lateral = false;
+  bool ordinality = false;  // a function in FROM .. WITH ORDINALITY
   std::vector<std::string> column_aliases;  // FROM t AS x (a, b): renames the first columns
   JoinKind join_kind = JoinKind::kInner;
   std::unique_ptr<FromItem> left;      // when is_join
@@ -166,12 +178,6 @@ struct FromItem {
 struct SelectItem {
   ExprPtr expr;
   std::string alias;  // "" when none (AS x)
-};
-
-struct OrderItem {
-  ExprPtr expr;           // may be a kLiteral integer: ORDER BY 2 (position)
-  bool descending = false;
-  std::optional<bool> nulls_first;  // unset: PostgreSQL default (NULLS LAST for ASC)
 };
 
 enum class SetOperation { kNone, kUnion, kIntersect, kExcept };

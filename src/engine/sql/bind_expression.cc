@@ -129,14 +129,18 @@ Status Binder::BindExpr(const Expr& e, Context& ctx, BoundExprPtr* out) {
       std::string domain;
       PL_RETURN_IF_ERROR(ResolveType(e.cast_type, &target, &domain));
       BoundExprPtr child;
-      PL_RETURN_IF_ERROR(BindExpr(*e.left, ctx, &child));
+      if (e.left->kind == ExprKind::kArray) {  // ARRAY[..]::int[] types its elements (ARRAY[]::int[])
+        PL_RETURN_IF_ERROR(BindArrayConstructor(*e.left, ctx, &target, &child));
+      } else {
+        PL_RETURN_IF_ERROR(BindExpr(*e.left, ctx, &child));
+      }
       if (child->kind == BoundKind::kParameter && IsUnknown(*child)) {
         // $1::int declares the parameter's type.
         PL_RETURN_IF_ERROR(Coerce(&child, target, true, e.location));
         *out = std::move(child);
         return Status::OK();
       }
-      if (child->kind != BoundKind::kConstant && !CanCast(child->type.id, target.id)) {
+      if ((child->kind != BoundKind::kConstant || child->type.IsArray()) && !CanCast(child->type.id, target.id)) {
         return Status("42846", "cannot cast type " + TypeText(child->type) + " to " + target.ToString(), Pos(e.location));
       }
       if (child->kind == BoundKind::kConstant) {
@@ -234,6 +238,12 @@ Status Binder::BindExpr(const Expr& e, Context& ctx, BoundExprPtr* out) {
       return BindCase(e, ctx, out);
     case ExprKind::kSubquery:
       return BindSubquery(e, ctx, out);
+    case ExprKind::kArray:
+      return BindArrayConstructor(e, ctx, nullptr, out);
+    case ExprKind::kSubscript:
+      return BindSubscript(e, ctx, out);
+    case ExprKind::kArrayCompare:
+      return BindArrayCompare(e, ctx, out);
   }
   return InternalError("unknown expression kind");
 }
@@ -366,6 +376,9 @@ Status Binder::BindBinary(const Expr& e, Context& ctx, BoundExprPtr* out) {
     case BinaryOp::kGe: case BinaryOp::kIsDistinctFrom: case BinaryOp::kIsNotDistinctFrom:
       return BindCompare(op, std::move(left), std::move(right), e.location, out);
     case BinaryOp::kConcat: {
+      if (left->type.IsArray() || right->type.IsArray()) {
+        return BindArrayConcat(std::move(left), std::move(right), e.location, out);
+      }
       // bytea || bytea joins the bytes (an untyped literal beside a bytea is
       // bytea); any other mix is text concatenation, bytea shown in hex.
       const bool left_bytea = left->type.id == TypeId::kBytea, right_bytea = right->type.id == TypeId::kBytea;

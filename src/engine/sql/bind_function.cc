@@ -67,7 +67,7 @@ constexpr FunctionInfo kFunctions[] = {
 
 bool Binder::IsAggregateName(const std::string& name) {
   return name == "count" || name == "sum" || name == "min" || name == "max" || name == "avg" ||
-         name == "string_agg" || name == "bool_and" || name == "bool_or" || name == "every";
+         name == "string_agg" || name == "bool_and" || name == "bool_or" || name == "every" || name == "array_agg";
 }
 
 bool Binder::IsScalarFunctionName(const std::string& name) {
@@ -90,7 +90,7 @@ Status Binder::BindAggregate(const Expr& e, Context& ctx, BoundExprPtr* out) {
     const AggregateSpec& other = ctx.agg_plan->aggregates[i];
     auto same = [](const BoundExprPtr& a, const BoundExprPtr& b) { return (!a && !b) || (a && b && a->Equals(*b)); };
     if (other.kind == spec.kind && other.distinct == spec.distinct && same(other.arg, spec.arg) &&
-        same(other.separator, spec.separator)) {
+        same(other.separator, spec.separator) && spec.order.empty() && other.order.empty()) {
       slot = static_cast<int>(ctx.agg_plan->group_by.size() + i);
       *out = BoundExpr::Slot(slot, other.type);
       return Status::OK();
@@ -144,6 +144,12 @@ Status Binder::BindAggregateSpec(const Expr& e, Context& ctx, bool over, Aggrega
       }
       PL_RETURN_IF_ERROR(Coerce(&spec.arg, Type(TypeId::kText), false, e.location));
       PL_RETURN_IF_ERROR(Coerce(&spec.separator, Type(TypeId::kText), false, e.location));
+    } else if (name == "array_agg") {
+      // array_agg(x): every value, NULLs included; NULL over no rows.
+      spec.kind = AggregateKind::kArrayAgg;
+      if (IsUnknown(*spec.arg)) PL_RETURN_IF_ERROR(Coerce(&spec.arg, Type(TypeId::kText), false, e.location));
+      if (spec.arg->type.IsArray()) return NotSupported("array_agg of arrays (multidimensional arrays)");
+      spec.type = Type::Array(Type(spec.arg->type.id));
     } else if (name == "bool_and" || name == "bool_or" || name == "every") {
       spec.kind = name == "bool_or" ? AggregateKind::kBoolOr : AggregateKind::kBoolAnd;
       spec.type = Type(TypeId::kBool);
@@ -179,6 +185,22 @@ Status Binder::BindAggregateSpec(const Expr& e, Context& ctx, bool over, Aggrega
       }
     }
   }
+  for (const OrderItem& o : e.agg_order) {
+    SortKey key;
+    nested = true;
+    Status s = BindExpr(*o.expr, ctx, &key.expr);
+    nested = false;
+    PL_RETURN_IF_ERROR(s);
+    if (IsUnknown(*key.expr)) PL_RETURN_IF_ERROR(Coerce(&key.expr, Type(TypeId::kText), false, e.location));
+    if (spec.distinct && !key.expr->Equals(*spec.arg)) {
+      return Status(sqlstate::kInvalidColumnReference,
+                    "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list",
+                    Pos(o.expr->location));
+    }
+    key.descending = o.descending;
+    key.nulls_first = o.nulls_first.value_or(o.descending);
+    spec.order.push_back(std::move(key));
+  }
   return Status::OK();
 }
 
@@ -186,6 +208,12 @@ Status Binder::BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
   const std::string& name = e.function_name;
   if (e.over) return BindWindowFunction(e, ctx, out);
   if (IsAggregateName(name)) return BindAggregate(e, ctx, out);
+  if (!e.agg_order.empty()) {
+    return Status(sqlstate::kWrongObjectType,
+                  "ORDER BY specified, but " + name + " is not an aggregate function", Pos(e.location));
+  }
+  if (IsArrayFunction(name) && !e.distinct && !e.star) return BindArrayFunction(e, ctx, out);
+  if (name == "unnest") return NotSupported("unnest in the select list (use FROM unnest(...))");
   if (e.distinct || e.star) {
     return SyntaxError("DISTINCT or * specified, but " + name + " is not an aggregate function", Pos(e.location));
   }
@@ -312,6 +340,8 @@ Status Binder::BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
       for (auto& a : args) PL_RETURN_IF_ERROR(require_number(a));
       node->type = PromoteNumbers(args[0]->type, args[1]->type);
       break;
+    default:  // the array functions: BindArrayFunction
+      return InternalError("array function bound as a scalar function");
   }
   node->children = std::move(args);
   *out = std::move(node);

@@ -89,6 +89,11 @@ Status Binder::BindSubquery(const Expr& e, Context& ctx, BoundExprPtr* out) {
   subquery->outer_sources.erase(std::unique(subquery->outer_sources.begin(), subquery->outer_sources.end()),
                                 subquery->outer_sources.end());
   if (e.subquery_kind == SubqueryKind::kScalar) node->type = plan->outputs[0]->type;
+  if (e.subquery_kind == SubqueryKind::kArray) {
+    const Type& element = plan->outputs[0]->type;
+    if (element.IsArray()) return NotSupported("ARRAY(subquery) of arrays (multidimensional arrays)");
+    node->type = Type::Array(element.id == TypeId::kUnknown ? Type(TypeId::kText) : element);
+  }
   if (e.subquery_kind == SubqueryKind::kAny || e.subquery_kind == SubqueryKind::kAll) {
     BoundExprPtr left;
     PL_RETURN_IF_ERROR(BindExpr(*e.left, ctx, &left));
@@ -176,6 +181,11 @@ Status Binder::BindFunctionSource(const FromItem& item, Context& ctx, std::share
   const Expr& call = *item.function;
   if (call.kind != ExprKind::kFunction) return NotSupported("this expression in FROM");
   const std::string& name = call.function_name;
+  if (name == "unnest") {
+    std::shared_ptr<DerivedPlan> derived;
+    PL_RETURN_IF_ERROR(BindUnnestSource(item, ctx, &derived));
+    return FinishFunctionSource(item, std::move(derived), out);
+  }
   if (name != "generate_series") {
     return NotSupported("function " + name + " in FROM");
   }
@@ -212,12 +222,23 @@ Status Binder::BindFunctionSource(const FromItem& item, Context& ctx, std::share
                              : !item.table.alias.empty()  ? item.table.alias
                                                           : name;
   derived->columns.push_back({column, type});
-  if (item.column_aliases.size() > 1) {
-    return Status(sqlstate::kInvalidColumnReference,
-                  "table \"" + item.table.alias + "\" has 1 columns available but " +
-                      std::to_string(item.column_aliases.size()) + " columns specified");
-  }
   derived->correlated = inner.correlated;
+  return FinishFunctionSource(item, std::move(derived), out);
+}
+
+Status Binder::FinishFunctionSource(const FromItem& item, std::shared_ptr<DerivedPlan> derived,
+                                    std::shared_ptr<const DerivedPlan>* out) {
+  // WITH ORDINALITY adds a bigint column, named by the second column alias.
+  derived->ordinality = item.ordinality;
+  if (item.ordinality) {
+    derived->columns.push_back({item.column_aliases.size() > 1 ? item.column_aliases[1] : "ordinality",
+                                Type(TypeId::kInt64)});
+  }
+  if (item.column_aliases.size() > derived->columns.size()) {
+    return Status(sqlstate::kInvalidColumnReference,
+                  "table \"" + item.table.alias + "\" has " + std::to_string(derived->columns.size()) +
+                      " columns available but " + std::to_string(item.column_aliases.size()) + " columns specified");
+  }
   BuildLayout(derived.get());
   *out = std::move(derived);
   return Status::OK();

@@ -99,6 +99,10 @@ Status Binder::BindWindowFunction(const Expr& e, Context& ctx, BoundExprPtr* out
   }
   WindowSpec spec;
   if (IsAggregateName(name)) {
+    if (!e.agg_order.empty()) {
+      return Status(sqlstate::kFeatureNotSupported, "aggregate ORDER BY is not implemented for window functions",
+                    Pos(e.location));
+    }
     if (e.distinct) {
       return Status(sqlstate::kFeatureNotSupported, "DISTINCT is not implemented for window functions",
                     Pos(e.location));

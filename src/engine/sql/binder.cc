@@ -35,14 +35,20 @@ std::vector<Type> Binder::ParameterTypes() const {
 
 Status Binder::ResolveType(const TypeName& name, Type* type, std::string* domain) const {
   domain->clear();
-  if (name.is_array) return NotSupported("array type " + name.name + "[]");
   if (const catalog::DomainSchema* d = catalog_->FindDomain(name.name)) {
     *type = d->type;
     *domain = d->name;
-    return Status::OK();
+  } else {
+    Status s = ResolveBuiltinType(name.name, name.modifiers, type);
+    if (!s.ok()) return s.WithPosition(Pos(name.location));
   }
-  Status s = ResolveBuiltinType(name.name, name.modifiers, type);
-  return s.WithPosition(Pos(name.location));
+  if (name.is_array) {  // int[] (and int[][], which PostgreSQL takes as the same type)
+    if (type->IsArray()) return NotSupported("arrays of arrays");
+    if (type->id == TypeId::kUnknown) return NotSupported("arrays of type unknown");
+    *type = Type::Array(*type);
+    domain->clear();
+  }
+  return Status::OK();
 }
 
 Status Binder::LookupTable(const TableRef& ref, std::shared_ptr<storage::Table>* out) const {
@@ -140,6 +146,13 @@ Status Binder::CommonType(const std::vector<const BoundExpr*>& exprs, const char
       if (!(result == t)) result = Type(TypeId::kText);
     } else if (result.IsTemporal() && t.IsTemporal()) {
       if (result.id == TypeId::kDate) result = t;
+    } else if (result.IsArray() && t.IsArray() && Comparable(result, t)) {
+      if (!(result == t)) {  // int4[] and int8[] → int8[]; varchar[] and text[] → text[]
+        const Type a = result.ElementType(), b = t.ElementType();
+        result = Type::Array(a.IsNumber() && b.IsNumber()   ? PromoteNumbers(a, b)
+                             : a.IsString() && b.IsString() ? Type(TypeId::kText)
+                                                            : Type(a.id));
+      }
     } else if (result.id != t.id) {
       return Status(sqlstate::kDatatypeMismatch,
                     std::string(context) + " types " + TypeText(result) + " and " + TypeText(t) + " cannot be matched",
@@ -180,6 +193,7 @@ void Binder::FinalizeParameters(DerivedPlan* plan) const {
     for (auto& e : row) FinalizeParameters(e.get());
   }
   for (auto& e : plan->series) FinalizeParameters(e.get());
+  FinalizeParameters(plan->unnest.get());
   if (plan->left) FinalizeParameters(const_cast<DerivedPlan*>(plan->left.get()));
   if (plan->right) FinalizeParameters(const_cast<DerivedPlan*>(plan->right.get()));
 }
@@ -191,6 +205,7 @@ void Binder::FinalizeParameters(SelectPlan* plan) const {
   for (auto& a : plan->aggregates) {
     FinalizeParameters(a.arg.get());
     FinalizeParameters(a.separator.get());
+    for (auto& k : a.order) FinalizeParameters(k.expr.get());
   }
   FinalizeParameters(plan->having.get());
   for (auto& w : plan->windows) FinalizeParameters(&w);

@@ -82,6 +82,9 @@ class Binder {
                   std::shared_ptr<const DerivedPlan>* out);
   // A set-returning function in FROM (generate_series).
   Status BindFunctionSource(const FromItem& item, Context& ctx, std::shared_ptr<const DerivedPlan>* out);
+  // WITH ORDINALITY's column, the column aliases' check and the layout.
+  Status FinishFunctionSource(const FromItem& item, std::shared_ptr<DerivedPlan> derived,
+                              std::shared_ptr<const DerivedPlan>* out);
   // The WITH query `name` visible in ctx (nearest first), or null.
   std::shared_ptr<const DerivedPlan> FindCte(const Context& ctx, const std::string& name) const;
   Status BindSetOperation(const SelectStmt& stmt, Context& ctx, std::shared_ptr<DerivedPlan>* out);
@@ -114,6 +117,16 @@ class Binder {
   Status BindWindowDefinition(const WindowDefinition& def, Context& ctx, WindowSpec* spec);
   Status FinishWindows(SelectPlan* plan);
   Status BindCase(const Expr& e, Context& ctx, BoundExprPtr* out);
+  // Arrays (bind_array.cc). `cast_to`: the array type ARRAY[..] is cast to
+  // (ARRAY[]::int[]), or null.
+  Status BindArrayConstructor(const Expr& e, Context& ctx, const Type* cast_to, BoundExprPtr* out);
+  Status BindSubscript(const Expr& e, Context& ctx, BoundExprPtr* out);
+  Status BindArrayCompare(const Expr& e, Context& ctx, BoundExprPtr* out);
+  static bool IsArrayFunction(const std::string& name);
+  Status BindArrayFunction(const Expr& e, Context& ctx, BoundExprPtr* out);
+  // `left || right` where one side is an array.
+  Status BindArrayConcat(BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out);
+  Status BindUnnestSource(const FromItem& item, Context& ctx, std::shared_ptr<DerivedPlan>* out);
   Status BindCompare(BinaryOp op, BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out);
   // Binds a boolean condition of `clause`; a non-boolean one is 42804
   // "argument of <clause> must be type boolean" (of AND when `and_operand`).

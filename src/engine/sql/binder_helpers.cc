@@ -11,9 +11,9 @@ bool IsUnknown(const BoundExpr& e) { return e.type.id == TypeId::kUnknown; }
 // numeric): what PostgreSQL resolves an untyped literal or parameter to when
 // it meets a column in an operator, since operators take unmodified types.
 // Only assignment to a column applies the column's length or scale.
-Type OperandType(const Type& t) { return Type(t.id); }
+Type OperandType(const Type& t) { return t.IsArray() ? Type::Array(Type(t.element)) : Type(t.id); }
 
-std::string TypeText(const Type& t) { return t.id == TypeId::kUnknown ? "unknown" : Type(t.id).ToString(); }
+std::string TypeText(const Type& t) { return t.id == TypeId::kUnknown ? "unknown" : OperandType(t).ToString(); }
 
 // Ranks numeric types for promotion: int2 < int4 < int8 < numeric < float4 < float8.
 int NumericRank(TypeId id) {
@@ -40,6 +40,7 @@ bool Comparable(const Type& a, const Type& b) {
   if (a.IsNumber() && b.IsNumber()) return true;
   if (a.IsString() && b.IsString()) return true;
   if (a.IsTemporal() && b.IsTemporal()) return true;
+  if (a.IsArray() && b.IsArray()) return Comparable(a.ElementType(), b.ElementType());
   return a.id == b.id;
 }
 
@@ -102,7 +103,16 @@ BoundExprPtr MakeNode(BoundKind kind, Type type, int location) {
 std::string DefaultName(const Expr& e) {
   switch (e.kind) {
     case ExprKind::kColumnRef: return e.column;
-    case ExprKind::kFunction: return e.function_name;
+    case ExprKind::kFunction:
+      // @>, <@ and && arrive as these functions; an operator's column is "?column?".
+      if (e.function_name == "arraycontains" || e.function_name == "arraycontained" ||
+          e.function_name == "arrayoverlap") {
+        return "?column?";
+      }
+      return e.function_name;
+    case ExprKind::kArray: return "array";
+    case ExprKind::kSubscript: return DefaultName(*e.left);
+    case ExprKind::kSubquery: return e.subquery_kind == SubqueryKind::kArray ? "array" : "?column?";
     case ExprKind::kCast:
       if (e.left && (e.left->kind == ExprKind::kColumnRef || e.left->kind == ExprKind::kFunction)) return DefaultName(*e.left);
       return e.cast_type.name;

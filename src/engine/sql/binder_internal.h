@@ -8,6 +8,8 @@
 //   bind_expression.cc  the expression dispatch (BindExpr), columns,
 //                       operators, CASE, predicates, DEFAULT
 //   bind_function.cc    scalar functions and aggregates
+//   bind_array.cc       arrays: ARRAY[..], subscripts, ANY/ALL (array), array
+//                       functions and operators, unnest in FROM
 //   bind_select.cc      SELECT: FROM, select lists, grouping, ORDER BY, LIMIT
 //   bind_modify.cc      INSERT, UPDATE, DELETE, RETURNING
 //   bind_subquery.cc    subqueries, derived sources, WITH, set operations

@@ -41,12 +41,19 @@ enum class BoundKind {
   kFunction,    // scalar function `function`
   kOuterColumn, // a column of an enclosing query (correlation): `depth` levels out, (source, index)
   kSubquery,    // `subquery` run as its kind asks; kAny/kAll compare children[0] with `op`
+  kArray,       // ARRAY[children..] of type.element
+  kSubscript,   // children[0][children[1]] (1-based; out of range → NULL)
+  kArrayCompare,  // children[0] op ANY (children[1]), an array; negated: op ALL
 };
 
 enum class ScalarFunction {
   kNow, kCurrentDate, kCoalesce, kNullIf, kGreatest, kLeast, kAbs, kRound, kTrunc, kFloor, kCeil,
   kLower, kUpper, kLength, kOctetLength, kSubstr, kTrim, kLtrim, kRtrim, kPower, kSqrt, kMod, kRandom,
   kClockTimestamp, kDateTrunc, kExtract, kDatePart,
+  // Arrays (bind_array.cc, evaluate_array.cc):
+  kCardinality, kArrayLength, kArrayUpper, kArrayLower, kArrayNdims, kArrayPosition, kArrayAppend,
+  kArrayPrepend, kArrayCat, kArrayRemove, kArrayToString, kStringToArray, kArrayContains, kArrayContained,
+  kArrayOverlap,
 };
 
 struct BoundExpr;

@@ -59,6 +59,7 @@ Status DdlExecutor::MakeIndex(const catalog::TableSchema& schema, const Constrai
       return NotSupported("a key on unconstrained NUMERIC column \"" + schema.columns[c].name +
                           "\" (declare NUMERIC(p,s))");
     }
+    if (t.IsArray()) return NotSupported("a key or index on array column \"" + schema.columns[c].name + "\"");
   }
   out->unique = true;
   out->primary = primary;

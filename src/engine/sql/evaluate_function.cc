@@ -53,6 +53,7 @@ Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) 
     return Status::OK();
   }
   for (size_t i = 0; i < e.children.size(); ++i) PL_RETURN_IF_ERROR(Evaluate(*e.children[i], ctx, &args[i]));
+  if (e.function >= ScalarFunction::kCardinality) return EvaluateArrayFunction(e, args, out);  // evaluate_array.cc
   switch (e.function) {
     case ScalarFunction::kNow:
       *out = e.type.id == TypeId::kTimestampTz ? Value::TimestampTz(ctx.statement_time)

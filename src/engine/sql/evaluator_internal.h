@@ -1,9 +1,10 @@
 // Internal to the expression evaluator's files (expression_evaluator.cc,
-// evaluate_function.cc): the helpers both use, defined in
+// evaluate_function.cc, evaluate_array.cc): the helpers both use, defined in
 // expression_evaluator.cc, and the scalar functions' entry point.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "common/decimal.h"
 #include "common/status.h"
@@ -24,5 +25,11 @@ std::string TextOf(const Value& v);
 
 // A kFunction node (evaluate_function.cc).
 Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out);
+
+// Arrays (evaluate_array.cc): a kArray, kSubscript or kArrayCompare node,
+// and the array functions (ScalarFunction::kCardinality and after) on their
+// evaluated arguments.
+Status EvaluateArrayNode(const BoundExpr& e, const EvalContext& ctx, Value* out);
+Status EvaluateArrayFunction(const BoundExpr& e, const std::vector<Value>& args, Value* out);
 
 }  // namespace paceline::sql::eval

@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/array_value.h"
 #include "common/stack_depth.h"
 #include "engine/sql/executor.h"
 #include "engine/sql/executor_internal.h"
@@ -60,6 +61,12 @@ Status Executor::Run(const BoundExpr& node, const EvalContext& ctx, Value* out) 
       }
       *out = rows->empty() ? Value::Null(node.type.id) : (*rows)[0];
       return Status::OK();
+    case SubqueryKind::kArray: {
+      ArrayBuilder b(node.type.element);
+      for (const Value& v : *rows) b.Add(v);
+      *out = b.Finish();
+      return Status::OK();
+    }
     case SubqueryKind::kAny:
     case SubqueryKind::kAll: {
       // x op ANY: true when one comparison is true, else NULL when one is
@@ -148,7 +155,18 @@ Status Executor::DerivedRows(const DerivedPlan& derived, std::vector<std::vector
     row_ctx.outer = &ctx_;
     row_ctx.subqueries = this;
     out->clear();
-    if (!derived.series.empty()) return SeriesRows(derived, row_ctx, out);
+    if (!derived.series.empty()) PL_RETURN_IF_ERROR(SeriesRows(derived, row_ctx, out));
+    if (derived.unnest) {
+      Value array;
+      PL_RETURN_IF_ERROR(Evaluate(*derived.unnest, row_ctx, &array));
+      if (!array.is_null()) {
+        for (Value& v : ArrayElements(array)) out->push_back({std::move(v)});
+      }
+    }
+    if (derived.ordinality) {
+      for (size_t i = 0; i < out->size(); ++i) (*out)[i].push_back(Value::Int64(static_cast<int64_t>(i) + 1));
+    }
+    if (!derived.series.empty() || derived.unnest) return Status::OK();
     for (const auto& exprs : derived.values) {
       std::vector<Value> row(exprs.size());
       for (size_t i = 0; i < exprs.size(); ++i) PL_RETURN_IF_ERROR(Evaluate(*exprs[i], row_ctx, &row[i]));

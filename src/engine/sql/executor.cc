@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/array_value.h"
 #include "common/stack_depth.h"
 #include "engine/sql/aggregate_state.h"
 #include "engine/sql/executor_internal.h"
@@ -346,6 +347,14 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
           Value v, separator;
           if (spec.arg) PL_RETURN_IF_ERROR(Evaluate(*spec.arg, self->ctx_, &v));
           if (spec.separator) PL_RETURN_IF_ERROR(Evaluate(*spec.separator, self->ctx_, &separator));
+          if (!spec.order.empty()) {  // gathered now, accumulated in order by Finish
+            std::vector<Value> row(spec.order.size());
+            for (size_t k = 0; k < row.size(); ++k) PL_RETURN_IF_ERROR(Evaluate(*spec.order[k].expr, self->ctx_, &row[k]));
+            row.push_back(std::move(v));
+            row.push_back(std::move(separator));
+            group.states[a].ordered.push_back(std::move(row));
+            continue;
+          }
           PL_RETURN_IF_ERROR(Accumulate(spec, v, separator, &group.states[a]));
         }
         return Status::OK();
@@ -360,7 +369,7 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
       groups.push_back(Group{{}, std::vector<AggregateState>(plan.aggregates.size())});
     }
     std::vector<Value> slots;
-    for (const Group& group : groups) {
+    for (Group& group : groups) {
       slots = group.keys;
       for (size_t a = 0; a < plan.aggregates.size(); ++a) {
         Value v;

@@ -389,6 +389,8 @@ Status Evaluate(const BoundExpr& e, const EvalContext& ctx, Value* out) {
     }
     case BoundKind::kFunction:
       return EvaluateFunction(e, ctx, out);
+    case BoundKind::kArray: case BoundKind::kSubscript: case BoundKind::kArrayCompare:
+      return EvaluateArrayNode(e, ctx, out);
   }
   return InternalError("unknown expression kind");
 }

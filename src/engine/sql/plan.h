@@ -61,6 +61,10 @@ struct DerivedPlan {
   // generate_series(start, stop, step) in FROM (when `series` is set): one
   // column of columns[0]'s type.
   std::vector<BoundExprPtr> series;
+  // unnest(array) in FROM (when set): one row per element, of columns[0]'s type.
+  BoundExprPtr unnest;
+  // WITH ORDINALITY on a function in FROM: a last bigint column numbering the rows from 1.
+  bool ordinality = false;
   // It reads columns of earlier FROM items (LATERAL) or of enclosing
   // queries: computed again for every row it is joined to.
   bool correlated = false;
@@ -77,7 +81,13 @@ struct SourcePlan {
   bool left_join = false;  // no match → one row of NULLs for this source
 };
 
-enum class AggregateKind { kCount, kCountStar, kSum, kMin, kMax, kAvg, kStringAgg, kBoolAnd, kBoolOr };
+enum class AggregateKind { kCount, kCountStar, kSum, kMin, kMax, kAvg, kStringAgg, kBoolAnd, kBoolOr, kArrayAgg };
+
+struct SortKey {
+  BoundExprPtr expr;
+  bool descending = false;
+  bool nulls_first = false;
+};
 
 struct AggregateSpec {
   AggregateKind kind = AggregateKind::kCount;
@@ -85,12 +95,9 @@ struct AggregateSpec {
   BoundExprPtr arg;  // null for count(*)
   BoundExprPtr separator;  // string_agg's second argument (text)
   Type type;         // result type
-};
-
-struct SortKey {
-  BoundExprPtr expr;
-  bool descending = false;
-  bool nulls_first = false;
+  // array_agg(x ORDER BY k), string_agg(x, s ORDER BY k): the group's
+  // values are gathered with their keys, sorted, then accumulated.
+  std::vector<SortKey> order;
 };
 
 // A window function `f(..) OVER (PARTITION BY .. ORDER BY .. frame)`,

@@ -35,6 +35,7 @@ Family FamilyOf(TypeId id) {
     case TypeId::kText:
       return Family::kString;
     case TypeId::kBytea:
+    case TypeId::kArray:
       return Family::kBytes;
   }
   return Family::kString;

@@ -28,6 +28,8 @@ Status Transformer::TransformExpr(const Node* node, ExprPtr* out) {
     case PG_QUERY__NODE__NODE_MIN_MAX_EXPR: return TransformMinMaxExpr(*node->min_max_expr, out);
     case PG_QUERY__NODE__NODE_NULL_IF_EXPR: return TransformNullIfExpr(*node->null_if_expr, out);
     case PG_QUERY__NODE__NODE_SUB_LINK: return TransformSubLink(*node, out);
+    case PG_QUERY__NODE__NODE_A_ARRAY_EXPR: return TransformArrayExpr(*node->a_array_expr, out);
+    case PG_QUERY__NODE__NODE_A_INDIRECTION: return TransformIndirection(*node->a_indirection, out);
     default: return UnsupportedExpression(*node);
   }
 }
@@ -131,8 +133,8 @@ Status Transformer::TransformAExpr(const PgQuery__AExpr& a, ExprPtr* out) {
       Node* args[] = {a.lexpr, a.rexpr};
       return MakeFunction("nullif", args, 2, a.location, out);
     }
-    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY: return Unsupported(op + " ANY (array)", a.location);
-    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL: return Unsupported(op + " ALL (array)", a.location);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL: return TransformArrayCompare(a, op, out);
     case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR: return Unsupported("SIMILAR TO", a.location);
     case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN_SYM:
     case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN_SYM: return Unsupported("BETWEEN SYMMETRIC", a.location);
@@ -153,6 +155,10 @@ Status Transformer::TransformOperator(const PgQuery__AExpr& a, const std::string
     PL_RETURN_IF_ERROR(TransformExpr(a.rexpr, &e->left));
     *out = std::move(e);
     return Status::OK();
+  }
+  if (const char* function = ArrayOperatorFunction(op)) {  // a @> b → arraycontains(a, b)
+    Node* args[] = {a.lexpr, a.rexpr};
+    return MakeFunction(function, args, 2, a.location, out);
   }
   std::optional<BinaryOp> bop = BinaryOpFromName(op);
   if (!bop.has_value()) return Unsupported("operator " + op, a.location);
@@ -247,9 +253,14 @@ Status Transformer::TransformFuncCall(const PgQuery__FuncCall& f, ExprPtr* out) 
   std::string name = Lower(LastName(f.funcname, f.n_funcname));  // pg_catalog.now → now
   if (f.agg_filter != nullptr) return Unsupported("FILTER on aggregates", f.location);
   if (f.agg_within_group) return Unsupported("WITHIN GROUP", f.location);
-  if (f.n_agg_order > 0) return Unsupported("ORDER BY inside an aggregate", f.location);
   if (f.func_variadic) return Unsupported("VARIADIC", f.location);
   PL_RETURN_IF_ERROR(MakeFunction(std::move(name), f.args, f.n_args, f.location, out));
+  for (size_t i = 0; i < f.n_agg_order; ++i) {
+    if (!Is(f.agg_order[i], PG_QUERY__NODE__NODE_SORT_BY)) return InternalError("aggregate ORDER BY item is not a sort");
+    OrderItem item;
+    PL_RETURN_IF_ERROR(TransformSortBy(*f.agg_order[i]->sort_by, &item));
+    (*out)->agg_order.push_back(std::move(item));
+  }
   (*out)->distinct = f.agg_distinct;
   (*out)->star = f.agg_star;
   if (f.over != nullptr) PL_RETURN_IF_ERROR(TransformWindowDef(*f.over, &(*out)->over));
@@ -331,7 +342,8 @@ Status Transformer::TransformSubLink(const Node& node, ExprPtr* out) {
     case PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK: e->subquery_kind = SubqueryKind::kExists; break;
     case PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK: e->subquery_kind = SubqueryKind::kAny; break;
     case PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK: e->subquery_kind = SubqueryKind::kAll; break;
-    default: return UnsupportedExpression(node);  // ARRAY (subquery), row comparisons
+    case PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK: e->subquery_kind = SubqueryKind::kArray; break;
+    default: return UnsupportedExpression(node);  // row comparisons
   }
   if (e->subquery_kind == SubqueryKind::kAny || e->subquery_kind == SubqueryKind::kAll) {
     // x IN (SELECT ..) has no operator name: it is = ANY.
@@ -351,6 +363,58 @@ Status Transformer::TransformSubLink(const Node& node, ExprPtr* out) {
   std::unique_ptr<SelectStmt> query;
   PL_RETURN_IF_ERROR(TransformSelect(*s.subselect->select_stmt, &query));
   e->subquery = std::move(query);
+  *out = std::move(e);
+  return Status::OK();
+}
+
+const char* Transformer::ArrayOperatorFunction(const std::string& op) {
+  if (op == "@>") return "arraycontains";
+  if (op == "<@") return "arraycontained";
+  if (op == "&&") return "arrayoverlap";
+  return nullptr;
+}
+
+Status Transformer::TransformArrayExpr(const PgQuery__AArrayExpr& a, ExprPtr* out) {
+  ExprPtr e = MakeExpr(ExprKind::kArray, a.location);
+  for (size_t i = 0; i < a.n_elements; ++i) {
+    if (Is(a.elements[i], PG_QUERY__NODE__NODE_A_ARRAY_EXPR)) return Unsupported("multidimensional arrays", a.location);
+  }
+  PL_RETURN_IF_ERROR(TransformExprList(a.elements, a.n_elements, &e->list));
+  *out = std::move(e);
+  return Status::OK();
+}
+
+Status Transformer::TransformIndirection(const PgQuery__AIndirection& a, ExprPtr* out) {
+  ExprPtr base;
+  PL_RETURN_IF_ERROR(TransformExpr(a.arg, &base));
+  for (size_t i = 0; i < a.n_indirection; ++i) {
+    const Node* n = a.indirection[i];
+    if (!Is(n, PG_QUERY__NODE__NODE_A_INDICES)) return Unsupported("field selection", base->location);
+    const PgQuery__AIndices& ind = *n->a_indices;
+    if (ind.is_slice) return Unsupported("array slices", base->location);
+    if (i > 0) return Unsupported("multidimensional arrays", base->location);
+    ExprPtr e = MakeExpr(ExprKind::kSubscript, base->location);
+    e->left = std::move(base);
+    PL_RETURN_IF_ERROR(TransformExpr(ind.uidx, &e->right));
+    if (e->right == nullptr) return InternalError("subscript without an index");
+    base = std::move(e);
+  }
+  *out = std::move(base);
+  return Status::OK();
+}
+
+Status Transformer::TransformArrayCompare(const PgQuery__AExpr& a, const std::string& op, ExprPtr* out) {
+  const bool any = a.kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY;
+  std::optional<BinaryOp> bop = BinaryOpFromName(op);
+  if (!bop || *bop < BinaryOp::kEq || *bop > BinaryOp::kGe) {
+    return Unsupported("operator " + op + (any ? " with ANY (array)" : " with ALL (array)"), a.location);
+  }
+  ExprPtr e = MakeExpr(ExprKind::kArrayCompare, a.location);
+  e->binary_op = *bop;
+  e->subquery_kind = any ? SubqueryKind::kAny : SubqueryKind::kAll;
+  PL_RETURN_IF_ERROR(TransformExpr(a.lexpr, &e->left));
+  PL_RETURN_IF_ERROR(TransformExpr(a.rexpr, &e->right));
+  if (e->left == nullptr || e->right == nullptr) return InternalError("ANY/ALL without operands");
   *out = std::move(e);
   return Status::OK();
 }

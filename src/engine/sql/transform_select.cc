@@ -199,7 +199,6 @@ Status Transformer::TransformRangeSubselect(const PgQuery__RangeSubselect& r, st
 }
 
 Status Transformer::TransformRangeFunction(const PgQuery__RangeFunction& r, std::unique_ptr<FromItem>* out) {
-  if (r.ordinality) return Unsupported("WITH ORDINALITY", -1);
   if (r.is_rowsfrom || r.n_functions != 1) return Unsupported("ROWS FROM", -1);
   if (r.n_coldeflist > 0) return Unsupported("a column definition list", -1);
   // Each item is a list of (call, column definitions).
@@ -209,6 +208,7 @@ Status Transformer::TransformRangeFunction(const PgQuery__RangeFunction& r, std:
   if (!Is(call, PG_QUERY__NODE__NODE_FUNC_CALL)) return UnsupportedExpression(*call);
   auto item = std::make_unique<FromItem>();
   item->lateral = true;  // a function in FROM may read the items before it
+  item->ordinality = r.ordinality;
   PL_RETURN_IF_ERROR(TransformExpr(call, &item->function));
   item->location = item->function->location;
   item->table.location = item->location;

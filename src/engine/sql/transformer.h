@@ -136,6 +136,12 @@ class Transformer {
   Status TransformCaseExpr(const PgQuery__CaseExpr& c, ExprPtr* out);
   Status TransformCoalesceExpr(const PgQuery__CoalesceExpr& c, ExprPtr* out);
   Status TransformMinMaxExpr(const PgQuery__MinMaxExpr& m, ExprPtr* out);
+  // Arrays: ARRAY[..], a[i], x op ANY/ALL (array), and the array operators
+  // @>, <@, && as the functions PostgreSQL names them by.
+  Status TransformArrayExpr(const PgQuery__AArrayExpr& a, ExprPtr* out);
+  Status TransformIndirection(const PgQuery__AIndirection& a, ExprPtr* out);
+  Status TransformArrayCompare(const PgQuery__AExpr& a, const std::string& op, ExprPtr* out);
+  static const char* ArrayOperatorFunction(const std::string& op);
   Status TransformSubLink(const Node& node, ExprPtr* out);
   Status TransformNullIfExpr(const PgQuery__NullIfExpr& n, ExprPtr* out);
   Status MakeFunction(std::string name, Node* const* args, size_t n_args, int location, ExprPtr* out);

@@ -110,6 +110,8 @@ Status AppendKeyColumn(const Type& type, bool nullable, const Value& v, std::str
       // is byteacmp's order.
       AppendKeyString(type, nullable, v.string_value(), out);
       return Status::OK();
+    case TypeId::kArray:  // the DDL refuses keys on array columns
+      return NotSupported("a key or index on an array column");
   }
   return Status::OK();
 }

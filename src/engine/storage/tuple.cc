@@ -37,8 +37,9 @@ void StoreValue(TypeId type, const Value& v, uint8_t* slot, Tuple* t, uint32_t* 
       Store<__int128>(slot, v.numeric_value().unscaled());
       slot[16] = static_cast<uint8_t>(v.numeric_value().scale());
       break;
-    case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: case TypeId::kBytea: {
-      const std::string& s = v.type() == TypeId::kBytea ? v.bytes_value() : v.string_value();
+    case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: case TypeId::kBytea:
+    case TypeId::kArray: {
+      const std::string& s = v.string_value();  // the bytes of bytea, the encoded elements of an array
       Store<uint32_t>(slot, *var);
       Store<uint32_t>(slot + 4, static_cast<uint32_t>(s.size()));
       std::memcpy(t->data + *var, s.data(), s.size());
@@ -59,7 +60,8 @@ int TupleLayout::FixedWidth(TypeId id) {
     case TypeId::kInt32: case TypeId::kFloat32: case TypeId::kDate: return 4;
     case TypeId::kInt64: case TypeId::kFloat64: case TypeId::kTimestamp: case TypeId::kTimestampTz: return 8;
     case TypeId::kNumeric: return 17;
-    case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: case TypeId::kBytea: return 8;
+    case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: case TypeId::kBytea:
+    case TypeId::kArray: return 8;
   }
   return 8;
 }
@@ -108,6 +110,8 @@ Value TupleLayout::Get(const Tuple& t, int column) const {
       return Value::String(id, std::string(GetString(t, column)));
     case TypeId::kBytea:
       return Value::Bytea(std::string(GetString(t, column)));
+    case TypeId::kArray:
+      return Value::Array(types_[column].element, std::string(GetString(t, column)));
   }
   return Value::Null(id);
 }

@@ -4,8 +4,9 @@
 //   [uint32 size][null bitmap: ceil(n/8) bytes][fixed slots][variable area]
 // Fixed slots hold each column's value at a fixed offset: bool 1 byte, int2 2,
 // int4 4, int8 8, float4 4, float8 8, numeric 17 (int128 + scale), date 4,
-// timestamp 8, strings and bytea 8 (uint32 offset into the blob + uint32
-// length). The variable area holds string and bytea bytes. Copying a tuple
+// timestamp 8, strings, bytea and arrays 8 (uint32 offset into the blob +
+// uint32 length). The variable area holds string and bytea bytes and arrays'
+// encoded elements (see common/array_value.h). Copying a tuple
 // is one memcpy; an update builds a new tuple and the row's pointer is
 // swapped, so a tuple that has been published is never modified (readers
 // need no latch on its content).

@@ -100,6 +100,10 @@ TEST_P(DurabilityTest, EverythingCommittedIsBackAfterARestart) {
   Ok(session_, "CREATE TABLE emptied (a INT PRIMARY KEY)");
   Ok(session_, "CREATE TABLE blobs (id INT PRIMARY KEY, b BYTEA)");
   Ok(session_, "INSERT INTO blobs VALUES (1, '\\x00ff10'), (2, NULL), (3, '')");
+  Ok(session_, "CREATE TABLE arrs (id INT PRIMARY KEY, tags TEXT[], n NUMERIC(6,2)[], d DATE[])");
+  Ok(session_, "INSERT INTO arrs VALUES (1, '{\"a b\",NULL,\"\"}', ARRAY[1.5, NULL], '{2024-01-02}'), "
+               "(2, NULL, '{}', NULL)");
+  Ok(session_, "UPDATE arrs SET tags = array_append(tags, 'x') WHERE id = 1");
   Ok(session_, "INSERT INTO warehouse VALUES (1, 'one', 10.50), (2, 'two', NULL), (3, 'three', 0)");
   ASSERT_TRUE(db_->BulkLoad("stock", {{Value::Int32(1), Value::Int32(1), Value::Int16(5), Value::Text("a'b"),
                                        Value::Null(TypeId::kTimestamp), Value::Bool(true)},
@@ -140,6 +144,8 @@ TEST_P(DurabilityTest, EverythingCommittedIsBackAfterARestart) {
     EXPECT_EQ(Rows(session_, "SELECT * FROM stock ORDER BY s_w_id, s_i_id"), stock);
     EXPECT_EQ(Rows(session_, "SELECT a FROM emptied"), "3\n");
     EXPECT_EQ(Rows(session_, "SELECT id, b FROM blobs ORDER BY id"), "1|\\x00ff10\n2|\n3|\\x\n");
+    EXPECT_EQ(Rows(session_, "SELECT id, tags, n, d FROM arrs ORDER BY id"),
+              "1|{\"a b\",NULL,\"\",x}|{1.50,NULL}|{2024-01-02}\n2||{}|\n");
     EXPECT_FALSE(RunSql(session_, "SELECT * FROM gone").ok());
     // Views come back as created and dropped.
     EXPECT_EQ(Rows(session_, "SELECT name FROM named ORDER BY id"), "one\ntwo\nthree\n");

@@ -1,0 +1,366 @@
+// Arrays: the element encoding, PostgreSQL's array text input and output,
+// ordering, hashing and casts (see array_value.h).
+#include "common/array_value.h"
+
+#include <xxhash.h>
+
+#include <cstring>
+
+namespace paceline {
+
+namespace {
+
+// Where a Value of each type keeps its data, and so how an element is
+// encoded: the union's members, or (the default) the string slot.
+enum class Payload { kBool, kInt, kFloat, kNumeric, kBytes };
+
+Payload ElementPayload(TypeId t) {
+  switch (t) {
+    case TypeId::kBool: return Payload::kBool;
+    case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64: case TypeId::kDate: case TypeId::kTimestamp:
+    case TypeId::kTimestampTz: return Payload::kInt;
+    case TypeId::kFloat32: case TypeId::kFloat64: return Payload::kFloat;
+    case TypeId::kNumeric: return Payload::kNumeric;
+    default: return Payload::kBytes;
+  }
+}
+
+template <typename T>
+void Put(std::string* out, T v) {
+  char buf[sizeof(T)];
+  std::memcpy(buf, &v, sizeof(T));
+  out->append(buf, sizeof(T));
+}
+
+template <typename T>
+bool Take(std::string_view* in, T* v) {
+  if (in->size() < sizeof(T)) return false;
+  std::memcpy(v, in->data(), sizeof(T));
+  in->remove_prefix(sizeof(T));
+  return true;
+}
+
+Value IntOfType(TypeId t, int64_t i) {
+  switch (t) {
+    case TypeId::kInt16: return Value::Int16(static_cast<int16_t>(i));
+    case TypeId::kInt32: return Value::Int32(static_cast<int32_t>(i));
+    case TypeId::kDate: return Value::Date(static_cast<int32_t>(i));
+    case TypeId::kTimestamp: return Value::Timestamp(i);
+    case TypeId::kTimestampTz: return Value::TimestampTz(i);
+    default: return Value::Int64(i);
+  }
+}
+
+Value BytesOfType(TypeId t, std::string s) {
+  if (t == TypeId::kBytea) return Value::Bytea(std::move(s));
+  return Value::String(t, std::move(s));
+}
+
+Status Malformed(std::string_view text, std::string detail) {
+  std::string message = "malformed array literal: \"";
+  message.append(text);
+  message.push_back('"');
+  return Status(sqlstate::kInvalidTextRepresentation, std::move(message)).WithDetail(std::move(detail));
+}
+
+Status Unexpected(std::string_view text, char c) {
+  std::string detail = "Unexpected \"";
+  detail.push_back(c);
+  detail.append("\" character.");
+  return Malformed(text, std::move(detail));
+}
+
+bool IsArraySpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+
+bool EqualsNullWord(std::string_view s) {
+  if (s.size() != 4) return false;
+  for (size_t i = 0; i < 4; ++i) {
+    char c = s[i];
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    if (c != "NULL"[i]) return false;
+  }
+  return true;
+}
+
+// One element of the text form: its text, and whether it is the bare word NULL.
+struct TextElement {
+  std::string text;
+  bool null = false;
+};
+
+// Splits PostgreSQL's text form of a one-dimensional array into elements.
+Status SplitArrayText(std::string_view text, std::vector<TextElement>* out) {
+  size_t i = 0;
+  const size_t n = text.size();
+  auto skip_space = [&] {
+    while (i < n && IsArraySpace(text[i])) ++i;
+  };
+  skip_space();
+  if (i < n && text[i] == '[') return NotSupported("array bounds in array input (\"[1:2]={...}\")");
+  if (i >= n || text[i] != '{') {
+    return Malformed(text, "Array value must start with \"{\" or dimension information.");
+  }
+  ++i;
+  skip_space();
+  if (i < n && text[i] == '}') {
+    ++i;
+  } else {
+    while (true) {
+      skip_space();
+      if (i >= n) return Malformed(text, "Unexpected end of input.");
+      TextElement element;
+      const char c = text[i];
+      if (c == '{') return NotSupported("multidimensional arrays");
+      if (c == ',' || c == '}') return Unexpected(text, c);
+      if (c == '"') {
+        ++i;
+        while (true) {
+          if (i >= n) return Malformed(text, "Unexpected end of input.");
+          if (text[i] == '\\') {
+            if (++i >= n) return Malformed(text, "Unexpected end of input.");
+            element.text.push_back(text[i++]);
+          } else if (text[i] == '"') {
+            ++i;
+            break;
+          } else {
+            element.text.push_back(text[i++]);
+          }
+        }
+        skip_space();
+        if (i < n && text[i] != ',' && text[i] != '}') return Malformed(text, "Unexpected array element.");
+      } else {
+        size_t kept = 0;  // length through the last escaped or non-blank character
+        bool escaped = false;
+        while (i < n && text[i] != ',' && text[i] != '}') {
+          const char d = text[i];
+          if (d == '"' || d == '{') return Unexpected(text, d);
+          if (d == '\\') {
+            if (++i >= n) return Malformed(text, "Unexpected end of input.");
+            escaped = true;
+            element.text.push_back(text[i++]);
+            kept = element.text.size();
+            continue;
+          }
+          element.text.push_back(d);
+          if (!IsArraySpace(d)) kept = element.text.size();
+          ++i;
+        }
+        element.text.resize(kept);
+        element.null = !escaped && EqualsNullWord(element.text);
+      }
+      if (i >= n) return Malformed(text, "Unexpected end of input.");
+      out->push_back(std::move(element));
+      if (text[i++] == '}') break;
+    }
+  }
+  skip_space();
+  if (i != n) return Malformed(text, "Junk after closing right brace.");
+  return Status::OK();
+}
+
+bool NeedsQuotes(std::string_view s) {
+  if (s.empty() || EqualsNullWord(s)) return true;
+  for (char c : s) {
+    if (c == '{' || c == '}' || c == ',' || c == '"' || c == '\\' || IsArraySpace(c)) return true;
+  }
+  return false;
+}
+
+std::string CastName(TypeId t) { return t == TypeId::kChar ? "character" : Type(t).ToString(); }
+
+}  // namespace
+
+ArrayBuilder::ArrayBuilder(TypeId element) : element_(element) { bytes_.assign(sizeof(uint32_t), '\0'); }
+
+void ArrayBuilder::Add(const Value& v) {
+  ++count_;
+  if (v.is_null()) {
+    bytes_.push_back('\0');
+    return;
+  }
+  bytes_.push_back('\1');
+  switch (ElementPayload(element_)) {
+    case Payload::kBool: bytes_.push_back(v.bool_value() ? '\1' : '\0'); return;
+    case Payload::kInt: Put<int64_t>(&bytes_, v.int_value()); return;
+    case Payload::kFloat: Put<double>(&bytes_, v.float_value()); return;
+    case Payload::kNumeric:
+      Put<__int128>(&bytes_, v.numeric_value().unscaled());
+      bytes_.push_back(static_cast<char>(v.numeric_value().scale()));
+      return;
+    case Payload::kBytes:
+      Put<uint32_t>(&bytes_, static_cast<uint32_t>(v.string_value().size()));
+      bytes_.append(v.string_value());
+      return;
+  }
+}
+
+Value ArrayBuilder::Finish() {
+  std::memcpy(bytes_.data(), &count_, sizeof(count_));
+  Value v = Value::Array(element_, std::move(bytes_));
+  bytes_.assign(sizeof(uint32_t), '\0');
+  count_ = 0;
+  return v;
+}
+
+ArrayReader::ArrayReader(const Value& array) : element_(array.element_type()), rest_(array.array_bytes()) {
+  if (!Take(&rest_, &count_)) count_ = 0;
+}
+
+bool ArrayReader::Next(Value* out) {
+  uint8_t tag = 0;
+  if (!Take(&rest_, &tag)) return false;
+  if (tag == 0) {
+    *out = Value::Null(element_);
+    return true;
+  }
+  switch (ElementPayload(element_)) {
+    case Payload::kBool: {
+      uint8_t b = 0;
+      if (!Take(&rest_, &b)) return false;
+      *out = Value::Bool(b != 0);
+      return true;
+    }
+    case Payload::kInt: {
+      int64_t i = 0;
+      if (!Take(&rest_, &i)) return false;
+      *out = IntOfType(element_, i);
+      return true;
+    }
+    case Payload::kFloat: {
+      double d = 0;
+      if (!Take(&rest_, &d)) return false;
+      *out = element_ == TypeId::kFloat32 ? Value::Float32(static_cast<float>(d)) : Value::Float64(d);
+      return true;
+    }
+    case Payload::kNumeric: {
+      __int128 unscaled = 0;
+      uint8_t scale = 0;
+      if (!Take(&rest_, &unscaled) || !Take(&rest_, &scale)) return false;
+      *out = Value::Numeric(Decimal(unscaled, scale));
+      return true;
+    }
+    case Payload::kBytes: {
+      uint32_t len = 0;
+      if (!Take(&rest_, &len) || rest_.size() < len) return false;
+      *out = BytesOfType(element_, std::string(rest_.substr(0, len)));
+      rest_.remove_prefix(len);
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<Value> ArrayElements(const Value& array) {
+  std::vector<Value> out;
+  ArrayReader r(array);
+  out.reserve(r.size());
+  Value v;
+  while (r.Next(&v)) out.push_back(std::move(v));
+  return out;
+}
+
+Value MakeArray(TypeId element, const std::vector<Value>& elements) {
+  ArrayBuilder b(element);
+  for (const Value& v : elements) b.Add(v);
+  return b.Finish();
+}
+
+Status ParseArrayText(std::string_view text, const Type& element, bool explicit_cast, Value* out) {
+  std::vector<TextElement> parts;
+  PL_RETURN_IF_ERROR(SplitArrayText(text, &parts));
+  ArrayBuilder b(element.id);
+  for (TextElement& p : parts) {
+    if (p.null) {
+      b.Add(Value::Null(element.id));
+      continue;
+    }
+    Value v;
+    PL_RETURN_IF_ERROR(CastValue(Value::String(TypeId::kUnknown, std::move(p.text)), element, explicit_cast, &v));
+    b.Add(v);
+  }
+  *out = b.Finish();
+  return Status::OK();
+}
+
+void AppendArrayText(const Value& array, std::string* out) {
+  out->push_back('{');
+  ArrayReader r(array);
+  Value v;
+  bool first = true;
+  std::string s;
+  while (r.Next(&v)) {
+    if (!first) out->push_back(',');
+    first = false;
+    if (v.is_null()) {
+      out->append("NULL");
+      continue;
+    }
+    s.clear();
+    v.AppendTo(&s);
+    if (!NeedsQuotes(s)) {
+      out->append(s);
+      continue;
+    }
+    out->push_back('"');
+    for (char c : s) {
+      if (c == '"' || c == '\\') out->push_back('\\');
+      out->push_back(c);
+    }
+    out->push_back('"');
+  }
+  out->push_back('}');
+}
+
+int CompareArrays(const Value& a, const Value& b) {
+  ArrayReader ra(a), rb(b);
+  Value x, y;
+  while (true) {
+    const bool has_x = ra.Next(&x), has_y = rb.Next(&y);
+    if (!has_x || !has_y) return has_x == has_y ? 0 : (has_x ? 1 : -1);
+    if (x.is_null() || y.is_null()) {
+      if (x.is_null() != y.is_null()) return x.is_null() ? 1 : -1;
+      continue;
+    }
+    const int c = Value::Compare(x, y);
+    if (c != 0) return c;
+  }
+}
+
+uint64_t HashArray(const Value& array) {
+  uint64_t h = 0x2545f4914f6cdd1dULL;
+  ArrayReader r(array);
+  Value v;
+  while (r.Next(&v)) {
+    const uint64_t e = v.Hash();
+    h = XXH3_64bits_withSeed(&e, sizeof(e), h);
+  }
+  return h;
+}
+
+Status CastToArray(const Value& v, const Type& target, bool explicit_cast, Value* out) {
+  const Type element = target.ElementType();
+  const TypeId from = v.type();
+  if (from == TypeId::kArray) {
+    const bool plain = element.length < 0 && element.precision < 0;
+    if (v.element_type() == element.id && plain) {
+      *out = v;
+      return Status::OK();
+    }
+    ArrayBuilder b(element.id);
+    ArrayReader r(v);
+    Value x, y;
+    while (r.Next(&x)) {
+      PL_RETURN_IF_ERROR(CastValue(x, element, explicit_cast, &y));
+      b.Add(y);
+    }
+    *out = b.Finish();
+    return Status::OK();
+  }
+  if (from == TypeId::kUnknown || Type(from).IsString()) {
+    return ParseArrayText(v.string_value(), element, explicit_cast, out);
+  }
+  return Status(sqlstate::kCannotCoerce,
+                "cannot cast type " + CastName(from) + " to " + target.ToString());
+}
+
+}  // namespace paceline

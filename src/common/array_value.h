@@ -1,0 +1,87 @@
+// Arrays: the one-dimensional SQL arrays (int4[], text[], ...) held in a
+// Value of type kArray, their encoding, and PostgreSQL's text form of them.
+//
+// An array Value keeps its element TypeId in Value::element_type() and its
+// elements, encoded, in Value::array_bytes():
+//
+//   u32 count, then per element: u8 0 (NULL) | u8 1 + payload
+//   payload: bool 1 byte; integers, dates and timestamps int64; floats
+//            double; numeric int128 unscaled + u8 scale; every other type
+//            (strings, bytea, and any type a Value keeps in its string
+//            slot) u32 length + bytes
+//
+// Integers are in host byte order: the encoding lives in memory, in tuples
+// and in this machine's redo log, never on the wire. Arrays are 1-based with
+// one dimension; PostgreSQL's multidimensional arrays and explicit bounds
+// are 0A000. An element type whose Value keeps its data in the string slot
+// needs no code here (see ElementPayload in array_value.cc).
+//
+// Thread-safety: pure functions; ArrayBuilder/ArrayReader are per use.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "common/types.h"
+#include "common/value.h"
+
+namespace paceline {
+
+// Builds an array of one element type, element by element.
+class ArrayBuilder {
+ public:
+  explicit ArrayBuilder(TypeId element);
+  // `v` is NULL or a value of the element type (integers of any width for an
+  // integer type; callers cast first).
+  void Add(const Value& v);
+  uint32_t size() const { return count_; }
+  Value Finish();
+
+ private:
+  TypeId element_;
+  uint32_t count_ = 0;
+  std::string bytes_;
+};
+
+// Reads the elements of a non-NULL array Value in order (the Value must
+// outlive the reader).
+class ArrayReader {
+ public:
+  explicit ArrayReader(const Value& array);
+  uint32_t size() const { return count_; }
+  // The next element: true; false at the end.
+  bool Next(Value* out);
+
+ private:
+  TypeId element_;
+  uint32_t count_ = 0;
+  std::string_view rest_;
+};
+
+std::vector<Value> ArrayElements(const Value& array);
+Value MakeArray(TypeId element, const std::vector<Value>& elements);
+
+// PostgreSQL's array_in for a one-dimensional array: '{1,2,NULL}',
+// '{"a b","x\"y",""}', each element read by the element type's input (a
+// cast from text, with `explicit_cast` as given). Malformed text → 22P02
+// `malformed array literal: "..."` with PostgreSQL's DETAIL; nested braces
+// or "[1:2]=" bounds → 0A000.
+Status ParseArrayText(std::string_view text, const Type& element, bool explicit_cast, Value* out);
+
+// PostgreSQL's array_out: '{' elements ',' '}', NULL as NULL, an element
+// quoted when it is empty, "NULL", or holds blanks, braces, commas, quotes
+// or backslashes (quotes and backslashes then escaped).
+void AppendArrayText(const Value& array, std::string* out);
+
+// Value::Compare / Value::Hash for arrays (see value.h).
+int CompareArrays(const Value& a, const Value& b);
+uint64_t HashArray(const Value& array);
+
+// CastValue's rules with an array target (see value.h): text → its input,
+// array → array element by element; anything else 42846.
+Status CastToArray(const Value& v, const Type& target, bool explicit_cast, Value* out);
+
+}  // namespace paceline
