@@ -31,6 +31,7 @@ enum class TypeId : uint8_t {
   kTimestamp,  // microseconds since 1970-01-01 00:00:00, no time zone
   kTimestampTz,  // same representation, always UTC in Paceline
   kBytea,      // BYTEA: a byte string of any bytes (NULs included)
+  kUuid, kJson, kJsonb,  // UUID: 16 bytes; JSON: its text; JSONB: normalized text (json_value.h)
 };
 
 struct Type {
@@ -52,15 +53,17 @@ struct Type {
   bool IsTemporal() const { return id == TypeId::kDate || id == TypeId::kTimestamp || id == TypeId::kTimestampTz; }
   // Stored as a length and bytes (the strings and bytea): what a tuple keeps
   // in its variable area. Bytea is not IsString(): it is no text.
-  bool IsVariableLength() const { return IsString() || id == TypeId::kBytea; }
+  // Json and jsonb are kept there too (as text); uuid is fixed (16 bytes).
+  bool IsVariableLength() const { return IsString() || id == TypeId::kBytea || IsJson(); }
+  bool IsJson() const { return id == TypeId::kJson || id == TypeId::kJsonb; }
 
   // PostgreSQL's display name with modifiers, as format_type() prints it:
   // "integer", "numeric(12,2)", "character varying(16)", "character(2)",
   // "timestamp without time zone", "double precision", "boolean", "text",
-  // "bytea".
+  // "bytea", "uuid", "json", "jsonb".
   std::string ToString() const;
   // PostgreSQL type OID (int4 = 23, numeric = 1700, varchar = 1043, bytea =
-  // 17, ...);
+  // 17, uuid = 2950, json = 114, jsonb = 3802, ...);
   // kUnknown → 705 ("unknown").
   uint32_t Oid() const;
   // PostgreSQL's typlen for RowDescription (-1 for variable length).
@@ -78,11 +81,11 @@ std::string_view TypeIdName(TypeId id);
 
 // Resolves a normalized built-in type name as the parser produces it ("int4",
 // "numeric", "bpchar", "varchar", "text", "bool", "float4", "float8", "int2",
-// "int8", "date", "timestamp", "timestamptz", "bytea") with its modifiers into
-// a Type.
+// "int8", "date", "timestamp", "timestamptz", "bytea", "uuid", "json",
+// "jsonb") with its modifiers into a Type.
 // Bad modifiers (NUMERIC(50), VARCHAR(0), scale > precision) → 22023 with the
 // PostgreSQL-style message; an unknown name → 42704 "type \"x\" does not
-// exist"; a known PostgreSQL type Paceline lacks (interval, json, uuid, ...)
+// exist"; a known PostgreSQL type Paceline lacks (interval, time, xml, ...)
 // → 0A000 naming it. Domains are resolved by the catalog, not here.
 Status ResolveBuiltinType(std::string_view name, const std::vector<int32_t>& modifiers, Type* out);
 

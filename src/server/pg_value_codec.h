@@ -16,6 +16,9 @@
 //   date         int32 days since 2000-01-01
 //   timestamp(tz) int64 microseconds since 2000-01-01 00:00:00 (UTC for tz)
 //   bytea        the bytes as they are (any bytes, NULs included)
+//   uuid         the 16 bytes
+//   json         the text; jsonb: a version byte 1, then the text (XX000
+//                `unsupported jsonb version number` for another version)
 // Text bytea is PostgreSQL's: hex output ("\x01ff"), hex or escape input.
 // (Paceline's own epoch is 1970-01-01; see datetime.h.)
 //
@@ -67,8 +70,8 @@ Status EncodeResult(const Value& value, const Type& type, int16_t format, std::s
 // The engine Type for a parameter type OID a client declared in Parse: bool
 // 16, bytea 17, int8 20, int2 21, int4 23, text 25, float4 700, float8 701,
 // bpchar 1042, varchar 1043, date 1082, timestamp 1114, timestamptz 1184,
-// numeric 1700 (without modifiers). False for 0 (unspecified) and for any
-// type Paceline does not have (uuid, json, arrays, ...).
+// numeric 1700 (without modifiers), json 114, uuid 2950, jsonb 3802. False
+// for 0 (unspecified) and for any type Paceline does not have (arrays, ...).
 bool TypeFromOid(uint32_t oid, Type* out);
 
 }  // namespace paceline::server

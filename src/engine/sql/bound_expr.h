@@ -46,6 +46,11 @@ enum class BoundKind {
 enum class ScalarFunction {
   kNow, kCurrentDate, kCoalesce, kNullIf, kGreatest, kLeast, kAbs, kRound, kTrunc, kFloor, kCeil,
   kLower, kUpper, kLength, kOctetLength, kSubstr, kTrim, kLtrim, kRtrim, kPower, kSqrt, kMod, kRandom,
+  kGenRandomUuid,
+  // json/jsonb operators and functions (bind_json.cc, evaluate_json.cc); the
+  // result type tells json from jsonb where it matters.
+  kJsonGet, kJsonGetText, kJsonPath, kJsonPathText, kJsonContains, kJsonExists, kJsonConcat,
+  kJsonBuildObject, kJsonBuildArray, kJsonSet, kToJson, kJsonTypeof, kJsonArrayLength, kJsonPretty,
 };
 
 struct BoundExpr;

@@ -58,6 +58,9 @@ Status DdlExecutor::MakeIndex(const catalog::TableSchema& schema, const Constrai
       return NotSupported("a key on unconstrained NUMERIC column \"" + schema.columns[c].name +
                           "\" (declare NUMERIC(p,s))");
     }
+    if (t.id == TypeId::kJson) {
+      return Status(sqlstate::kUndefinedObject, "data type json has no default operator class for access method \"btree\"");
+    }
   }
   out->unique = true;
   out->primary = primary;
@@ -131,7 +134,7 @@ Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult
         case ConstraintKind::kNull: break;
         case ConstraintKind::kDefault:
           PL_RETURN_IF_ERROR(binder.BindDefault(*c.default_value, column.type, &column.default_value,
-                                                &column.default_is_now));
+                                                &column.default_is_now, &column.default_is_random_uuid));
           break;
         case ConstraintKind::kPrimaryKey: case ConstraintKind::kUnique: case ConstraintKind::kForeignKey: {
           ConstraintDef def;
