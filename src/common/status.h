@@ -31,6 +31,7 @@ inline constexpr std::string_view kInvalidArgumentForNthValue = "22016";
 inline constexpr std::string_view kInvalidPrecedingOrFollowingSize = "22013";
 inline constexpr std::string_view kInvalidParameterValue = "22023";
 inline constexpr std::string_view kInvalidTextRepresentation = "22P02";
+inline constexpr std::string_view kUntranslatableCharacter = "22P05";
 inline constexpr std::string_view kIntegrityConstraintViolation = "23000";
 inline constexpr std::string_view kNotNullViolation = "23502";
 inline constexpr std::string_view kForeignKeyViolation = "23503";

@@ -100,7 +100,7 @@ struct SimpleName {
 };
 
 // Names of types without modifiers, with the SQL-standard aliases.
-constexpr std::array<SimpleName, 21> kSimpleNames = {{
+constexpr std::array<SimpleName, 24> kSimpleNames = {{
     {"bool", TypeId::kBool},
     {"boolean", TypeId::kBool},
     {"int2", TypeId::kInt16},
@@ -121,12 +121,13 @@ constexpr std::array<SimpleName, 21> kSimpleNames = {{
     {"timestamptz", TypeId::kTimestampTz},
     {"timestamp with time zone", TypeId::kTimestampTz},
     {"bytea", TypeId::kBytea},
+    {"uuid", TypeId::kUuid}, {"json", TypeId::kJson}, {"jsonb", TypeId::kJsonb},
     {"unknown", TypeId::kUnknown},
 }};
 
 // PostgreSQL types that exist but Paceline does not implement.
-constexpr std::array<std::string_view, 21> kUnsupportedNames = {
-    "interval", "json",   "jsonb", "uuid",  "time",    "timetz",      "money",
+constexpr std::array<std::string_view, 18> kUnsupportedNames = {
+    "interval", "time",    "timetz",      "money",
     "serial",   "serial4", "bigserial", "serial8", "smallserial", "serial2", "inet", "cidr",
     "xml",      "bit",    "varbit", "oid",  "macaddr", "point",
 };
@@ -237,6 +238,8 @@ std::string Type::ToString() const {
       return "bytea";
     case TypeId::kArray:
       return ElementType().ToString() + "[]";
+    case TypeId::kUuid: case TypeId::kJson: case TypeId::kJsonb:
+      return std::string(TypeIdName(id));
   }
   return "unknown";
 }
@@ -259,6 +262,9 @@ uint32_t Type::Oid() const {
     case TypeId::kTimestampTz: return 1184;
     case TypeId::kBytea: return 17;
     case TypeId::kArray: return ArrayOid(element);
+    case TypeId::kUuid: return 2950;
+    case TypeId::kJson: return 114;
+    case TypeId::kJsonb: return 3802;
   }
   return 705;
 }
@@ -274,13 +280,13 @@ int16_t Type::WireSize() const {
     case TypeId::kDate: return 4;
     case TypeId::kTimestamp: return 8;
     case TypeId::kTimestampTz: return 8;
+    case TypeId::kUuid: return 16;
     case TypeId::kUnknown: return -2;  // pg_type.typlen of "unknown" (a C string)
     case TypeId::kNumeric:
     case TypeId::kChar:
     case TypeId::kVarchar:
     case TypeId::kText:
-    case TypeId::kBytea:
-    case TypeId::kArray: return -1;
+    case TypeId::kBytea: case TypeId::kArray: case TypeId::kJson: case TypeId::kJsonb: return -1;
   }
   return -1;
 }
@@ -318,6 +324,9 @@ std::string_view TypeIdName(TypeId id) {
     case TypeId::kTimestampTz: return "timestamptz";
     case TypeId::kBytea: return "bytea";
     case TypeId::kArray: return "anyarray";
+    case TypeId::kUuid: return "uuid";
+    case TypeId::kJson: return "json";
+    case TypeId::kJsonb: return "jsonb";
   }
   return "unknown";
 }

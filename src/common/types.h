@@ -32,6 +32,7 @@ enum class TypeId : uint8_t {
   kTimestampTz,  // same representation, always UTC in Paceline
   kBytea,      // BYTEA: a byte string of any bytes (NULs included)
   kArray,      // a one-dimensional array of Type::element (see array_value.h)
+  kUuid, kJson, kJsonb,  // UUID: 16 bytes; JSON: its text; JSONB: normalized text (json_value.h)
 };
 
 struct Type {
@@ -57,17 +58,21 @@ struct Type {
   bool IsNumber() const { return IsInteger() || IsFloat() || id == TypeId::kNumeric; }
   bool IsString() const { return id == TypeId::kChar || id == TypeId::kVarchar || id == TypeId::kText; }
   bool IsTemporal() const { return id == TypeId::kDate || id == TypeId::kTimestamp || id == TypeId::kTimestampTz; }
-  // Stored as a length and bytes (the strings, bytea and arrays): what a
-  // tuple keeps in its variable area. Bytea is not IsString(): it is no text.
-  bool IsVariableLength() const { return IsString() || id == TypeId::kBytea || id == TypeId::kArray; }
+  // Stored as a length and bytes (the strings, bytea, arrays, json and
+  // jsonb): what a tuple keeps in its variable area. Bytea is not
+  // IsString(): it is no text. uuid is fixed (16 bytes).
+  bool IsVariableLength() const { return IsString() || id == TypeId::kBytea || id == TypeId::kArray || IsJson(); }
+  bool IsJson() const { return id == TypeId::kJson || id == TypeId::kJsonb; }
 
   // PostgreSQL's display name with modifiers, as format_type() prints it:
   // "integer", "numeric(12,2)", "character varying(16)", "character(2)",
   // "timestamp without time zone", "double precision", "boolean", "text",
-  // "bytea"; an array is its element's name and "[]" ("integer[]").
+  // "bytea", "uuid", "json", "jsonb"; an array is its element's name and
+  // "[]" ("integer[]").
   std::string ToString() const;
   // PostgreSQL type OID (int4 = 23, numeric = 1700, varchar = 1043, bytea =
-  // 17, int4[] = 1007, ...; see ArrayOid); kUnknown → 705 ("unknown").
+  // 17, uuid = 2950, json = 114, jsonb = 3802, int4[] = 1007, ...; see
+  // ArrayOid); kUnknown → 705 ("unknown").
   uint32_t Oid() const;
   // PostgreSQL's typlen for RowDescription (-1 for variable length).
   int16_t WireSize() const;
@@ -90,11 +95,11 @@ std::string_view TypeIdName(TypeId id);
 
 // Resolves a normalized built-in type name as the parser produces it ("int4",
 // "numeric", "bpchar", "varchar", "text", "bool", "float4", "float8", "int2",
-// "int8", "date", "timestamp", "timestamptz", "bytea") with its modifiers into
-// a Type.
+// "int8", "date", "timestamp", "timestamptz", "bytea", "uuid", "json",
+// "jsonb") with its modifiers into a Type.
 // Bad modifiers (NUMERIC(50), VARCHAR(0), scale > precision) → 22023 with the
 // PostgreSQL-style message; an unknown name → 42704 "type \"x\" does not
-// exist"; a known PostgreSQL type Paceline lacks (interval, json, uuid, ...)
+// exist"; a known PostgreSQL type Paceline lacks (interval, time, xml, ...)
 // → 0A000 naming it. Domains are resolved by the catalog, not here.
 Status ResolveBuiltinType(std::string_view name, const std::vector<int32_t>& modifiers, Type* out);
 

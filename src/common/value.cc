@@ -17,6 +17,8 @@
 
 #include "common/array_value.h"
 #include "common/datetime.h"
+#include "common/json_value.h"
+#include "common/uuid.h"
 
 namespace paceline {
 
@@ -715,9 +717,11 @@ Value Value::String(TypeId type, std::string s) {
   return v;
 }
 
-Value Value::Bytea(std::string bytes) {
+Value Value::Bytea(std::string bytes) { return Bytes(TypeId::kBytea, std::move(bytes)); }
+
+Value Value::Bytes(TypeId type, std::string bytes) {
   Value v;
-  v.type_ = TypeId::kBytea;
+  v.type_ = type;
   v.null_ = false;
   v.s_ = std::move(bytes);
   return v;
@@ -751,7 +755,7 @@ Value Value::TimestampTz(int64_t micros) {
 }
 
 std::string Value::ToString() const {
-  if (!null_ && IsStringType(type_)) return s_;
+  if (!null_ && (IsStringType(type_) || type_ == TypeId::kJson || type_ == TypeId::kJsonb)) return s_;
   std::string s;
   AppendTo(&s);
   return s;
@@ -801,6 +805,8 @@ void Value::AppendTo(std::string* out) const {
     case TypeId::kArray:
       AppendArrayText(*this, out);
       return;
+    case TypeId::kUuid: AppendUuid(s_, out); return;
+    case TypeId::kJson: case TypeId::kJsonb: out->append(s_); return;
   }
 }
 
@@ -830,9 +836,13 @@ uint64_t Value::Hash() const {
     case TypeId::kVarchar:
     case TypeId::kText:
     case TypeId::kBytea:
+    case TypeId::kUuid:
+    case TypeId::kJson:
       return XXH3_64bits(s_.data(), s_.size());
     case TypeId::kArray:
       return HashArray(*this);
+    case TypeId::kJsonb:
+      return json::HashJsonbText(s_);
   }
   return kNullHash;
 }
@@ -857,7 +867,8 @@ int Value::Compare(const Value& a, const Value& b) {
     return c < 0 ? -1 : (c > 0 ? 1 : 0);
   }
   if (ta == TypeId::kBool && tb == TypeId::kBool) return static_cast<int>(a.u_.b) - static_cast<int>(b.u_.b);
-  if (ta == TypeId::kBytea && tb == TypeId::kBytea) {
+  if (ta == TypeId::kJsonb && tb == TypeId::kJsonb) return json::CompareJsonbText(a.s_, b.s_);
+  if (ta == tb && (ta == TypeId::kBytea || ta == TypeId::kUuid || ta == TypeId::kJson)) {
     const int c = a.s_.compare(b.s_);  // char_traits<char> compares as unsigned char
     return c < 0 ? -1 : (c > 0 ? 1 : 0);
   }
@@ -882,6 +893,9 @@ Status CastValue(const Value& v, const Type& target, bool explicit_cast, Value* 
   if (v.is_null()) {
     *out = Value::Null(target.id);
     return Status::OK();
+  }
+  if (v.type() == TypeId::kJsonb && (target.IsNumber() || target.id == TypeId::kBool)) {
+    return CastUuidOrJson(v, target, out);  // jsonb holding a number or boolean
   }
   switch (target.id) {
     case TypeId::kUnknown:
@@ -919,6 +933,8 @@ Status CastValue(const Value& v, const Type& target, bool explicit_cast, Value* 
       return CastToBytea(v, out);
     case TypeId::kArray:
       return CastToArray(v, target, explicit_cast, out);
+    case TypeId::kUuid: case TypeId::kJson: case TypeId::kJsonb:
+      return CastUuidOrJson(v, target, out);
   }
   return CannotCast(v.type(), target.id);
 }
@@ -928,7 +944,7 @@ bool CanAssign(TypeId from, TypeId to) {
   if (IsNumberType(from) && IsNumberType(to)) return true;
   if (to == TypeId::kChar || to == TypeId::kVarchar || to == TypeId::kText) return true;
   if (IsTemporalType(from) && IsTemporalType(to)) return true;
-  return false;
+  return Type(from).IsJson() && Type(to).IsJson();  // json ↔ jsonb is an assignment cast
 }
 
 Status ParseBytea(std::string_view text, std::string* bytes) {

@@ -9,7 +9,8 @@
 // Text output (ToString) is exactly what PostgreSQL prints in text format,
 // because psql and drivers parse it: booleans "t"/"f", NUMERIC with its scale
 // ("0.30"), floats in shortest round-trip form ("0.1", "1e+20"), timestamps
-// "2024-01-02 03:04:05", bytea in hex ("\x01ff", bytea_output = hex),
+// "2024-01-02 03:04:05", bytea in hex ("\x01ff", bytea_output = hex), uuid
+// hyphenated lower case, json as it was input, jsonb normalized (json_value.h),
 // arrays as "{1,2,NULL}".
 //
 // An array (kArray) keeps its element type in element_type() and its
@@ -51,6 +52,11 @@ class Value {
   // kArray: elements of type `element`, encoded as array_value.h says (use
   // ArrayBuilder rather than this).
   static Value Array(TypeId element, std::string encoded);
+  // kUuid: 16 bytes (uuid.h); kJson: valid JSON text, verbatim; kJsonb:
+  // normalized jsonb text (json::NormalizeJsonb's output). Not checked here.
+  static Value Uuid(std::string bytes) { return Bytes(TypeId::kUuid, std::move(bytes)); }
+  static Value Json(std::string text) { return Bytes(TypeId::kJson, std::move(text)); }
+  static Value Jsonb(std::string text) { return Bytes(TypeId::kJsonb, std::move(text)); }
 
   TypeId type() const { return type_; }
   bool is_null() const { return null_; }
@@ -62,7 +68,8 @@ class Value {
   double float_value() const { return u_.d; }       // kFloat32/64
   const Decimal& numeric_value() const { return u_.n; }
   const std::string& string_value() const { return s_; }  // kChar/kVarchar/kText/kUnknown
-  const std::string& bytes_value() const { return s_; }   // kBytea: the raw bytes
+  const std::string& bytes_value() const { return s_; }   // kBytea: the raw bytes; kUuid: 16 bytes
+  const std::string& json_text() const { return s_; }     // kJson, kJsonb
   TypeId element_type() const { return element_; }        // kArray (kUnknown otherwise)
   const std::string& array_bytes() const { return s_; }   // kArray: the encoded elements
 
@@ -80,9 +87,10 @@ class Value {
   // and numerics compare numerically across widths; strings byte-wise (CHAR
   // ignoring trailing blanks, as PostgreSQL's bpchar); bools false < true;
   // dates and timestamps by time (a date compares as its midnight); bytea
-  // byte-wise as unsigned bytes, a prefix first (PostgreSQL's byteacmp);
-  // arrays element by element (a NULL element after any other), then the
-  // shorter first (PostgreSQL's array_cmp). Returns
+  // byte-wise as unsigned bytes, a prefix first (PostgreSQL's byteacmp); uuid
+  // by its bytes; jsonb in jsonb's order (json_value.h); arrays element by
+  // element (a NULL element after any other), then the shorter first
+  // (PostgreSQL's array_cmp). Returns
   // <0, 0, >0. Incomparable types are a programming error (the binder rejects
   // them first).
   static int Compare(const Value& a, const Value& b);
@@ -92,6 +100,8 @@ class Value {
   bool operator==(const Value& o) const;
 
  private:
+  static Value Bytes(TypeId type, std::string bytes);
+
   TypeId type_ = TypeId::kUnknown;
   bool null_ = true;
   TypeId element_ = TypeId::kUnknown;  // kArray only; fits in the padding before u_
@@ -115,7 +125,10 @@ class Value {
 //   around, 22P02 `invalid input syntax for type integer: "x"`), bools
 //   ('t','true','yes','on','1' and negatives, case-insensitive), numerics,
 //   floats ('NaN', 'Infinity' accepted), dates, timestamps, bytea (see
-//   ParseBytea).
+//   ParseBytea), uuid (ParseUuid), json (validated) and jsonb (normalized).
+// - uuid, json, jsonb: from text/unknown by their input syntax, to text by
+//   their output; json ↔ jsonb; jsonb → bool/numbers when it holds one
+//   (22023 `cannot cast jsonb string to type integer` otherwise).
 // - any type → text/varchar/char: its text output (bytea: hex, "\x0102").
 // - bytea: from text/unknown by its input syntax, to text by its output; no
 //   other type converts to or from it (42846), as in PostgreSQL.
@@ -134,6 +147,10 @@ Status CastValue(const Value& v, const Type& target, bool explicit_cast, Value* 
 // among numbers, among strings, unknown → anything, date ↔ timestamp,
 // anything → text for assignment. Used by the binder for 42804 errors.
 bool CanAssign(TypeId from, TypeId to);
+
+// CastValue's rules for uuid, json and jsonb, as source or target (one of
+// v.type() and target.id is one of them; value_json.cc).
+Status CastUuidOrJson(const Value& v, const Type& target, Value* out);
 
 // PostgreSQL's byteain: text that starts with "\x" is hex, two digits a
 // byte, upper or lower case, blanks allowed between bytes (a bad digit →

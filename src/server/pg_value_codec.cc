@@ -302,6 +302,20 @@ Status DecodeBinary(std::string_view bytes, const Type& type, Value* out) {
       return Status::OK();
     case TypeId::kArray:
       return DecodeBinaryArray(bytes, type, out);
+    case TypeId::kUuid:
+      PL_RETURN_IF_ERROR(CheckSize(bytes, 16, type));
+      *out = Value::Uuid(std::string(bytes));
+      return Status::OK();
+    case TypeId::kJsonb:  // jsonb_recv: a version byte (1), then the text
+      if (bytes.empty() || bytes[0] != 1) {
+        return Status(sqlstate::kInternalError,
+                      "unsupported jsonb version number " + std::to_string(bytes.empty() ? 0 : bytes[0]));
+      }
+      bytes.remove_prefix(1);
+      [[fallthrough]];
+    case TypeId::kJson:  // json_recv: the text
+      PL_RETURN_IF_ERROR(CheckUtf8(bytes));
+      return CastValue(Value::String(TypeId::kUnknown, std::string(bytes)), type, false, out);
   }
   return NotSupported("binary format for type " + type.ToString());
 }
@@ -346,6 +360,12 @@ void EncodeBinary(const Value& v, TypeId id, std::string* out) {
       AppendBigEndian(static_cast<uint64_t>(v.int_value() - kPostgresEpochOffsetMicros), 8, out);
       return;
     case TypeId::kBytea: out->append(v.bytes_value()); return;  // byteasend
+    case TypeId::kUuid: out->append(v.bytes_value()); return;   // uuid_send: the 16 bytes
+    case TypeId::kJson: out->append(v.json_text()); return;     // json_send: the text
+    case TypeId::kJsonb:                                        // jsonb_send: version 1, the text
+      out->push_back('\x01');
+      out->append(v.json_text());
+      return;
     case TypeId::kArray: EncodeBinaryArray(v, out); return;
   }
 }
@@ -465,6 +485,9 @@ bool TypeFromOid(uint32_t oid, Type* out) {
   switch (oid) {
     case 16: id = TypeId::kBool; break;
     case 17: id = TypeId::kBytea; break;
+    case 114: id = TypeId::kJson; break;
+    case 2950: id = TypeId::kUuid; break;
+    case 3802: id = TypeId::kJsonb; break;
     case 20: id = TypeId::kInt64; break;
     case 21: id = TypeId::kInt16; break;
     case 23: id = TypeId::kInt32; break;

@@ -20,6 +20,9 @@
 //                flag, element OID, int32 length and lower bound (1), then
 //                per element an int32 length (-1: NULL) and its binary value;
 //                text arrays are PostgreSQL's '{1,2,NULL}'
+//   uuid         the 16 bytes
+//   json         the text; jsonb: a version byte 1, then the text (XX000
+//                `unsupported jsonb version number` for another version)
 // Text bytea is PostgreSQL's: hex output ("\x01ff"), hex or escape input.
 // (Paceline's own epoch is 1970-01-01; see datetime.h.)
 //
@@ -71,9 +74,9 @@ Status EncodeResult(const Value& value, const Type& type, int16_t format, std::s
 // The engine Type for a parameter type OID a client declared in Parse: bool
 // 16, bytea 17, int8 20, int2 21, int4 23, text 25, float4 700, float8 701,
 // bpchar 1042, varchar 1043, date 1082, timestamp 1114, timestamptz 1184,
-// numeric 1700 (without modifiers), and the arrays of these (int4[] 1007,
-// text[] 1009, ...: see ArrayOid). False for 0 (unspecified) and for any
-// type Paceline does not have (uuid, json, ...).
+// numeric 1700 (without modifiers), json 114, uuid 2950, jsonb 3802, and the
+// arrays of these (int4[] 1007, text[] 1009, ...: see ArrayOid). False for 0
+// (unspecified) and for any type Paceline does not have (interval, bit, ...).
 bool TypeFromOid(uint32_t oid, Type* out);
 
 }  // namespace paceline::server

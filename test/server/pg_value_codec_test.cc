@@ -106,9 +106,47 @@ TEST(PgTypeFromOidTest, MapsEveryPacelineTypeAndBack) {
   EXPECT_EQ(t, kBytea);
 }
 
+TEST(PgTypeFromOidTest, KnowsUuidJsonAndJsonb) {
+  Type t;
+  ASSERT_TRUE(TypeFromOid(2950, &t));
+  EXPECT_EQ(t.id, TypeId::kUuid);
+  ASSERT_TRUE(TypeFromOid(114, &t));
+  EXPECT_EQ(t.id, TypeId::kJson);
+  ASSERT_TRUE(TypeFromOid(3802, &t));
+  EXPECT_EQ(t.id, TypeId::kJsonb);
+}
+
+TEST(PgCodecTest, UuidTextAndBinary) {
+  const Type uuid(TypeId::kUuid);
+  EXPECT_EQ(DecodeText("{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}", uuid), "uuid a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
+  EXPECT_EQ(DecodeText("nope", uuid), "ERROR 22P02 invalid input syntax for type uuid: \"nope\"");
+  EXPECT_EQ(DecodeBinaryHex("a0eebc999c0b4ef8bb6d6bb9bd380a11", uuid), "uuid a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
+  EXPECT_TRUE(DecodeBinaryHex("a0eebc99", uuid).starts_with("ERROR 22P03"));
+  Value v;
+  ASSERT_TRUE(DecodeParameter("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", 0, uuid, &v).ok());
+  EXPECT_EQ(EncodeBinaryHex(v, uuid), "a0eebc999c0b4ef8bb6d6bb9bd380a11");
+  EXPECT_EQ(EncodeText(v, uuid), "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
+}
+
+TEST(PgCodecTest, JsonAndJsonbTextAndBinary) {
+  const Type json(TypeId::kJson), jsonb(TypeId::kJsonb);
+  EXPECT_EQ(DecodeText("{\"b\": 1,  \"a\": 2}", json), "json {\"b\": 1,  \"a\": 2}");
+  EXPECT_EQ(DecodeText("{\"b\": 1,  \"a\": 2}", jsonb), "jsonb {\"a\": 2, \"b\": 1}");
+  EXPECT_EQ(DecodeText("{", jsonb), "ERROR 22P02 invalid input syntax for type json");
+  // jsonb_recv: a version byte 1, then the text; json_recv: the text.
+  EXPECT_EQ(Decode(std::string("\x01[1.50, {\"k\":null}]"), 1, jsonb), "jsonb [1.50, {\"k\": null}]");
+  EXPECT_EQ(Decode("[1,  2]", 1, json), "json [1,  2]");
+  EXPECT_EQ(Decode(std::string("\x02[]"), 1, jsonb), "ERROR XX000 unsupported jsonb version number 2");
+  EXPECT_EQ(Decode("", 1, jsonb), "ERROR XX000 unsupported jsonb version number 0");
+  EXPECT_EQ(Decode("[1,", 1, json), "ERROR 22P02 invalid input syntax for type json");
+  EXPECT_EQ(EncodeBinaryHex(Value::Jsonb("[]"), jsonb), "015b5d");
+  EXPECT_EQ(EncodeBinaryHex(Value::Json(" [] "), json), "205b5d20");
+  EXPECT_EQ(EncodeText(Value::Jsonb("{\"a\": 1}"), jsonb), "{\"a\": 1}");
+}
+
 TEST(PgTypeFromOidTest, RejectsUnspecifiedAndMissingTypes) {
   Type t;
-  for (uint32_t oid : {0u, 2950u /*uuid*/, 3802u /*jsonb*/, 1561u /*bit[]*/, 705u /*unknown*/,
+  for (uint32_t oid : {0u, 1561u /*bit[]*/, 705u /*unknown*/,
                        1186u /*interval*/, 99999u}) {
     EXPECT_FALSE(TypeFromOid(oid, &t)) << oid;
   }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """paceline-server with psycopg 3 (python3-psycopg): parameters in text and
-binary (bytea included), binary results, executemany, pipelines (one scheduled transaction
+binary (bytea, uuid, json and jsonb included), binary results, executemany, pipelines (one scheduled transaction
 each), transactions committed and rolled back, an error, automatic
 preparation, DISCARD ALL, DDL next to an idle block, and a CancelRequest interrupting a lock wait. Run by ctest with the server binary as the only argument."""
 import datetime
@@ -10,8 +10,10 @@ import sys
 import threading
 import time
 import unittest
+import uuid
 
 import psycopg
+from psycopg.types.json import Json, Jsonb
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from server_process import ServerProcess  # noqa: E402
@@ -119,6 +121,37 @@ class PsycopgTest(unittest.TestCase):
         with self.assertRaises(psycopg.errors.InvalidTextRepresentation) as caught:
             cur.execute("SELECT %s::int[]", ("{1,",))
         self.assertIn('malformed array literal: "{1,"', str(caught.exception))
+
+    def test_uuid_and_json_text_and_binary(self):
+        conn = self.connect(autocommit=True)
+        cur = conn.cursor()
+        cur.execute("CREATE TABLE docs (id UUID PRIMARY KEY, j JSON, b JSONB UNIQUE)")
+        doc = {"name": "caf\u00e9", "n": [1, 2.5, None, True], "big": 123456789012345678901234567890}
+        ids = [uuid.UUID("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"), uuid.uuid4()]
+        # psycopg sends uuid.UUID as OID 2950, Json as 114 and Jsonb as 3802:
+        # %t in text, %b in binary (16 bytes; jsonb with its version byte).
+        cur.execute("INSERT INTO docs VALUES (%t, %t, %t)", (ids[0], Json(doc), Jsonb(doc)))
+        cur.execute("INSERT INTO docs VALUES (%b, %b, %b)", (ids[1], Json([doc]), Jsonb([doc])))
+        for binary in (False, True):
+            with self.subTest(binary=binary):
+                c = conn.cursor(binary=binary)
+                got = c.execute("SELECT id, j, b, b -> 'n' ->> 1 FROM docs WHERE id = %s", (ids[0],)).fetchone()
+                self.assertEqual(got, (ids[0], doc, doc, "2.5"))
+                self.assertEqual([d.type_code for d in c.description], [2950, 114, 3802, 25])
+                got = c.execute("SELECT id, j, b FROM docs WHERE b @> %b", (Jsonb([{"n": [True]}]),)).fetchone()
+                self.assertEqual(got, (ids[1], [doc], [doc]))
+        # json keeps the text psycopg sent; jsonb is normalized as PostgreSQL prints it.
+        text = cur.execute("SELECT b::text FROM docs WHERE id = %s", (ids[0],)).fetchone()[0]
+        self.assertEqual(text, '{"n": [1, 2.5, null, true], "big": 123456789012345678901234567890, "name": "caf\u00e9"}')
+        # uuid and jsonb are keys: a duplicate is 23505; bad input is 22P02.
+        with self.assertRaises(psycopg.errors.UniqueViolation):
+            cur.execute("INSERT INTO docs VALUES (%s, NULL, NULL)", (ids[0],))
+        with self.assertRaises(psycopg.errors.InvalidTextRepresentation) as caught:
+            cur.execute("SELECT %s::uuid", ("not-a-uuid",))
+        self.assertIn('invalid input syntax for type uuid: "not-a-uuid"', str(caught.exception))
+        with self.assertRaises(psycopg.errors.InvalidTextRepresentation) as caught:
+            cur.execute("SELECT %s::jsonb", ("{oops",))
+        self.assertIn("invalid input syntax for type json", str(caught.exception))
 
     def test_executemany_pipeline_and_transactions(self):
         conn = self.connect()

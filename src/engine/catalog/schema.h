@@ -22,10 +22,12 @@ struct ColumnSchema {
   std::string name;
   Type type;
   bool not_null = false;
-  // DEFAULT: a constant, or the current time (DEFAULT now()/CURRENT_TIMESTAMP/
-  // CURRENT_DATE), evaluated when a row is inserted; neither means NULL.
+  // DEFAULT: a constant, the current time (DEFAULT now()/CURRENT_TIMESTAMP/
+  // CURRENT_DATE) or a new UUID (DEFAULT gen_random_uuid()), evaluated when a
+  // row is inserted; none means NULL.
   std::optional<Value> default_value;
   bool default_is_now = false;
+  bool default_is_random_uuid = false;
   std::string domain;  // the CREATE DOMAIN name the column was declared with, "" otherwise
   bool domain_not_null = false;  // the domain itself is NOT NULL (its error is reported first)
 };

@@ -76,6 +76,7 @@ enum class BinaryOp {
   kConcat,            // ||
   kLike, kNotLike, kILike, kNotILike,
   kIsDistinctFrom, kIsNotDistinctFrom,
+  kJsonGet, kJsonGetText, kJsonPath, kJsonPathText, kContains, kContainedBy, kJsonExists,  // -> ->> #> #>> @> <@ ?
 };
 
 enum class BoolTest { kTrue, kNotTrue, kFalse, kNotFalse, kUnknown, kNotUnknown };

@@ -181,6 +181,16 @@ Status Binder::BindArrayFunction(const Expr& e, Context& ctx, BoundExprPtr* out)
     return Status(sqlstate::kUndefinedFunction, "function " + name + "(" + signature() + ") does not exist",
                   Pos(e.location));
   };
+  // `@>` and `<@` arrive here (the parser names them as array functions);
+  // between jsonb values they are jsonb containment.
+  if ((name == "arraycontains" || name == "arraycontained") && args.size() == 2) {
+    auto jsonb = [](const BoundExpr& a) { return a.type.id == TypeId::kJsonb; };
+    auto jsonb_or_unknown = [&](const BoundExpr& a) { return jsonb(a) || IsUnknown(a); };
+    if ((jsonb(*args[0]) || jsonb(*args[1])) && jsonb_or_unknown(*args[0]) && jsonb_or_unknown(*args[1])) {
+      const BinaryOp op = name == "arraycontains" ? BinaryOp::kContains : BinaryOp::kContainedBy;
+      return BindJsonOperator(op, std::move(args[0]), std::move(args[1]), e.location, out);
+    }
+  }
   const ArrayFunctionInfo* info = nullptr;
   for (const auto& f : kArrayFunctions) {
     if (name == f.name && args.size() >= f.min_args && args.size() <= std::string_view(f.args).size()) info = &f;

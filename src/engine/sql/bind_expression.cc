@@ -375,9 +375,16 @@ Status Binder::BindBinary(const Expr& e, Context& ctx, BoundExprPtr* out) {
     case BinaryOp::kEq: case BinaryOp::kNe: case BinaryOp::kLt: case BinaryOp::kLe: case BinaryOp::kGt:
     case BinaryOp::kGe: case BinaryOp::kIsDistinctFrom: case BinaryOp::kIsNotDistinctFrom:
       return BindCompare(op, std::move(left), std::move(right), e.location, out);
+    case BinaryOp::kJsonGet: case BinaryOp::kJsonGetText: case BinaryOp::kJsonPath: case BinaryOp::kJsonPathText:
+    case BinaryOp::kContains: case BinaryOp::kContainedBy: case BinaryOp::kJsonExists:
+      return BindJsonOperator(op, std::move(left), std::move(right), e.location, out);
     case BinaryOp::kConcat: {
       if (left->type.IsArray() || right->type.IsArray()) {
         return BindArrayConcat(std::move(left), std::move(right), e.location, out);
+      }
+      if ((left->type.id == TypeId::kJsonb && (right->type.id == TypeId::kJsonb || IsUnknown(*right))) ||
+          (right->type.id == TypeId::kJsonb && IsUnknown(*left))) {
+        return BindJsonOperator(op, std::move(left), std::move(right), e.location, out);
       }
       // bytea || bytea joins the bytes (an untyped literal beside a bytea is
       // bytea); any other mix is text concatenation, bytea shown in hex.
@@ -532,12 +539,14 @@ Status Binder::BindPredicate(const Expr& e, Context& ctx, const char* clause, Bo
   return Status::OK();
 }
 
-Status Binder::BindDefault(const Expr& expr, const Type& type, std::optional<Value>* constant, bool* is_now) {
+Status Binder::BindDefault(const Expr& expr, const Type& type, std::optional<Value>* constant, bool* is_now,
+                           bool* is_random_uuid) {
   Context ctx;
   ctx.clause = "DEFAULT expressions";
   BoundExprPtr e;
   PL_RETURN_IF_ERROR(BindExpr(expr, ctx, &e));
   *is_now = false;
+  *is_random_uuid = false;
   constant->reset();
   if (AnyNode(*e, [](const BoundExpr& x) { return x.kind == BoundKind::kSubquery; })) {
     return Status(sqlstate::kFeatureNotSupported, "cannot use subquery in DEFAULT expression", Pos(expr.location));
@@ -547,8 +556,16 @@ Status Binder::BindDefault(const Expr& expr, const Type& type, std::optional<Val
     *is_now = true;
     return Status::OK();
   }
+  if (e->kind == BoundKind::kFunction && e->function == ScalarFunction::kGenRandomUuid) {
+    if (!CanAssign(TypeId::kUuid, type.id)) {
+      return Status(sqlstate::kDatatypeMismatch, "column is of type " + TypeText(type) +
+                                                     " but default expression is of type uuid");
+    }
+    *is_random_uuid = true;
+    return Status::OK();
+  }
   if (!e->IsColumnFree() || e->kind == BoundKind::kParameter) {
-    return NotSupported("a DEFAULT that is not a constant or now()");
+    return NotSupported("a DEFAULT that is not a constant, now() or gen_random_uuid()");
   }
   PL_RETURN_IF_ERROR(Coerce(&e, type, false, expr.location));
   Value v;

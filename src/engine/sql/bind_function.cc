@@ -61,6 +61,19 @@ constexpr FunctionInfo kFunctions[] = {
     {"date_trunc", ScalarFunction::kDateTrunc, 2, 2},
     {"extract", ScalarFunction::kExtract, 2, 2},
     {"date_part", ScalarFunction::kDatePart, 2, 2},
+    {"gen_random_uuid", ScalarFunction::kGenRandomUuid, 0, 0},
+    {"jsonb_build_object", ScalarFunction::kJsonBuildObject, 0, 100},
+    {"json_build_object", ScalarFunction::kJsonBuildObject, 0, 100},
+    {"jsonb_build_array", ScalarFunction::kJsonBuildArray, 0, 100},
+    {"json_build_array", ScalarFunction::kJsonBuildArray, 0, 100},
+    {"jsonb_set", ScalarFunction::kJsonSet, 3, 4},
+    {"to_jsonb", ScalarFunction::kToJson, 1, 1},
+    {"to_json", ScalarFunction::kToJson, 1, 1},
+    {"jsonb_typeof", ScalarFunction::kJsonTypeof, 1, 1},
+    {"json_typeof", ScalarFunction::kJsonTypeof, 1, 1},
+    {"jsonb_array_length", ScalarFunction::kJsonArrayLength, 1, 1},
+    {"json_array_length", ScalarFunction::kJsonArrayLength, 1, 1},
+    {"jsonb_pretty", ScalarFunction::kJsonPretty, 1, 1},
 };
 
 }  // namespace
@@ -165,8 +178,11 @@ Status Binder::BindAggregateSpec(const Expr& e, Context& ctx, bool over, Aggrega
     } else if (name == "min" || name == "max") {
       spec.kind = name == "min" ? AggregateKind::kMin : AggregateKind::kMax;
       if (IsUnknown(*spec.arg)) PL_RETURN_IF_ERROR(Coerce(&spec.arg, Type(TypeId::kText), false, e.location));
-      if (spec.arg->type.id == TypeId::kBool) {  // PostgreSQL has bool_and/bool_or instead
-        return Status(sqlstate::kUndefinedFunction, "function " + name + "(boolean) does not exist", Pos(e.location));
+      // PostgreSQL has bool_and/bool_or instead; uuid and json[b] have no min/max in 15.
+      const TypeId a = spec.arg->type.id;
+      if (a == TypeId::kBool || a == TypeId::kUuid || a == TypeId::kJson || a == TypeId::kJsonb) {
+        return Status(sqlstate::kUndefinedFunction, "function " + name + "(" + TypeText(spec.arg->type) + ") does not exist",
+                      Pos(e.location));
       }
       spec.type = spec.arg->type;
     } else {
@@ -287,6 +303,16 @@ Status Binder::BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
                                                                  : Type(TypeId::kFloat64);
       break;
     }
+    case ScalarFunction::kGenRandomUuid:
+      node->type = Type(TypeId::kUuid);
+      break;
+    case ScalarFunction::kJsonGet: case ScalarFunction::kJsonGetText: case ScalarFunction::kJsonPath:
+    case ScalarFunction::kJsonPathText: case ScalarFunction::kJsonContains: case ScalarFunction::kJsonExists:
+    case ScalarFunction::kJsonConcat: case ScalarFunction::kJsonBuildObject: case ScalarFunction::kJsonBuildArray:
+    case ScalarFunction::kJsonSet: case ScalarFunction::kToJson: case ScalarFunction::kJsonTypeof:
+    case ScalarFunction::kJsonArrayLength: case ScalarFunction::kJsonPretty:
+      PL_RETURN_IF_ERROR(BindJsonFunction(name, args, node.get(), e.location));
+      break;
     case ScalarFunction::kCoalesce: case ScalarFunction::kGreatest: case ScalarFunction::kLeast:
     case ScalarFunction::kNullIf: {
       std::vector<const BoundExpr*> all;

@@ -25,6 +25,14 @@ BoundExprPtr Binder::DefaultValue(const catalog::ColumnSchema& column) const {
     cast->children.push_back(std::move(e));
     return cast;
   }
+  if (column.default_is_random_uuid) {
+    auto e = MakeNode(BoundKind::kFunction, Type(TypeId::kUuid), -1);
+    e->function = ScalarFunction::kGenRandomUuid;
+    if (column.type.id == TypeId::kUuid) return e;
+    auto cast = MakeNode(BoundKind::kCast, column.type, -1);
+    cast->children.push_back(std::move(e));
+    return cast;
+  }
   if (column.default_value) return BoundExpr::Constant(*column.default_value, column.type);
   return BoundExpr::Constant(Value::Null(column.type.id), column.type);
 }

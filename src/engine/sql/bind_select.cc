@@ -288,6 +288,7 @@ Status Binder::BindQuery(const SelectStmt& stmt, Context& ctx, std::unique_ptr<S
         PL_RETURN_IF_ERROR(s);
       }
     }
+    PL_RETURN_IF_ERROR(RequireOperators(b->type, false).WithPosition(Pos(LeftmostLocation(*g))));
     plan->group_by.push_back(std::move(b));
   }
   if (!plan->group_by.empty()) plan->aggregate = true;
@@ -308,6 +309,7 @@ Status Binder::BindQuery(const SelectStmt& stmt, Context& ctx, std::unique_ptr<S
   ctx.window_plan = nullptr;
   // DISTINCT rows are sorted by what they show only.
   if (stmt.distinct) {
+    for (const auto& output : plan->outputs) PL_RETURN_IF_ERROR(RequireOperators(output->type, false));
     for (size_t k = 0; k < plan->order_by.size(); ++k) {
       const BoundExpr& key = *plan->order_by[k].expr;
       bool shown = std::any_of(plan->outputs.begin(), plan->outputs.end(),
@@ -404,6 +406,7 @@ Status Binder::BindOrderBy(const SelectStmt& stmt, Context& ctx, SelectPlan* pla
         PL_RETURN_IF_ERROR(BindExpr(x, ctx, &key.expr));
       }
     }
+    PL_RETURN_IF_ERROR(RequireOperators(key.expr->type, true).WithPosition(Pos(LeftmostLocation(x))));
     plan->order_by.push_back(std::move(key));
   }
   // Output references in ORDER BY (negative slots) become copies of outputs.

@@ -40,7 +40,8 @@ class Binder {
   Status BindDelete(const DeleteStmt& stmt, std::unique_ptr<DeletePlan>* out);
 
   // A column DEFAULT: a constant folded to `type`, or now()/current_date.
-  Status BindDefault(const Expr& expr, const Type& type, std::optional<Value>* constant, bool* is_now);
+  Status BindDefault(const Expr& expr, const Type& type, std::optional<Value>* constant, bool* is_now,
+                     bool* is_random_uuid);
 
   // Resolves a type name, domains included; `domain` receives the domain
   // name when the type is one ("" otherwise).
@@ -128,6 +129,10 @@ class Binder {
   Status BindArrayConcat(BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out);
   Status BindUnnestSource(const FromItem& item, Context& ctx, std::shared_ptr<DerivedPlan>* out);
   Status BindCompare(BinaryOp op, BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out);
+  // json/jsonb operators (-> ->> #> #>> @> <@ ?, jsonb || jsonb) and the
+  // arguments and result type of a json function node (bind_json.cc).
+  Status BindJsonOperator(BinaryOp op, BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out);
+  Status BindJsonFunction(const std::string& name, std::vector<BoundExprPtr>& args, BoundExpr* node, int location);
   // Binds a boolean condition of `clause`; a non-boolean one is 42804
   // "argument of <clause> must be type boolean" (of AND when `and_operand`).
   Status BindPredicate(const Expr& e, Context& ctx, const char* clause, BoundExprPtr* out, bool and_operand = false);

@@ -37,6 +37,7 @@ Type PromoteNumbers(const Type& a, const Type& b) {
 
 // Whether values of the two types can be compared with =, <, ...
 bool Comparable(const Type& a, const Type& b) {
+  if (a.id == TypeId::kJson || b.id == TypeId::kJson) return false;  // json has no operators (jsonb has)
   if (a.IsNumber() && b.IsNumber()) return true;
   if (a.IsString() && b.IsString()) return true;
   if (a.IsTemporal() && b.IsTemporal()) return true;
@@ -51,7 +52,8 @@ bool CanCast(TypeId from, TypeId to) {
   if (f.IsNumber() && t.IsNumber()) return true;
   if (f.IsTemporal() && t.IsTemporal()) return true;
   if ((from == TypeId::kBool && to == TypeId::kInt32) || (from == TypeId::kInt32 && to == TypeId::kBool)) return true;
-  return false;
+  if (f.IsJson() && t.IsJson()) return true;
+  return from == TypeId::kJsonb && (t.IsNumber() || to == TypeId::kBool);
 }
 
 std::string OperatorText(BinaryOp op) {
@@ -76,6 +78,13 @@ std::string OperatorText(BinaryOp op) {
     case BinaryOp::kIsNotDistinctFrom: return "IS NOT DISTINCT FROM";
     case BinaryOp::kAnd: return "AND";
     case BinaryOp::kOr: return "OR";
+    case BinaryOp::kJsonGet: return "->";
+    case BinaryOp::kJsonGetText: return "->>";
+    case BinaryOp::kJsonPath: return "#>";
+    case BinaryOp::kJsonPathText: return "#>>";
+    case BinaryOp::kContains: return "@>";
+    case BinaryOp::kContainedBy: return "<@";
+    case BinaryOp::kJsonExists: return "?";
   }
   return "?";
 }

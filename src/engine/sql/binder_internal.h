@@ -92,6 +92,10 @@ int NumericRank(TypeId id);
 Type PromoteNumbers(const Type& a, const Type& b);
 bool Comparable(const Type& a, const Type& b);
 bool CanCast(TypeId from, TypeId to);
+// json has no equality or ordering operator: 42883 `could not identify an
+// equality operator for type json` (`ordering` when `ordering`); OK for
+// every other type (bind_json.cc).
+Status RequireOperators(const Type& t, bool ordering);
 std::string OperatorText(BinaryOp op);
 int LeftmostLocation(const Expr& e);
 BoundExprPtr MakeNode(BoundKind kind, Type type, int location);

@@ -50,10 +50,15 @@ enum class ScalarFunction {
   kNow, kCurrentDate, kCoalesce, kNullIf, kGreatest, kLeast, kAbs, kRound, kTrunc, kFloor, kCeil,
   kLower, kUpper, kLength, kOctetLength, kSubstr, kTrim, kLtrim, kRtrim, kPower, kSqrt, kMod, kRandom,
   kClockTimestamp, kDateTrunc, kExtract, kDatePart,
-  // Arrays (bind_array.cc, evaluate_array.cc):
+  // Arrays (bind_array.cc, evaluate_array.cc), kCardinality to kArrayOverlap in one run:
   kCardinality, kArrayLength, kArrayUpper, kArrayLower, kArrayNdims, kArrayPosition, kArrayAppend,
   kArrayPrepend, kArrayCat, kArrayRemove, kArrayToString, kStringToArray, kArrayContains, kArrayContained,
   kArrayOverlap,
+  kGenRandomUuid,
+  // json/jsonb operators and functions (bind_json.cc, evaluate_json.cc); the
+  // result type tells json from jsonb where it matters.
+  kJsonGet, kJsonGetText, kJsonPath, kJsonPathText, kJsonContains, kJsonExists, kJsonConcat,
+  kJsonBuildObject, kJsonBuildArray, kJsonSet, kToJson, kJsonTypeof, kJsonArrayLength, kJsonPretty,
 };
 
 struct BoundExpr;

@@ -60,6 +60,9 @@ Status DdlExecutor::MakeIndex(const catalog::TableSchema& schema, const Constrai
                           "\" (declare NUMERIC(p,s))");
     }
     if (t.IsArray()) return NotSupported("a key or index on array column \"" + schema.columns[c].name + "\"");
+    if (t.id == TypeId::kJson) {
+      return Status(sqlstate::kUndefinedObject, "data type json has no default operator class for access method \"btree\"");
+    }
   }
   out->unique = true;
   out->primary = primary;
@@ -133,7 +136,7 @@ Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult
         case ConstraintKind::kNull: break;
         case ConstraintKind::kDefault:
           PL_RETURN_IF_ERROR(binder.BindDefault(*c.default_value, column.type, &column.default_value,
-                                                &column.default_is_now));
+                                                &column.default_is_now, &column.default_is_random_uuid));
           break;
         case ConstraintKind::kPrimaryKey: case ConstraintKind::kUnique: case ConstraintKind::kForeignKey: {
           ConstraintDef def;

@@ -6,6 +6,7 @@
 
 #include "common/datetime.h"
 #include "common/datetime_fields.h"
+#include "common/uuid.h"
 #include "engine/sql/evaluator_internal.h"
 
 namespace paceline::sql::eval {
@@ -53,7 +54,10 @@ Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) 
     return Status::OK();
   }
   for (size_t i = 0; i < e.children.size(); ++i) PL_RETURN_IF_ERROR(Evaluate(*e.children[i], ctx, &args[i]));
-  if (e.function >= ScalarFunction::kCardinality) return EvaluateArrayFunction(e, args, out);  // evaluate_array.cc
+  // The array functions are one run of the enum (bound_expr.h): evaluate_array.cc.
+  if (e.function >= ScalarFunction::kCardinality && e.function <= ScalarFunction::kArrayOverlap) {
+    return EvaluateArrayFunction(e, args, out);
+  }
   switch (e.function) {
     case ScalarFunction::kNow:
       *out = e.type.id == TypeId::kTimestampTz ? Value::TimestampTz(ctx.statement_time)
@@ -107,6 +111,11 @@ Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) 
       }
       return CastValue(best, e.type, false, out);
     }
+    case ScalarFunction::kGenRandomUuid:  // volatile: a new value at every call
+      *out = Value::Uuid(GenerateRandomUuid());
+      return Status::OK();
+    case ScalarFunction::kJsonBuildObject: case ScalarFunction::kJsonBuildArray:
+      return EvaluateJsonFunction(e, args, out);  // not strict: a NULL argument is a JSON null
     case ScalarFunction::kNullIf:
       if (!args[0].is_null() && !args[1].is_null() && Value::Compare(args[0], args[1]) == 0) {
         *out = Value::Null(e.type.id);
@@ -124,6 +133,11 @@ Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) 
     }
   }
   switch (e.function) {
+    case ScalarFunction::kJsonGet: case ScalarFunction::kJsonGetText: case ScalarFunction::kJsonPath:
+    case ScalarFunction::kJsonPathText: case ScalarFunction::kJsonContains: case ScalarFunction::kJsonExists:
+    case ScalarFunction::kJsonConcat: case ScalarFunction::kJsonSet: case ScalarFunction::kToJson:
+    case ScalarFunction::kJsonTypeof: case ScalarFunction::kJsonArrayLength: case ScalarFunction::kJsonPretty:
+      return EvaluateJsonFunction(e, args, out);
     case ScalarFunction::kAbs:
       if (e.type.IsInteger()) {
         int64_t v = args[0].int_value();

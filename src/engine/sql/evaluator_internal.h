@@ -25,6 +25,10 @@ std::string TextOf(const Value& v);
 
 // A kFunction node (evaluate_function.cc).
 Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out);
+// A json function or operator node with its evaluated arguments
+// (evaluate_json.cc); NULL arguments are handled by the caller except for
+// json[b]_build_object/array.
+Status EvaluateJsonFunction(const BoundExpr& e, const std::vector<Value>& args, Value* out);
 
 // Arrays (evaluate_array.cc): a kArray, kSubscript or kArrayCompare node,
 // and the array functions (ScalarFunction::kCardinality and after) on their

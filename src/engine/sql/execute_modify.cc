@@ -71,12 +71,23 @@ Status Executor::Insert(const InsertPlan& plan, engine::QueryResult* result) {
   std::vector<bool> given(ncols, false);
   for (int c : plan.target_columns) given[c] = true;
   std::vector<Value> defaults(ncols);
+  // A volatile default (gen_random_uuid()) is evaluated for every row, the
+  // others once per statement.
+  std::vector<size_t> per_row;
   for (size_t c = 0; c < ncols; ++c) {
-    if (!given[c]) PL_RETURN_IF_ERROR(Evaluate(*plan.column_defaults[c], none, &defaults[c]));
+    if (given[c]) continue;
+    const BoundExpr& d = *plan.column_defaults[c];
+    const BoundExpr& call = d.kind == BoundKind::kCast ? *d.children[0] : d;
+    if (call.kind == BoundKind::kFunction && call.function == ScalarFunction::kGenRandomUuid) {
+      per_row.push_back(c);
+    } else {
+      PL_RETURN_IF_ERROR(Evaluate(d, none, &defaults[c]));
+    }
   }
   uint64_t count = 0;
   for (auto& row : supplied) {
     std::vector<Value> values = defaults;
+    for (size_t c : per_row) PL_RETURN_IF_ERROR(Evaluate(*plan.column_defaults[c], none, &values[c]));
     for (size_t i = 0; i < plan.target_columns.size(); ++i) values[plan.target_columns[i]] = std::move(row[i]);
     PL_RETURN_IF_ERROR(CheckNotNull(*table, values));
     storage::TuplePtr tuple = table->layout().Build(values);

@@ -34,8 +34,7 @@ Family FamilyOf(TypeId id) {
     case TypeId::kVarchar:
     case TypeId::kText:
       return Family::kString;
-    case TypeId::kBytea:
-    case TypeId::kArray:
+    case TypeId::kBytea: case TypeId::kArray: case TypeId::kUuid: case TypeId::kJson: case TypeId::kJsonb:
       return Family::kBytes;
   }
   return Family::kString;

@@ -274,6 +274,9 @@ std::optional<BinaryOp> BinaryOpFromName(std::string_view name) {
       {"<=", BinaryOp::kLe},          {">", BinaryOp::kGt},        {">=", BinaryOp::kGe},
       {"||", BinaryOp::kConcat},      {"~~", BinaryOp::kLike},     {"!~~", BinaryOp::kNotLike},
       {"~~*", BinaryOp::kILike},      {"!~~*", BinaryOp::kNotILike},
+      {"->", BinaryOp::kJsonGet},     {"->>", BinaryOp::kJsonGetText}, {"#>", BinaryOp::kJsonPath},
+      {"#>>", BinaryOp::kJsonPathText}, {"@>", BinaryOp::kContains}, {"<@", BinaryOp::kContainedBy},
+      {"?", BinaryOp::kJsonExists},
   };
   for (const Entry& e : kOperators) {
     if (e.name == name) return e.op;

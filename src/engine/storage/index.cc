@@ -24,7 +24,7 @@ Status Index::KeyOf(const Tuple& tuple, std::string* key, bool* has_null) const 
       key->push_back('\x02');
     } else if (type.IsInteger() || type.IsTemporal()) {
       AppendKeyInt(type, nullable_[i], layout_->GetInt(tuple, column), key);
-    } else if (type.IsVariableLength()) {
+    } else if (type.IsVariableLength() && type.id != TypeId::kJsonb) {
       AppendKeyString(type, nullable_[i], layout_->GetString(tuple, column), key);
     } else {
       PL_RETURN_IF_ERROR(AppendKeyColumn(type, nullable_[i], layout_->Get(tuple, column), key));

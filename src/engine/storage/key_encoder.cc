@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 
+#include "common/json_value.h"
+
 namespace paceline::storage {
 
 namespace {
@@ -112,6 +114,19 @@ Status AppendKeyColumn(const Type& type, bool nullable, const Value& v, std::str
       return Status::OK();
     case TypeId::kArray:  // the DDL refuses keys on array columns
       return NotSupported("a key or index on an array column");
+    case TypeId::kUuid:
+      if (nullable) out->push_back('\x01');
+      out->append(v.bytes_value());  // 16 bytes: memcmp is uuid_cmp
+      return Status::OK();
+    case TypeId::kJsonb: {
+      if (nullable) out->push_back('\x01');
+      json::JsonNode node;
+      PL_RETURN_IF_ERROR(json::ParseJsonb(v.json_text(), &node));
+      json::AppendSortKey(node, out);
+      return Status::OK();
+    }
+    case TypeId::kJson:
+      return Status(sqlstate::kUndefinedObject, "data type json has no default operator class for access method \"btree\"");
   }
   return Status::OK();
 }

@@ -9,8 +9,10 @@
 // floats with the IEEE order trick; NUMERIC(p,s) rescaled to s as a 16-byte
 // sign-flipped integer; bool 1 byte; dates/timestamps as integers; strings
 // and bytea with 0x00 escaped as 0x00 0xFF and terminated by 0x00 0x00 (CHAR(n)
-// trailing blanks dropped, as bpchar compares). Every encoded column is
-// self-delimiting, so a complete-column prefix of a key is a byte prefix.
+// trailing blanks dropped, as bpchar compares); uuid as its 16 bytes; jsonb
+// as json::AppendSortKey (jsonb's order; json has no order: 42704). Every
+// encoded column is self-delimiting, so a complete-column prefix of a key is
+// a byte prefix.
 //
 // Thread-safety: stateless functions.
 #pragma once

@@ -37,9 +37,10 @@ void StoreValue(TypeId type, const Value& v, uint8_t* slot, Tuple* t, uint32_t* 
       Store<__int128>(slot, v.numeric_value().unscaled());
       slot[16] = static_cast<uint8_t>(v.numeric_value().scale());
       break;
+    case TypeId::kUuid: std::memcpy(slot, v.bytes_value().data(), 16); break;
     case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: case TypeId::kBytea:
-    case TypeId::kArray: {
-      const std::string& s = v.string_value();  // the bytes of bytea, the encoded elements of an array
+    case TypeId::kArray: case TypeId::kJson: case TypeId::kJsonb: {
+      const std::string& s = v.string_value();  // the text or bytes of any of them, an array's encoded elements
       Store<uint32_t>(slot, *var);
       Store<uint32_t>(slot + 4, static_cast<uint32_t>(s.size()));
       std::memcpy(t->data + *var, s.data(), s.size());
@@ -60,8 +61,9 @@ int TupleLayout::FixedWidth(TypeId id) {
     case TypeId::kInt32: case TypeId::kFloat32: case TypeId::kDate: return 4;
     case TypeId::kInt64: case TypeId::kFloat64: case TypeId::kTimestamp: case TypeId::kTimestampTz: return 8;
     case TypeId::kNumeric: return 17;
+    case TypeId::kUuid: return 16;
     case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: case TypeId::kBytea:
-    case TypeId::kArray: return 8;
+    case TypeId::kArray: case TypeId::kJson: case TypeId::kJsonb: return 8;
   }
   return 8;
 }
@@ -112,6 +114,9 @@ Value TupleLayout::Get(const Tuple& t, int column) const {
       return Value::Bytea(std::string(GetString(t, column)));
     case TypeId::kArray:
       return Value::Array(types_[column].element, std::string(GetString(t, column)));
+    case TypeId::kUuid: return Value::Uuid(std::string(reinterpret_cast<const char*>(slot), 16));
+    case TypeId::kJson: return Value::Json(std::string(GetString(t, column)));
+    case TypeId::kJsonb: return Value::Jsonb(std::string(GetString(t, column)));
   }
   return Value::Null(id);
 }

@@ -104,6 +104,12 @@ TEST_P(DurabilityTest, EverythingCommittedIsBackAfterARestart) {
   Ok(session_, "INSERT INTO arrs VALUES (1, '{\"a b\",NULL,\"\"}', ARRAY[1.5, NULL], '{2024-01-02}'), "
                "(2, NULL, '{}', NULL)");
   Ok(session_, "UPDATE arrs SET tags = array_append(tags, 'x') WHERE id = 1");
+  // uuid and jsonb as keys (the indexes are rebuilt from recovered rows),
+  // json kept verbatim, jsonb normalized with numeric's digits.
+  Ok(session_, "CREATE TABLE docs (id UUID PRIMARY KEY, j JSON, b JSONB UNIQUE)");
+  Ok(session_, "INSERT INTO docs VALUES ('{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}', '{\"b\": 1,  \"a\": 2}', "
+               "'{\"b\": 1.50, \"a\": [123456789012345678901234567890]}'), "
+               "('00000000-0000-0000-0000-000000000000', NULL, NULL), (gen_random_uuid(), '[]', '\"x\"')");
   Ok(session_, "INSERT INTO warehouse VALUES (1, 'one', 10.50), (2, 'two', NULL), (3, 'three', 0)");
   ASSERT_TRUE(db_->BulkLoad("stock", {{Value::Int32(1), Value::Int32(1), Value::Int16(5), Value::Text("a'b"),
                                        Value::Null(TypeId::kTimestamp), Value::Bool(true)},
@@ -146,6 +152,15 @@ TEST_P(DurabilityTest, EverythingCommittedIsBackAfterARestart) {
     EXPECT_EQ(Rows(session_, "SELECT id, b FROM blobs ORDER BY id"), "1|\\x00ff10\n2|\n3|\\x\n");
     EXPECT_EQ(Rows(session_, "SELECT id, tags, n, d FROM arrs ORDER BY id"),
               "1|{\"a b\",NULL,\"\",x}|{1.50,NULL}|{2024-01-02}\n2||{}|\n");
+    EXPECT_EQ(Rows(session_, "SELECT id, j, b FROM docs WHERE id IN ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '00000000-0000-0000-0000-000000000000') ORDER BY id"),
+              "00000000-0000-0000-0000-000000000000||\n"
+              "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11|{\"b\": 1,  \"a\": 2}|"
+              "{\"a\": [123456789012345678901234567890], \"b\": 1.50}\n");
+    EXPECT_EQ(Rows(session_, "SELECT count(*) FROM docs WHERE b = '\"x\"' AND j::text = '[]'"), "1\n");
+    EXPECT_TRUE(RunSql(session_, "INSERT INTO docs VALUES ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', NULL, NULL)")
+                    .Is(sqlstate::kUniqueViolation));
+    EXPECT_TRUE(RunSql(session_, "INSERT INTO docs VALUES (gen_random_uuid(), NULL, '{\"a\": [123456789012345678901234567890], \"b\": 1.5}')")
+                    .Is(sqlstate::kUniqueViolation));
     EXPECT_FALSE(RunSql(session_, "SELECT * FROM gone").ok());
     // Views come back as created and dropped.
     EXPECT_EQ(Rows(session_, "SELECT name FROM named ORDER BY id"), "one\ntwo\nthree\n");

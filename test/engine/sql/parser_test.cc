@@ -38,6 +38,13 @@ std::string BinaryOpName(BinaryOp op) {
     case BinaryOp::kNotILike: return "NOT ILIKE";
     case BinaryOp::kIsDistinctFrom: return "IS DISTINCT FROM";
     case BinaryOp::kIsNotDistinctFrom: return "IS NOT DISTINCT FROM";
+    case BinaryOp::kJsonGet: return "->";
+    case BinaryOp::kJsonGetText: return "->>";
+    case BinaryOp::kJsonPath: return "#>";
+    case BinaryOp::kJsonPathText: return "#>>";
+    case BinaryOp::kContains: return "@>";
+    case BinaryOp::kContainedBy: return "<@";
+    case BinaryOp::kJsonExists: return "?";
   }
   return "?";
 }

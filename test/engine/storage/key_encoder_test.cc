@@ -77,6 +77,32 @@ TEST(KeyEncoderTest, FloatsNumericsStringsKeepOrder) {
                                              Value::Text("ab"), Value::Text("b"), Value::Text("\xff")});
 }
 
+TEST(KeyEncoderTest, UuidAndJsonbKeepTheirOrder) {
+  auto uuid = [](std::string_view text) {
+    Value v;
+    EXPECT_TRUE(CastValue(Value::Text(std::string(text)), Type(TypeId::kUuid), false, &v).ok());
+    return v;
+  };
+  ExpectOrderPreserved(Type(TypeId::kUuid), {uuid("00000000-0000-0000-0000-000000000000"),
+                                             uuid("00000000-0000-0000-0000-000000000001"),
+                                             uuid("7fffffff-0000-0000-0000-000000000000"),
+                                             uuid("80000000-0000-0000-0000-000000000000"),
+                                             uuid("ffffffff-ffff-ffff-ffff-ffffffffffff")});
+  // jsonb_cmp's order; equal values (1.0 and 1) are one key.
+  std::vector<Value> docs;
+  for (const char* text : {"[]", "null", "\"\"", "\"a\"", "\"ab\"", "\"b\"", "-100", "-1.5", "-1", "0", "0.001", "1",
+                           "1.5", "10", "false", "true", "[1]", "[1, 2]", "{}", "{\"a\": null}", "{\"a\": 1}",
+                           "{\"b\": 1}", "{\"a\": 1, \"b\": 2}"}) {
+    Value v;
+    EXPECT_TRUE(CastValue(Value::Text(text), Type(TypeId::kJsonb), false, &v).ok());
+    docs.push_back(v);
+  }
+  ExpectOrderPreserved(Type(TypeId::kJsonb), docs);
+  EXPECT_EQ(Key(Type(TypeId::kJsonb), Value::Jsonb("[1.0]")), Key(Type(TypeId::kJsonb), Value::Jsonb("[1]")));
+  std::string out;
+  EXPECT_TRUE(AppendKeyColumn(Type(TypeId::kJson), false, Value::Json("1"), &out).Is(sqlstate::kUndefinedObject));
+}
+
 TEST(KeyEncoderTest, ByteaKeepsByteaOrder) {
   // byteacmp: unsigned bytes, a prefix before its extensions; NULs are data.
   ExpectOrderPreserved(Type(TypeId::kBytea),
