@@ -84,23 +84,12 @@ Status Binder::BindArrayConstructor(const Expr& e, Context& ctx, const Type* cas
   } else {
     PL_RETURN_IF_ERROR(CommonType(all, "ARRAY", e.location, &element));
   }
-  bool constant = true;
   for (auto& item : items) {
     PL_RETURN_IF_ERROR(Coerce(&item, element, cast_to != nullptr, item->location));
-    constant &= item->kind == BoundKind::kConstant;
   }
   auto node = MakeNode(BoundKind::kArray, Type::Array(element), e.location);
   node->children = std::move(items);
-  if (constant) {  // fold ARRAY[1, 2] into one constant
-    Value v;
-    EvalContext none;
-    if (Evaluate(*node, none, &v).ok()) {
-      *out = BoundExpr::Constant(std::move(v), node->type);
-      (*out)->location = e.location;
-      return Status::OK();
-    }
-  }
-  *out = std::move(node);
+  *out = FoldConstant(std::move(node));  // ARRAY[1, 2] is one constant
   return Status::OK();
 }
 

@@ -454,17 +454,7 @@ Status Binder::BindBinary(const Expr& e, Context& ctx, BoundExprPtr* out) {
   node->children.push_back(std::move(left));
   node->children.push_back(std::move(right));
   // Fold constant arithmetic so `abalance + -2415` style literals cost nothing.
-  if (node->children[0]->kind == BoundKind::kConstant && node->children[1]->kind == BoundKind::kConstant) {
-    Value v;
-    EvalContext none;
-    // Constant folding errors (1/0) are reported at execution, as PostgreSQL does.
-    if (Evaluate(*node, none, &v).ok()) {
-      *out = BoundExpr::Constant(std::move(v), result);
-      (*out)->location = e.location;
-      return Status::OK();
-    }
-  }
-  *out = std::move(node);
+  *out = FoldConstant(std::move(node));
   return Status::OK();
 }
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "engine/sql/expression_evaluator.h"
+
 namespace paceline::sql::bind {
 
 bool IsUnknown(const BoundExpr& e) { return e.type.id == TypeId::kUnknown; }
@@ -106,6 +108,19 @@ BoundExprPtr MakeNode(BoundKind kind, Type type, int location) {
   e->type = type;
   e->location = location;
   return e;
+}
+
+BoundExprPtr FoldConstant(BoundExprPtr node) {
+  for (const auto& c : node->children) {
+    if (c->kind != BoundKind::kConstant) return node;
+  }
+  Value v;
+  EvalContext none;
+  // A folding error (1/0) is reported at execution, as PostgreSQL does.
+  if (!Evaluate(*node, none, &v).ok()) return node;
+  BoundExprPtr folded = BoundExpr::Constant(std::move(v), node->type);
+  folded->location = node->location;
+  return folded;
 }
 
 // The output column name PostgreSQL gives an unaliased select item.

@@ -99,6 +99,9 @@ Status RequireOperators(const Type& t, bool ordering);
 std::string OperatorText(BinaryOp op);
 int LeftmostLocation(const Expr& e);
 BoundExprPtr MakeNode(BoundKind kind, Type type, int location);
+// `node` evaluated now when all its children are constants (and it
+// evaluates without error), else `node` itself.
+BoundExprPtr FoldConstant(BoundExprPtr node);
 std::string DefaultName(const Expr& e);
 int MaxSource(const BoundExpr& e);
 bool UsesSource(const BoundExpr& e, const std::vector<bool>& which);
