@@ -602,13 +602,15 @@ Status Database::RunDml(const sql::PreparedStatement& statement, const std::vect
   const size_t observed_before = txn->Observations();
   const size_t predicates_before = txn->Predicates();
   size_t mark = txn->Mark();
-  Status status;
-  switch (statement.kind) {
-    case sql::StatementKind::kSelect: status = executor.Select(*statement.select, result); break;
-    case sql::StatementKind::kInsert: status = executor.Insert(*statement.insert, result); break;
-    case sql::StatementKind::kUpdate: status = executor.Update(*statement.update, result); break;
-    case sql::StatementKind::kDelete: status = executor.Delete(*statement.del, result); break;
-    default: return InternalError("not a DML statement");
+  Status status = executor.RunModifyingCtes(statement.modifying_ctes);
+  if (status.ok()) {
+    switch (statement.kind) {
+      case sql::StatementKind::kSelect: status = executor.Select(*statement.select, result); break;
+      case sql::StatementKind::kInsert: status = executor.Insert(*statement.insert, result); break;
+      case sql::StatementKind::kUpdate: status = executor.Update(*statement.update, result); break;
+      case sql::StatementKind::kDelete: status = executor.Delete(*statement.del, result); break;
+      default: return InternalError("not a DML statement");
+    }
   }
   // No result that contradicts what earlier statements read: under OCC a
   // row or predicate they read may have changed since (this statement may

@@ -67,6 +67,10 @@ bool IsDdl(sql::StatementKind kind) {
 // What PostgreSQL calls a statement in "cannot execute X in a read-only
 // transaction", or nullptr when the statement may run in one.
 const char* ReadOnlyViolation(const sql::PreparedStatement& statement) {
+  if (!statement.modifying_ctes.empty()) {
+    const sql::DerivedPlan& first = *statement.modifying_ctes.front();
+    return first.insert ? "INSERT" : first.update ? "UPDATE" : "DELETE";
+  }
   switch (statement.kind) {
     case sql::StatementKind::kSelect: return statement.select->for_update ? "SELECT FOR UPDATE" : nullptr;
     case sql::StatementKind::kInsert: return "INSERT";

@@ -267,6 +267,31 @@ TEST_F(FootprintBuilderTest, JoinsAndOtherConjunctsYieldNothing) {
       << "HAVING is no WHERE";
 }
 
+TEST_F(FootprintBuilderTest, OuterJoinGroupsAndFullJoinsKeepTheirOnConditionsApart) {
+  // A LEFT JOIN of a nested join: the group's conditions (its inner join's
+  // and the outer ON) are one clause; WHERE conjuncts on it run last.
+  EXPECT_EQ(LiteralAll("SELECT 1 FROM order_line LEFT JOIN (stock JOIN item ON i_id = s_i_id AND i_id = 5) "
+                       "ON s_i_id = ol_i_id AND s_w_id = 3 WHERE ol_o_id = $1 AND s_quantity > 4",
+                       {I(9)}),
+            (Names{"i_id=5 AND s_w_id=3", "ol_o_id=9 AND s_quantity>4"}));
+  // FULL JOIN: the right side's ON condition is a clause of its own.
+  EXPECT_EQ(LiteralAll("SELECT 1 FROM order_line FULL JOIN stock ON s_i_id = ol_i_id AND s_w_id = 3 "
+                       "WHERE ol_o_id = $1",
+                       {I(9)}),
+            (Names{"s_w_id=3", "ol_o_id=9"}));
+}
+
+TEST_F(FootprintBuilderTest, DataModifyingWithQueriesComeFirst) {
+  // Written first, their references come first; the statement's follow.
+  EXPECT_EQ(Literal("WITH d AS (DELETE FROM stock WHERE s_w_id = $1 RETURNING s_i_id) "
+                    "UPDATE item SET i_name = 'x' FROM d WHERE i_id = d.s_i_id AND i_id = $2",
+                    {I(4), I(7)}),
+            (Names{"s_w_id=4", "i_name='x'", "i_id=7"}));
+  // Run even when not read.
+  EXPECT_EQ(Literal("WITH u AS (UPDATE stock SET s_quantity = 1 WHERE s_w_id = 2) SELECT 1", {}),
+            (Names{"s_quantity=1", "s_w_id=2"}));
+}
+
 TEST_F(FootprintBuilderTest, ArrayComparisonsYieldNoReference) {
   // x = ANY(array): the rows it reads are known only when it runs, so it
   // yields no reference; the statement's other equalities still do.

@@ -203,11 +203,19 @@ struct WindowDefinition {
   int location = -1;
 };
 
-// WITH name [(columns)] AS (query): a named query of one statement.
+struct InsertStmt;
+struct UpdateStmt;
+struct DeleteStmt;
+
+// WITH name [(columns)] AS (query): a named query of one statement. A
+// data-modifying one holds an INSERT, UPDATE or DELETE instead of `query`.
 struct CommonTableExpr {
   std::string name;
   std::vector<std::string> column_aliases;
   std::shared_ptr<const SelectStmt> query;
+  std::shared_ptr<const InsertStmt> insert;
+  std::shared_ptr<const UpdateStmt> update;
+  std::shared_ptr<const DeleteStmt> del;
   int location = -1;
 };
 
@@ -255,7 +263,7 @@ struct SetClause {
 };
 
 struct UpdateStmt {
-  std::vector<CommonTableExpr> with;  // WITH .. UPDATE (SELECT queries only)
+  std::vector<CommonTableExpr> with;  // WITH .. UPDATE
   TableRef table;
   std::vector<SetClause> set;
   std::vector<std::unique_ptr<FromItem>> from;  // UPDATE .. FROM
@@ -264,7 +272,7 @@ struct UpdateStmt {
 };
 
 struct DeleteStmt {
-  std::vector<CommonTableExpr> with;  // WITH .. DELETE (SELECT queries only)
+  std::vector<CommonTableExpr> with;  // WITH .. DELETE
   TableRef table;
   std::vector<std::unique_ptr<FromItem>> using_items;  // DELETE .. USING
   ExprPtr where;

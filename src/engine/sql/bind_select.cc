@@ -47,10 +47,13 @@ bool OrderedByIndex(const SelectPlan& plan) {
 Status Binder::BindFrom(const std::vector<std::unique_ptr<FromItem>>& from, const Expr* where, Context& ctx,
                         SelectPlan* plan, std::vector<ExprPtr>* owned, std::vector<Conjunct>* where_conjuncts,
                         std::vector<std::pair<int, Conjunct>>* on_conjuncts) {
-  // Flattens FROM items (comma lists, inner/cross/left/right joins) into
-  // sources in order (a RIGHT JOIN's right side first); ON conditions of inner joins join the WHERE conjuncts, those of
-  // left joins stay with their source. A name is a WITH query before a table.
-  std::function<Status(const FromItem&)> add = [&](const FromItem& item) -> Status {
+  // Flattens FROM items (comma lists, inner and outer joins) into sources in
+  // order (a RIGHT JOIN's right side first). `inner_conjuncts` receives the
+  // ON conditions of inner joins: the WHERE conjuncts at the top, a group's
+  // own conditions inside an outer-joined group. A name is a WITH query
+  // before a table.
+  std::function<Status(const FromItem&, std::vector<Conjunct>*)> add =
+      [&](const FromItem& item, std::vector<Conjunct>* inner_conjuncts) -> Status {
     PL_RETURN_IF_ERROR(CheckStackDepth());
     if (!item.is_join) {
       const std::string name = !item.table.alias.empty() ? item.table.alias : item.table.name;
@@ -87,6 +90,11 @@ Status Binder::BindFrom(const std::vector<std::unique_ptr<FromItem>>& from, cons
                       "column aliases on a table or WITH query in FROM are not supported by Paceline",
                       Pos(item.table.location));
       } else if (std::shared_ptr<const DerivedPlan> cte = FindCte(ctx, item.table.name)) {
+        if (cte->no_returning) {
+          return Status(sqlstate::kFeatureNotSupported,
+                        "WITH query \"" + item.table.name + "\" does not have a RETURNING clause",
+                        Pos(item.table.location));
+        }
         sp.derived = cte;
       } else {
         PL_RETURN_IF_ERROR(LookupTable(item.table, &sp.table));
@@ -97,73 +105,113 @@ Status Binder::BindFrom(const std::vector<std::unique_ptr<FromItem>>& from, cons
       plan->sources.push_back(std::move(sp));
       return Status::OK();
     }
-    if (item.join_kind == JoinKind::kFull) return NotSupported("FULL JOIN");
+    // Makes the sources [start, end) just added an outer-joined group (all
+    // NULL when none of its rows match): `on` (its own inner-join conditions
+    // and the outer join's) become conditions of the group.
+    auto close_group = [&](size_t start, const std::vector<Conjunct>& on) {
+      const int end = static_cast<int>(plan->sources.size()) - 1;
+      for (int i = static_cast<int>(start); i <= end; ++i) plan->sources[i].nullable = true;
+      plan->sources[start].left_join = true;
+      plan->sources[start].group_end = end;
+      plan->sources[end].closes_groups.push_back(static_cast<int>(start));
+      for (const Conjunct& c : on) on_conjuncts->push_back({static_cast<int>(start), c});
+    };
+    std::vector<Conjunct> on;
+    SplitConjuncts(item.on.get(), "JOIN/ON", &on);
     if (item.join_kind == JoinKind::kRight) {
       // a RIGHT JOIN b is b LEFT JOIN a: b's sources are read first, a is
-      // the outer-joined one; `*` still shows a's columns first.
-      if (item.left->is_join) return NotSupported("RIGHT JOIN of a nested join");
+      // the outer-joined group; `*` still shows a's columns first.
       if (item.natural || !item.using_columns.empty()) return NotSupported("RIGHT JOIN with USING or NATURAL");
       const size_t scope_at = ctx.scope.size();
-      PL_RETURN_IF_ERROR(add(*item.right));
-      const size_t outer_joined = plan->sources.size();
-      PL_RETURN_IF_ERROR(add(*item.left));
-      plan->sources.back().left_join = true;
-      ctx.scope.back().left_joined = true;
-      std::rotate(ctx.scope.begin() + static_cast<std::ptrdiff_t>(scope_at), ctx.scope.end() - 1, ctx.scope.end());
-      std::vector<Conjunct> on;
-      SplitConjuncts(item.on.get(), "JOIN/ON", &on);
-      for (const Conjunct& c : on) on_conjuncts->push_back({static_cast<int>(outer_joined), c});
+      PL_RETURN_IF_ERROR(add(*item.right, inner_conjuncts));
+      const size_t right_entries = ctx.scope.size() - scope_at;
+      const size_t start = plan->sources.size();
+      PL_RETURN_IF_ERROR(add(*item.left, &on));
+      close_group(start, on);
+      std::rotate(ctx.scope.begin() + static_cast<std::ptrdiff_t>(scope_at),
+                  ctx.scope.begin() + static_cast<std::ptrdiff_t>(scope_at + right_entries), ctx.scope.end());
       return Status::OK();
     }
     const size_t first_left = plan->sources.size();
-    PL_RETURN_IF_ERROR(add(*item.left));
-    size_t first_right = plan->sources.size();
-    PL_RETURN_IF_ERROR(add(*item.right));
+    if (item.join_kind == JoinKind::kFull) {
+      // The left side's own join conditions stay with it (not WHERE
+      // conjuncts: its columns may be NULL above the join).
+      if (item.natural || !item.using_columns.empty()) return NotSupported("FULL JOIN with USING or NATURAL");
+      std::vector<Conjunct> left_on;
+      PL_RETURN_IF_ERROR(add(*item.left, &left_on));
+      for (const Conjunct& c : left_on) on_conjuncts->push_back({static_cast<int>(first_left), c});
+      const size_t first_right = plan->sources.size();
+      PL_RETURN_IF_ERROR(add(*item.right, &on));
+      if (plan->sources.size() != first_right + 1) return NotSupported("FULL JOIN of a nested join");
+      const DerivedPlan* right = plan->sources[first_right].derived.get();
+      if (right != nullptr && right->correlated) return NotSupported("FULL JOIN of a correlated subquery");
+      close_group(first_right, on);
+      for (size_t i = first_left; i < first_right; ++i) plan->sources[i].nullable = true;
+      plan->sources[first_right].full_join_left = static_cast<int>(first_left);
+      plan->sources[first_left].full_joins_here.push_back(static_cast<int>(first_right));
+      plan->has_full_join = true;
+      return Status::OK();
+    }
+    PL_RETURN_IF_ERROR(add(*item.left, inner_conjuncts));
+    const size_t first_right = plan->sources.size();
+    const bool left = item.join_kind == JoinKind::kLeft;
+    std::vector<Conjunct>* conditions = left ? &on : inner_conjuncts;
+    PL_RETURN_IF_ERROR(add(*item.right, conditions));
     // USING (a, b) and NATURAL: ON left.a = right.a AND ..., with the right
     // side's copies merged away.
-    std::vector<Conjunct> using_on;
     if (item.natural || !item.using_columns.empty()) {
-      PL_RETURN_IF_ERROR(BindUsing(item, ctx, first_left, first_right, owned, &using_on));
+      PL_RETURN_IF_ERROR(BindUsing(item, ctx, first_left, first_right, owned, conditions));
     }
-    if (item.join_kind == JoinKind::kLeft) {
-      if (plan->sources.size() != first_right + 1) return NotSupported("LEFT JOIN of a nested join");
-      plan->sources.back().left_join = true;
-      ctx.scope.back().left_joined = true;
-      std::vector<Conjunct> on = std::move(using_on);
-      SplitConjuncts(item.on.get(), "JOIN/ON", &on);
-      for (const Conjunct& c : on) on_conjuncts->push_back({static_cast<int>(first_right), c});
+    if (left) {
+      close_group(first_right, on);
     } else {
-      for (const Conjunct& c : using_on) where_conjuncts->push_back(c);
-      SplitConjuncts(item.on.get(), "JOIN/ON", where_conjuncts);
+      for (const Conjunct& c : on) inner_conjuncts->push_back(c);
     }
     return Status::OK();
   };
-  for (const auto& item : from) PL_RETURN_IF_ERROR(add(*item));
+  for (const auto& item : from) PL_RETURN_IF_ERROR(add(*item, where_conjuncts));
   SplitConjuncts(where, "WHERE", where_conjuncts);
   return Status::OK();
 }
 
 Status Binder::PlaceConditions(Context& ctx, const std::vector<Conjunct>& where_conjuncts,
                                const std::vector<std::pair<int, Conjunct>>& on_conjuncts, SelectPlan* plan) {
-  // WHERE / ON conjuncts, each placed at the level of the last source it reads.
+  // WHERE conjuncts, each placed at the level of the last source it reads
+  // (or after the join when it reads a nullable source); a group's ON
+  // conjuncts at that level too, but never before the group's start.
   const int n = static_cast<int>(plan->sources.size());
-  std::vector<bool> left_joined(n, false);
-  for (int i = 0; i < n; ++i) left_joined[i] = plan->sources[i].left_join;
+  std::vector<bool> nullable(n, false);
+  for (int i = 0; i < n; ++i) nullable[i] = plan->sources[i].nullable;
   std::vector<std::vector<BoundExprPtr>> level(std::max(n, 1));
   for (const Conjunct& c : where_conjuncts) {
     BoundExprPtr b;
     PL_RETURN_IF_ERROR(BindPredicate(*c.expr, ctx, c.clause, &b, c.and_operand));
-    if (UsesSource(*b, left_joined)) {
+    if (UsesSource(*b, nullable)) {
       plan->post_filters.push_back(std::move(b));
     } else {
       level[std::max(0, MaxSource(*b))].push_back(std::move(b));
     }
   }
-  for (const auto& [source, c] : on_conjuncts) {
+  for (const auto& [start, c] : on_conjuncts) {
     BoundExprPtr b;
     PL_RETURN_IF_ERROR(BindPredicate(*c.expr, ctx, c.clause, &b, c.and_operand));
-    if (MaxSource(*b) > source) return NotSupported("a LEFT JOIN condition that reads a later table");
-    level[source].push_back(std::move(b));
+    const SourcePlan& first = plan->sources[start];
+    const int end = first.left_join ? first.group_end : n - 1;
+    const int at = std::max(start, MaxSource(*b));
+    if (at > end) return NotSupported("a JOIN condition that reads a later table");
+    // A group nested in this one, NULL-extended, skips its filters: a
+    // condition of ours that reads it is checked when the group's row is whole.
+    bool reads_nested_group = false;
+    for (int g = start + 1; g <= at; ++g) {
+      if (plan->sources[g].left_join && plan->sources[g].group_end >= at) reads_nested_group = true;
+    }
+    if (!reads_nested_group) {
+      level[at].push_back(std::move(b));
+    } else if (first.left_join) {
+      plan->sources[start].group_filters.push_back(std::move(b));
+    } else {
+      return NotSupported("a JOIN condition that reads a table of a nested outer join");
+    }
   }
   if (n == 0) {
     for (auto& b : level[0]) plan->post_filters.push_back(std::move(b));

@@ -42,6 +42,15 @@ SetOpKind ToSetOpKind(SetOperation op) {
   return SetOpKind::kNone;
 }
 
+// 42P10 when a FROM item or WITH query (`cte_name`) names more columns than it has.
+Status CheckAliasCount(size_t specified, size_t available, const std::string& cte_name) {
+  if (specified <= available) return Status::OK();
+  return Status(sqlstate::kInvalidColumnReference,
+                (cte_name.empty() ? std::string("table") : "WITH query \"" + cte_name + "\"") + " has " +
+                    std::to_string(available) + " columns available but " + std::to_string(specified) +
+                    " columns specified");
+}
+
 // A derived source over `plan`'s rows, its columns renamed by `aliases`.
 std::shared_ptr<DerivedPlan> MakeDerived(std::unique_ptr<SelectPlan> plan, const std::vector<std::string>& aliases) {
   auto derived = std::make_shared<DerivedPlan>();
@@ -115,15 +124,11 @@ Status Binder::BindSubquery(const Expr& e, Context& ctx, BoundExprPtr* out) {
 }
 
 Status Binder::BindDerived(const SelectStmt& stmt, Context& ctx, const std::vector<std::string>& aliases,
-                           std::shared_ptr<const DerivedPlan>* out) {
+                           std::shared_ptr<const DerivedPlan>* out, const std::string& cte_name) {
   Context inner;
   std::unique_ptr<SelectPlan> plan;
   PL_RETURN_IF_ERROR(BindNested(stmt, ctx, /*keep_unknown=*/false, &inner, &plan));
-  if (aliases.size() > plan->columns.size()) {
-    return Status(sqlstate::kInvalidColumnReference,
-                  "table has " + std::to_string(plan->columns.size()) + " columns available but " +
-                      std::to_string(aliases.size()) + " columns specified");
-  }
+  PL_RETURN_IF_ERROR(CheckAliasCount(aliases.size(), plan->columns.size(), cte_name));
   std::shared_ptr<DerivedPlan> derived = MakeDerived(std::move(plan), aliases);
   BuildLayout(derived.get());
   *out = std::move(derived);
@@ -169,9 +174,11 @@ Status Binder::BindView(const catalog::ViewSchema& view, const std::vector<std::
 }
 
 std::shared_ptr<const DerivedPlan> Binder::FindCte(const Context& ctx, const std::string& name) const {
-  for (const Context* level = &ctx; level != nullptr; level = level->outer) {
-    for (const auto& [cte_name, plan] : level->ctes) {
-      if (cte_name == name) return plan;
+  for (const Context* start : {&ctx, cte_scope_}) {
+    for (const Context* level = start; level != nullptr; level = level->outer) {
+      for (const auto& [cte_name, plan] : level->ctes) {
+        if (cte_name == name) return plan;
+      }
     }
   }
   return nullptr;
@@ -255,9 +262,58 @@ Status Binder::BindWith(const std::vector<CommonTableExpr>& with, Context& ctx) 
     // A WITH query sees the WITH queries before it and the enclosing
     // queries, not the FROM items of the query it belongs to (none are bound yet).
     std::shared_ptr<const DerivedPlan> plan;
-    PL_RETURN_IF_ERROR(BindDerived(*cte.query, ctx, cte.column_aliases, &plan));
+    if (cte.query) {
+      PL_RETURN_IF_ERROR(BindDerived(*cte.query, ctx, cte.column_aliases, &plan, cte.name));
+    } else {
+      PL_RETURN_IF_ERROR(BindModifyingCte(cte, ctx, &plan));
+    }
     ctx.ctes.emplace_back(cte.name, std::move(plan));
   }
+  return Status::OK();
+}
+
+Status Binder::BindModifyingCte(const CommonTableExpr& cte, const Context& ctx,
+                                std::shared_ptr<const DerivedPlan>* out) {
+  // PostgreSQL runs these once, in the top-level statement only (not in a
+  // subquery or a WITH query's own WITH; CREATE VIEW refuses them).
+  if (ctx.outer != nullptr || cte_scope_ != nullptr) {
+    return Status(sqlstate::kFeatureNotSupported,
+                  "WITH clause containing a data-modifying statement must be at the top level", Pos(cte.location));
+  }
+  auto derived = std::make_shared<DerivedPlan>();
+  // Bound as a statement of its own that sees the WITH queries before it.
+  const bool saved_insert_source = insert_source_, saved_keep_unknown = keep_unknown_outputs_;
+  insert_source_ = keep_unknown_outputs_ = false;
+  cte_scope_ = &ctx;
+  Status s;
+  const std::vector<engine::ResultColumn>* columns = nullptr;
+  if (cte.insert) {
+    std::unique_ptr<InsertPlan> plan;
+    s = BindInsert(*cte.insert, &plan);
+    if (s.ok()) columns = &plan->returning_columns;
+    derived->insert = std::move(plan);
+  } else if (cte.update) {
+    std::unique_ptr<UpdatePlan> plan;
+    s = BindUpdate(*cte.update, &plan);
+    if (s.ok()) columns = &plan->returning_columns;
+    derived->update = std::move(plan);
+  } else {
+    std::unique_ptr<DeletePlan> plan;
+    s = BindDelete(*cte.del, &plan);
+    if (s.ok()) columns = &plan->returning_columns;
+    derived->del = std::move(plan);
+  }
+  cte_scope_ = nullptr;
+  insert_source_ = saved_insert_source;
+  keep_unknown_outputs_ = saved_keep_unknown;
+  PL_RETURN_IF_ERROR(s);
+  derived->columns = *columns;
+  derived->no_returning = columns->empty();
+  PL_RETURN_IF_ERROR(CheckAliasCount(cte.column_aliases.size(), columns->size(), cte.name));
+  for (size_t i = 0; i < cte.column_aliases.size(); ++i) derived->columns[i].name = cte.column_aliases[i];
+  BuildLayout(derived.get());
+  modifying_ctes_.push_back(derived);
+  *out = std::move(derived);
   return Status::OK();
 }
 

@@ -180,6 +180,7 @@ void Binder::FinalizeParameters(BoundExpr* e) const {
 void Binder::FinalizeParameters(SourcePlan* plan) const {
   if (plan->derived) FinalizeParameters(const_cast<DerivedPlan*>(plan->derived.get()));
   for (auto& f : plan->filters) FinalizeParameters(f.get());
+  for (auto& f : plan->group_filters) FinalizeParameters(f.get());
   for (auto& k : plan->access.equal) FinalizeParameters(k.get());
   for (auto& k : plan->access.in_list) FinalizeParameters(k.get());
   FinalizeParameters(plan->access.lower.get());

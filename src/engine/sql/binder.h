@@ -55,6 +55,9 @@ class Binder {
   // The names of the tables and views the bound statements name directly,
   // each once (what a view made of them depends on).
   std::vector<std::string> RelationsNamed() const;
+  // The data-modifying WITH queries of the bound statement, in written
+  // order: each runs once, before the statement.
+  const std::vector<std::shared_ptr<const DerivedPlan>>& ModifyingCtes() const { return modifying_ctes_; }
 
  private:
   struct ScopeEntry;
@@ -74,9 +77,13 @@ class Binder {
                     std::unique_ptr<SelectPlan>* out);
   Status BindSubquery(const Expr& e, Context& ctx, BoundExprPtr* out);
   // A subquery in FROM or a WITH query, its columns renamed by `aliases`.
+  // `cte_name`: the WITH query's name (for errors), empty for a FROM item.
   Status BindDerived(const SelectStmt& stmt, Context& ctx, const std::vector<std::string>& aliases,
-                     std::shared_ptr<const DerivedPlan>* out);
+                     std::shared_ptr<const DerivedPlan>* out, const std::string& cte_name = "");
   Status BindWith(const std::vector<CommonTableExpr>& with, Context& ctx);
+  // WITH name AS (INSERT/UPDATE/DELETE ..): the statement, bound seeing the
+  // WITH queries of `ctx` before it; only in the top-level statement.
+  Status BindModifyingCte(const CommonTableExpr& cte, const Context& ctx, std::shared_ptr<const DerivedPlan>* out);
   // A view named in FROM: its stored query, bound on its own (it sees no
   // name of the query naming it), renamed by its and then `aliases`.
   Status BindView(const catalog::ViewSchema& view, const std::vector<std::string>& aliases,
@@ -202,6 +209,10 @@ class Binder {
   mutable std::vector<uint32_t> tables_used_;  // as LookupTable found them
   mutable std::vector<std::string> relations_named_;  // tables and views, as FROM named them
   int view_depth_ = 0;  // views being bound around this binder's statement
+  // While a data-modifying WITH query binds: the context whose WITH queries
+  // (those before it) it sees, as a statement of its own.
+  const Context* cte_scope_ = nullptr;
+  std::vector<std::shared_ptr<const DerivedPlan>> modifying_ctes_;
 };
 
 }  // namespace paceline::sql

@@ -31,7 +31,6 @@ struct Binder::ScopeEntry {
   storage::Table* table = nullptr;          // null for a derived source
   const DerivedPlan* derived = nullptr;     // its columns, when table is null
   int source = 0;
-  bool left_joined = false;
   // JOIN .. USING / NATURAL: columns an unqualified reference and `*` do not
   // see here (the right side's merged columns), and those `*` shows first
   // (the left side's).

@@ -367,6 +367,9 @@ Status DdlExecutor::CreateView(const CreateViewStmt& stmt, const std::string& te
   binder.SetSource(source_);
   std::unique_ptr<SelectPlan> plan;
   PL_RETURN_IF_ERROR(binder.BindSelect(*stmt.query, &plan));
+  if (!binder.ModifyingCtes().empty()) {
+    return Status(sqlstate::kFeatureNotSupported, "views must not contain data-modifying statements in WITH");
+  }
   if (!binder.ParameterTypes().empty()) {
     return Status(sqlstate::kUndefinedParameter, "there is no parameter $1");
   }

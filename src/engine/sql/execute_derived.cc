@@ -145,8 +145,26 @@ Status Executor::SeriesRows(const DerivedPlan& derived, const EvalContext& ctx, 
   return Status::OK();
 }
 
+Status Executor::RunModifyingCtes(const std::vector<std::shared_ptr<const DerivedPlan>>& ctes) {
+  for (const auto& cte : ctes) {
+    std::shared_ptr<const std::vector<storage::TuplePtr>> rows;
+    PL_RETURN_IF_ERROR(Materialize(*cte, &rows));
+  }
+  return Status::OK();
+}
+
 Status Executor::DerivedRows(const DerivedPlan& derived, std::vector<std::vector<Value>>* out) {
   PL_RETURN_IF_ERROR(CheckStackDepth());
+  if (derived.Modifies()) {
+    // A data-modifying WITH query (uncorrelated: run once, then cached).
+    Executor child(this, &ctx_);
+    engine::QueryResult result;
+    if (derived.insert) PL_RETURN_IF_ERROR(child.Insert(*derived.insert, &result));
+    if (derived.update) PL_RETURN_IF_ERROR(child.Update(*derived.update, &result));
+    if (derived.del) PL_RETURN_IF_ERROR(child.Delete(*derived.del, &result));
+    *out = std::move(result.rows);
+    return Status::OK();
+  }
   if (derived.set_op == SetOpKind::kNone && !derived.query) {
     // VALUES rows or a series, evaluated as a query of their own inside this one.
     EvalContext row_ctx;

@@ -52,10 +52,8 @@ Executor::Executor(Executor* parent, const EvalContext* outer) : root_(parent->r
 }
 
 template <typename Fn>
-Status Executor::Scan(const SourcePlan& source, int level, Fn fn) {
-  const AccessPath& path = source.access;
+Status Executor::Scan(const SourcePlan& source, const AccessPath& path, Fn fn) {
   storage::Table* table = source.table.get();
-  (void)level;
   PL_RETURN_IF_ERROR(Tick());
   if (source.derived) {
     std::shared_ptr<const std::vector<storage::TuplePtr>> rows;
@@ -226,8 +224,21 @@ Status Executor::Scan(const SourcePlan& source, int level, Fn fn) {
   return status;
 }
 
-Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink) {
+Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink, int nulled_from) {
   PL_RETURN_IF_ERROR(CheckStackDepth());  // one level per joined table
+  // A row got here: the outer-joined groups that ended one level up matched.
+  if (level > 0) {
+    for (int g : plan.sources[level - 1].closes_groups) {
+      // A group NULL-extended just now (and any inside it) has no conditions.
+      if (g >= nulled_from) continue;
+      for (const auto& f : plan.sources[g].group_filters) {
+        bool pass = false;
+        PL_RETURN_IF_ERROR(EvaluatePredicate(*f, ctx_, &pass));
+        if (!pass) return Status::OK();
+      }
+      group_matched_[g] = true;
+    }
+  }
   if (level == static_cast<int>(plan.sources.size())) {
     for (const auto& f : plan.post_filters) {
       bool pass = false;
@@ -237,9 +248,10 @@ Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink) {
     return sink.Consume();
   }
   const SourcePlan& source = plan.sources[level];
-  bool matched = false;
+  for (int k : source.full_joins_here) full_matched_[k].clear();
+  if (source.left_join) group_matched_[level] = false;
   Status status;
-  PL_RETURN_IF_ERROR(Scan(source, level, [&](const Tuple* t, Row* row) {
+  PL_RETURN_IF_ERROR(Scan(source, source.access, [&](const Tuple* t, Row* row) {
     tuples_[level] = t;
     if (level == 0) row0_ = row;
     for (const auto& f : source.filters) {
@@ -248,14 +260,29 @@ Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink) {
       if (!status.ok()) return false;
       if (!pass) return true;
     }
-    matched = true;
+    if (source.full_join_left >= 0) full_matched_[level].insert(FullJoinKey(t, row));
     status = Join(plan, level + 1, sink);
     return status.ok() && !stop_;
   }));
   PL_RETURN_IF_ERROR(status);
-  if (!matched && source.left_join && !stop_) {
-    tuples_[level] = nullptr;
-    PL_RETURN_IF_ERROR(Join(plan, level + 1, sink));
+  // FULL JOINs whose left side starts here: their right side's rows that
+  // matched no left row, with the left side NULL (its ON condition is not
+  // a filter for them: a full scan).
+  for (int k : source.full_joins_here) {
+    if (stop_) break;
+    for (int i = level; i < k; ++i) tuples_[i] = nullptr;
+    const AccessPath full_scan;
+    PL_RETURN_IF_ERROR(Scan(plan.sources[k], full_scan, [&](const Tuple* t, Row* row) {
+      if (full_matched_[k].count(FullJoinKey(t, row)) != 0) return true;
+      tuples_[k] = t;
+      status = Join(plan, k + 1, sink);
+      return status.ok() && !stop_;
+    }));
+    PL_RETURN_IF_ERROR(status);
+  }
+  if (source.left_join && !group_matched_[level] && !stop_) {
+    for (int i = level; i <= source.group_end; ++i) tuples_[i] = nullptr;
+    PL_RETURN_IF_ERROR(Join(plan, source.group_end + 1, sink, level));
   }
   return Status::OK();
 }
@@ -263,6 +290,8 @@ Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink) {
 void Executor::StartJoin(const SelectPlan& plan) {
   const size_t n = plan.sources.size();
   tuples_.assign(n, nullptr);
+  group_matched_.assign(n, 0);
+  if (plan.has_full_join) full_matched_.assign(n, {});
   layouts_.resize(n);
   for (size_t i = 0; i < n; ++i) layouts_[i] = &plan.Layout(i);
   ctx_.tuples = tuples_.data();
@@ -433,7 +462,7 @@ Status Executor::CollectTargets(const SourcePlan& target, std::vector<std::pair<
   ctx_.tuples = tuples_.data();
   ctx_.layouts = layouts_.data();
   Status status;
-  PL_RETURN_IF_ERROR(Scan(target, 0, [&](const Tuple* t, Row* row) {
+  PL_RETURN_IF_ERROR(Scan(target, target.access, [&](const Tuple* t, Row* row) {
     tuples_[0] = t;
     for (const auto& f : target.filters) {
       bool pass = false;

@@ -23,8 +23,10 @@
 // Thread-safety: an Executor runs one statement on one thread.
 #pragma once
 
+#include <climits>
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "common/cancel_token.h"
@@ -46,6 +48,9 @@ class Executor : public SubqueryRunner {
   Status Insert(const InsertPlan& plan, engine::QueryResult* result);
   Status Update(const UpdatePlan& plan, engine::QueryResult* result);
   Status Delete(const DeletePlan& plan, engine::QueryResult* result);
+  // Runs a statement's data-modifying WITH queries, in order, each once:
+  // their RETURNING rows are kept for the statement to read.
+  Status RunModifyingCtes(const std::vector<std::shared_ptr<const DerivedPlan>>& ctes);
 
   // SubqueryRunner: evaluates a kSubquery node for the row of `ctx`.
   Status Run(const BoundExpr& node, const EvalContext& ctx, Value* out) override;
@@ -78,11 +83,18 @@ class Executor : public SubqueryRunner {
   // Points the evaluation context at `plan`'s sources (no rows yet).
   void StartJoin(const SelectPlan& plan);
   // Runs the join from `level` on, calling sink for each joined row.
-  Status Join(const SelectPlan& plan, int level, RowSink& sink);
-  // Calls fn(tuple, row) for each row of `source` its access path yields;
-  // fn returns false to stop.
+  // `nulled_from`: the sources from there to level - 1 were just
+  // NULL-extended as an outer-joined group.
+  Status Join(const SelectPlan& plan, int level, RowSink& sink, int nulled_from = INT_MAX);
+  // Calls fn(tuple, row) for each row of `source` that `path` (its access
+  // path, or a full scan) yields; fn returns false to stop.
   template <typename Fn>
-  Status Scan(const SourcePlan& source, int level, Fn fn);
+  Status Scan(const SourcePlan& source, const AccessPath& path, Fn fn);
+  // A FULL JOIN's right-side row, as remembered among those that matched:
+  // the stored row, or the tuple of a derived source (held for the statement).
+  static const void* FullJoinKey(const storage::Tuple* t, const storage::Row* row) {
+    return row != nullptr ? static_cast<const void*>(row) : static_cast<const void*>(t);
+  }
   // Rows of the single source of UPDATE/DELETE that pass its filters.
   Status CollectTargets(const SourcePlan& target, std::vector<std::pair<storage::Row*, const storage::Tuple*>>* out);
   // UPDATE .. FROM / DELETE .. USING: the target rows (source 0 of `join`)
@@ -107,6 +119,12 @@ class Executor : public SubqueryRunner {
   std::vector<const storage::Tuple*> tuples_;
   std::vector<const storage::TupleLayout*> layouts_;
   storage::Row* row0_ = nullptr;  // the row of source 0 that Join is at
+  // Per outer-joined group (by its first source): whether a row of it
+  // matched the current row of the sources before it.
+  std::vector<char> group_matched_;
+  // Per FULL JOIN (by its right source): the right rows that matched a
+  // left row since its left side's scan began (plan.has_full_join only).
+  std::vector<std::unordered_set<const void*>> full_matched_;
   bool stop_ = false;
   // Rows read will be written (UPDATE, DELETE, SELECT FOR UPDATE): 2PL
   // locks them exclusively at once instead of upgrading later.

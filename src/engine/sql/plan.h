@@ -1,7 +1,7 @@
 // Plans: the executable form of a bound DML statement.
 //
 // A SelectPlan is a left-deep nested-loop join over its sources in FROM
-// order; each source is read through an AccessPath (a unique-index point
+// order (outer joins mark groups of sources NULL-extended together); each source is read through an AccessPath (a unique-index point
 // lookup, an ordered-index range over a key prefix, or a full scan) whose key
 // values may use columns of earlier sources (index nested loop). Then come
 // aggregation, HAVING, projection, DISTINCT, ORDER BY and LIMIT/OFFSET.
@@ -37,6 +37,9 @@ struct AccessPath {
 };
 
 struct SelectPlan;
+struct InsertPlan;
+struct UpdatePlan;
+struct DeletePlan;
 
 // A FROM source that is not a stored table: a subquery in FROM, a WITH
 // query, VALUES rows, generate_series, or the rows of a set operation (UNION/INTERSECT/EXCEPT [ALL] of two
@@ -68,6 +71,14 @@ struct DerivedPlan {
   // It reads columns of earlier FROM items (LATERAL) or of enclosing
   // queries: computed again for every row it is joined to.
   bool correlated = false;
+  // A data-modifying WITH query (one of these set): its rows are what its
+  // RETURNING returns. It runs once per statement, before the statement
+  // itself (PreparedStatement::modifying_ctes), named in FROM or not.
+  std::shared_ptr<const InsertPlan> insert;
+  std::shared_ptr<const UpdatePlan> update;
+  std::shared_ptr<const DeletePlan> del;
+  bool no_returning = false;  // such a query without RETURNING: not a FROM item
+  bool Modifies() const { return insert || update || del; }
 };
 
 struct SourcePlan {
@@ -78,7 +89,29 @@ struct SourcePlan {
   // Conjuncts checked once this source's row is bound (they may use earlier
   // sources). They include the ones the access path uses, re-checked.
   std::vector<BoundExprPtr> filters;
-  bool left_join = false;  // no match → one row of NULLs for this source
+  // Outer joins. An outer-joined group is the sources [k, group_end] of
+  // `a LEFT JOIN (b JOIN c ..)`, or one source: `left_join` is set on its
+  // first source k; when no row of the group passes the group's filters for
+  // the current row of the sources before it, the group is read as NULLs.
+  bool left_join = false;
+  int group_end = -1;  // left_join: the group's last source (k itself for one)
+  // left_join: conditions of the group that read a group nested in it
+  // (`a LEFT JOIN (b FULL JOIN c ..) ON c.x = a.x`), checked once a row of
+  // the whole group is formed, the nested group NULL-extended or not.
+  std::vector<BoundExprPtr> group_filters;
+  // The groups that end here (their first sources, innermost first): a row
+  // reaching past this source matched them, once it passes their
+  // group_filters.
+  std::vector<int> closes_groups;
+  // Its columns may be NULL-extended (in an outer-joined group, or the
+  // left side of a FULL JOIN): WHERE conjuncts reading it run last.
+  bool nullable = false;
+  // FULL JOIN: set on its right side (one source, also left_join), naming
+  // the first source of its left side. After the left side's rows are all
+  // read, the right side's rows that matched none of them come once each,
+  // with the left side NULL.
+  int full_join_left = -1;
+  std::vector<int> full_joins_here;  // the FULL JOINs whose left side starts here
 };
 
 enum class AggregateKind { kCount, kCountStar, kSum, kMin, kMax, kAvg, kStringAgg, kBoolAnd, kBoolOr, kArrayAgg };
@@ -130,7 +163,7 @@ struct WindowSpec {
 
 struct SelectPlan {
   std::vector<SourcePlan> sources;
-  std::vector<BoundExprPtr> post_filters;  // WHERE conjuncts on left-joined sources
+  std::vector<BoundExprPtr> post_filters;  // WHERE conjuncts on nullable sources
   bool aggregate = false;
   std::vector<BoundExprPtr> group_by;      // slots [0, G)
   std::vector<AggregateSpec> aggregates;   // slots [G, G + A)
@@ -151,6 +184,7 @@ struct SelectPlan {
   BoundExprPtr limit;
   BoundExprPtr offset;
   bool for_update = false;
+  bool has_full_join = false;  // some source has full_join_left set
   // It reads columns of an enclosing query (kOuterColumn, at any depth):
   // as a subquery it runs again for each outer row.
   bool correlated = false;

@@ -42,6 +42,9 @@ struct PreparedStatement {
   // a transaction block enters the table gates of (engine/table_gates.h).
   std::vector<uint32_t> table_ids;
   std::vector<ReferenceSlot> reference_slots;   // in written order; none for non-DML
+  // WITH name AS (INSERT/UPDATE/DELETE ..) queries, in written order: the
+  // executor runs each once before the statement (Executor::RunModifyingCtes).
+  std::vector<std::shared_ptr<const DerivedPlan>> modifying_ctes;
 
   // Parses and binds `text`, which must hold exactly one statement (an
   // empty text gives kind kUnsupported with unsupported_what "empty query";

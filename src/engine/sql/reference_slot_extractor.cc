@@ -52,10 +52,19 @@ void ReferenceSlotExtractor::Extract(const PreparedStatement& statement, std::ve
   out_ = out;
   clause_ = 0;
   clause_start_ = out->size();
+  // Data-modifying WITH queries are written first.
+  for (const auto& cte : statement.modifying_ctes) ExtractModify(cte->insert.get(), cte->update.get(), cte->del.get());
   if (statement.select) {
     ExtractSelect(*statement.select);
-  } else if (statement.update) {
-    const UpdatePlan& plan = *statement.update;
+  } else {
+    ExtractModify(statement.insert.get(), statement.update.get(), statement.del.get());
+  }
+  out_ = nullptr;
+}
+
+void ReferenceSlotExtractor::ExtractModify(const InsertPlan* insert, const UpdatePlan* update, const DeletePlan* del) {
+  if (update) {
+    const UpdatePlan& plan = *update;
     for (size_t i = 0; i < plan.set_columns.size(); ++i) {
       AddAssignment(*plan.target.table, plan.set_columns[i], plan.set_values[i].get(), /*inserted=*/false);
     }
@@ -68,15 +77,15 @@ void ReferenceSlotExtractor::Extract(const PreparedStatement& statement, std::ve
       if (v) ExtractSubqueries(*v);
     }
     for (const auto& f : plan.target.filters) ExtractSubqueries(*f);
-  } else if (statement.del) {
-    const DeletePlan& plan = *statement.del;
+  } else if (del) {
+    const DeletePlan& plan = *del;
     std::vector<const BoundExpr*> where;
     for (const auto& f : plan.target.filters) where.push_back(f.get());
     AddCondition(std::span(&plan.target, 1), std::move(where));
     if (plan.join) ExtractSelect(*plan.join);  // DELETE .. USING
     for (const auto& f : plan.target.filters) ExtractSubqueries(*f);
-  } else if (statement.insert) {
-    const InsertPlan& plan = *statement.insert;
+  } else if (insert) {
+    const InsertPlan& plan = *insert;
     for (const auto& row : plan.rows) {
       for (size_t i = 0; i < row.size() && i < plan.target_columns.size(); ++i) {
         AddAssignment(*plan.table, plan.target_columns[i], row[i].get(), /*inserted=*/true);
@@ -91,19 +100,23 @@ void ReferenceSlotExtractor::Extract(const PreparedStatement& statement, std::ve
       ExtractSelect(*plan.query);
     }
   }
-  out_ = nullptr;
 }
 
 void ReferenceSlotExtractor::ExtractSelect(const SelectPlan& plan) {
   const std::span<const SourcePlan> sources(plan.sources);
   std::vector<const BoundExpr*> where;
-  for (const SourcePlan& source : plan.sources) {
+  for (size_t i = 0; i < plan.sources.size(); ++i) {
+    const SourcePlan& source = plan.sources[i];
     if (source.left_join) {
-      // Every filter of a left-joined source is of its ON condition: a
-      // WHERE conjunct that reads the source is a post filter.
+      // Every filter of an outer-joined group is of its ON condition (a
+      // WHERE conjunct that reads the group is a post filter).
       std::vector<const BoundExpr*> on;
-      for (const auto& f : source.filters) on.push_back(f.get());
+      for (int g = static_cast<int>(i); g <= source.group_end; ++g) {
+        for (const auto& f : plan.sources[g].filters) on.push_back(f.get());
+        for (const auto& f : plan.sources[g].group_filters) on.push_back(f.get());
+      }
       AddCondition(sources, std::move(on));
+      i = static_cast<size_t>(source.group_end);
     } else {
       for (const auto& f : source.filters) where.push_back(f.get());
     }
@@ -117,6 +130,7 @@ void ReferenceSlotExtractor::ExtractSelect(const SelectPlan& plan) {
   }
   for (const SourcePlan& source : plan.sources) {
     for (const auto& f : source.filters) ExtractSubqueries(*f);
+    for (const auto& f : source.group_filters) ExtractSubqueries(*f);
   }
   for (const auto& f : plan.post_filters) ExtractSubqueries(*f);
   for (const auto& o : plan.outputs) ExtractSubqueries(*o);

@@ -64,6 +64,8 @@ class ReferenceSlotExtractor {
   // A SELECT's conditions, then those of the queries inside it (derived
   // sources, subqueries: their key equalities count like any other).
   void ExtractSelect(const SelectPlan& plan);
+  // The INSERT, UPDATE or DELETE given (one is set).
+  void ExtractModify(const InsertPlan* insert, const UpdatePlan* update, const DeletePlan* del);
   void ExtractDerived(const DerivedPlan& derived);
   void ExtractSubqueries(const BoundExpr& e);
   // One condition of `sources`' columns, conjuncts in any order.

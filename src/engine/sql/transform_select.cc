@@ -228,12 +228,25 @@ Status Transformer::TransformWith(const PgQuery__WithClause& w, std::vector<Comm
     cte.name = Str(c.ctename);
     cte.location = c.location;
     PL_RETURN_IF_ERROR(TransformNameList(c.aliascolnames, c.n_aliascolnames, c.location, &cte.column_aliases));
-    if (!Is(c.ctequery, PG_QUERY__NODE__NODE_SELECT_STMT)) {
-      return Unsupported("data-modifying statement in WITH", c.location);
+    if (Is(c.ctequery, PG_QUERY__NODE__NODE_INSERT_STMT)) {
+      std::unique_ptr<InsertStmt> insert;
+      PL_RETURN_IF_ERROR(TransformInsert(*c.ctequery->insert_stmt, &insert));
+      cte.insert = std::move(insert);
+    } else if (Is(c.ctequery, PG_QUERY__NODE__NODE_UPDATE_STMT)) {
+      std::unique_ptr<UpdateStmt> update;
+      PL_RETURN_IF_ERROR(TransformUpdate(*c.ctequery->update_stmt, &update));
+      cte.update = std::move(update);
+    } else if (Is(c.ctequery, PG_QUERY__NODE__NODE_DELETE_STMT)) {
+      std::unique_ptr<DeleteStmt> del;
+      PL_RETURN_IF_ERROR(TransformDelete(*c.ctequery->delete_stmt, &del));
+      cte.del = std::move(del);
+    } else if (Is(c.ctequery, PG_QUERY__NODE__NODE_SELECT_STMT)) {
+      std::unique_ptr<SelectStmt> query;
+      PL_RETURN_IF_ERROR(TransformSelect(*c.ctequery->select_stmt, &query));
+      cte.query = std::move(query);
+    } else {
+      return Unsupported("WITH query " + NodeFieldName(c.ctequery), c.location);
     }
-    std::unique_ptr<SelectStmt> query;
-    PL_RETURN_IF_ERROR(TransformSelect(*c.ctequery->select_stmt, &query));
-    cte.query = std::move(query);
     out->push_back(std::move(cte));
   }
   return Status::OK();

@@ -1308,7 +1308,6 @@ TEST(ParserTest, UnsupportedConstructsInsideStatementsAreErrors) {
   };
   const Case kCases[] = {
       {"WITH RECURSIVE x AS (SELECT 1) SELECT * FROM x", "WITH RECURSIVE is not supported"},
-      {"WITH x AS (DELETE FROM t RETURNING a) SELECT * FROM x", "data-modifying statement in WITH is not supported"},
       {"SELECT DISTINCT ON (a) a FROM t", "SELECT DISTINCT ON is not supported"},
       {"SELECT a FROM t WHERE (a, b) IN (SELECT c, d FROM u)", "a row constructor compared with a subquery is not supported"},
       {"SELECT a FROM t WHERE a ~ ANY (SELECT c FROM u)", "operator ~ with ANY/ALL (subquery) is not supported"},
