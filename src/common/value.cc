@@ -318,6 +318,14 @@ Value Value::Array(TypeId element, std::string encoded) {
   return v;
 }
 
+Value Value::IntervalValue(const Interval& iv) {
+  Value v;
+  v.type_ = TypeId::kInterval;
+  v.null_ = false;
+  v.u_.iv = iv;
+  return v;
+}
+
 Value Value::Date(int32_t days) {
   Value v = Int64(days);
   v.type_ = TypeId::kDate;
@@ -389,6 +397,8 @@ void Value::AppendTo(std::string* out) const {
       return;
     case TypeId::kUuid: AppendUuid(s_, out); return;
     case TypeId::kJson: case TypeId::kJsonb: out->append(s_); return;
+    case TypeId::kInterval: AppendInterval(u_.iv, out); return;
+    case TypeId::kVoid: return;  // void_out: the empty string
   }
 }
 
@@ -425,6 +435,10 @@ uint64_t Value::Hash() const {
       return HashArray(*this);
     case TypeId::kJsonb:
       return json::HashJsonbText(s_);
+    case TypeId::kInterval:
+      return HashInterval(u_.iv);
+    case TypeId::kVoid:
+      return kNullHash;
   }
   return kNullHash;
 }
@@ -459,6 +473,8 @@ int Value::Compare(const Value& a, const Value& b) {
     return x < y ? -1 : (x > y ? 1 : 0);
   }
   if (ta == TypeId::kArray && tb == TypeId::kArray) return CompareArrays(a, b);
+  if (ta == TypeId::kInterval && tb == TypeId::kInterval) return CompareIntervals(a.u_.iv, b.u_.iv);
+  if (ta == TypeId::kVoid && tb == TypeId::kVoid) return 0;
   assert(false && "Value::Compare on incomparable types");
   return ta < tb ? -1 : (ta > tb ? 1 : 0);
 }

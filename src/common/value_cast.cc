@@ -392,6 +392,18 @@ Status CastToTemporal(const Value& v, TypeId to, Value* out) {
   return Status::OK();
 }
 
+Status CastToInterval(const Value& v, Value* out) {
+  if (v.type() == TypeId::kInterval) {
+    *out = v;
+    return Status::OK();
+  }
+  if (!IsStringType(v.type())) return CannotCast(v.type(), TypeId::kInterval);
+  Interval iv;
+  PL_RETURN_IF_ERROR(ParseInterval(v.string_value(), &iv));
+  *out = Value::IntervalValue(iv);
+  return Status::OK();
+}
+
 Status CastToBytea(const Value& v, Value* out) {
   if (v.type() == TypeId::kBytea) {
     *out = v;
@@ -473,6 +485,10 @@ Status CastValue(const Value& v, const Type& target, bool explicit_cast, Value* 
       return CastToArray(v, target, explicit_cast, out);
     case TypeId::kUuid: case TypeId::kJson: case TypeId::kJsonb:
       return CastUuidOrJson(v, target, out);
+    case TypeId::kInterval:
+      return CastToInterval(v, out);
+    case TypeId::kVoid:
+      break;
   }
   return CannotCast(v.type(), target.id);
 }
