@@ -12,7 +12,7 @@ namespace {
 
 // Where a Value of each type keeps its data, and so how an element is
 // encoded: the union's members, or (the default) the string slot.
-enum class Payload { kBool, kInt, kFloat, kNumeric, kBytes };
+enum class Payload { kBool, kInt, kFloat, kNumeric, kInterval, kBytes };
 
 Payload ElementPayload(TypeId t) {
   switch (t) {
@@ -21,6 +21,7 @@ Payload ElementPayload(TypeId t) {
     case TypeId::kTimestampTz: return Payload::kInt;
     case TypeId::kFloat32: case TypeId::kFloat64: return Payload::kFloat;
     case TypeId::kNumeric: return Payload::kNumeric;
+    case TypeId::kInterval: return Payload::kInterval;
     default: return Payload::kBytes;
   }
 }
@@ -187,6 +188,11 @@ void ArrayBuilder::Add(const Value& v) {
       Put<__int128>(&bytes_, v.numeric_value().unscaled());
       bytes_.push_back(static_cast<char>(v.numeric_value().scale()));
       return;
+    case Payload::kInterval:
+      Put<int64_t>(&bytes_, v.interval_value().micros);
+      Put<int32_t>(&bytes_, v.interval_value().days);
+      Put<int32_t>(&bytes_, v.interval_value().months);
+      return;
     case Payload::kBytes:
       Put<uint32_t>(&bytes_, static_cast<uint32_t>(v.string_value().size()));
       bytes_.append(v.string_value());
@@ -237,6 +243,12 @@ bool ArrayReader::Next(Value* out) {
       uint8_t scale = 0;
       if (!Take(&rest_, &unscaled) || !Take(&rest_, &scale)) return false;
       *out = Value::Numeric(Decimal(unscaled, scale));
+      return true;
+    }
+    case Payload::kInterval: {
+      Interval iv;
+      if (!Take(&rest_, &iv.micros) || !Take(&rest_, &iv.days) || !Take(&rest_, &iv.months)) return false;
+      *out = Value::IntervalValue(iv);
       return true;
     }
     case Payload::kBytes: {

@@ -6,7 +6,8 @@
 //
 //   u32 count, then per element: u8 0 (NULL) | u8 1 + payload
 //   payload: bool 1 byte; integers, dates and timestamps int64; floats
-//            double; numeric int128 unscaled + u8 scale; every other type
+//            double; numeric int128 unscaled + u8 scale; interval int64
+//            microseconds, int32 days, int32 months; every other type
 //            (strings, bytea, and any type a Value keeps in its string
 //            slot) u32 length + bytes
 //

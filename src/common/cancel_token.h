@@ -3,7 +3,8 @@
 // running work at cheap, bounded points: the executor's row loops (every
 // kCancelCheckRows rows), between the statements of a script or a submitted
 // transaction, before a retry, when a queued transaction is taken up, and in
-// the lock waits of the 2PL waiting variants, which a Cancel wakes up. Work
+// the lock waits of the 2PL waiting variants and pg_sleep
+// (SleepUnlessCanceled), which a Cancel wakes up. Work
 // that observes it fails with 57014 (CanceledStatus()), rolled back like any
 // failed statement; a cancel is not a conflict (no AbortReason, no retry, no
 // History event).
@@ -26,6 +27,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <mutex>
 
@@ -101,5 +103,11 @@ class CancelToken {
   mutable std::mutex mu_;
   mutable Wakeup* waiter_ = nullptr;  // guarded by mu_
 };
+
+// Waits `duration` (pg_sleep) unless `cancel` (may be null) is or becomes
+// canceled: then it returns 57014 at once, woken by the token's Wakeup, not
+// by polling. A Wake() without a cancel does not end the wait. Blocks the
+// calling thread; the token's one waiter for that long.
+Status SleepUnlessCanceled(std::chrono::microseconds duration, const CancelToken* cancel);
 
 }  // namespace paceline

@@ -415,4 +415,6 @@ int64_t CurrentTimestampMicros() {
   return chr::duration_cast<chr::microseconds>(chr::system_clock::now().time_since_epoch()).count();
 }
 
+Status TimestampOutOfRange() { return Status(sqlstate::kDatetimeFieldOverflow, "timestamp out of range"); }
+
 }  // namespace paceline

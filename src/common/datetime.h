@@ -43,4 +43,8 @@ std::string FormatTimestamp(int64_t micros, bool with_time_zone = false);
 // The current wall-clock time as a timestamp.
 int64_t CurrentTimestampMicros();
 
+// 22008 `timestamp out of range`: a timestamp computed or received beyond
+// the range above.
+Status TimestampOutOfRange();
+
 }  // namespace paceline

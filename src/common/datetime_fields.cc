@@ -95,7 +95,95 @@ int64_t Decade(int64_t year) { return year >= 0 ? year / 10 : -((8 - (year - 1))
 int64_t Century(int64_t year) { return year > 0 ? (year + 99) / 100 : -((99 - (year - 1)) / 100); }
 int64_t Millennium(int64_t year) { return year > 0 ? (year + 999) / 1000 : -((999 - (year - 1)) / 1000); }
 
+// PostgreSQL's breakdown of an interval (datetime_fields.h).
+struct IntervalParts {
+  int64_t years, months, days, hours, minutes, seconds, micros;
+};
+
+IntervalParts PartsOf(const Interval& v) {
+  IntervalParts p;
+  p.years = v.months / 12;
+  p.months = v.months % 12;
+  p.days = v.days;
+  p.hours = v.micros / (3600 * kMicrosPerSecond);
+  p.minutes = v.micros / (60 * kMicrosPerSecond) % 60;
+  p.seconds = v.micros / kMicrosPerSecond % 60;
+  p.micros = v.micros % kMicrosPerSecond;
+  return p;
+}
+
+Status NotSupportedForInterval(std::string_view field) {
+  return Status(sqlstate::kFeatureNotSupported, "unit \"" + std::string(field) + "\" not supported for type interval");
+}
+
 }  // namespace
+
+Status TruncateInterval(std::string_view field, const Interval& v, Interval* out) {
+  IntervalParts p = PartsOf(v);
+  const Field f = ParseField(field);
+  switch (f) {
+    case Field::kMillennium: case Field::kCentury: case Field::kDecade: case Field::kYear: case Field::kQuarter:
+    case Field::kMonth: case Field::kDay: case Field::kHour: case Field::kMinute: case Field::kSecond:
+    case Field::kMilliseconds: case Field::kMicroseconds:
+      break;
+    case Field::kWeek: case Field::kDow: case Field::kIsoDow: case Field::kDoy: case Field::kIsoYear:
+    case Field::kEpoch:
+      return NotSupportedForInterval(field);
+    case Field::kUnknown:
+      return NotRecognized(field, TypeId::kInterval);
+  }
+  // Each unit clears the fields below it (the cases fall through).
+  switch (f) {
+    case Field::kMillennium: p.years = p.years / 1000 * 1000; [[fallthrough]];
+    case Field::kCentury: p.years = p.years / 100 * 100; [[fallthrough]];
+    case Field::kDecade: p.years = p.years / 10 * 10; [[fallthrough]];
+    case Field::kYear: p.months = 0; [[fallthrough]];
+    case Field::kQuarter: p.months = p.months / 3 * 3; [[fallthrough]];
+    case Field::kMonth: p.days = 0; [[fallthrough]];
+    case Field::kDay: p.hours = 0; [[fallthrough]];
+    case Field::kHour: p.minutes = 0; [[fallthrough]];
+    case Field::kMinute: p.seconds = 0; [[fallthrough]];
+    case Field::kSecond: p.micros = 0; [[fallthrough]];
+    case Field::kMilliseconds: p.micros = p.micros / 1000 * 1000; break;
+    default: break;
+  }
+  out->months = static_cast<int32_t>(p.years * 12 + p.months);
+  out->days = static_cast<int32_t>(p.days);
+  out->micros = ((p.hours * 60 + p.minutes) * 60 + p.seconds) * kMicrosPerSecond + p.micros;
+  return Status::OK();
+}
+
+Status ExtractIntervalField(std::string_view field, const Interval& v, Decimal* out) {
+  const IntervalParts p = PartsOf(v);
+  int64_t whole = 0;
+  switch (ParseField(field)) {
+    case Field::kMicroseconds: whole = p.seconds * kMicrosPerSecond + p.micros; break;
+    case Field::kMilliseconds: *out = Decimal(p.seconds * kMicrosPerSecond + p.micros, 3); return Status::OK();
+    case Field::kSecond: *out = Decimal(p.seconds * kMicrosPerSecond + p.micros, 6); return Status::OK();
+    case Field::kMinute: whole = p.minutes; break;
+    case Field::kHour: whole = p.hours; break;
+    case Field::kDay: whole = p.days; break;
+    case Field::kMonth: whole = p.months; break;
+    case Field::kQuarter: whole = p.months / 3 + 1; break;
+    case Field::kYear: whole = p.years; break;
+    case Field::kDecade: whole = p.years / 10; break;
+    case Field::kCentury: whole = p.years / 100; break;
+    case Field::kMillennium: whole = p.years / 1000; break;
+    case Field::kEpoch: {
+      // In quarter days so that a year's 365.25 days stay whole.
+      const __int128 quarter_days = static_cast<__int128>(4 * 365 + 1) * (v.months / 12) +
+                                    static_cast<__int128>(4 * 30) * (v.months % 12) + static_cast<__int128>(4) * v.days;
+      *out = Decimal(quarter_days * (kMicrosPerDay / 4) + v.micros, 6);
+      return Status::OK();
+    }
+    case Field::kWeek: case Field::kDow: case Field::kIsoDow: case Field::kDoy: case Field::kIsoYear:
+      return NotSupportedForInterval(field);
+    case Field::kUnknown:
+      return NotRecognized(field, TypeId::kInterval);
+  }
+  *out = Decimal::FromInt(whole);
+  return Status::OK();
+}
 
 Status TruncateTimestamp(std::string_view field, int64_t micros, TypeId type, int64_t* out) {
   const int64_t days = FloorDiv(micros, kMicrosPerDay);

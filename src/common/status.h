@@ -25,6 +25,7 @@ inline constexpr std::string_view kNumericValueOutOfRange = "22003";
 inline constexpr std::string_view kInvalidDatetimeFormat = "22007";
 inline constexpr std::string_view kDatetimeFieldOverflow = "22008";
 inline constexpr std::string_view kDivisionByZero = "22012";
+inline constexpr std::string_view kIntervalFieldOverflow = "22015";
 inline constexpr std::string_view kNullValueNotAllowed = "22004";
 inline constexpr std::string_view kInvalidArgumentForNtile = "22014";
 inline constexpr std::string_view kInvalidArgumentForNthValue = "22016";

@@ -100,7 +100,7 @@ struct SimpleName {
 };
 
 // Names of types without modifiers, with the SQL-standard aliases.
-constexpr std::array<SimpleName, 24> kSimpleNames = {{
+constexpr std::array<SimpleName, 25> kSimpleNames = {{
     {"bool", TypeId::kBool},
     {"boolean", TypeId::kBool},
     {"int2", TypeId::kInt16},
@@ -122,12 +122,13 @@ constexpr std::array<SimpleName, 24> kSimpleNames = {{
     {"timestamp with time zone", TypeId::kTimestampTz},
     {"bytea", TypeId::kBytea},
     {"uuid", TypeId::kUuid}, {"json", TypeId::kJson}, {"jsonb", TypeId::kJsonb},
+    {"interval", TypeId::kInterval},
     {"unknown", TypeId::kUnknown},
 }};
 
 // PostgreSQL types that exist but Paceline does not implement.
-constexpr std::array<std::string_view, 18> kUnsupportedNames = {
-    "interval", "time",    "timetz",      "money",
+constexpr std::array<std::string_view, 17> kUnsupportedNames = {
+    "time",    "timetz",      "money",
     "serial",   "serial4", "bigserial", "serial8", "smallserial", "serial2", "inet", "cidr",
     "xml",      "bit",    "varbit", "oid",  "macaddr", "point",
 };
@@ -172,7 +173,7 @@ constexpr ArrayOidEntry kArrayOids[] = {
     {TypeId::kBool, 1000},    {TypeId::kInt16, 1005},   {TypeId::kInt32, 1007},       {TypeId::kInt64, 1016},
     {TypeId::kFloat32, 1021}, {TypeId::kFloat64, 1022}, {TypeId::kNumeric, 1231},     {TypeId::kChar, 1014},
     {TypeId::kVarchar, 1015}, {TypeId::kText, 1009},    {TypeId::kDate, 1182},        {TypeId::kTimestamp, 1115},
-    {TypeId::kTimestampTz, 1185}, {TypeId::kBytea, 1001},
+    {TypeId::kTimestampTz, 1185}, {TypeId::kBytea, 1001}, {TypeId::kInterval, 1187},
 };
 
 }  // namespace
@@ -238,7 +239,7 @@ std::string Type::ToString() const {
       return "bytea";
     case TypeId::kArray:
       return ElementType().ToString() + "[]";
-    case TypeId::kUuid: case TypeId::kJson: case TypeId::kJsonb:
+    case TypeId::kUuid: case TypeId::kJson: case TypeId::kJsonb: case TypeId::kInterval: case TypeId::kVoid:
       return std::string(TypeIdName(id));
   }
   return "unknown";
@@ -265,6 +266,8 @@ uint32_t Type::Oid() const {
     case TypeId::kUuid: return 2950;
     case TypeId::kJson: return 114;
     case TypeId::kJsonb: return 3802;
+    case TypeId::kInterval: return 1186;
+    case TypeId::kVoid: return 2278;
   }
   return 705;
 }
@@ -281,6 +284,8 @@ int16_t Type::WireSize() const {
     case TypeId::kTimestamp: return 8;
     case TypeId::kTimestampTz: return 8;
     case TypeId::kUuid: return 16;
+    case TypeId::kInterval: return 16;
+    case TypeId::kVoid: return 4;
     case TypeId::kUnknown: return -2;  // pg_type.typlen of "unknown" (a C string)
     case TypeId::kNumeric:
     case TypeId::kChar:
@@ -327,6 +332,8 @@ std::string_view TypeIdName(TypeId id) {
     case TypeId::kUuid: return "uuid";
     case TypeId::kJson: return "json";
     case TypeId::kJsonb: return "jsonb";
+    case TypeId::kInterval: return "interval";
+    case TypeId::kVoid: return "void";
   }
   return "unknown";
 }
@@ -344,6 +351,7 @@ Status ResolveBuiltinType(std::string_view name, const std::vector<int32_t>& mod
   for (const SimpleName& s : kSimpleNames) {
     if (s.name != n) continue;
     if (!modifiers.empty()) {
+      if (s.id == TypeId::kInterval) return NotSupported("interval fields or precision");
       if (s.id == TypeId::kTimestamp || s.id == TypeId::kTimestampTz) {
         return NotSupported(Cat({"a precision for type ", Type(s.id).ToString()}));
       }

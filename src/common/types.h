@@ -33,6 +33,8 @@ enum class TypeId : uint8_t {
   kBytea,      // BYTEA: a byte string of any bytes (NULs included)
   kArray,      // a one-dimensional array of Type::element (see array_value.h)
   kUuid, kJson, kJsonb,  // UUID: 16 bytes; JSON: its text; JSONB: normalized text (json_value.h)
+  kInterval,   // INTERVAL: months, days and microseconds (interval.h)
+  kVoid,       // void: the result of a function that returns nothing (pg_sleep); never a column
 };
 
 struct Type {
@@ -67,11 +69,12 @@ struct Type {
   // PostgreSQL's display name with modifiers, as format_type() prints it:
   // "integer", "numeric(12,2)", "character varying(16)", "character(2)",
   // "timestamp without time zone", "double precision", "boolean", "text",
-  // "bytea", "uuid", "json", "jsonb"; an array is its element's name and
+  // "bytea", "uuid", "json", "jsonb", "interval", "void"; an array is its element's name and
   // "[]" ("integer[]").
   std::string ToString() const;
   // PostgreSQL type OID (int4 = 23, numeric = 1700, varchar = 1043, bytea =
-  // 17, uuid = 2950, json = 114, jsonb = 3802, int4[] = 1007, ...; see
+  // 17, uuid = 2950, json = 114, jsonb = 3802, interval = 1186, void =
+  // 2278, int4[] = 1007, interval[] = 1187, ...; see
   // ArrayOid); kUnknown → 705 ("unknown").
   uint32_t Oid() const;
   // PostgreSQL's typlen for RowDescription (-1 for variable length).
@@ -96,10 +99,11 @@ std::string_view TypeIdName(TypeId id);
 // Resolves a normalized built-in type name as the parser produces it ("int4",
 // "numeric", "bpchar", "varchar", "text", "bool", "float4", "float8", "int2",
 // "int8", "date", "timestamp", "timestamptz", "bytea", "uuid", "json",
-// "jsonb") with its modifiers into a Type.
+// "jsonb", "interval") with its modifiers into a Type. An interval's
+// fields or precision (`interval(3)`, `INTERVAL DAY TO SECOND`) are 0A000.
 // Bad modifiers (NUMERIC(50), VARCHAR(0), scale > precision) → 22023 with the
 // PostgreSQL-style message; an unknown name → 42704 "type \"x\" does not
-// exist"; a known PostgreSQL type Paceline lacks (interval, time, xml, ...)
+// exist"; a known PostgreSQL type Paceline lacks (time, xml, ...)
 // → 0A000 naming it. Domains are resolved by the catalog, not here.
 Status ResolveBuiltinType(std::string_view name, const std::vector<int32_t>& modifiers, Type* out);
 

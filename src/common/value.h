@@ -11,7 +11,8 @@
 // ("0.30"), floats in shortest round-trip form ("0.1", "1e+20"), timestamps
 // "2024-01-02 03:04:05", bytea in hex ("\x01ff", bytea_output = hex), uuid
 // hyphenated lower case, json as it was input, jsonb normalized (json_value.h),
-// arrays as "{1,2,NULL}".
+// arrays as "{1,2,NULL}", intervals in IntervalStyle postgres (interval.h),
+// void as "".
 //
 // An array (kArray) keeps its element type in element_type() and its
 // elements encoded in the string slot (array_value.h reads and writes that
@@ -24,6 +25,7 @@
 #include <string_view>
 
 #include "common/decimal.h"
+#include "common/interval.h"
 #include "common/status.h"
 #include "common/types.h"
 
@@ -57,6 +59,10 @@ class Value {
   static Value Uuid(std::string bytes) { return Bytes(TypeId::kUuid, std::move(bytes)); }
   static Value Json(std::string text) { return Bytes(TypeId::kJson, std::move(text)); }
   static Value Jsonb(std::string text) { return Bytes(TypeId::kJsonb, std::move(text)); }
+  // kInterval: months, days and microseconds (interval.h).
+  static Value IntervalValue(const Interval& v);
+  // kVoid: the (non-NULL) result of a function returning void; prints as "".
+  static Value Void() { return Bytes(TypeId::kVoid, std::string()); }
 
   TypeId type() const { return type_; }
   bool is_null() const { return null_; }
@@ -72,6 +78,7 @@ class Value {
   const std::string& json_text() const { return s_; }     // kJson, kJsonb
   TypeId element_type() const { return element_; }        // kArray (kUnknown otherwise)
   const std::string& array_bytes() const { return s_; }   // kArray: the encoded elements
+  const Interval& interval_value() const { return u_.iv; }  // kInterval
 
   // PostgreSQL text output. NULL prints as "" (callers that care check is_null()).
   std::string ToString() const;
@@ -90,7 +97,8 @@ class Value {
   // byte-wise as unsigned bytes, a prefix first (PostgreSQL's byteacmp); uuid
   // by its bytes; jsonb in jsonb's order (json_value.h); arrays element by
   // element (a NULL element after any other), then the shorter first
-  // (PostgreSQL's array_cmp). Returns
+  // (PostgreSQL's array_cmp); intervals by span (interval.h). Void values
+  // are all equal. Returns
   // <0, 0, >0. Incomparable types are a programming error (the binder rejects
   // them first).
   static int Compare(const Value& a, const Value& b);
@@ -110,6 +118,7 @@ class Value {
     int64_t i;
     double d;
     Decimal n;
+    Interval iv;
     U() : i(0) {}
   } u_;
   std::string s_;
@@ -137,6 +146,8 @@ class Value {
 //   `explicit_cast` (then truncated, as `'abc'::varchar(2)` gives 'ab').
 //   CHAR(n) pads with blanks to n.
 // - bool ↔ integer (int4 only), date ↔ timestamp.
+// - interval: from text/unknown by ParseInterval, to text by its output;
+//   no other type converts to it.
 // - arrays: from text by PostgreSQL's array input ('{1,2}'::int[], see
 //   ParseArrayText), to text by its output, array to array element by element.
 // - anything else → 42846 `cannot cast type X to Y`.

@@ -85,6 +85,8 @@ class Transaction : private cc::CommitHooks {
   // cancel; the executor and the statement runners poll it.
   void SetCancelToken(const CancelToken* token);
   bool canceled() const { return cancel_ != nullptr && cancel_->canceled(); }
+  // The token itself (may be null), for waits that a cancel must end (pg_sleep).
+  const CancelToken* cancel_token() const { return cancel_; }
   // A check point: 57014 when canceled (counted in CancelToken::checks()).
   Status CheckCanceled() const { return cancel_ != nullptr && cancel_->Poll() ? CanceledStatus() : Status::OK(); }
 

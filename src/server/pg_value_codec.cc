@@ -289,7 +289,7 @@ Status DecodeBinary(std::string_view bytes, const Type& type, Value* out) {
     case TypeId::kTimestampTz: {
       PL_RETURN_IF_ERROR(CheckSize(bytes, 8, type));
       const int64_t since_2000 = static_cast<int64_t>(ReadBigEndian(bytes, 0, 8));
-      const Status out_of_range(sqlstate::kDatetimeFieldOverflow, "timestamp out of range");
+      const Status out_of_range = TimestampOutOfRange();
       if (since_2000 > std::numeric_limits<int64_t>::max() - kPostgresEpochOffsetMicros) return out_of_range;
       const int64_t micros = since_2000 + kPostgresEpochOffsetMicros;
       const int64_t day = micros / kMicrosPerDay - (micros % kMicrosPerDay < 0 ? 1 : 0);
@@ -306,6 +306,14 @@ Status DecodeBinary(std::string_view bytes, const Type& type, Value* out) {
       PL_RETURN_IF_ERROR(CheckSize(bytes, 16, type));
       *out = Value::Uuid(std::string(bytes));
       return Status::OK();
+    case TypeId::kInterval:  // interval_recv: int64 microseconds, int32 days, int32 months
+      PL_RETURN_IF_ERROR(CheckSize(bytes, 16, type));
+      *out = Value::IntervalValue(Interval{static_cast<int64_t>(ReadBigEndian(bytes, 0, 8)),
+                                           static_cast<int32_t>(static_cast<uint32_t>(ReadBigEndian(bytes, 8, 4))),
+                                           static_cast<int32_t>(static_cast<uint32_t>(ReadBigEndian(bytes, 12, 4)))});
+      return Status::OK();
+    case TypeId::kVoid:
+      break;
     case TypeId::kJsonb:  // jsonb_recv: a version byte (1), then the text
       if (bytes.empty() || bytes[0] != 1) {
         return Status(sqlstate::kInternalError,
@@ -367,6 +375,12 @@ void EncodeBinary(const Value& v, TypeId id, std::string* out) {
       out->append(v.json_text());
       return;
     case TypeId::kArray: EncodeBinaryArray(v, out); return;
+    case TypeId::kInterval:  // interval_send
+      AppendBigEndian(static_cast<uint64_t>(v.interval_value().micros), 8, out);
+      AppendBigEndian(static_cast<uint32_t>(v.interval_value().days), 4, out);
+      AppendBigEndian(static_cast<uint32_t>(v.interval_value().months), 4, out);
+      return;
+    case TypeId::kVoid: return;  // void_send: no bytes
   }
 }
 
@@ -500,6 +514,7 @@ bool TypeFromOid(uint32_t oid, Type* out) {
     case 1114: id = TypeId::kTimestamp; break;
     case 1184: id = TypeId::kTimestampTz; break;
     case 1700: id = TypeId::kNumeric; break;
+    case 1186: id = TypeId::kInterval; break;
     default:
       if (!ElementOfArrayOid(oid, &id)) return false;
       *out = Type::Array(Type(id));

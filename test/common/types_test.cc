@@ -180,9 +180,20 @@ TEST(TypesTest, UuidJsonAndJsonb) {
   EXPECT_FALSE(Type(TypeId::kJsonb).IsString());
 }
 
+TEST(TypesTest, IntervalAndVoid) {
+  EXPECT_EQ(Resolve("interval"), "interval");
+  EXPECT_EQ(Resolve("pg_catalog.interval"), "interval");
+  EXPECT_EQ(Resolve("interval", {3}), "ERROR 0A000 interval fields or precision is not supported");
+  EXPECT_EQ(Type(TypeId::kInterval).Oid(), 1186u);
+  EXPECT_EQ(Type(TypeId::kInterval).WireSize(), 16);
+  EXPECT_EQ(Type::Array(Type(TypeId::kInterval)).Oid(), 1187u);
+  EXPECT_EQ(Type(TypeId::kVoid).ToString(), "void");
+  EXPECT_EQ(Type(TypeId::kVoid).Oid(), 2278u);
+}
+
 TEST(TypesTest, RejectsUnknownAndUnsupportedTypes) {
   EXPECT_EQ(Resolve("foo"), "ERROR 42704 type \"foo\" does not exist");
-  for (const char* name : {"interval", "time", "timetz", "money", "serial",
+  for (const char* name : {"time", "timetz", "money", "serial",
                            "bigserial", "smallserial", "inet", "xml", "bit", "varbit", "oid"}) {
     EXPECT_EQ(Resolve(name), "ERROR 0A000 type " + std::string(name) + " is not supported");
   }

@@ -20,6 +20,9 @@
 // |                                   | the only worker; T2 (submitted) queued behind it;   | runs; a cancel counted as a conflict      |
 // |                                   | cancel T2, then T1 → both 57014, neither writes;    | (retried, an abort in History)            |
 // |                                   | A commits                                           |                                           |
+// | SleepCanceled                     | B: SELECT pg_sleep(60) (autocommit); C: B.Cancel()  | a sleep deaf to cancel (B would hang a    |
+// |                                   | once B polls → 57014 at once; again inside a block  | minute); a sleep that polls in a loop     |
+// |                                   | (pg_sleep_for): the block fails; B usable after     | instead of waking on the token            |
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -225,6 +228,48 @@ TEST_P(CancelTest, QueuedSubmitCanceled) {
   EXPECT_EQ(stats.retries, 0u);
   EXPECT_EQ(stats.errors, 2u);
   for (const auto& ref : db_->TopReferences(100)) EXPECT_EQ(ref.aborts, 0u) << ref.name;
+}
+
+TEST_P(CancelTest, SleepCanceled) {
+  Session* b = b_.get();
+  // Unhindered, a sleep lasts its time and returns one empty (void) value.
+  QueryResult r;
+  auto start = steady_clock::now();
+  ASSERT_TRUE(RunSql(b_, "SELECT pg_sleep(0.05)", &r).ok());
+  EXPECT_GE(steady_clock::now() - start, std::chrono::milliseconds(50));
+  ASSERT_EQ(r.rows.size(), 1u);
+  EXPECT_FALSE(r.rows[0][0].is_null());
+  EXPECT_EQ(r.rows[0][0].ToString(), "");
+  // A minute's sleep ends at once when canceled: the sleeper polls its
+  // token once before it waits, so checks() moving means it is past the
+  // request's Reset, and the cancel either finds the flag test to come or
+  // wakes the wait.
+  const uint64_t checks = b_->cancel_token()->checks();
+  auto sleep = std::async(std::launch::async, [b] {
+    QueryResult out;
+    return b->Execute("SELECT pg_sleep(60)", &out);
+  });
+  ASSERT_TRUE(WaitFor([&] { return b_->cancel_token()->checks() > checks; }, sleep));
+  start = steady_clock::now();
+  std::thread([b] { b->Cancel(); }).join();
+  ExpectCanceled(sleep.get());
+  EXPECT_LT(steady_clock::now() - start, std::chrono::seconds(10)) << "the cancel did not wake the sleeper";
+  EXPECT_EQ(b_->state(), TransactionState::kIdle);
+  // Inside a block, pg_sleep_for(interval): the block fails and keeps nothing.
+  Ok(b_, "BEGIN");
+  Ok(b_, "UPDATE x SET v = 99 WHERE id = 1");
+  const uint64_t again = b_->cancel_token()->checks();
+  auto in_block = std::async(std::launch::async, [b] {
+    QueryResult out;
+    return b->Execute("SELECT pg_sleep_for('1 minute')", &out);
+  });
+  ASSERT_TRUE(WaitFor([&] { return b_->cancel_token()->checks() > again; }, in_block));
+  b_->Cancel();
+  ExpectCanceled(in_block.get());
+  EXPECT_EQ(b_->state(), TransactionState::kFailed);
+  Ok(b_, "ROLLBACK");
+  EXPECT_EQ(V(1), 10);
+  Ok(b_, "SELECT pg_sleep(0)");  // B is usable
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryCc, CancelTest, ::testing::Values("occ", "2pl", "2pl-wait-die", "2pl-wound-wait"),

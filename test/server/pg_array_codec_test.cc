@@ -89,7 +89,7 @@ TEST(PgArrayCodecTest, BinaryParametersInArraySendLayout) {
   EXPECT_EQ(Decode(FromHex("00000000" "00000000" "00000017" "00"), 1, kInt4s).substr(0, 11), "ERROR 22P03");
   EXPECT_EQ(Decode(FromHex("00000002" "00000000" "00000017"), 1, kInt4s),
             "ERROR 0A000 multidimensional arrays is not supported");
-  EXPECT_EQ(Decode(FromHex("00000001" "00000000" "000004a2" "00000000" "00000001"), 1, kInt4s),
+  EXPECT_EQ(Decode(FromHex("00000001" "00000000" "0000043b" "00000000" "00000001"), 1, kInt4s),
             "ERROR 42804 wrong element type");
   EXPECT_EQ(Decode(FromHex("00000001" "00000002" "00000017" "00000000" "00000001"), 1, kInt4s),
             "ERROR 22P03 invalid array flags");

@@ -144,10 +144,34 @@ TEST(PgCodecTest, JsonAndJsonbTextAndBinary) {
   EXPECT_EQ(EncodeText(Value::Jsonb("{\"a\": 1}"), jsonb), "{\"a\": 1}");
 }
 
+TEST(PgCodecTest, IntervalTextAndBinary) {
+  const Type interval(TypeId::kInterval);
+  Type t;
+  ASSERT_TRUE(TypeFromOid(1186, &t));
+  EXPECT_EQ(t.id, TypeId::kInterval);
+  ASSERT_TRUE(TypeFromOid(1187, &t));
+  EXPECT_TRUE(t.IsArray() && t.element == TypeId::kInterval);
+  EXPECT_EQ(DecodeText("1 year 2 mons 3 days 02:00", interval), "interval 1 year 2 mons 3 days 02:00:00");
+  EXPECT_EQ(DecodeText("soon", interval), "ERROR 22007 invalid input syntax for type interval: \"soon\"");
+  // interval_send / interval_recv: int64 microseconds, int32 days, int32 months.
+  EXPECT_EQ(DecodeBinaryHex("00000001ad274800" "00000003" "0000000e", interval),
+            "interval 1 year 2 mons 3 days 02:00:00");
+  EXPECT_EQ(DecodeBinaryHex("ffffffffffffffff" "ffffffff" "00000000", interval), "interval -1 days -00:00:00.000001");
+  EXPECT_TRUE(DecodeBinaryHex("00000001ad274800", interval).starts_with("ERROR 22P03"));
+  Value v;
+  ASSERT_TRUE(DecodeParameter("-1 days +02:00:00", 0, interval, &v).ok());
+  EXPECT_EQ(EncodeBinaryHex(v, interval), "00000001ad274800" "ffffffff" "00000000");
+  EXPECT_EQ(EncodeText(v, interval), "-1 days +02:00:00");
+  // void (pg_sleep's result): the empty string in text, no bytes in binary.
+  EXPECT_EQ(EncodeText(Value::Void(), Type(TypeId::kVoid)), "");
+  EXPECT_EQ(EncodeBinaryHex(Value::Void(), Type(TypeId::kVoid)), "");
+  EXPECT_EQ(Type(TypeId::kVoid).Oid(), 2278u);
+}
+
 TEST(PgTypeFromOidTest, RejectsUnspecifiedAndMissingTypes) {
   Type t;
   for (uint32_t oid : {0u, 1561u /*bit[]*/, 705u /*unknown*/,
-                       1186u /*interval*/, 99999u}) {
+                       1083u /*time*/, 2278u /*void: no parameter*/, 99999u}) {
     EXPECT_FALSE(TypeFromOid(oid, &t)) << oid;
   }
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """paceline-server with psycopg 3 (python3-psycopg): parameters in text and
-binary (bytea, uuid, json and jsonb included), binary results, executemany, pipelines (one scheduled transaction
+binary (bytea, uuid, json, jsonb and interval included), binary results, executemany, pipelines (one scheduled transaction
 each), transactions committed and rolled back, an error, automatic
-preparation, DISCARD ALL, DDL next to an idle block, and a CancelRequest interrupting a lock wait. Run by ctest with the server binary as the only argument."""
+preparation, DISCARD ALL, DDL next to an idle block, and a CancelRequest interrupting a lock wait and a pg_sleep. Run by ctest with the server binary as the only argument."""
 import datetime
 import decimal
 import os
@@ -153,6 +153,38 @@ class PsycopgTest(unittest.TestCase):
             cur.execute("SELECT %s::jsonb", ("{oops",))
         self.assertIn("invalid input syntax for type json", str(caught.exception))
 
+    def test_interval_text_and_binary(self):
+        conn = self.connect(autocommit=True)
+        cur = conn.cursor()
+        cur.execute("CREATE TABLE waits (span INTERVAL PRIMARY KEY, n INT)")
+        spans = [datetime.timedelta(days=1, hours=2), datetime.timedelta(days=-1, seconds=7200, microseconds=5)]
+        # psycopg sends timedelta as OID 1186: %t as text ("1 day 2:00:00"),
+        # %b as interval_send's int64 microseconds, int32 days, int32 months.
+        cur.execute("INSERT INTO waits VALUES (%t, 1)", (spans[0],))
+        cur.execute("INSERT INTO waits VALUES (%b, 2)", (spans[1],))
+        for binary in (False, True):
+            with self.subTest(binary=binary):
+                c = conn.cursor(binary=binary)
+                got = c.execute("SELECT span, n, span * 2 FROM waits ORDER BY span").fetchall()
+                self.assertEqual(got, [(spans[1], 2, spans[1] * 2), (spans[0], 1, spans[0] * 2)])
+                self.assertEqual([d.type_code for d in c.description], [1186, 23, 1186])
+                got = c.execute("SELECT '1 year 2 mons 3 days 04:05:06.5'::interval").fetchone()[0]
+                self.assertEqual(got, datetime.timedelta(days=365 + 60 + 3, hours=4, minutes=5, seconds=6.5))
+                got = c.execute("SELECT timestamp '2024-01-31' + %s", (datetime.timedelta(hours=36),)).fetchone()[0]
+                self.assertEqual(got, datetime.datetime(2024, 2, 1, 12))
+        text = cur.execute("SELECT span::text FROM waits WHERE n = 2").fetchone()[0]
+        self.assertEqual(text, "-1 days +02:00:00.000005")
+        with self.assertRaises(psycopg.errors.UniqueViolation):
+            cur.execute("INSERT INTO waits VALUES ('26 hours', 3)")  # equal to 1 day 02:00
+        with self.assertRaises(psycopg.errors.InvalidDatetimeFormat) as caught:
+            cur.execute("SELECT %s::interval", ("soon",))
+        self.assertIn('invalid input syntax for type interval: "soon"', str(caught.exception))
+        # pg_sleep returns void (OID 2278), an empty value in text and binary.
+        for binary in (False, True):
+            c = conn.cursor(binary=binary)
+            self.assertEqual(c.execute("SELECT pg_sleep(0.01)").fetchone(), (b"" if binary else "",))  # as from PostgreSQL
+            self.assertEqual(c.description[0].type_code, 2278)
+
     def test_executemany_pipeline_and_transactions(self):
         conn = self.connect()
         cur = conn.cursor()
@@ -282,6 +314,11 @@ class PsycopgCancelTest(unittest.TestCase):
         self.assertIsInstance(outcome.get("error"), psycopg.errors.QueryCanceled)
         self.assertEqual(outcome["error"].sqlstate, "57014")
         self.assertIn("canceling statement due to user request", str(outcome["error"]))
+
+    def test_cancel_pg_sleep(self):
+        waiter = self.connect(autocommit=True)
+        self.blocked_then_canceled(waiter, "SELECT pg_sleep(60)")
+        self.assertEqual(waiter.execute("SELECT 1").fetchone(), (1,))
 
     def test_cancel_lock_wait(self):
         setup = self.connect(autocommit=True)

@@ -73,6 +73,11 @@ Status Binder::BindExpr(const Expr& e, Context& ctx, BoundExprPtr* out) {
         return Status::OK();
       }
       if (IsUnknown(*child)) PL_RETURN_IF_ERROR(Coerce(&child, Type(TypeId::kNumeric), false, e.location));
+      if (e.unary_op == UnaryOp::kMinus && child->type.id == TypeId::kInterval) {
+        *out = MakeNode(BoundKind::kNegate, child->type, e.location);
+        (*out)->children.push_back(std::move(child));
+        return Status::OK();
+      }
       if (!child->type.IsNumber()) {
         return Status(sqlstate::kUndefinedFunction,
                       "operator does not exist: " + std::string(e.unary_op == UnaryOp::kMinus ? "-" : "+") + " " +
@@ -422,6 +427,9 @@ Status Binder::BindBinary(const Expr& e, Context& ctx, BoundExprPtr* out) {
       break;
   }
   // Arithmetic.
+  if (IsIntervalArithmetic(op, *left, *right)) {
+    return BindIntervalArithmetic(op, std::move(left), std::move(right), e.location, out);
+  }
   if (IsUnknown(*left) && IsUnknown(*right)) {
     PL_RETURN_IF_ERROR(Coerce(&left, Type(TypeId::kNumeric), false, e.location));
     PL_RETURN_IF_ERROR(Coerce(&right, Type(TypeId::kNumeric), false, e.location));

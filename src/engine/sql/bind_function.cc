@@ -74,6 +74,11 @@ constexpr FunctionInfo kFunctions[] = {
     {"jsonb_array_length", ScalarFunction::kJsonArrayLength, 1, 1},
     {"json_array_length", ScalarFunction::kJsonArrayLength, 1, 1},
     {"jsonb_pretty", ScalarFunction::kJsonPretty, 1, 1},
+    {"justify_days", ScalarFunction::kJustifyDays, 1, 1},
+    {"justify_hours", ScalarFunction::kJustifyHours, 1, 1},
+    {"justify_interval", ScalarFunction::kJustifyInterval, 1, 1},
+    {"pg_sleep", ScalarFunction::kPgSleep, 1, 1},
+    {"pg_sleep_for", ScalarFunction::kPgSleepFor, 1, 1},
 };
 
 }  // namespace
@@ -188,11 +193,12 @@ Status Binder::BindAggregateSpec(const Expr& e, Context& ctx, bool over, Aggrega
     } else {
       spec.kind = name == "sum" ? AggregateKind::kSum : AggregateKind::kAvg;
       if (IsUnknown(*spec.arg)) PL_RETURN_IF_ERROR(Coerce(&spec.arg, Type(TypeId::kNumeric), false, e.location));
-      if (!spec.arg->type.IsNumber()) {
+      if (spec.arg->type.id == TypeId::kInterval) {  // interval sums field by field; avg divides the sum
+        spec.type = spec.arg->type;
+      } else if (!spec.arg->type.IsNumber()) {
         return Status(sqlstate::kUndefinedFunction,
                       "function " + name + "(" + TypeText(spec.arg->type) + ") does not exist", Pos(e.location));
-      }
-      if (spec.kind == AggregateKind::kSum) {
+      } else if (spec.kind == AggregateKind::kSum) {
         if (t.id == TypeId::kInt16 || t.id == TypeId::kInt32) spec.type = Type(TypeId::kInt64);
         else if (t.id == TypeId::kInt64 || t.id == TypeId::kNumeric) spec.type = Type(TypeId::kNumeric);
         else spec.type = Type(spec.arg->type.id);
@@ -283,10 +289,11 @@ Status Binder::BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
       node->type = Type(TypeId::kTimestampTz);
       break;
     case ScalarFunction::kDateTrunc: case ScalarFunction::kExtract: case ScalarFunction::kDatePart: {
-      // (field text, date | timestamp | timestamptz); an untyped value is
-      // timestamptz; date_trunc and date_part read a date as its midnight.
+      // (field text, date | timestamp | timestamptz | interval); an untyped
+      // value is timestamptz; date_trunc and date_part read a date as its
+      // midnight.
       BoundExprPtr& value = args[1];
-      if (!value->type.IsTemporal() && !IsUnknown(*value)) {
+      if (!value->type.IsTemporal() && value->type.id != TypeId::kInterval && !IsUnknown(*value)) {
         return Status(sqlstate::kUndefinedFunction,
                       "function " + name + "(" + TypeText(args[0]->type) + ", " + TypeText(value->type) +
                           ") does not exist",
@@ -305,6 +312,10 @@ Status Binder::BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
     }
     case ScalarFunction::kGenRandomUuid:
       node->type = Type(TypeId::kUuid);
+      break;
+    case ScalarFunction::kJustifyDays: case ScalarFunction::kJustifyHours: case ScalarFunction::kJustifyInterval:
+    case ScalarFunction::kPgSleep: case ScalarFunction::kPgSleepFor:
+      PL_RETURN_IF_ERROR(BindIntervalFunction(name, args, node.get(), e.location));
       break;
     case ScalarFunction::kJsonGet: case ScalarFunction::kJsonGetText: case ScalarFunction::kJsonPath:
     case ScalarFunction::kJsonPathText: case ScalarFunction::kJsonContains: case ScalarFunction::kJsonExists:

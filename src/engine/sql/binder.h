@@ -140,6 +140,12 @@ class Binder {
   // arguments and result type of a json function node (bind_json.cc).
   Status BindJsonOperator(BinaryOp op, BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out);
   Status BindJsonFunction(const std::string& name, std::vector<BoundExprPtr>& args, BoundExpr* node, int location);
+  // Interval arithmetic (bind_interval.cc): whether `left op right` is
+  // interval or timestamp-difference arithmetic, and binding it; the
+  // argument and result type of justify_* and pg_sleep[_for].
+  static bool IsIntervalArithmetic(BinaryOp op, const BoundExpr& left, const BoundExpr& right);
+  Status BindIntervalArithmetic(BinaryOp op, BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out);
+  Status BindIntervalFunction(const std::string& name, std::vector<BoundExprPtr>& args, BoundExpr* node, int location);
   // Binds a boolean condition of `clause`; a non-boolean one is 42804
   // "argument of <clause> must be type boolean" (of AND when `and_operand`).
   Status BindPredicate(const Expr& e, Context& ctx, const char* clause, BoundExprPtr* out, bool and_operand = false);

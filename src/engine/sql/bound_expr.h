@@ -59,6 +59,8 @@ enum class ScalarFunction {
   // result type tells json from jsonb where it matters.
   kJsonGet, kJsonGetText, kJsonPath, kJsonPathText, kJsonContains, kJsonExists, kJsonConcat,
   kJsonBuildObject, kJsonBuildArray, kJsonSet, kToJson, kJsonTypeof, kJsonArrayLength, kJsonPretty,
+  // Intervals and sleeping (bind_interval.cc, evaluate_interval.cc).
+  kJustifyDays, kJustifyHours, kJustifyInterval, kPgSleep, kPgSleepFor,
 };
 
 struct BoundExpr;

@@ -78,6 +78,21 @@ Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) 
         return Status::OK();
       }
       const TypeId type = args[1].type();
+      if (type == TypeId::kInterval) {
+        if (e.function == ScalarFunction::kDateTrunc) {
+          Interval truncated;
+          PL_RETURN_IF_ERROR(TruncateInterval(args[0].string_value(), args[1].interval_value(), &truncated));
+          *out = Value::IntervalValue(truncated);
+          return Status::OK();
+        }
+        Decimal field;
+        PL_RETURN_IF_ERROR(ExtractIntervalField(args[0].string_value(), args[1].interval_value(), &field));
+        if (e.function == ScalarFunction::kExtract) {
+          *out = Value::Numeric(field);
+          return Status::OK();
+        }
+        return CastValue(Value::Numeric(field), Type(TypeId::kFloat64), false, out);
+      }
       if (e.function == ScalarFunction::kDateTrunc) {
         int64_t micros = 0;
         PL_RETURN_IF_ERROR(TruncateTimestamp(args[0].string_value(), args[1].int_value(), type, &micros));
@@ -116,6 +131,9 @@ Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) 
       return Status::OK();
     case ScalarFunction::kJsonBuildObject: case ScalarFunction::kJsonBuildArray:
       return EvaluateJsonFunction(e, args, out);  // not strict: a NULL argument is a JSON null
+    case ScalarFunction::kJustifyDays: case ScalarFunction::kJustifyHours: case ScalarFunction::kJustifyInterval:
+    case ScalarFunction::kPgSleep: case ScalarFunction::kPgSleepFor:
+      return EvaluateIntervalFunction(e, args, ctx, out);
     case ScalarFunction::kNullIf:
       if (!args[0].is_null() && !args[1].is_null() && Value::Compare(args[0], args[1]) == 0) {
         *out = Value::Null(e.type.id);

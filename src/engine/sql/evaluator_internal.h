@@ -23,6 +23,14 @@ double ToDouble(const Value& v);
 // A value as text for string functions and ||, as PostgreSQL's cast to text gives it.
 std::string TextOf(const Value& v);
 
+// Arithmetic with an interval operand or result, or timestamp − timestamp
+// (evaluate_interval.cc); both values non-NULL.
+Status IntervalArithmetic(BinaryOp op, const Value& a, const Value& b, const Type& result_type, Value* out);
+// justify_days/hours/interval, pg_sleep and pg_sleep_for with their
+// evaluated arguments (evaluate_interval.cc); pg_sleep waits on ctx.cancel.
+Status EvaluateIntervalFunction(const BoundExpr& e, const std::vector<Value>& args, const EvalContext& ctx,
+                                Value* out);
+
 // A kFunction node (evaluate_function.cc).
 Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out);
 // A json function or operator node with its evaluated arguments

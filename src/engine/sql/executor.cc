@@ -42,12 +42,14 @@ Executor::Executor(engine::Transaction* txn, const std::vector<Value>* params, i
   ctx_.params = params;
   ctx_.statement_time = statement_time;
   ctx_.subqueries = this;
+  ctx_.cancel = txn != nullptr ? txn->cancel_token() : nullptr;
 }
 
 Executor::Executor(Executor* parent, const EvalContext* outer) : root_(parent->root_), txn_(parent->txn_) {
   ctx_.params = parent->ctx_.params;
   ctx_.statement_time = parent->ctx_.statement_time;
   ctx_.subqueries = this;
+  ctx_.cancel = parent->ctx_.cancel;
   ctx_.outer = outer;
 }
 

@@ -172,6 +172,9 @@ bool LikeMatch(std::string_view text, std::string_view pattern, bool ci) {
 
 Status Arithmetic(BinaryOp op, const Value& a, const Value& b, const Type& result_type, Value* out) {
   TypeId r = result_type.id;
+  if (r == TypeId::kInterval || a.type() == TypeId::kInterval || b.type() == TypeId::kInterval) {
+    return IntervalArithmetic(op, a, b, result_type, out);
+  }
   if (r == TypeId::kDate) {  // date ± integer
     int64_t days = a.type() == TypeId::kDate ? a.int_value() : b.int_value();
     int64_t delta = a.type() == TypeId::kDate ? b.int_value() : a.int_value();
@@ -239,6 +242,10 @@ Status Evaluate(const BoundExpr& e, const EvalContext& ctx, Value* out) {
       } else if (e.type.IsFloat()) {
         *out = e.type.id == TypeId::kFloat32 ? Value::Float32(static_cast<float>(-v.float_value()))
                                              : Value::Float64(-v.float_value());
+      } else if (e.type.id == TypeId::kInterval) {
+        Interval negated;
+        PL_RETURN_IF_ERROR(NegateInterval(v.interval_value(), &negated));
+        *out = Value::IntervalValue(negated);
       } else {
         *out = Value::Numeric(v.numeric_value().Negate());
       }

@@ -10,6 +10,7 @@
 
 #include <vector>
 
+#include "common/cancel_token.h"
 #include "common/status.h"
 #include "common/value.h"
 #include "engine/sql/bound_expr.h"
@@ -37,6 +38,7 @@ struct EvalContext {
   int64_t statement_time = 0;                       // now(): the transaction's start time
   const EvalContext* outer = nullptr;               // the enclosing query's row (kOuterColumn)
   SubqueryRunner* subqueries = nullptr;             // null: a kSubquery is an internal error
+  const CancelToken* cancel = nullptr;              // ends pg_sleep early (57014); may be null
 };
 
 Status Evaluate(const BoundExpr& expr, const EvalContext& ctx, Value* out);

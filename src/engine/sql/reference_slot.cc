@@ -35,6 +35,7 @@ Family FamilyOf(TypeId id) {
     case TypeId::kText:
       return Family::kString;
     case TypeId::kBytea: case TypeId::kArray: case TypeId::kUuid: case TypeId::kJson: case TypeId::kJsonb:
+    case TypeId::kInterval: case TypeId::kVoid:
       return Family::kBytes;
   }
   return Family::kString;

@@ -127,6 +127,17 @@ Status AppendKeyColumn(const Type& type, bool nullable, const Value& v, std::str
     }
     case TypeId::kJson:
       return Status(sqlstate::kUndefinedObject, "data type json has no default operator class for access method \"btree\"");
+    case TypeId::kInterval: {
+      // The span (interval.h), so equal spans are one key, as interval_cmp.
+      if (nullable) out->push_back('\x01');
+      const unsigned __int128 u =
+          static_cast<unsigned __int128>(IntervalSpan(v.interval_value())) ^ (static_cast<unsigned __int128>(1) << 127);
+      AppendBigEndian(static_cast<uint64_t>(u >> 64), 8, out);
+      AppendBigEndian(static_cast<uint64_t>(u), 8, out);
+      return Status::OK();
+    }
+    case TypeId::kVoid:
+      return NotSupported("a key on a void value");
   }
   return Status::OK();
 }

@@ -38,6 +38,12 @@ void StoreValue(TypeId type, const Value& v, uint8_t* slot, Tuple* t, uint32_t* 
       slot[16] = static_cast<uint8_t>(v.numeric_value().scale());
       break;
     case TypeId::kUuid: std::memcpy(slot, v.bytes_value().data(), 16); break;
+    case TypeId::kInterval:  // time, days, months: interval_send's fields
+      Store<int64_t>(slot, v.interval_value().micros);
+      Store<int32_t>(slot + 8, v.interval_value().days);
+      Store<int32_t>(slot + 12, v.interval_value().months);
+      break;
+    case TypeId::kVoid: break;  // nothing to keep
     case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: case TypeId::kBytea:
     case TypeId::kArray: case TypeId::kJson: case TypeId::kJsonb: {
       const std::string& s = v.string_value();  // the text or bytes of any of them, an array's encoded elements
@@ -61,7 +67,8 @@ int TupleLayout::FixedWidth(TypeId id) {
     case TypeId::kInt32: case TypeId::kFloat32: case TypeId::kDate: return 4;
     case TypeId::kInt64: case TypeId::kFloat64: case TypeId::kTimestamp: case TypeId::kTimestampTz: return 8;
     case TypeId::kNumeric: return 17;
-    case TypeId::kUuid: return 16;
+    case TypeId::kUuid: case TypeId::kInterval: return 16;
+    case TypeId::kVoid: return 0;
     case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: case TypeId::kBytea:
     case TypeId::kArray: case TypeId::kJson: case TypeId::kJsonb: return 8;
   }
@@ -117,6 +124,9 @@ Value TupleLayout::Get(const Tuple& t, int column) const {
     case TypeId::kUuid: return Value::Uuid(std::string(reinterpret_cast<const char*>(slot), 16));
     case TypeId::kJson: return Value::Json(std::string(GetString(t, column)));
     case TypeId::kJsonb: return Value::Jsonb(std::string(GetString(t, column)));
+    case TypeId::kInterval:
+      return Value::IntervalValue(Interval{Load<int64_t>(slot), Load<int32_t>(slot + 8), Load<int32_t>(slot + 12)});
+    case TypeId::kVoid: return Value::Void();
   }
   return Value::Null(id);
 }

@@ -110,6 +110,9 @@ TEST_P(DurabilityTest, EverythingCommittedIsBackAfterARestart) {
   Ok(session_, "INSERT INTO docs VALUES ('{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}', '{\"b\": 1,  \"a\": 2}', "
                "'{\"b\": 1.50, \"a\": [123456789012345678901234567890]}'), "
                "('00000000-0000-0000-0000-000000000000', NULL, NULL), (gen_random_uuid(), '[]', '\"x\"')");
+  // interval as a key (by span: '1 mon' is '30 days') and a value, its three fields kept.
+  Ok(session_, "CREATE TABLE spans (span INTERVAL PRIMARY KEY, other INTERVAL)");
+  Ok(session_, "INSERT INTO spans VALUES ('1 mon', '-1 days +02:00:00'), ('1 year 2 mons 3 days 04:05:06.5', NULL)");
   Ok(session_, "INSERT INTO warehouse VALUES (1, 'one', 10.50), (2, 'two', NULL), (3, 'three', 0)");
   ASSERT_TRUE(db_->BulkLoad("stock", {{Value::Int32(1), Value::Int32(1), Value::Int16(5), Value::Text("a'b"),
                                        Value::Null(TypeId::kTimestamp), Value::Bool(true)},
@@ -161,6 +164,9 @@ TEST_P(DurabilityTest, EverythingCommittedIsBackAfterARestart) {
                     .Is(sqlstate::kUniqueViolation));
     EXPECT_TRUE(RunSql(session_, "INSERT INTO docs VALUES (gen_random_uuid(), NULL, '{\"a\": [123456789012345678901234567890], \"b\": 1.5}')")
                     .Is(sqlstate::kUniqueViolation));
+    EXPECT_EQ(Rows(session_, "SELECT span, other FROM spans ORDER BY span"),
+              "1 mon|-1 days +02:00:00\n1 year 2 mons 3 days 04:05:06.5|\n");
+    EXPECT_TRUE(RunSql(session_, "INSERT INTO spans VALUES ('30 days', NULL)").Is(sqlstate::kUniqueViolation));
     EXPECT_FALSE(RunSql(session_, "SELECT * FROM gone").ok());
     // Views come back as created and dropped.
     EXPECT_EQ(Rows(session_, "SELECT name FROM named ORDER BY id"), "one\ntwo\nthree\n");

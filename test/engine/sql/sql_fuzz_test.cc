@@ -18,7 +18,9 @@
 //   blocks             BEGIN .. COMMIT/ROLLBACK with failing statements,
 //                      multi-statement scripts
 //
-// Every statement must return (OK or a failed Status); a Status with SQLSTATE
+// A statement that runs past 5 s is canceled, as a client would (57014:
+// pg_sleep(1e308) asks to wait). Every statement must return (OK or a
+// failed Status); a Status with SQLSTATE
 // XX000 fails the test and prints the SQL and parameters. A crash prints the
 // statement being run before the process dies. The mutants come from a fixed
 // seed, so a failure reproduces; the count defaults to ~20,000 (a few seconds
@@ -52,6 +54,7 @@
 
 #include "case_files.h"
 #include "engine/database.h"
+#include "test/fuzz/watchdog.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define PL_FUZZ_ASAN 1
@@ -560,6 +563,10 @@ std::string Shorten(const std::string& sql) {
                           : sql;
 }
 
+// A statement still running after this is canceled (the Runner's
+// watchdog); well below PACELINE_FUZZ_SLOW_SECONDS, which flags a hang.
+constexpr std::chrono::seconds kStatementBudget{5};
+
 // Runs statements against one database and checks the outcome of each.
 class Runner {
  public:
@@ -588,7 +595,9 @@ class Runner {
     if (Verbose()) std::cerr << "[" << name_ << "] " << g_current << "\n";
     QueryResult result;
     auto start = std::chrono::steady_clock::now();
+    watchdog_.Arm([s] { s->Cancel(); }, kStatementBudget);
     Status status = s->Execute(sql, params, &result);
+    watchdog_.Disarm();
     Check(status, sql, params, start);
     ++executed_;
     return status;
@@ -599,7 +608,9 @@ class Runner {
     if (Verbose()) std::cerr << "[" << name_ << "] " << g_current << "\n";
     std::vector<QueryResult> results;
     auto start = std::chrono::steady_clock::now();
+    watchdog_.Arm([s] { s->Cancel(); }, kStatementBudget);
     Status status = s->ExecuteScript(sql, &results);
+    watchdog_.Disarm();
     Check(status, sql, {}, start);
     ++executed_;
     return status;
@@ -614,7 +625,9 @@ class Runner {
     Status status = s->Prepare(sql, types, &prepared);
     if (status.ok()) {
       QueryResult result;
+      watchdog_.Arm([s] { s->Cancel(); }, kStatementBudget);
       status = s->ExecutePrepared(*prepared, params, &result);
+      watchdog_.Disarm();
     }
     Check(status, sql, params, start);
     ++executed_;
@@ -665,6 +678,10 @@ class Runner {
   std::string name_;
   std::unique_ptr<Database> db_;
   std::map<int, std::unique_ptr<Session>> sessions_;
+  // Cancels a statement that runs past kStatementBudget (57014, as a
+  // client's CancelRequest): a mutant may ask to wait, as pg_sleep(1e308)
+  // does, which is no hang of the engine's making.
+  fuzz::Watchdog watchdog_;
   int64_t executed_ = 0;
   int failures_ = 0;
   std::set<std::string> reported_;
