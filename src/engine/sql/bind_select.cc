@@ -112,6 +112,7 @@ Status Binder::BindFrom(const std::vector<std::unique_ptr<FromItem>>& from, cons
       const int end = static_cast<int>(plan->sources.size()) - 1;
       for (int i = static_cast<int>(start); i <= end; ++i) plan->sources[i].nullable = true;
       plan->sources[start].left_join = true;
+      plan->has_outer_join = true;
       plan->sources[start].group_end = end;
       plan->sources[end].closes_groups.push_back(static_cast<int>(start));
       for (const Conjunct& c : on) on_conjuncts->push_back({static_cast<int>(start), c});

@@ -292,7 +292,7 @@ Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink, int null
 void Executor::StartJoin(const SelectPlan& plan) {
   const size_t n = plan.sources.size();
   tuples_.assign(n, nullptr);
-  group_matched_.assign(n, 0);
+  if (plan.has_outer_join) group_matched_.assign(n, 0);  // a point query allocates nothing here
   if (plan.has_full_join) full_matched_.assign(n, {});
   layouts_.resize(n);
   for (size_t i = 0; i < n; ++i) layouts_[i] = &plan.Layout(i);

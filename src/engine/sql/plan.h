@@ -184,7 +184,8 @@ struct SelectPlan {
   BoundExprPtr limit;
   BoundExprPtr offset;
   bool for_update = false;
-  bool has_full_join = false;  // some source has full_join_left set
+  bool has_outer_join = false;  // some source has left_join set
+  bool has_full_join = false;   // some source has full_join_left set
   // It reads columns of an enclosing query (kOuterColumn, at any depth):
   // as a subquery it runs again for each outer row.
   bool correlated = false;
