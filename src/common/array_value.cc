@@ -6,6 +6,8 @@
 
 #include <cstring>
 
+#include "common/fixed_bytes.h"
+
 namespace paceline {
 
 namespace {
@@ -24,21 +26,6 @@ Payload ElementPayload(TypeId t) {
     case TypeId::kInterval: return Payload::kInterval;
     default: return Payload::kBytes;
   }
-}
-
-template <typename T>
-void Put(std::string* out, T v) {
-  char buf[sizeof(T)];
-  std::memcpy(buf, &v, sizeof(T));
-  out->append(buf, sizeof(T));
-}
-
-template <typename T>
-bool Take(std::string_view* in, T* v) {
-  if (in->size() < sizeof(T)) return false;
-  std::memcpy(v, in->data(), sizeof(T));
-  in->remove_prefix(sizeof(T));
-  return true;
 }
 
 Value IntOfType(TypeId t, int64_t i) {
@@ -182,19 +169,19 @@ void ArrayBuilder::Add(const Value& v) {
   bytes_.push_back('\1');
   switch (ElementPayload(element_)) {
     case Payload::kBool: bytes_.push_back(v.bool_value() ? '\1' : '\0'); return;
-    case Payload::kInt: Put<int64_t>(&bytes_, v.int_value()); return;
-    case Payload::kFloat: Put<double>(&bytes_, v.float_value()); return;
+    case Payload::kInt: PutFixed<int64_t>(&bytes_, v.int_value()); return;
+    case Payload::kFloat: PutFixed<double>(&bytes_, v.float_value()); return;
     case Payload::kNumeric:
-      Put<__int128>(&bytes_, v.numeric_value().unscaled());
+      PutFixed<__int128>(&bytes_, v.numeric_value().unscaled());
       bytes_.push_back(static_cast<char>(v.numeric_value().scale()));
       return;
     case Payload::kInterval:
-      Put<int64_t>(&bytes_, v.interval_value().micros);
-      Put<int32_t>(&bytes_, v.interval_value().days);
-      Put<int32_t>(&bytes_, v.interval_value().months);
+      PutFixed<int64_t>(&bytes_, v.interval_value().micros);
+      PutFixed<int32_t>(&bytes_, v.interval_value().days);
+      PutFixed<int32_t>(&bytes_, v.interval_value().months);
       return;
     case Payload::kBytes:
-      Put<uint32_t>(&bytes_, static_cast<uint32_t>(v.string_value().size()));
+      PutFixed<uint32_t>(&bytes_, static_cast<uint32_t>(v.string_value().size()));
       bytes_.append(v.string_value());
       return;
   }
@@ -209,12 +196,12 @@ Value ArrayBuilder::Finish() {
 }
 
 ArrayReader::ArrayReader(const Value& array) : element_(array.element_type()), rest_(array.array_bytes()) {
-  if (!Take(&rest_, &count_)) count_ = 0;
+  if (!TakeFixed(&rest_, &count_)) count_ = 0;
 }
 
 bool ArrayReader::Next(Value* out) {
   uint8_t tag = 0;
-  if (!Take(&rest_, &tag)) return false;
+  if (!TakeFixed(&rest_, &tag)) return false;
   if (tag == 0) {
     *out = Value::Null(element_);
     return true;
@@ -222,38 +209,38 @@ bool ArrayReader::Next(Value* out) {
   switch (ElementPayload(element_)) {
     case Payload::kBool: {
       uint8_t b = 0;
-      if (!Take(&rest_, &b)) return false;
+      if (!TakeFixed(&rest_, &b)) return false;
       *out = Value::Bool(b != 0);
       return true;
     }
     case Payload::kInt: {
       int64_t i = 0;
-      if (!Take(&rest_, &i)) return false;
+      if (!TakeFixed(&rest_, &i)) return false;
       *out = IntOfType(element_, i);
       return true;
     }
     case Payload::kFloat: {
       double d = 0;
-      if (!Take(&rest_, &d)) return false;
+      if (!TakeFixed(&rest_, &d)) return false;
       *out = element_ == TypeId::kFloat32 ? Value::Float32(static_cast<float>(d)) : Value::Float64(d);
       return true;
     }
     case Payload::kNumeric: {
       __int128 unscaled = 0;
       uint8_t scale = 0;
-      if (!Take(&rest_, &unscaled) || !Take(&rest_, &scale)) return false;
+      if (!TakeFixed(&rest_, &unscaled) || !TakeFixed(&rest_, &scale)) return false;
       *out = Value::Numeric(Decimal(unscaled, scale));
       return true;
     }
     case Payload::kInterval: {
       Interval iv;
-      if (!Take(&rest_, &iv.micros) || !Take(&rest_, &iv.days) || !Take(&rest_, &iv.months)) return false;
+      if (!TakeFixed(&rest_, &iv.micros) || !TakeFixed(&rest_, &iv.days) || !TakeFixed(&rest_, &iv.months)) return false;
       *out = Value::IntervalValue(iv);
       return true;
     }
     case Payload::kBytes: {
       uint32_t len = 0;
-      if (!Take(&rest_, &len) || rest_.size() < len) return false;
+      if (!TakeFixed(&rest_, &len) || rest_.size() < len) return false;
       *out = BytesOfType(element_, std::string(rest_.substr(0, len)));
       rest_.remove_prefix(len);
       return true;
