@@ -1,6 +1,8 @@
 // AccessPathPlanner: index selection for one source (see access_path_planner.h).
 #include "engine/sql/access_path_planner.h"
 
+#include "engine/sql/binder_internal.h"
+
 namespace paceline::sql {
 
 namespace {
@@ -35,6 +37,20 @@ bool KeyCompatible(const Type& column, const Type& value) {
   if (column.IsString()) return value.IsString() && (column.id == TypeId::kChar) == (value.id == TypeId::kChar);
   if (column.id == TypeId::kTimestamp || column.id == TypeId::kTimestampTz) return value.id == column.id;
   return column.id == value.id;
+}
+
+// Whether equal values of types `a` and `b` (Value::Compare == 0) always
+// hash alike (Value::Hash), so a hash table can find them.
+bool HashJoinable(const Type& a, const Type& b) {
+  if (a.IsInteger()) return b.IsInteger();
+  if (a.IsString()) return b.IsString() && (a.id == TypeId::kChar) == (b.id == TypeId::kChar);
+  switch (a.id) {
+    case TypeId::kBool: case TypeId::kNumeric: case TypeId::kDate: case TypeId::kTimestamp:
+    case TypeId::kTimestampTz: case TypeId::kUuid: case TypeId::kBytea:
+      return b.id == a.id;
+    default:
+      return false;  // floats (-0 and 0), jsonb, arrays, intervals: no hash join
+  }
 }
 
 void Collect(int source, const BoundExpr& e, const storage::TupleLayout& layout, std::vector<KeyCondition>* out) {
@@ -154,6 +170,42 @@ void ChooseAccessPath(int source, const std::vector<BoundExprPtr>& conjuncts, So
       path.upper_inclusive = false;
     }
   }
+}
+
+void ChooseHashJoin(int source, SourcePlan* plan) {
+  if (plan->access.kind != AccessKind::kFullScan) return;
+  if (plan->derived && plan->derived->correlated) return;
+  std::vector<bool> earlier(source + 1, false), self(source + 1, false);
+  for (int i = 0; i < source; ++i) earlier[i] = true;
+  self[source] = true;
+  // What the hash table holds may read this source, parameters and
+  // constants only, so it is the same for every row of the earlier sources
+  // and of enclosing queries. A key is matched with values of those rows.
+  auto local = [&](const BoundExpr& e) { return !bind::UsesSource(e, earlier) && !bind::ReadsEnclosingQuery(e); };
+  auto own = [&](const BoundExpr& e) { return e.OnlyUses(source + 1) && bind::UsesSource(e, self) && local(e); };
+  auto before = [&](const BoundExpr& e) {
+    return e.OnlyUses(source) && (bind::UsesSource(e, earlier) || bind::ReadsEnclosingQuery(e));
+  };
+  std::vector<BoundExprPtr> build, probe;
+  for (size_t f = 0; f < plan->filters.size(); ++f) {
+    const BoundExpr& e = *plan->filters[f];
+    if (local(e)) plan->local_filters.push_back(static_cast<int>(f));
+    if (e.kind != BoundKind::kCompare || e.op != BinaryOp::kEq) continue;
+    for (int side = 0; side < 2; ++side) {
+      const BoundExpr& mine = *e.children[side];
+      const BoundExpr& theirs = *e.children[1 - side];
+      if (!own(mine) || !before(theirs) || !HashJoinable(mine.type, theirs.type)) continue;
+      build.push_back(mine.Clone());
+      probe.push_back(theirs.Clone());
+      break;
+    }
+  }
+  if (build.empty()) {
+    plan->local_filters.clear();
+    return;
+  }
+  plan->hash_build = std::move(build);
+  plan->hash_probe = std::move(probe);
 }
 
 }  // namespace paceline::sql

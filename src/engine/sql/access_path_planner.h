@@ -9,7 +9,12 @@
 // type must be of the column's family (integers for integer columns, ...) for
 // the index to be used; the conjuncts stay as filters either way.
 //
-// Thread-safety: pure function over its arguments.
+// ChooseHashJoin: for a source that ChooseAccessPath left on a full scan,
+// picks its equality conjuncts with earlier sources or with enclosing
+// queries (a correlated subquery's `inner = outer`) as hash join keys (see
+// SourcePlan::hash_build), when their types hash alike.
+//
+// Thread-safety: pure functions over their arguments.
 #pragma once
 
 #include <vector>
@@ -19,5 +24,8 @@
 namespace paceline::sql {
 
 void ChooseAccessPath(int source, const std::vector<BoundExprPtr>& conjuncts, SourcePlan* plan);
+
+// After ChooseAccessPath, with plan->filters in place.
+void ChooseHashJoin(int source, SourcePlan* plan);
 
 }  // namespace paceline::sql

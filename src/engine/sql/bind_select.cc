@@ -220,6 +220,7 @@ Status Binder::PlaceConditions(Context& ctx, const std::vector<Conjunct>& where_
   for (int i = 0; i < n; ++i) {
     if (plan->sources[i].table) ChooseAccessPath(i, level[i], &plan->sources[i]);
     plan->sources[i].filters = std::move(level[i]);
+    ChooseHashJoin(i, &plan->sources[i]);
   }
 
   return Status::OK();

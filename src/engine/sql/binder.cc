@@ -185,6 +185,8 @@ void Binder::FinalizeParameters(SourcePlan* plan) const {
   for (auto& k : plan->access.in_list) FinalizeParameters(k.get());
   FinalizeParameters(plan->access.lower.get());
   FinalizeParameters(plan->access.upper.get());
+  for (auto& k : plan->hash_build) FinalizeParameters(k.get());
+  for (auto& k : plan->hash_probe) FinalizeParameters(k.get());
 }
 
 void Binder::FinalizeParameters(DerivedPlan* plan) const {

@@ -124,6 +124,14 @@ inline bool ReadsOuterSources(const BoundExpr& e) {
   return AnyNode(e, [](const BoundExpr& x) { return x.kind == BoundKind::kSubquery && !x.subquery->outer_sources.empty(); });
 }
 
+// Whether `e` may read a column of an enclosing query: an outer column, or
+// a correlated subquery (conservatively: it may reach past this query).
+inline bool ReadsEnclosingQuery(const BoundExpr& e) {
+  return AnyNode(e, [](const BoundExpr& x) {
+    return x.kind == BoundKind::kOuterColumn || (x.kind == BoundKind::kSubquery && x.subquery->plan->correlated);
+  });
+}
+
 // Splits the AND tree of a `clause` condition into its conjuncts.
 template <typename Conjunct>
 void SplitConjuncts(const Expr* e, const char* clause, std::vector<Conjunct>* out, bool and_operand = false) {

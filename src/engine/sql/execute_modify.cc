@@ -140,12 +140,26 @@ Status Executor::CollectJoinTargets(const SelectPlan& join, const std::vector<Bo
 Status Executor::Update(const UpdatePlan& plan, engine::QueryResult* result) {
   storage::Table* table = plan.target.table.get();
   std::vector<std::pair<Row*, const Tuple*>> targets;
-  std::vector<std::vector<Value>> joined_values;  // UPDATE .. FROM: computed with the join
+  // The new values of every row are computed before the first write, so a
+  // subquery in SET reads the table as it was before the statement (as in
+  // PostgreSQL), not rows this statement already changed. UPDATE .. FROM
+  // computes them with the join; one row is written as it is computed.
+  std::vector<std::vector<Value>> new_values;
   for_update_ = true;
   if (plan.join) {
-    PL_RETURN_IF_ERROR(CollectJoinTargets(*plan.join, plan.set_values, &targets, &joined_values));
+    PL_RETURN_IF_ERROR(CollectJoinTargets(*plan.join, plan.set_values, &targets, &new_values));
   } else {
     PL_RETURN_IF_ERROR(CollectTargets(plan.target, &targets));
+    if (targets.size() > 1) {
+      new_values.resize(targets.size(), std::vector<Value>(plan.set_values.size()));
+      for (size_t t = 0; t < targets.size(); ++t) {
+        PL_RETURN_IF_ERROR(Tick());
+        tuples_[0] = targets[t].second;
+        for (size_t i = 0; i < plan.set_values.size(); ++i) {
+          PL_RETURN_IF_ERROR(Evaluate(*plan.set_values[i], ctx_, &new_values[t][i]));
+        }
+      }
+    }
   }
   const auto& columns = table->schema().columns;
   std::vector<Value> values(plan.set_values.size());
@@ -154,8 +168,8 @@ Status Executor::Update(const UpdatePlan& plan, engine::QueryResult* result) {
     PL_RETURN_IF_ERROR(Tick());
     tuples_[0] = old;
     for (size_t i = 0; i < plan.set_values.size(); ++i) {
-      if (plan.join) {
-        values[i] = joined_values[t][i];
+      if (!new_values.empty()) {
+        values[i] = std::move(new_values[t][i]);
       } else {
         PL_RETURN_IF_ERROR(Evaluate(*plan.set_values[i], ctx_, &values[i]));
       }

@@ -1,4 +1,4 @@
-// Executor: scans through access paths, nested-loop joins, aggregation,
+// Executor: scans through access paths, nested-loop and hash joins, aggregation,
 // sorting and LIMIT (see executor.h). Subqueries and derived sources:
 // execute_derived.cc; INSERT / UPDATE / DELETE: execute_modify.cc.
 #include "engine/sql/executor.h"
@@ -226,6 +226,49 @@ Status Executor::Scan(const SourcePlan& source, const AccessPath& path, Fn fn) {
   return status;
 }
 
+template <typename Fn>
+Status Executor::ScanHashed(const SourcePlan& source, int level, Fn fn) {
+  JoinHashTable& table = Cache().hash_tables[&source];
+  const size_t width = source.hash_build.size();
+  Status status;
+  if (!table.built()) {
+    // Every row of the source that passes its own filters, by key. Reading
+    // the whole source declares and reads it as a nested loop's full scan
+    // would, once per statement.
+    PL_RETURN_IF_ERROR(Scan(source, source.access, [&](const Tuple* t, Row* row) {
+      tuples_[level] = t;
+      for (int f : source.local_filters) {
+        bool pass = false;
+        status = EvaluatePredicate(*source.filters[f], ctx_, &pass);
+        if (!status.ok()) return false;
+        if (!pass) return true;
+      }
+      std::vector<Value> key(width);
+      for (size_t i = 0; i < width; ++i) {
+        status = Evaluate(*source.hash_build[i], ctx_, &key[i]);
+        if (!status.ok()) return false;
+        if (key[i].is_null()) return true;
+      }
+      table.Add(std::move(key), {t, row});
+      return true;
+    }));
+    PL_RETURN_IF_ERROR(status);
+    table.MarkBuilt();
+  }
+  std::vector<Value> key(width);
+  for (size_t i = 0; i < width; ++i) {
+    PL_RETURN_IF_ERROR(Evaluate(*source.hash_probe[i], ctx_, &key[i]));
+    if (key[i].is_null()) return Status::OK();
+  }
+  const std::vector<JoinHashTable::Entry>* rows = table.Find(key);
+  if (rows == nullptr) return Status::OK();
+  for (const JoinHashTable::Entry& e : *rows) {
+    PL_RETURN_IF_ERROR(Tick());
+    if (!fn(e.tuple, e.row)) break;
+  }
+  return Status::OK();
+}
+
 Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink, int nulled_from) {
   PL_RETURN_IF_ERROR(CheckStackDepth());  // one level per joined table
   // A row got here: the outer-joined groups that ended one level up matched.
@@ -253,7 +296,7 @@ Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink, int null
   for (int k : source.full_joins_here) full_matched_[k].clear();
   if (source.left_join) group_matched_[level] = false;
   Status status;
-  PL_RETURN_IF_ERROR(Scan(source, source.access, [&](const Tuple* t, Row* row) {
+  auto visit = [&](const Tuple* t, Row* row) {
     tuples_[level] = t;
     if (level == 0) row0_ = row;
     for (const auto& f : source.filters) {
@@ -265,7 +308,12 @@ Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink, int null
     if (source.full_join_left >= 0) full_matched_[level].insert(FullJoinKey(t, row));
     status = Join(plan, level + 1, sink);
     return status.ok() && !stop_;
-  }));
+  };
+  if (source.hash_build.empty()) {
+    PL_RETURN_IF_ERROR(Scan(source, source.access, visit));
+  } else {
+    PL_RETURN_IF_ERROR(ScanHashed(source, level, visit));
+  }
   PL_RETURN_IF_ERROR(status);
   // FULL JOINs whose left side starts here: their right side's rows that
   // matched no left row, with the left side NULL (its ON condition is not

@@ -1,7 +1,8 @@
 // Executor: runs a bound plan (plan.h) inside a Transaction.
 //
 // SELECT is a nested-loop join over the sources, each read through its
-// access path and filtered, feeding either the projection directly (with
+// access path (or probed in a hash table of its rows, read once: a hash
+// join) and filtered, feeding either the projection directly (with
 // early stop for LIMIT without ORDER BY) or a hash aggregation; then HAVING,
 // window functions, DISTINCT, ORDER BY, OFFSET/LIMIT. UPDATE and DELETE first collect the rows
 // they change (so a row moved within an index is not visited twice), then
@@ -34,6 +35,7 @@
 #include "common/value.h"
 #include "engine/query_result.h"
 #include "engine/sql/expression_evaluator.h"
+#include "engine/sql/join_hash_table.h"
 #include "engine/sql/plan.h"
 #include "engine/transaction.h"
 
@@ -65,6 +67,7 @@ class Executor : public SubqueryRunner {
   struct StatementCache {
     std::unordered_map<const BoundSubquery*, std::vector<Value>> subquery_rows;  // first column of each row
     std::unordered_map<const DerivedPlan*, std::shared_ptr<const std::vector<storage::TuplePtr>>> derived;
+    std::unordered_map<const SourcePlan*, JoinHashTable> hash_tables;  // per hash-joined source
   };
 
   // A child for a subquery or derived source, evaluated within `outer`.
@@ -90,6 +93,12 @@ class Executor : public SubqueryRunner {
   // path, or a full scan) yields; fn returns false to stop.
   template <typename Fn>
   Status Scan(const SourcePlan& source, const AccessPath& path, Fn fn);
+  // A hash-joined source (hash_build set) at `level`: calls fn(tuple, row)
+  // for each of its rows whose key equals the current hash_probe values,
+  // reading the source into its hash table (in the statement's cache) first
+  // if this statement has not yet.
+  template <typename Fn>
+  Status ScanHashed(const SourcePlan& source, int level, Fn fn);
   // A FULL JOIN's right-side row, as remembered among those that matched:
   // the stored row, or the tuple of a derived source (held for the statement).
   static const void* FullJoinKey(const storage::Tuple* t, const storage::Row* row) {

@@ -1,9 +1,11 @@
 // Plans: the executable form of a bound DML statement.
 //
-// A SelectPlan is a left-deep nested-loop join over its sources in FROM
-// order (outer joins mark groups of sources NULL-extended together); each source is read through an AccessPath (a unique-index point
-// lookup, an ordered-index range over a key prefix, or a full scan) whose key
-// values may use columns of earlier sources (index nested loop). Then come
+// A SelectPlan is a left-deep join over its sources in FROM order (outer
+// joins mark groups of sources NULL-extended together); each source is read
+// through an AccessPath (a unique-index point lookup, an ordered-index range
+// over a key prefix, or a full scan) whose key values may use columns of
+// earlier sources (index nested loop), or, when no index serves a source
+// joined by equalities, through a hash table of its rows (hash join). Then come
 // aggregation, HAVING, projection, DISTINCT, ORDER BY and LIMIT/OFFSET.
 // UPDATE and DELETE read their target through one SourcePlan; INSERT has
 // VALUES rows or a SelectPlan. Plans are immutable after binding and shared by
@@ -112,6 +114,20 @@ struct SourcePlan {
   // with the left side NULL.
   int full_join_left = -1;
   std::vector<int> full_joins_here;  // the FULL JOINs whose left side starts here
+  // Hash join, for a source that no index serves and that is not
+  // correlated, joined by equalities `hash_build[i] = hash_probe[i]`
+  // (hash_build reads this source alone; hash_probe reads earlier sources
+  // or an enclosing query's row: a correlated subquery's `inner = outer`
+  // makes a hash semi-join). Its rows that pass `local_filters` (the
+  // filters that read neither earlier sources nor enclosing queries) are
+  // read once per statement into a hash table on hash_build, shared by
+  // every run of the query (a correlated subquery runs once per outer
+  // row); each row of the earlier sources or the enclosing query then
+  // visits only the rows whose key equals its hash_probe values, and
+  // filters them as usual. Empty: none.
+  std::vector<BoundExprPtr> hash_build;
+  std::vector<BoundExprPtr> hash_probe;
+  std::vector<int> local_filters;  // indexes into `filters`
 };
 
 enum class AggregateKind { kCount, kCountStar, kSum, kMin, kMax, kAvg, kStringAgg, kBoolAnd, kBoolOr, kArrayAgg };

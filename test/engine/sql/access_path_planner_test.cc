@@ -25,6 +25,7 @@ class AccessPathPlannerTest : public ::testing::Test {
              "CREATE TABLE stock (s_w_id INT, s_i_id INT, s_quantity INT, PRIMARY KEY (s_w_id, s_i_id))",
              "CREATE TABLE customer (c_w_id INT, c_id INT, c_last VARCHAR(16), PRIMARY KEY (c_w_id, c_id))",
              "CREATE INDEX customer_last ON customer (c_w_id, c_last)",
+             "CREATE TABLE notes (n_w_id INT, n_big BIGINT, n_text TEXT, n_real FLOAT8)",
          }) {
       ASSERT_TRUE(s->Execute(ddl, &r).ok()) << ddl;
     }
@@ -39,6 +40,13 @@ class AccessPathPlannerTest : public ::testing::Test {
     return prepared_->del->target.access;
   }
   static std::string IndexName(const AccessPath& p) { return p.index ? p.index->schema().name : "(none)"; }
+
+  // FROM source `source` of a SELECT.
+  const SourcePlan& Source(const std::string& sql, size_t source) {
+    Status s = PreparedStatement::Prepare(sql, db_->catalog(), {}, &prepared_);
+    EXPECT_TRUE(s.ok()) << sql << ": " << s.ToString();
+    return prepared_->select->sources.at(source);
+  }
 
   std::unique_ptr<engine::Database> db_;
   std::shared_ptr<PreparedStatement> prepared_;
@@ -128,6 +136,56 @@ TEST_F(AccessPathPlannerTest, NoUsablePredicateMeansFullScan) {
   EXPECT_EQ(Path("SELECT 1 FROM stock WHERE s_w_id = 1 OR s_i_id = 2").kind, AccessKind::kFullScan);
   // A numeric literal with more scale than an integer key column cannot probe it exactly.
   EXPECT_EQ(Path("SELECT 1 FROM stock WHERE s_w_id = 1.5").kind, AccessKind::kFullScan);
+}
+
+// A source no index serves, joined by an equality with an earlier source:
+// a hash join on that equality; its filters that read no earlier source
+// select the rows that go into the hash table.
+TEST_F(AccessPathPlannerTest, EqualityWithoutIndexIsAHashJoin) {
+  const SourcePlan& n =
+      Source("SELECT 1 FROM stock s JOIN notes n ON n.n_w_id = s.s_w_id AND n.n_text = 'x' WHERE s.s_w_id = 1", 1);
+  EXPECT_EQ(n.access.kind, AccessKind::kFullScan);
+  ASSERT_EQ(n.hash_build.size(), 1u);
+  EXPECT_EQ(n.hash_build[0]->source, 1);
+  EXPECT_EQ(n.hash_probe[0]->source, 0);
+  EXPECT_EQ(n.local_filters.size(), 1u) << "n_text = 'x' reads n alone";
+  // Two keys, either side of `=`; integers of different widths hash alike.
+  EXPECT_EQ(Source("SELECT 1 FROM stock s, notes n WHERE s.s_i_id = n.n_big AND n.n_w_id = s.s_w_id", 1)
+                .hash_build.size(), 2u);
+  // Over a derived source too.
+  EXPECT_EQ(Source("SELECT 1 FROM stock s JOIN (SELECT n_w_id FROM notes) d ON d.n_w_id = s.s_w_id", 1)
+                .hash_build.size(), 1u);
+}
+
+// A correlated subquery's `inner = outer` equality on a source no index
+// serves: a hash semi-join, its table built once for every outer row.
+TEST_F(AccessPathPlannerTest, CorrelatedEqualityWithoutIndexIsAHashSemiJoin) {
+  Source("SELECT 1 FROM stock s WHERE EXISTS (SELECT 1 FROM notes n WHERE n.n_w_id = s.s_w_id AND n.n_text = 'x' "
+         "AND n.n_big > s.s_i_id)", 0);
+  const BoundExpr& exists = *prepared_->select->sources[0].filters.at(0);
+  ASSERT_EQ(exists.kind, BoundKind::kSubquery);
+  const SourcePlan& n = exists.subquery->plan->sources.at(0);
+  ASSERT_EQ(n.hash_build.size(), 1u);
+  EXPECT_EQ(n.hash_probe[0]->kind, BoundKind::kOuterColumn);
+  EXPECT_EQ(n.local_filters.size(), 1u) << "n_text = 'x'; n_big > s.s_i_id reads the outer row";
+  // The top query's first source has nothing to be probed with.
+  EXPECT_TRUE(prepared_->select->sources[0].hash_build.empty());
+}
+
+TEST_F(AccessPathPlannerTest, NoHashJoinWhereAnIndexServesOrNoKeyFits) {
+  const SourcePlan& s = Source("SELECT 1 FROM notes n JOIN stock s ON s.s_w_id = n.n_w_id AND s.s_i_id = n.n_w_id", 1);
+  EXPECT_EQ(s.access.kind, AccessKind::kIndexPoint) << "index nested loop";
+  EXPECT_TRUE(s.hash_build.empty());
+  EXPECT_TRUE(Source("SELECT 1 FROM notes a JOIN notes b ON a.n_real = b.n_real", 1).hash_build.empty())
+      << "floats: -0 equals 0 but need not hash alike";
+  EXPECT_TRUE(Source("SELECT 1 FROM stock s JOIN notes n ON n.n_w_id < s.s_w_id", 1).hash_build.empty());
+  EXPECT_TRUE(Source("SELECT 1 FROM stock s, notes n WHERE n.n_w_id = 5", 1).hash_build.empty()) << "no join key";
+  EXPECT_TRUE(Source("SELECT 1 FROM stock s JOIN notes n ON n.n_w_id + s.s_w_id = 3", 1).hash_build.empty());
+  EXPECT_TRUE(Source("SELECT 1 FROM notes n, stock s WHERE n.n_w_id = s.s_quantity", 0).hash_build.empty())
+      << "the first source";
+  EXPECT_TRUE(Source("SELECT 1 FROM stock s, LATERAL (SELECT n_w_id FROM notes WHERE n_big = s.s_i_id) d "
+                     "WHERE d.n_w_id = s.s_w_id", 1).hash_build.empty())
+      << "a correlated source is computed per row";
 }
 
 }  // namespace
