@@ -382,7 +382,15 @@ Status Binder::BindBinary(const Expr& e, Context& ctx, BoundExprPtr* out) {
       return BindCompare(op, std::move(left), std::move(right), e.location, out);
     case BinaryOp::kJsonGet: case BinaryOp::kJsonGetText: case BinaryOp::kJsonPath: case BinaryOp::kJsonPathText:
     case BinaryOp::kContains: case BinaryOp::kContainedBy: case BinaryOp::kJsonExists:
+    case BinaryOp::kJsonExistsAny: case BinaryOp::kJsonExistsAll: case BinaryOp::kJsonDeletePath:
       return BindJsonOperator(op, std::move(left), std::move(right), e.location, out);
+    case BinaryOp::kSub:
+      // jsonb - text|int|text[] (an untyped left side beside text is jsonb
+      // too); json has no - (42883).
+      if (left->type.IsJson() || (IsUnknown(*left) && right->type.IsString())) {
+        return BindJsonOperator(op, std::move(left), std::move(right), e.location, out);
+      }
+      break;
     case BinaryOp::kConcat: {
       if (left->type.IsArray() || right->type.IsArray()) {
         return BindArrayConcat(std::move(left), std::move(right), e.location, out);

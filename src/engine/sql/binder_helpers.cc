@@ -87,6 +87,9 @@ std::string OperatorText(BinaryOp op) {
     case BinaryOp::kContains: return "@>";
     case BinaryOp::kContainedBy: return "<@";
     case BinaryOp::kJsonExists: return "?";
+    case BinaryOp::kJsonExistsAny: return "?|";
+    case BinaryOp::kJsonExistsAll: return "?&";
+    case BinaryOp::kJsonDeletePath: return "#-";
   }
   return "?";
 }

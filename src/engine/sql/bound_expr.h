@@ -59,6 +59,9 @@ enum class ScalarFunction {
   // result type tells json from jsonb where it matters.
   kJsonGet, kJsonGetText, kJsonPath, kJsonPathText, kJsonContains, kJsonExists, kJsonConcat,
   kJsonBuildObject, kJsonBuildArray, kJsonSet, kToJson, kJsonTypeof, kJsonArrayLength, kJsonPretty,
+  kJsonExistsAny, kJsonExistsAll,  // jsonb ?| text[], jsonb ?& text[]
+  kJsonDelete,      // jsonb - text, jsonb - int, jsonb - text[] (told apart by children[1]'s type)
+  kJsonDeletePath,  // jsonb #- text[]
   // Intervals and sleeping (bind_interval.cc, evaluate_interval.cc).
   kJustifyDays, kJustifyHours, kJustifyInterval, kPgSleep, kPgSleepFor,
 };
