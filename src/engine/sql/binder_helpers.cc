@@ -185,6 +185,12 @@ size_t CountNodes(const BoundExpr& e, size_t limit) {
 
 
 
+void BuildLayout(DerivedPlan* derived) {
+  std::vector<Type> types;
+  for (const auto& c : derived->columns) types.push_back(c.type);
+  derived->layout = std::make_unique<storage::TupleLayout>(std::move(types));
+}
+
 }  // namespace paceline::sql::bind
 
 namespace paceline::sql {

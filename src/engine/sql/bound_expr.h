@@ -66,6 +66,16 @@ enum class ScalarFunction {
   kJustifyDays, kJustifyHours, kJustifyInterval, kPgSleep, kPgSleepFor,
 };
 
+// A set-returning function in FROM (DerivedPlan::function): what its rows are.
+enum class TableFunctionKind {
+  kNone,
+  kGenerateSeries,  // (start, stop[, step]): start, start + step, .. up to stop
+  kUnnest,          // (array): its elements
+  // json[b]_array_elements[_text], json[b]_each[_text], json[b]_object_keys
+  // (one json or jsonb argument; its type tells the twins apart).
+  kJsonArrayElements, kJsonArrayElementsText, kJsonEach, kJsonEachText, kJsonObjectKeys,
+};
+
 struct BoundExpr;
 using BoundExprPtr = std::unique_ptr<BoundExpr>;
 struct SelectPlan;
