@@ -1,7 +1,9 @@
 // json text navigation (see json_value.h): the members and elements of a
-// valid json text found by scanning it, so what json's -> and #> return is
-// the input's own text, blanks and duplicate keys included.
+// valid json text found by scanning it, so what json's -> and #> and
+// json_each and json_array_elements return is the input's own text, blanks
+// and duplicate keys included.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/json_value.h"
@@ -66,20 +68,26 @@ bool ForEachChild(std::string_view json, char open, Visit visit) {
   return true;
 }
 
+// A member's key token ("a\u0062") as the string it spells (22P05 for \u0000).
+Status KeyOf(std::string_view token, std::string* key) {
+  std::string_view inner = token.substr(1, token.size() - 2);
+  if (inner.find('\\') == std::string_view::npos) {
+    key->assign(inner);
+    return Status::OK();
+  }
+  JsonNode k;
+  PL_RETURN_IF_ERROR(ParseJsonb(token, &k));
+  *key = std::move(k.text);
+  return Status::OK();
+}
+
 }  // namespace
 
 bool JsonTextField(std::string_view json, std::string_view key, std::string_view* value) {
   bool found = false;
+  std::string k;
   ForEachChild(json, '{', [&](std::string_view token, std::string_view v) {
-    std::string_view inner = token.substr(1, token.size() - 2);
-    bool match;
-    if (inner.find('\\') == std::string_view::npos) {
-      match = inner == key;
-    } else {
-      JsonNode k;
-      match = ParseJsonb(token, &k).ok() && k.text == key;
-    }
-    if (match) {
+    if (KeyOf(token, &k).ok() && k == key) {
       *value = v;
       found = true;
     }
@@ -89,12 +97,34 @@ bool JsonTextField(std::string_view json, std::string_view key, std::string_view
 
 bool JsonTextElement(std::string_view json, int64_t index, std::string_view* value) {
   std::vector<std::string_view> elements;
-  if (!ForEachChild(json, '[', [&](std::string_view, std::string_view v) { elements.push_back(v); })) return false;
+  if (!JsonTextElements(json, &elements)) return false;
   const auto n = static_cast<int64_t>(elements.size());
   if (index < 0) index += n;
   if (index < 0 || index >= n) return false;
   *value = elements[static_cast<size_t>(index)];
   return true;
+}
+
+bool JsonTextElements(std::string_view json, std::vector<std::string_view>* out) {
+  out->clear();
+  return ForEachChild(json, '[', [&](std::string_view, std::string_view v) { out->push_back(v); });
+}
+
+Status JsonTextMembers(std::string_view json, std::vector<std::pair<std::string, std::string_view>>* out,
+                       bool* is_object) {
+  out->clear();
+  Status status;
+  *is_object = ForEachChild(json, '{', [&](std::string_view token, std::string_view v) {
+    std::string key;
+    if (status.ok()) status = KeyOf(token, &key);
+    out->emplace_back(std::move(key), v);
+  });
+  return status;
+}
+
+bool JsonTextIsScalar(std::string_view json) {
+  const size_t i = SkipBlanks(json, 0);
+  return i >= json.size() || (json[i] != '{' && json[i] != '[');
 }
 
 }  // namespace paceline::json

@@ -109,5 +109,13 @@ bool Contains(const JsonNode& a, const JsonNode& b);
 // `json` must be valid JSON.
 bool JsonTextField(std::string_view json, std::string_view key, std::string_view* value);
 bool JsonTextElement(std::string_view json, int64_t index, std::string_view* value);
+// Every element of a top-level array (false when `json` is not one); every
+// member of a top-level object, in written order, duplicates kept, keys
+// unescaped (*is_object false when `json` is not one; 22P05 for a key with
+// \u0000). Whether `json` is a scalar. `json` must be valid JSON.
+bool JsonTextElements(std::string_view json, std::vector<std::string_view>* out);
+Status JsonTextMembers(std::string_view json, std::vector<std::pair<std::string, std::string_view>>* out,
+                       bool* is_object);
+bool JsonTextIsScalar(std::string_view json);
 
 }  // namespace paceline::json

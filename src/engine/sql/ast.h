@@ -77,6 +77,7 @@ enum class BinaryOp {
   kLike, kNotLike, kILike, kNotILike,
   kIsDistinctFrom, kIsNotDistinctFrom,
   kJsonGet, kJsonGetText, kJsonPath, kJsonPathText, kContains, kContainedBy, kJsonExists,  // -> ->> #> #>> @> <@ ?
+  kJsonExistsAny, kJsonExistsAll, kJsonDeletePath,  // ?| ?& #- (jsonb - x is kSub)
 };
 
 enum class BoolTest { kTrue, kNotTrue, kFalse, kNotFalse, kUnknown, kNotUnknown };

@@ -277,30 +277,24 @@ Status Binder::BindArrayConcat(BoundExprPtr left, BoundExprPtr right, int locati
   return Status::OK();
 }
 
-Status Binder::BindUnnestSource(const FromItem& item, Context& ctx, std::shared_ptr<DerivedPlan>* out) {
+Status Binder::BindUnnestSource(const FromItem& item, Context& inner, DerivedPlan* derived) {
   const Expr& call = *item.function;
   if (call.star || call.distinct || call.list.empty()) {
     return Status(sqlstate::kUndefinedFunction, "function unnest() does not exist", Pos(call.location));
   }
   if (call.list.size() > 1) return NotSupported("unnest with more than one argument");
-  Context inner;  // as generate_series: a query of its own that may read earlier items
-  inner.outer = &ctx;
-  auto derived = std::make_shared<DerivedPlan>();
-  PL_RETURN_IF_ERROR(BindExpr(*call.list[0], inner, &derived->unnest));
-  if (IsUnknown(*derived->unnest)) {
+  BoundExprPtr array;
+  PL_RETURN_IF_ERROR(BindExpr(*call.list[0], inner, &array));
+  if (IsUnknown(*array)) {
     return Status(sqlstate::kDatatypeMismatch, "could not determine polymorphic type because input has type unknown",
                   Pos(call.location));
   }
-  if (!derived->unnest->type.IsArray()) {
-    return Status(sqlstate::kUndefinedFunction,
-                  "function unnest(" + TypeText(derived->unnest->type) + ") does not exist", Pos(call.location));
+  if (!array->type.IsArray()) {
+    return Status(sqlstate::kUndefinedFunction, "function unnest(" + TypeText(array->type) + ") does not exist",
+                  Pos(call.location));
   }
-  const std::string column = !item.column_aliases.empty() ? item.column_aliases[0]
-                             : !item.table.alias.empty()  ? item.table.alias
-                                                          : call.function_name;
-  derived->columns.push_back({column, derived->unnest->type.ElementType()});
-  derived->correlated = inner.correlated;
-  *out = std::move(derived);
+  derived->columns.push_back({ScalarFunctionColumn(item), array->type.ElementType()});
+  derived->function.args.push_back(std::move(array));
   return Status::OK();
 }
 

@@ -308,6 +308,24 @@ Status Binder::BindColumnRef(const Expr& e, Context& ctx, BoundExprPtr* out) {
     }
     if (found != nullptr) break;
   }
+  if (found == nullptr && e.qualifier.empty()) {
+    // No column has the name: a function in FROM that returns one value
+    // may be named as a whole, its row being that value (`FROM
+    // jsonb_array_elements_text(..) AS tag WHERE tag = 'x'`).
+    depth = 0;
+    for (Context* level = &ctx; level != nullptr; level = level->outer, ++depth) {
+      if (level->scope_hidden) continue;
+      for (const auto& entry : level->scope) {
+        if (entry.name == e.column && entry.derived != nullptr &&
+            entry.derived->function.kind != TableFunctionKind::kNone && entry.derived->columns.size() == 1) {
+          found = &entry;
+          column = 0;
+          break;
+        }
+      }
+      if (found != nullptr) break;
+    }
+  }
   if (found == nullptr) {
     if (!e.qualifier.empty()) return MissingFromEntry(ctx, e.qualifier, e.location);
     return Status(sqlstate::kUndefinedColumn, "column \"" + e.column + "\" does not exist", Pos(e.location));
@@ -382,7 +400,15 @@ Status Binder::BindBinary(const Expr& e, Context& ctx, BoundExprPtr* out) {
       return BindCompare(op, std::move(left), std::move(right), e.location, out);
     case BinaryOp::kJsonGet: case BinaryOp::kJsonGetText: case BinaryOp::kJsonPath: case BinaryOp::kJsonPathText:
     case BinaryOp::kContains: case BinaryOp::kContainedBy: case BinaryOp::kJsonExists:
+    case BinaryOp::kJsonExistsAny: case BinaryOp::kJsonExistsAll: case BinaryOp::kJsonDeletePath:
       return BindJsonOperator(op, std::move(left), std::move(right), e.location, out);
+    case BinaryOp::kSub:
+      // jsonb - text|int|text[] (an untyped left side beside text is jsonb
+      // too); json has no - (42883).
+      if (left->type.IsJson() || (IsUnknown(*left) && right->type.IsString())) {
+        return BindJsonOperator(op, std::move(left), std::move(right), e.location, out);
+      }
+      break;
     case BinaryOp::kConcat: {
       if (left->type.IsArray() || right->type.IsArray()) {
         return BindArrayConcat(std::move(left), std::move(right), e.location, out);

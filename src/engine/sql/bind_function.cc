@@ -235,7 +235,7 @@ Status Binder::BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
                   "ORDER BY specified, but " + name + " is not an aggregate function", Pos(e.location));
   }
   if (IsArrayFunction(name) && !e.distinct && !e.star) return BindArrayFunction(e, ctx, out);
-  if (name == "unnest") return NotSupported("unnest in the select list (use FROM unnest(...))");
+  if (IsTableFunctionName(name)) return NotSupported(name + " in the select list (use FROM " + name + "(...))");
   if (e.distinct || e.star) {
     return SyntaxError("DISTINCT or * specified, but " + name + " is not an aggregate function", Pos(e.location));
   }

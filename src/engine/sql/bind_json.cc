@@ -5,7 +5,8 @@
 //   json|jsonb -> text|int → same type     ->> → text
 //   json|jsonb #> path     → same type     #>> → text    (path: a text[] literal '{a,1}')
 //   jsonb @> jsonb, jsonb <@ jsonb, jsonb ? text → boolean
-//   jsonb || jsonb → jsonb
+//   jsonb ?| text[], jsonb ?& text[] → boolean
+//   jsonb || jsonb, jsonb - text|int|text[], jsonb #- text[] → jsonb
 // An untyped literal operand takes the type the operator wants; another
 // mix is 42883 `operator does not exist: json @> unknown`, as in PostgreSQL.
 #include "engine/sql/binder_internal.h"
@@ -17,6 +18,8 @@ using namespace bind;  // NOLINT: the binder's own helpers
 namespace {
 
 bool IsTextLike(const BoundExpr& e) { return IsUnknown(e) || e.type.IsString(); }
+// text[] (varchar[] and char[] read alike).
+bool IsTextArray(const BoundExpr& e) { return e.type.IsArray() && e.type.ElementType().IsString(); }
 
 }  // namespace
 
@@ -37,10 +40,11 @@ Status Binder::BindJsonOperator(BinaryOp op, BoundExprPtr left, BoundExprPtr rig
                       TypeText(right->type),
                   Pos(location));
   };
-  const bool jsonb_only = op == BinaryOp::kContains || op == BinaryOp::kContainedBy || op == BinaryOp::kJsonExists ||
-                          op == BinaryOp::kConcat;
+  const bool jsonb_only = op != BinaryOp::kJsonGet && op != BinaryOp::kJsonGetText && op != BinaryOp::kJsonPath &&
+                          op != BinaryOp::kJsonPathText;
   if (IsUnknown(*left)) {
-    if (!jsonb_only) {
+    // ?| is also the geometric types' operator: unique only beside a typed right side.
+    if (!jsonb_only || (op == BinaryOp::kJsonExistsAny && IsUnknown(*right))) {
       return Status("42725",
                     "operator is not unique: unknown " + OperatorText(op) + " " + TypeText(right->type),
                     Pos(location));
@@ -82,6 +86,26 @@ Status Binder::BindJsonOperator(BinaryOp op, BoundExprPtr left, BoundExprPtr rig
       PL_RETURN_IF_ERROR(Coerce(&right, Type(TypeId::kText), false, location));
       function = ScalarFunction::kJsonExists;
       result = Type(TypeId::kBool);
+      break;
+    case BinaryOp::kJsonExistsAny: case BinaryOp::kJsonExistsAll: case BinaryOp::kJsonDeletePath:
+      if (IsUnknown(*right)) PL_RETURN_IF_ERROR(Coerce(&right, Type::Array(Type(TypeId::kText)), false, location));
+      if (!IsTextArray(*right)) return no_operator();
+      function = op == BinaryOp::kJsonExistsAny   ? ScalarFunction::kJsonExistsAny
+                 : op == BinaryOp::kJsonExistsAll ? ScalarFunction::kJsonExistsAll
+                                                  : ScalarFunction::kJsonDeletePath;
+      if (op != BinaryOp::kJsonDeletePath) result = Type(TypeId::kBool);
+      break;
+    case BinaryOp::kSub:
+      // jsonb - text (an untyped literal is text), jsonb - int4 (int2
+      // widens; int8 does not), jsonb - text[].
+      if (right->type.id == TypeId::kInt16 || right->type.id == TypeId::kInt32) {
+        PL_RETURN_IF_ERROR(Coerce(&right, Type(TypeId::kInt32), false, location));
+      } else if (IsTextLike(*right)) {
+        PL_RETURN_IF_ERROR(Coerce(&right, Type(TypeId::kText), false, location));
+      } else if (!IsTextArray(*right)) {
+        return no_operator();
+      }
+      function = ScalarFunction::kJsonDelete;
       break;
     default:
       return no_operator();

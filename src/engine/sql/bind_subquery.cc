@@ -61,12 +61,6 @@ std::shared_ptr<DerivedPlan> MakeDerived(std::unique_ptr<SelectPlan> plan, const
   return derived;
 }
 
-void BuildLayout(DerivedPlan* derived) {
-  std::vector<Type> types;
-  for (const auto& c : derived->columns) types.push_back(c.type);
-  derived->layout = std::make_unique<storage::TupleLayout>(std::move(types));
-}
-
 }  // namespace
 
 
@@ -182,73 +176,6 @@ std::shared_ptr<const DerivedPlan> Binder::FindCte(const Context& ctx, const std
     }
   }
   return nullptr;
-}
-
-Status Binder::BindFunctionSource(const FromItem& item, Context& ctx, std::shared_ptr<const DerivedPlan>* out) {
-  const Expr& call = *item.function;
-  if (call.kind != ExprKind::kFunction) return NotSupported("this expression in FROM");
-  const std::string& name = call.function_name;
-  if (name == "unnest") {
-    std::shared_ptr<DerivedPlan> derived;
-    PL_RETURN_IF_ERROR(BindUnnestSource(item, ctx, &derived));
-    return FinishFunctionSource(item, std::move(derived), out);
-  }
-  if (name != "generate_series") {
-    return NotSupported("function " + name + " in FROM");
-  }
-  if (call.star || call.distinct || call.list.size() < 2 || call.list.size() > 3) {
-    return Status(sqlstate::kUndefinedFunction,
-                  "function generate_series with " + std::to_string(call.list.size()) + " arguments does not exist",
-                  Pos(call.location));
-  }
-  // The arguments bind as a query of their own inside this one (like a
-  // LATERAL subquery: they may read the items before it).
-  Context inner;
-  inner.outer = &ctx;
-  auto derived = std::make_shared<DerivedPlan>();
-  std::vector<const BoundExpr*> args;
-  for (const auto& a : call.list) {
-    BoundExprPtr b;
-    PL_RETURN_IF_ERROR(BindExpr(*a, inner, &b));
-    derived->series.push_back(std::move(b));
-    args.push_back(derived->series.back().get());
-  }
-  Type type;
-  PL_RETURN_IF_ERROR(CommonType(args, "generate_series", call.location, &type));
-  if (std::all_of(args.begin(), args.end(), [](const BoundExpr* a) { return IsUnknown(*a); })) type = Type(TypeId::kInt32);
-  if (!type.IsNumber() || type.IsFloat()) {
-    std::string types;
-    for (const BoundExpr* a : args) types += (types.empty() ? "" : ", ") + TypeText(a->type);
-    return Status(sqlstate::kUndefinedFunction, "function generate_series(" + types + ") does not exist",
-                  Pos(call.location));
-  }
-  for (auto& a : derived->series) PL_RETURN_IF_ERROR(Coerce(&a, type, false, call.location));
-  // The column is named by a column alias, else by the table alias (a
-  // function returning one value takes it), else after the function.
-  const std::string column = !item.column_aliases.empty() ? item.column_aliases[0]
-                             : !item.table.alias.empty()  ? item.table.alias
-                                                          : name;
-  derived->columns.push_back({column, type});
-  derived->correlated = inner.correlated;
-  return FinishFunctionSource(item, std::move(derived), out);
-}
-
-Status Binder::FinishFunctionSource(const FromItem& item, std::shared_ptr<DerivedPlan> derived,
-                                    std::shared_ptr<const DerivedPlan>* out) {
-  // WITH ORDINALITY adds a bigint column, named by the second column alias.
-  derived->ordinality = item.ordinality;
-  if (item.ordinality) {
-    derived->columns.push_back({item.column_aliases.size() > 1 ? item.column_aliases[1] : "ordinality",
-                                Type(TypeId::kInt64)});
-  }
-  if (item.column_aliases.size() > derived->columns.size()) {
-    return Status(sqlstate::kInvalidColumnReference,
-                  "table \"" + item.table.alias + "\" has " + std::to_string(derived->columns.size()) +
-                      " columns available but " + std::to_string(item.column_aliases.size()) + " columns specified");
-  }
-  BuildLayout(derived.get());
-  *out = std::move(derived);
-  return Status::OK();
 }
 
 Status Binder::BindWith(const std::vector<CommonTableExpr>& with, Context& ctx) {

@@ -195,8 +195,7 @@ void Binder::FinalizeParameters(DerivedPlan* plan) const {
   for (auto& row : plan->values) {
     for (auto& e : row) FinalizeParameters(e.get());
   }
-  for (auto& e : plan->series) FinalizeParameters(e.get());
-  FinalizeParameters(plan->unnest.get());
+  for (auto& e : plan->function.args) FinalizeParameters(e.get());
   if (plan->left) FinalizeParameters(const_cast<DerivedPlan*>(plan->left.get()));
   if (plan->right) FinalizeParameters(const_cast<DerivedPlan*>(plan->right.get()));
 }

@@ -88,11 +88,16 @@ class Binder {
   // name of the query naming it), renamed by its and then `aliases`.
   Status BindView(const catalog::ViewSchema& view, const std::vector<std::string>& aliases,
                   std::shared_ptr<const DerivedPlan>* out);
-  // A set-returning function in FROM (generate_series).
+  // A set-returning function in FROM (bind_table_function.cc): generate_series,
+  // unnest, the json functions that return rows. Each kind's binder takes
+  // the Context its arguments bind in and fills the function's arguments
+  // and columns; BindFunctionSource adds WITH ORDINALITY and the aliases.
   Status BindFunctionSource(const FromItem& item, Context& ctx, std::shared_ptr<const DerivedPlan>* out);
-  // WITH ORDINALITY's column, the column aliases' check and the layout.
-  Status FinishFunctionSource(const FromItem& item, std::shared_ptr<DerivedPlan> derived,
-                              std::shared_ptr<const DerivedPlan>* out);
+  Status BindSeriesSource(const FromItem& item, Context& inner, DerivedPlan* derived);
+  Status BindUnnestSource(const FromItem& item, Context& inner, DerivedPlan* derived);  // bind_array.cc
+  Status BindJsonSource(const FromItem& item, Context& inner, DerivedPlan* derived);
+  // Whether `name` is one of those (in the select list they are 0A000).
+  static bool IsTableFunctionName(const std::string& name);
   // The WITH query `name` visible in ctx (nearest first), or null.
   std::shared_ptr<const DerivedPlan> FindCte(const Context& ctx, const std::string& name) const;
   Status BindSetOperation(const SelectStmt& stmt, Context& ctx, std::shared_ptr<DerivedPlan>* out);
@@ -134,7 +139,6 @@ class Binder {
   Status BindArrayFunction(const Expr& e, Context& ctx, BoundExprPtr* out);
   // `left || right` where one side is an array.
   Status BindArrayConcat(BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out);
-  Status BindUnnestSource(const FromItem& item, Context& ctx, std::shared_ptr<DerivedPlan>* out);
   Status BindCompare(BinaryOp op, BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out);
   // json/jsonb operators (-> ->> #> #>> @> <@ ?, jsonb || jsonb) and the
   // arguments and result type of a json function node (bind_json.cc).

@@ -87,6 +87,9 @@ std::string OperatorText(BinaryOp op) {
     case BinaryOp::kContains: return "@>";
     case BinaryOp::kContainedBy: return "<@";
     case BinaryOp::kJsonExists: return "?";
+    case BinaryOp::kJsonExistsAny: return "?|";
+    case BinaryOp::kJsonExistsAll: return "?&";
+    case BinaryOp::kJsonDeletePath: return "#-";
   }
   return "?";
 }
@@ -181,6 +184,12 @@ size_t CountNodes(const BoundExpr& e, size_t limit) {
 
 
 
+
+void BuildLayout(DerivedPlan* derived) {
+  std::vector<Type> types;
+  for (const auto& c : derived->columns) types.push_back(c.type);
+  derived->layout = std::make_unique<storage::TupleLayout>(std::move(types));
+}
 
 }  // namespace paceline::sql::bind
 

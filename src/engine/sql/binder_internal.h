@@ -9,10 +9,12 @@
 //                       operators, CASE, predicates, DEFAULT
 //   bind_function.cc    scalar functions and aggregates
 //   bind_array.cc       arrays: ARRAY[..], subscripts, ANY/ALL (array), array
-//                       functions and operators, unnest in FROM
+//                       functions and operators, unnest's argument
 //   bind_select.cc      SELECT: FROM, select lists, grouping, ORDER BY, LIMIT
 //   bind_modify.cc      INSERT, UPDATE, DELETE, RETURNING
 //   bind_subquery.cc    subqueries, derived sources, WITH, set operations
+//   bind_table_function.cc  set-returning functions in FROM (generate_series,
+//                       unnest, the json ones)
 //   bind_window.cc      window functions
 #pragma once
 
@@ -105,6 +107,12 @@ std::string DefaultName(const Expr& e);
 int MaxSource(const BoundExpr& e);
 bool UsesSource(const BoundExpr& e, const std::vector<bool>& which);
 size_t CountNodes(const BoundExpr& e, size_t limit);
+// The tuple layout of a derived source, after its columns.
+void BuildLayout(DerivedPlan* derived);
+// The column name of a function in FROM that returns one unnamed value
+// (before column aliases): its table alias, else the function's name
+// (bind_table_function.cc).
+std::string ScalarFunctionColumn(const FromItem& item);
 
 // Whether `pred` holds for `e` or any node below it.
 template <typename Pred>

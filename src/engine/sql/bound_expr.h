@@ -59,8 +59,21 @@ enum class ScalarFunction {
   // result type tells json from jsonb where it matters.
   kJsonGet, kJsonGetText, kJsonPath, kJsonPathText, kJsonContains, kJsonExists, kJsonConcat,
   kJsonBuildObject, kJsonBuildArray, kJsonSet, kToJson, kJsonTypeof, kJsonArrayLength, kJsonPretty,
+  kJsonExistsAny, kJsonExistsAll,  // jsonb ?| text[], jsonb ?& text[]
+  kJsonDelete,      // jsonb - text, jsonb - int, jsonb - text[] (told apart by children[1]'s type)
+  kJsonDeletePath,  // jsonb #- text[]
   // Intervals and sleeping (bind_interval.cc, evaluate_interval.cc).
   kJustifyDays, kJustifyHours, kJustifyInterval, kPgSleep, kPgSleepFor,
+};
+
+// A set-returning function in FROM (DerivedPlan::function): what its rows are.
+enum class TableFunctionKind {
+  kNone,
+  kGenerateSeries,  // (start, stop[, step]): start, start + step, .. up to stop
+  kUnnest,          // (array): its elements
+  // json[b]_array_elements[_text], json[b]_each[_text], json[b]_object_keys
+  // (one json or jsonb argument; its type tells the twins apart).
+  kJsonArrayElements, kJsonArrayElementsText, kJsonEach, kJsonEachText, kJsonObjectKeys,
 };
 
 struct BoundExpr;

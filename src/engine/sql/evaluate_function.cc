@@ -155,6 +155,8 @@ Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) 
     case ScalarFunction::kJsonPathText: case ScalarFunction::kJsonContains: case ScalarFunction::kJsonExists:
     case ScalarFunction::kJsonConcat: case ScalarFunction::kJsonSet: case ScalarFunction::kToJson:
     case ScalarFunction::kJsonTypeof: case ScalarFunction::kJsonArrayLength: case ScalarFunction::kJsonPretty:
+    case ScalarFunction::kJsonExistsAny: case ScalarFunction::kJsonExistsAll: case ScalarFunction::kJsonDelete:
+    case ScalarFunction::kJsonDeletePath:
       return EvaluateJsonFunction(e, args, out);
     case ScalarFunction::kAbs:
       if (e.type.IsInteger()) {

@@ -2,26 +2,20 @@
 // bind_json.cc for their types). jsonb arguments are parsed into a
 // json::JsonNode tree, worked on, and printed back normalized; json
 // arguments are navigated as text, so what they return is the input's text,
-// as PostgreSQL's json operators return it.
+// as PostgreSQL's json operators return it. The operators that edit jsonb
+// are in evaluate_json_edit.cc, the functions in FROM in evaluate_json_rows.cc.
 #include <cmath>
 #include <optional>
 
+#include "common/array_value.h"
 #include "common/datetime.h"
 #include "common/json_value.h"
 #include "engine/sql/evaluator_internal.h"
 
 namespace paceline::sql::eval {
 
-namespace {
-
 using json::JsonNode;
-using Path = std::vector<std::optional<std::string>>;
 
-// The elements of a one-dimensional text[] literal ('{a,"b c",NULL}'), as
-// array_in reads them: blanks around unquoted elements dropped, double
-// quotes and backslashes escaping, an unquoted NULL (any case) a null.
-// The one place a json path is read: it takes a real text[] once arrays
-// exist. 22P02 `malformed array literal: "..."` otherwise.
 Status ParsePathLiteral(std::string_view text, Path* out) {
   const Status malformed(sqlstate::kInvalidTextRepresentation,
                          "malformed array literal: \"" + std::string(text) + "\"");
@@ -74,7 +68,6 @@ Status ParsePathLiteral(std::string_view text, Path* out) {
   return i == text.size() ? Status::OK() : malformed;
 }
 
-// An array index of a path element, as PostgreSQL's strtoint reads it.
 bool ParseIndex(const std::string& s, int64_t* out) {
   if (s.empty() || s.size() > 11) return false;
   size_t i = s[0] == '-' || s[0] == '+' ? 1 : 0;
@@ -88,12 +81,38 @@ bool ParseIndex(const std::string& s, int64_t* out) {
   return true;
 }
 
-// Element `index` (negative: from the end) of `n` elements, or -1.
 int64_t ResolveIndex(int64_t index, size_t n) {
   const auto count = static_cast<int64_t>(n);
   if (index < 0) index += count;
   return index >= 0 && index < count ? index : -1;
 }
+
+Value JsonbResult(const JsonNode& node) { return Value::Jsonb(json::JsonbText(node)); }
+
+Value TextResult(const JsonNode& node) {
+  if (node.kind == JsonNode::Kind::kNull) return Value::Null(TypeId::kText);
+  if (node.kind == JsonNode::Kind::kString) return Value::Text(node.text);
+  return Value::Text(json::JsonbText(node));
+}
+
+Status JsonTextResult(std::string_view text, bool as_text, Value* out) {
+  if (!as_text) {
+    *out = Value::Json(std::string(text));
+    return Status::OK();
+  }
+  if (text == "null") {
+    *out = Value::Null(TypeId::kText);
+  } else if (!text.empty() && text[0] == '"') {
+    JsonNode node;
+    PL_RETURN_IF_ERROR(json::ParseJsonb(text, &node));
+    *out = Value::Text(node.text);
+  } else {
+    *out = Value::Text(std::string(text));
+  }
+  return Status::OK();
+}
+
+namespace {
 
 // A timestamp's text as JSON writes it: ISO 8601 with a T, a zone as +00:00.
 std::string IsoTimestamp(const Value& v) {
@@ -146,34 +165,6 @@ Status AppendJson(const Value& v, std::string* out) {
   JsonNode node;
   PL_RETURN_IF_ERROR(ToNode(v, &node));
   json::AppendJsonb(node, out);
-  return Status::OK();
-}
-
-Value JsonbResult(const JsonNode& node) { return Value::Jsonb(json::JsonbText(node)); }
-
-// ->> and #>> of a jsonb value: a string's text, SQL NULL for null, else
-// the value's text.
-Value TextResult(const JsonNode& node) {
-  if (node.kind == JsonNode::Kind::kNull) return Value::Null(TypeId::kText);
-  if (node.kind == JsonNode::Kind::kString) return Value::Text(node.text);
-  return Value::Text(json::JsonbText(node));
-}
-
-// The same for a json value's text.
-Status JsonTextResult(std::string_view text, bool as_text, Value* out) {
-  if (!as_text) {
-    *out = Value::Json(std::string(text));
-    return Status::OK();
-  }
-  if (text == "null") {
-    *out = Value::Null(TypeId::kText);
-  } else if (!text.empty() && text[0] == '"') {
-    JsonNode node;
-    PL_RETURN_IF_ERROR(json::ParseJsonb(text, &node));
-    *out = Value::Text(node.text);
-  } else {
-    *out = Value::Text(std::string(text));
-  }
   return Status::OK();
 }
 
@@ -270,85 +261,6 @@ Status EvaluateGet(const BoundExpr& e, const std::vector<Value>& args, Value* ou
   return Status::OK();
 }
 
-// jsonb || jsonb: two objects merge (the right one's keys win); otherwise
-// both sides become arrays (a scalar or object one element) and are joined.
-JsonNode Concat(JsonNode a, JsonNode b) {
-  if (a.kind == JsonNode::Kind::kObject && b.kind == JsonNode::Kind::kObject) {
-    for (auto& [k, v] : b.members) a.Set(std::move(k), std::move(v));
-    return a;
-  }
-  JsonNode result = JsonNode::Array();
-  for (JsonNode* side : {&a, &b}) {
-    if (side->kind == JsonNode::Kind::kArray) {
-      for (auto& x : side->elements) result.elements.push_back(std::move(x));
-    } else {
-      result.elements.push_back(std::move(*side));
-    }
-  }
-  return result;
-}
-
-// jsonb_set's setPath: replaces (or, with create_missing, adds as the last
-// step) the value at path[level..] inside `node`.
-Status SetPath(JsonNode* node, const Path& path, size_t level, const JsonNode& value, bool create) {
-  const std::string& step = *path[level];
-  const bool last = level + 1 == path.size();
-  if (node->kind == JsonNode::Kind::kObject) {
-    for (auto& [k, v] : node->members) {
-      if (k != step) continue;
-      if (last) {
-        v = value;
-        return Status::OK();
-      }
-      return SetPath(&v, path, level + 1, value, create);
-    }
-    if (last && create) node->Set(step, value);
-    return Status::OK();
-  }
-  if (node->kind != JsonNode::Kind::kArray) return Status::OK();  // a nested scalar: nothing to set
-  int64_t index = 0;
-  if (!ParseIndex(step, &index)) {
-    return Status(sqlstate::kInvalidTextRepresentation, "path element at position " + std::to_string(level + 1) +
-                                                            " is not an integer: \"" + step + "\"");
-  }
-  const int64_t i = ResolveIndex(index, node->elements.size());
-  if (i >= 0) {
-    if (last) {
-      node->elements[static_cast<size_t>(i)] = value;
-      return Status::OK();
-    }
-    return SetPath(&node->elements[static_cast<size_t>(i)], path, level + 1, value, create);
-  }
-  if (last && create) {
-    if (index < 0) {
-      node->elements.insert(node->elements.begin(), value);
-    } else {
-      node->elements.push_back(value);
-    }
-  }
-  return Status::OK();
-}
-
-Status EvaluateSet(const std::vector<Value>& args, Value* out) {
-  JsonNode target, value;
-  Path path;
-  PL_RETURN_IF_ERROR(json::ParseJsonb(args[0].json_text(), &target));
-  PL_RETURN_IF_ERROR(ParsePathLiteral(args[1].string_value(), &path));
-  PL_RETURN_IF_ERROR(json::ParseJsonb(args[2].json_text(), &value));
-  for (size_t i = 0; i < path.size(); ++i) {
-    if (!path[i].has_value()) {
-      return Status(sqlstate::kNullValueNotAllowed, "path element at position " + std::to_string(i + 1) + " is null");
-    }
-  }
-  if (target.IsScalar()) {
-    return Status(sqlstate::kInvalidParameterValue, "cannot set path in scalar");
-  }
-  const bool create = args.size() < 4 || args[3].bool_value();
-  if (!path.empty()) PL_RETURN_IF_ERROR(SetPath(&target, path, 0, value, create));
-  *out = JsonbResult(target);
-  return Status::OK();
-}
-
 Status EvaluateBuild(const BoundExpr& e, const std::vector<Value>& args, Value* out) {
   const bool jsonb = e.type.id == TypeId::kJsonb;
   const bool object = e.function == ScalarFunction::kJsonBuildObject;
@@ -397,6 +309,19 @@ Status EvaluateBuild(const BoundExpr& e, const std::vector<Value>& args, Value* 
   return Status::OK();
 }
 
+// jsonb's ? on a parsed value: an object's key, a string element of an
+// array, or a top-level string (jsonb's one-element array).
+bool HasKey(const JsonNode& a, const std::string& key) {
+  if (a.kind == JsonNode::Kind::kObject) return a.Find(key) != nullptr;
+  if (a.kind == JsonNode::Kind::kArray) {
+    for (const JsonNode& x : a.elements) {
+      if (x.kind == JsonNode::Kind::kString && x.text == key) return true;
+    }
+    return false;
+  }
+  return a.kind == JsonNode::Kind::kString && a.text == key;
+}
+
 // jsonb_pretty: four blanks a level, one item a line.
 void AppendPretty(const JsonNode& node, int level, std::string* out) {
   const bool array = node.kind == JsonNode::Kind::kArray;
@@ -435,8 +360,9 @@ Status EvaluateJsonFunction(const BoundExpr& e, const std::vector<Value>& args, 
       return EvaluatePath(e, args, out);
     case ScalarFunction::kJsonBuildObject: case ScalarFunction::kJsonBuildArray:
       return EvaluateBuild(e, args, out);
-    case ScalarFunction::kJsonSet:
-      return EvaluateSet(args, out);
+    case ScalarFunction::kJsonSet: case ScalarFunction::kJsonConcat: case ScalarFunction::kJsonDelete:
+    case ScalarFunction::kJsonDeletePath:
+      return EvaluateJsonEdit(e, args, out);
     case ScalarFunction::kToJson: {
       if (e.type.id == TypeId::kJson) {
         std::string text;
@@ -462,23 +388,21 @@ Status EvaluateJsonFunction(const BoundExpr& e, const std::vector<Value>& args, 
       *out = Value::Bool(json::Contains(a, b));
       return Status::OK();
     }
-    case ScalarFunction::kJsonExists: {
-      const std::string& key = args[1].string_value();
-      bool found = false;
-      if (a.kind == JsonNode::Kind::kObject) {
-        found = a.Find(key) != nullptr;
-      } else if (a.kind == JsonNode::Kind::kArray) {
-        for (const JsonNode& x : a.elements) found |= x.kind == JsonNode::Kind::kString && x.text == key;
-      } else {
-        found = a.kind == JsonNode::Kind::kString && a.text == key;
-      }
-      *out = Value::Bool(found);
+    case ScalarFunction::kJsonExists:
+      *out = Value::Bool(HasKey(a, args[1].string_value()));
       return Status::OK();
-    }
-    case ScalarFunction::kJsonConcat: {
-      JsonNode b;
-      PL_RETURN_IF_ERROR(json::ParseJsonb(args[1].json_text(), &b));
-      *out = JsonbResult(Concat(std::move(a), std::move(b)));
+    case ScalarFunction::kJsonExistsAny: case ScalarFunction::kJsonExistsAll: {
+      // Whether any (all) of the keys exist; NULL keys are left out, so no
+      // key at all is false (true).
+      const bool all = e.function == ScalarFunction::kJsonExistsAll;
+      bool result = all;
+      for (const Value& key : ArrayElements(args[1])) {
+        if (!key.is_null() && HasKey(a, key.string_value()) != all) {
+          result = !all;
+          break;
+        }
+      }
+      *out = Value::Bool(result);
       return Status::OK();
     }
     case ScalarFunction::kJsonTypeof:

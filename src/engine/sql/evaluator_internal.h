@@ -1,12 +1,15 @@
 // Internal to the expression evaluator's files (expression_evaluator.cc,
-// evaluate_function.cc, evaluate_array.cc): the helpers both use, defined in
-// expression_evaluator.cc, and the scalar functions' entry point.
+// evaluate_*.cc): the helpers more than one uses, defined in
+// expression_evaluator.cc unless noted, and the scalar functions' entry points.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/decimal.h"
+#include "common/json_value.h"
 #include "common/status.h"
 #include "common/value.h"
 #include "engine/sql/expression_evaluator.h"
@@ -37,6 +40,29 @@ Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out);
 // (evaluate_json.cc); NULL arguments are handled by the caller except for
 // json[b]_build_object/array.
 Status EvaluateJsonFunction(const BoundExpr& e, const std::vector<Value>& args, Value* out);
+// The jsonb operators and functions that return an edited copy of their
+// first argument: ||, jsonb_set, - and #- (evaluate_json_edit.cc).
+Status EvaluateJsonEdit(const BoundExpr& e, const std::vector<Value>& args, Value* out);
+
+// json helpers (evaluate_json.cc). A path: text[] elements, nullopt for NULL.
+using Path = std::vector<std::optional<std::string>>;
+// The elements of a one-dimensional text[] literal ('{a,"b c",NULL}'), as
+// array_in reads them: blanks around unquoted elements dropped, double
+// quotes and backslashes escaping, an unquoted NULL (any case) a null.
+// The path of #>, #>> and jsonb_set, which still bind it as text. 22P02
+// `malformed array literal: "..."` otherwise.
+Status ParsePathLiteral(std::string_view text, Path* out);
+// An array index of a path element, as PostgreSQL's strtoint reads it.
+bool ParseIndex(const std::string& s, int64_t* out);
+// Element `index` (negative: from the end) of `n` elements, or -1.
+int64_t ResolveIndex(int64_t index, size_t n);
+// A jsonb value of a tree.
+Value JsonbResult(const json::JsonNode& node);
+// ->> and #>> of a jsonb value: a string's text, SQL NULL for null, else
+// the value's text.
+Value TextResult(const json::JsonNode& node);
+// The same for a json value's text (as_text), or that text as json.
+Status JsonTextResult(std::string_view text, bool as_text, Value* out);
 
 // Arrays (evaluate_array.cc): a kArray, kSubscript or kArrayCompare node,
 // and the array functions (ScalarFunction::kCardinality and after) on their

@@ -1,5 +1,5 @@
 // Executor: subqueries (Run) and derived sources (subqueries and WITH
-// queries in FROM, VALUES, generate_series, set operations), each run in a
+// queries in FROM, VALUES, set-returning functions, set operations), each run in a
 // child Executor on the statement's transaction (see executor.h).
 #include <algorithm>
 #include <unordered_map>
@@ -114,12 +114,28 @@ Status Executor::Materialize(const DerivedPlan& derived,
   return Status::OK();
 }
 
+Status Executor::FunctionRows(const DerivedPlan& derived, const EvalContext& ctx,
+                              std::vector<std::vector<Value>>* out) {
+  const TableFunction& function = derived.function;
+  if (function.kind == TableFunctionKind::kGenerateSeries) return SeriesRows(derived, ctx, out);
+  // The others take one argument and yield nothing for NULL.
+  Value arg;
+  PL_RETURN_IF_ERROR(Evaluate(*function.args[0], ctx, &arg));
+  if (arg.is_null()) return Status::OK();
+  if (function.kind == TableFunctionKind::kUnnest) {
+    for (Value& v : ArrayElements(arg)) out->push_back({std::move(v)});
+    return Status::OK();
+  }
+  return JsonFunctionRows(function.kind, function.name, arg, out);
+}
+
 Status Executor::SeriesRows(const DerivedPlan& derived, const EvalContext& ctx, std::vector<std::vector<Value>>* out) {
   // generate_series(start, stop[, step]): start, start + step, ... while not
   // past stop; nothing when an argument is NULL.
   Value bound[3] = {Value::Null(), Value::Null(), Value::Int32(1)};
-  for (size_t i = 0; i < derived.series.size(); ++i) {
-    PL_RETURN_IF_ERROR(Evaluate(*derived.series[i], ctx, &bound[i]));
+  const std::vector<BoundExprPtr>& args = derived.function.args;
+  for (size_t i = 0; i < args.size(); ++i) {
+    PL_RETURN_IF_ERROR(Evaluate(*args[i], ctx, &bound[i]));
     if (bound[i].is_null()) return Status::OK();
   }
   const Type& type = derived.columns[0].type;
@@ -166,25 +182,20 @@ Status Executor::DerivedRows(const DerivedPlan& derived, std::vector<std::vector
     return Status::OK();
   }
   if (derived.set_op == SetOpKind::kNone && !derived.query) {
-    // VALUES rows or a series, evaluated as a query of their own inside this one.
+    // VALUES rows or a function's, evaluated as a query of their own inside this one.
     EvalContext row_ctx;
     row_ctx.params = ctx_.params;
     row_ctx.statement_time = ctx_.statement_time;
     row_ctx.outer = &ctx_;
     row_ctx.subqueries = this;
     out->clear();
-    if (!derived.series.empty()) PL_RETURN_IF_ERROR(SeriesRows(derived, row_ctx, out));
-    if (derived.unnest) {
-      Value array;
-      PL_RETURN_IF_ERROR(Evaluate(*derived.unnest, row_ctx, &array));
-      if (!array.is_null()) {
-        for (Value& v : ArrayElements(array)) out->push_back({std::move(v)});
+    if (derived.function.kind != TableFunctionKind::kNone) {
+      PL_RETURN_IF_ERROR(FunctionRows(derived, row_ctx, out));
+      if (derived.ordinality) {
+        for (size_t i = 0; i < out->size(); ++i) (*out)[i].push_back(Value::Int64(static_cast<int64_t>(i) + 1));
       }
+      return Status::OK();
     }
-    if (derived.ordinality) {
-      for (size_t i = 0; i < out->size(); ++i) (*out)[i].push_back(Value::Int64(static_cast<int64_t>(i) + 1));
-    }
-    if (!derived.series.empty() || derived.unnest) return Status::OK();
     for (const auto& exprs : derived.values) {
       std::vector<Value> row(exprs.size());
       for (size_t i = 0; i < exprs.size(); ++i) PL_RETURN_IF_ERROR(Evaluate(*exprs[i], row_ctx, &row[i]));

@@ -75,7 +75,9 @@ class Executor : public SubqueryRunner {
   Executor* root_ = this;
   // The rows of a derived source (computed, or from the cache).
   Status Materialize(const DerivedPlan& derived, std::shared_ptr<const std::vector<storage::TuplePtr>>* out);
-  // generate_series's rows, its arguments evaluated in `ctx`.
+  // The rows of a set-returning function in FROM (derived.function), its
+  // arguments evaluated in `ctx`; generate_series's by SeriesRows.
+  Status FunctionRows(const DerivedPlan& derived, const EvalContext& ctx, std::vector<std::vector<Value>>* out);
   Status SeriesRows(const DerivedPlan& derived, const EvalContext& ctx, std::vector<std::vector<Value>>* out);
   // The rows of a derived source as values, set operations applied.
   Status DerivedRows(const DerivedPlan& derived, std::vector<std::vector<Value>>* out);

@@ -8,6 +8,7 @@
 // Thread-safety: stateless; EvalContext is per call.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "common/cancel_token.h"
@@ -52,6 +53,13 @@ Status CompareValues(BinaryOp op, const Value& a, const Value& b, Value* out);
 // SQL arithmetic on two non-NULL values into `result_type` (exposed for
 // aggregates, which add with the same overflow rules).
 Status Arithmetic(BinaryOp op, const Value& a, const Value& b, const Type& result_type, Value* out);
+
+// The rows of json[b]_array_elements[_text], json[b]_each[_text] and
+// json[b]_object_keys (`kind`, called as `name`) over a non-NULL json or
+// jsonb `arg`; 22023 as PostgreSQL for an argument of the wrong shape
+// (evaluate_json_rows.cc).
+Status JsonFunctionRows(TableFunctionKind kind, const std::string& name, const Value& arg,
+                        std::vector<std::vector<Value>>* out);
 
 // LIKE pattern matching with % and _ and backslash escapes.
 bool LikeMatch(std::string_view text, std::string_view pattern, bool case_insensitive);

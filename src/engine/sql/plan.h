@@ -43,8 +43,18 @@ struct InsertPlan;
 struct UpdatePlan;
 struct DeletePlan;
 
+// A set-returning function in FROM: generate_series, unnest, the json
+// functions that return rows. Its arguments bind as a query of their own
+// that may read the FROM items before it (LATERAL). `name` is the name it
+// was called by (jsonb_each or json_each), for its errors.
+struct TableFunction {
+  TableFunctionKind kind = TableFunctionKind::kNone;
+  std::string name;
+  std::vector<BoundExprPtr> args;
+};
+
 // A FROM source that is not a stored table: a subquery in FROM, a WITH
-// query, VALUES rows, generate_series, or the rows of a set operation (UNION/INTERSECT/EXCEPT [ALL] of two
+// query, VALUES rows, a set-returning function, or the rows of a set operation (UNION/INTERSECT/EXCEPT [ALL] of two
 // derived arms). Its rows are computed when its scan starts and held as
 // tuples of `layout` for the scan; an uncorrelated one is computed once per
 // statement and shared by every scan of it (a WITH query named twice).
@@ -63,11 +73,9 @@ struct DerivedPlan {
   // VALUES (..), (..) (when query is null and set_op is kNone): each row's
   // expressions, converted to `columns`' types.
   std::vector<std::vector<BoundExprPtr>> values;
-  // generate_series(start, stop, step) in FROM (when `series` is set): one
-  // column of columns[0]'s type.
-  std::vector<BoundExprPtr> series;
-  // unnest(array) in FROM (when set): one row per element, of columns[0]'s type.
-  BoundExprPtr unnest;
+  // A set-returning function in FROM (when function.kind is not kNone):
+  // its rows, of `columns`' types, computed from its arguments.
+  TableFunction function;
   // WITH ORDINALITY on a function in FROM: a last bigint column numbering the rows from 1.
   bool ordinality = false;
   // It reads columns of earlier FROM items (LATERAL) or of enclosing

@@ -276,7 +276,8 @@ std::optional<BinaryOp> BinaryOpFromName(std::string_view name) {
       {"~~*", BinaryOp::kILike},      {"!~~*", BinaryOp::kNotILike},
       {"->", BinaryOp::kJsonGet},     {"->>", BinaryOp::kJsonGetText}, {"#>", BinaryOp::kJsonPath},
       {"#>>", BinaryOp::kJsonPathText}, {"@>", BinaryOp::kContains}, {"<@", BinaryOp::kContainedBy},
-      {"?", BinaryOp::kJsonExists},
+      {"?", BinaryOp::kJsonExists},     {"?|", BinaryOp::kJsonExistsAny}, {"?&", BinaryOp::kJsonExistsAll},
+      {"#-", BinaryOp::kJsonDeletePath},
   };
   for (const Entry& e : kOperators) {
     if (e.name == name) return e.op;

@@ -45,6 +45,9 @@ std::string BinaryOpName(BinaryOp op) {
     case BinaryOp::kContains: return "@>";
     case BinaryOp::kContainedBy: return "<@";
     case BinaryOp::kJsonExists: return "?";
+    case BinaryOp::kJsonExistsAny: return "?|";
+    case BinaryOp::kJsonExistsAll: return "?&";
+    case BinaryOp::kJsonDeletePath: return "#-";
   }
   return "?";
 }
@@ -1285,6 +1288,14 @@ TEST(ParserTest, WindowFunctionsAndViews) {
   EXPECT_EQ(drop->drop->kind, ObjectKind::kView);
   EXPECT_TRUE(drop->drop->cascade);
   EXPECT_EQ(drop->drop->names.size(), 2u);
+}
+
+TEST(ParserTest, JsonbOperators) {
+  EXPECT_EQ(ShowSelectExpr("a ?| b"), "(?| a b)");
+  EXPECT_EQ(ShowSelectExpr("a ?& b"), "(?& a b)");
+  EXPECT_EQ(ShowSelectExpr("a #- b"), "(#- a b)");
+  EXPECT_EQ(ShowSelectExpr("a - 'k' - 1"), "(- (- a 'k') 1)");
+  EXPECT_EQ(ShowSelectExpr("a -> 'k' - 1"), "(-> a (- 'k' 1))");  // - binds tighter, as in PostgreSQL
 }
 
 TEST(ParserTest, ArrayForms) {

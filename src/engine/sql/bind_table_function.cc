@@ -1,0 +1,160 @@
+// Binder: set-returning functions in FROM (see binder.h, binder_internal.h).
+// Each becomes a DerivedPlan whose `function` the executor runs when the
+// source is scanned (execute_derived.cc): generate_series(start, stop[,
+// step]), unnest(array), and the json ones
+//   json[b]_array_elements(x)       value json[b]
+//   json[b]_array_elements_text(x)  value text
+//   json[b]_each(x)                 key text, value json[b]
+//   json[b]_each_text(x)            key text, value text
+//   json[b]_object_keys(x)          json[b]_object_keys text
+// Their arguments bind as a query of their own inside this one (like a
+// LATERAL subquery: they may read the items before it). A function that
+// returns one unnamed value (generate_series, unnest) names its column after
+// the table alias, the others by their OUT parameters, as PostgreSQL does;
+// column aliases then rename them, WITH ORDINALITY's column included.
+#include "engine/sql/binder_internal.h"
+
+#include <algorithm>
+
+namespace paceline::sql {
+
+using namespace bind;  // NOLINT: the binder's own helpers
+
+namespace {
+
+// A json function in FROM, by its name after the json_ / jsonb_ prefix.
+struct JsonSource {
+  std::string_view suffix;
+  TableFunctionKind kind;
+};
+constexpr JsonSource kJsonSources[] = {
+    {"array_elements", TableFunctionKind::kJsonArrayElements},
+    {"array_elements_text", TableFunctionKind::kJsonArrayElementsText},
+    {"each", TableFunctionKind::kJsonEach},
+    {"each_text", TableFunctionKind::kJsonEachText},
+    {"object_keys", TableFunctionKind::kJsonObjectKeys},
+};
+
+// The json function in FROM that `name` names, or null.
+const JsonSource* FindJsonSource(std::string_view name) {
+  if (name.starts_with("jsonb_")) {
+    name.remove_prefix(6);
+  } else if (name.starts_with("json_")) {
+    name.remove_prefix(5);
+  } else {
+    return nullptr;
+  }
+  for (const JsonSource& s : kJsonSources) {
+    if (s.suffix == name) return &s;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+namespace bind {
+
+std::string ScalarFunctionColumn(const FromItem& item) {
+  return !item.table.alias.empty() ? item.table.alias : item.function->function_name;
+}
+
+}  // namespace bind
+
+bool Binder::IsTableFunctionName(const std::string& name) {
+  return name == "generate_series" || name == "unnest" || FindJsonSource(name) != nullptr;
+}
+
+Status Binder::BindFunctionSource(const FromItem& item, Context& ctx, std::shared_ptr<const DerivedPlan>* out) {
+  const Expr& call = *item.function;
+  if (call.kind != ExprKind::kFunction) return NotSupported("this expression in FROM");
+  const std::string& name = call.function_name;
+  auto derived = std::make_shared<DerivedPlan>();
+  derived->function.name = name;
+  Context inner;
+  inner.outer = &ctx;
+  if (name == "generate_series") {
+    derived->function.kind = TableFunctionKind::kGenerateSeries;
+    PL_RETURN_IF_ERROR(BindSeriesSource(item, inner, derived.get()));
+  } else if (name == "unnest") {
+    derived->function.kind = TableFunctionKind::kUnnest;
+    PL_RETURN_IF_ERROR(BindUnnestSource(item, inner, derived.get()));
+  } else if (const JsonSource* json = FindJsonSource(name)) {
+    derived->function.kind = json->kind;
+    PL_RETURN_IF_ERROR(BindJsonSource(item, inner, derived.get()));
+  } else {
+    return NotSupported("function " + name + " in FROM");
+  }
+  derived->correlated = inner.correlated;
+  // WITH ORDINALITY adds a bigint column; column aliases rename the columns in order.
+  derived->ordinality = item.ordinality;
+  if (item.ordinality) derived->columns.push_back({"ordinality", Type(TypeId::kInt64)});
+  if (item.column_aliases.size() > derived->columns.size()) {
+    return Status(sqlstate::kInvalidColumnReference,
+                  "table \"" + item.table.alias + "\" has " + std::to_string(derived->columns.size()) +
+                      " columns available but " + std::to_string(item.column_aliases.size()) + " columns specified");
+  }
+  for (size_t c = 0; c < item.column_aliases.size(); ++c) derived->columns[c].name = item.column_aliases[c];
+  BuildLayout(derived.get());
+  *out = std::move(derived);
+  return Status::OK();
+}
+
+Status Binder::BindSeriesSource(const FromItem& item, Context& inner, DerivedPlan* derived) {
+  const Expr& call = *item.function;
+  if (call.star || call.distinct || call.list.size() < 2 || call.list.size() > 3) {
+    return Status(sqlstate::kUndefinedFunction,
+                  "function generate_series with " + std::to_string(call.list.size()) + " arguments does not exist",
+                  Pos(call.location));
+  }
+  std::vector<BoundExprPtr>& series = derived->function.args;
+  std::vector<const BoundExpr*> args;
+  for (const auto& a : call.list) {
+    BoundExprPtr b;
+    PL_RETURN_IF_ERROR(BindExpr(*a, inner, &b));
+    series.push_back(std::move(b));
+    args.push_back(series.back().get());
+  }
+  Type type;
+  PL_RETURN_IF_ERROR(CommonType(args, "generate_series", call.location, &type));
+  if (std::all_of(args.begin(), args.end(), [](const BoundExpr* a) { return IsUnknown(*a); })) type = Type(TypeId::kInt32);
+  if (!type.IsNumber() || type.IsFloat()) {
+    std::string types;
+    for (const BoundExpr* a : args) types += (types.empty() ? "" : ", ") + TypeText(a->type);
+    return Status(sqlstate::kUndefinedFunction, "function generate_series(" + types + ") does not exist",
+                  Pos(call.location));
+  }
+  for (auto& a : series) PL_RETURN_IF_ERROR(Coerce(&a, type, false, call.location));
+  derived->columns.push_back({ScalarFunctionColumn(item), type});
+  return Status::OK();
+}
+
+Status Binder::BindJsonSource(const FromItem& item, Context& inner, DerivedPlan* derived) {
+  const Expr& call = *item.function;
+  const std::string& name = call.function_name;
+  const Type json_type(name.starts_with("jsonb_") ? TypeId::kJsonb : TypeId::kJson);
+  std::vector<BoundExprPtr>& args = derived->function.args;
+  for (const auto& a : call.list) {
+    BoundExprPtr b;
+    PL_RETURN_IF_ERROR(BindExpr(*a, inner, &b));
+    args.push_back(std::move(b));
+  }
+  if (args.size() == 1 && IsUnknown(*args[0])) PL_RETURN_IF_ERROR(Coerce(&args[0], json_type, false, call.location));
+  if (call.star || call.distinct || args.size() != 1 || args[0]->type.id != json_type.id) {
+    std::string types;
+    for (const auto& a : args) types += (types.empty() ? "" : ", ") + TypeText(a->type);
+    return Status(sqlstate::kUndefinedFunction, "function " + name + "(" + types + ") does not exist",
+                  Pos(call.location));
+  }
+  const Type text(TypeId::kText);
+  switch (derived->function.kind) {
+    case TableFunctionKind::kJsonArrayElements: derived->columns = {{"value", json_type}}; break;
+    case TableFunctionKind::kJsonArrayElementsText: derived->columns = {{"value", text}}; break;
+    case TableFunctionKind::kJsonEach: derived->columns = {{"key", text}, {"value", json_type}}; break;
+    case TableFunctionKind::kJsonEachText: derived->columns = {{"key", text}, {"value", text}}; break;
+    case TableFunctionKind::kJsonObjectKeys: derived->columns = {{name, text}}; break;
+    default: return InternalError("not a json function in FROM: " + name);
+  }
+  return Status::OK();
+}
+
+}  // namespace paceline::sql
