@@ -10,14 +10,32 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "common/status.h"
 
 namespace paceline {
 
+namespace stack_depth_internal {
+// The lowest address the calling thread's recursion may reach; kUnknown
+// until its first check computes it (constant-initialized, so reading it is
+// one thread-local load, no initialization guard).
+inline constexpr uintptr_t kUnknown = 1;
+extern constinit thread_local uintptr_t t_limit;
+uintptr_t ComputeLimit();  // 0 when the stack's bounds cannot be known
+}  // namespace stack_depth_internal
+
 // Bytes of stack the calling thread has left beyond its reserve (the room
 // kept for the non-recursive work below the last check); 0 when none.
-size_t StackDepthBudget();
+inline size_t StackDepthBudget() {
+  using namespace stack_depth_internal;
+  uintptr_t limit = t_limit;
+  if (limit == kUnknown) limit = t_limit = ComputeLimit();
+  if (limit == 0) return SIZE_MAX;
+  // Stacks grow down on every platform Paceline runs on.
+  const uintptr_t here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  return here > limit ? here - limit : 0;
+}
 
 // The error CheckStackDepth returns.
 Status StackDepthExceeded();

@@ -194,9 +194,12 @@ Status Session::Prepare(std::string_view sql, const std::vector<Type>& declared_
 Status Session::Execute(std::string_view sql, const std::vector<Value>& params, QueryResult* result) {
   RequestScope request(this);
   result->Clear();
-  auto it = recent_statements_.find(sql);
-  if (it != recent_statements_.end() && it->second->catalog_version == db_->catalog().version()) {
-    return ExecutePrepared(*it->second, params, result);
+  if (const RecentStatement* recent = FindRecent(sql)) {
+    if (recent->literals.empty()) return ExecutePrepared(*recent->statement, params, result);
+    std::vector<Value> with_literals;
+    if (WithRecentLiterals(*recent, params, &with_literals)) {
+      return ExecutePrepared(*recent->statement, with_literals, result);
+    }
   }
   // A text that does not prepare fails the open block like a statement.
   auto failed = [this](Status status) {
@@ -213,11 +216,28 @@ Status Session::Execute(std::string_view sql, const std::vector<Value>& params, 
   }
   Status status = Prepare(sql, {}, &statement);
   if (!status.ok()) return failed(std::move(status));
-  RememberStatement(std::string(sql), statement);
+  RememberStatement(std::string(sql), {statement, 0, {}});
   return ExecutePrepared(*statement, params, result);
 }
 
-void Session::RememberStatement(std::string key, std::shared_ptr<const sql::PreparedStatement> statement) {
+const Session::RecentStatement* Session::FindRecent(std::string_view key) const {
+  auto it = recent_statements_.find(key);
+  if (it == recent_statements_.end() || it->second.statement->catalog_version != db_->catalog().version()) {
+    return nullptr;
+  }
+  return &it->second;
+}
+
+bool Session::WithRecentLiterals(const RecentStatement& recent, const std::vector<Value>& params,
+                                 std::vector<Value>* with_literals) {
+  if (recent.literals.empty() || params.size() != recent.supplied) return false;
+  with_literals->reserve(params.size() + recent.literals.size());
+  *with_literals = params;
+  with_literals->insert(with_literals->end(), recent.literals.begin(), recent.literals.end());
+  return true;
+}
+
+void Session::RememberStatement(std::string key, RecentStatement statement) {
   // Short texts only: a session's own map is not bounded by bytes (the
   // shared cache is, and still serves long texts with one lookup).
   constexpr size_t kRecentCapacity = 256;
@@ -241,19 +261,30 @@ Status Session::PrepareParameterized(std::string_view sql, const std::vector<Val
     key.push_back(static_cast<char>('A' + static_cast<int>(normalized.declared[i].id)));
   }
   std::shared_ptr<const sql::PreparedStatement> statement;
-  auto it = recent_statements_.find(key);
-  if (it != recent_statements_.end() && it->second->catalog_version == db_->catalog().version()) {
-    statement = it->second;
+  if (const RecentStatement* recent = FindRecent(key)) {
+    statement = recent->statement;
   } else {
     Status s = Prepare(normalized.text, normalized.declared, &statement);
     // Any error falls back to the original text, which then fails exactly
     // as it always did; only a gate timeout would just time out again.
     if (s.Is(sqlstate::kLockNotAvailable)) return s;
     if (!s.ok()) return Status::OK();
-    RememberStatement(std::move(key), statement);
+    RememberStatement(std::move(key), {statement, 0, {}});
   }
   *with_literals = params;
   if (!sql::LiteralParameterizer::BindLiterals(normalized, *statement, with_literals)) return Status::OK();
+  // The text itself, on its second sighting: Execute then runs it without
+  // lexing it again.
+  constexpr size_t kSeenSlots = 1024;
+  if (seen_once_.empty()) seen_once_.assign(kSeenSlots, 0);
+  const size_t h = TextHash()(sql);
+  size_t& slot = seen_once_[h % kSeenSlots];
+  if (slot != h) {
+    slot = h;
+  } else {
+    RememberStatement(std::string(sql), {statement, params.size(),
+                                         std::vector<Value>(with_literals->begin() + params.size(), with_literals->end())});
+  }
   *out = std::move(statement);
   *applied = true;
   return Status::OK();
@@ -269,7 +300,13 @@ Status Session::ExecuteScript(std::string_view sql, std::vector<QueryResult>* re
     std::shared_ptr<const sql::PreparedStatement> statement;
     std::vector<Value> with_literals;
     bool applied = false;
-    PL_RETURN_IF_ERROR(PrepareParameterized(sql, {}, &statement, &with_literals, &applied));
+    const RecentStatement* recent = FindRecent(sql);
+    if (recent != nullptr && WithRecentLiterals(*recent, {}, &with_literals)) {
+      statement = recent->statement;
+      applied = true;
+    } else {
+      PL_RETURN_IF_ERROR(PrepareParameterized(sql, {}, &statement, &with_literals, &applied));
+    }
     if (applied) {
       results->emplace_back();
       Status status = ExecutePrepared(*statement, with_literals, &results->back());

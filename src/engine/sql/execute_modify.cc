@@ -134,6 +134,7 @@ Status Executor::CollectJoinTargets(const SelectPlan& join, const std::vector<Bo
   sink.values = values;
   PL_RETURN_IF_ERROR(Join(join, 0, sink));
   tuples_.assign(1, nullptr);  // RETURNING reads source 0 only
+  ctx_.tuples = tuples_.data();
   return Status::OK();
 }
 

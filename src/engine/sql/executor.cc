@@ -88,7 +88,7 @@ Status Executor::Scan(const SourcePlan& source, const AccessPath& path, Fn fn) {
     });
     return status;
   }
-  std::vector<Value> values(path.equal.size());
+  absl::InlinedVector<Value, 4> values(path.equal.size());  // a key of up to 4 columns: no allocation
   for (size_t i = 0; i < path.equal.size(); ++i) {
     PL_RETURN_IF_ERROR(Evaluate(*path.equal[i], ctx_, &values[i]));
     if (values[i].is_null()) return Status::OK();  // col = NULL matches nothing
@@ -226,15 +226,15 @@ Status Executor::Scan(const SourcePlan& source, const AccessPath& path, Fn fn) {
   return status;
 }
 
-template <typename Fn>
-Status Executor::ScanHashed(const SourcePlan& source, int level, Fn fn) {
+Status Executor::ProbeHash(const SourcePlan& source, int level, const std::vector<JoinHashTable::Entry>** rows) {
+  *rows = nullptr;
   JoinHashTable& table = Cache().hash_tables[&source];
   const size_t width = source.hash_build.size();
-  Status status;
   if (!table.built()) {
     // Every row of the source that passes its own filters, by key. Reading
     // the whole source declares and reads it as a nested loop's full scan
     // would, once per statement.
+    Status status;
     PL_RETURN_IF_ERROR(Scan(source, source.access, [&](const Tuple* t, Row* row) {
       tuples_[level] = t;
       for (int f : source.local_filters) {
@@ -260,12 +260,7 @@ Status Executor::ScanHashed(const SourcePlan& source, int level, Fn fn) {
     PL_RETURN_IF_ERROR(Evaluate(*source.hash_probe[i], ctx_, &key[i]));
     if (key[i].is_null()) return Status::OK();
   }
-  const std::vector<JoinHashTable::Entry>* rows = table.Find(key);
-  if (rows == nullptr) return Status::OK();
-  for (const JoinHashTable::Entry& e : *rows) {
-    PL_RETURN_IF_ERROR(Tick());
-    if (!fn(e.tuple, e.row)) break;
-  }
+  *rows = table.Find(key);
   return Status::OK();
 }
 
@@ -312,7 +307,12 @@ Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink, int null
   if (source.hash_build.empty()) {
     PL_RETURN_IF_ERROR(Scan(source, source.access, visit));
   } else {
-    PL_RETURN_IF_ERROR(ScanHashed(source, level, visit));
+    const std::vector<JoinHashTable::Entry>* rows = nullptr;
+    PL_RETURN_IF_ERROR(ProbeHash(source, level, &rows));
+    for (size_t i = 0; rows != nullptr && i < rows->size(); ++i) {
+      PL_RETURN_IF_ERROR(Tick());
+      if (!visit((*rows)[i].tuple, (*rows)[i].row)) break;
+    }
   }
   PL_RETURN_IF_ERROR(status);
   // FULL JOINs whose left side starts here: their right side's rows that

@@ -24,6 +24,8 @@
 // Thread-safety: an Executor runs one statement on one thread.
 #pragma once
 
+#include <absl/container/inlined_vector.h>
+
 #include <climits>
 #include <memory>
 #include <unordered_map>
@@ -95,12 +97,10 @@ class Executor : public SubqueryRunner {
   // path, or a full scan) yields; fn returns false to stop.
   template <typename Fn>
   Status Scan(const SourcePlan& source, const AccessPath& path, Fn fn);
-  // A hash-joined source (hash_build set) at `level`: calls fn(tuple, row)
-  // for each of its rows whose key equals the current hash_probe values,
-  // reading the source into its hash table (in the statement's cache) first
-  // if this statement has not yet.
-  template <typename Fn>
-  Status ScanHashed(const SourcePlan& source, int level, Fn fn);
+  // A hash-joined source (hash_build set) at `level`: its rows whose key
+  // equals the current hash_probe values (null: none), read into its hash
+  // table (in the statement's cache) first if this statement has not yet.
+  Status ProbeHash(const SourcePlan& source, int level, const std::vector<JoinHashTable::Entry>** rows);
   // A FULL JOIN's right-side row, as remembered among those that matched:
   // the stored row, or the tuple of a derived source (held for the statement).
   static const void* FullJoinKey(const storage::Tuple* t, const storage::Row* row) {
@@ -127,8 +127,9 @@ class Executor : public SubqueryRunner {
 
   EvalContext ctx_;
   engine::Transaction* txn_;
-  std::vector<const storage::Tuple*> tuples_;
-  std::vector<const storage::TupleLayout*> layouts_;
+  // Per source of the running plan; a few sources need no allocation.
+  absl::InlinedVector<const storage::Tuple*, 4> tuples_;
+  absl::InlinedVector<const storage::TupleLayout*, 4> layouts_;
   storage::Row* row0_ = nullptr;  // the row of source 0 that Join is at
   // Per outer-joined group (by its first source): whether a row of it
   // matched the current row of the sources before it.
