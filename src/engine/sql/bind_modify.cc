@@ -46,6 +46,13 @@ Status Binder::BindReturning(const std::vector<SelectItem>& items, storage::Tabl
   return BindSelectList(items, ctx, exprs, columns);
 }
 
+Status Binder::BindModifyReturning(const std::vector<SelectItem>& items, Context& ctx,
+                                   std::vector<BoundExprPtr>* exprs, std::vector<engine::ResultColumn>* columns) {
+  if (items.empty()) return Status::OK();
+  ctx.clause = "RETURNING";
+  return BindSelectList(items, ctx, exprs, columns);
+}
+
 Status Binder::BindInsert(const InsertStmt& stmt, std::unique_ptr<InsertPlan>* out) {
   auto plan = std::make_unique<InsertPlan>();
   PL_RETURN_IF_ERROR(LookupTable(stmt.table, &plan->table));
@@ -190,8 +197,7 @@ Status Binder::BindUpdate(const UpdateStmt& stmt, std::unique_ptr<UpdatePlan>* o
     plan->set_columns.push_back(c);
     plan->set_values.push_back(std::move(e));
   }
-  PL_RETURN_IF_ERROR(BindReturning(stmt.returning, plan->target.table.get(), plan->target.alias, &plan->returning,
-                                   &plan->returning_columns));
+  PL_RETURN_IF_ERROR(BindModifyReturning(stmt.returning, ctx, &plan->returning, &plan->returning_columns));
   FinalizeParameters(&plan->target);
   if (plan->join) FinalizeParameters(plan->join.get());
   for (auto& e : plan->set_values) FinalizeParameters(e.get());
@@ -205,8 +211,7 @@ Status Binder::BindDelete(const DeleteStmt& stmt, std::unique_ptr<DeletePlan>* o
   Context ctx;
   PL_RETURN_IF_ERROR(BindWith(stmt.with, ctx));
   PL_RETURN_IF_ERROR(BindTarget(stmt.table, stmt.using_items, stmt.where.get(), ctx, &plan->target, &plan->join));
-  PL_RETURN_IF_ERROR(BindReturning(stmt.returning, plan->target.table.get(), plan->target.alias, &plan->returning,
-                                   &plan->returning_columns));
+  PL_RETURN_IF_ERROR(BindModifyReturning(stmt.returning, ctx, &plan->returning, &plan->returning_columns));
   FinalizeParameters(&plan->target);
   if (plan->join) FinalizeParameters(plan->join.get());
   for (auto& e : plan->returning) FinalizeParameters(e.get());

@@ -194,6 +194,10 @@ class Binder {
   // RETURNING over the target row, named `alias` (UPDATE t AS a .. RETURNING a.x).
   Status BindReturning(const std::vector<SelectItem>& items, storage::Table* table, const std::string& alias,
                        std::vector<BoundExprPtr>* exprs, std::vector<engine::ResultColumn>* columns);
+  // RETURNING of UPDATE/DELETE, in the statement's context: over the target
+  // (source 0) and, with FROM/USING, the joined sources (`*` is all of them).
+  Status BindModifyReturning(const std::vector<SelectItem>& items, Context& ctx, std::vector<BoundExprPtr>* exprs,
+                             std::vector<engine::ResultColumn>* columns);
   Status BindTargetScan(const TableRef& ref, const Expr* where, SourcePlan* target, Context& ctx);
   BoundExprPtr DefaultValue(const catalog::ColumnSchema& column) const;
   Status LookupTable(const TableRef& ref, std::shared_ptr<storage::Table>* out) const;

@@ -34,13 +34,20 @@ Status Executor::CheckNotNull(const storage::Table& table, const std::vector<Val
 }
 
 Status Executor::Returning(const std::vector<BoundExprPtr>& exprs, const storage::TupleLayout& layout,
-                           const Tuple* tuple, engine::QueryResult* result) {
+                           const Tuple* tuple, const std::vector<const Tuple*>* joined, engine::QueryResult* result) {
   if (exprs.empty()) return Status::OK();
   const Tuple* tuples[1] = {tuple};
   const storage::TupleLayout* layouts[1] = {&layout};
   EvalContext ctx = ctx_;
   ctx.tuples = tuples;
   ctx.layouts = layouts;
+  std::vector<const Tuple*> all;
+  if (joined != nullptr) {  // the new or deleted row, then the rows it was joined with
+    all = *joined;
+    all[0] = tuple;
+    ctx.tuples = all.data();
+    ctx.layouts = layouts_.data();
+  }
   std::vector<Value> row(exprs.size());
   for (size_t i = 0; i < exprs.size(); ++i) PL_RETURN_IF_ERROR(Evaluate(*exprs[i], ctx, &row[i]));
   result->rows.push_back(std::move(row));
@@ -93,7 +100,7 @@ Status Executor::Insert(const InsertPlan& plan, engine::QueryResult* result) {
     storage::TuplePtr tuple = table->layout().Build(values);
     const Tuple* raw = tuple.get();
     PL_RETURN_IF_ERROR(txn_->Insert(table, std::move(tuple)));
-    PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), raw, result));
+    PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), raw, nullptr, result));
     ++count;
   }
   if (!plan.returning.empty()) {
@@ -108,7 +115,8 @@ Status Executor::Insert(const InsertPlan& plan, engine::QueryResult* result) {
 
 Status Executor::CollectJoinTargets(const SelectPlan& join, const std::vector<BoundExprPtr>& set_values,
                                    std::vector<std::pair<Row*, const Tuple*>>* out,
-                                   std::vector<std::vector<Value>>* values) {
+                                   std::vector<std::vector<Value>>* values,
+                                   std::vector<std::vector<const Tuple*>>* joined) {
   StartJoin(join);
   std::unordered_set<Row*> seen;
   // The first joined row that reaches a target row decides its new values.
@@ -118,9 +126,11 @@ Status Executor::CollectJoinTargets(const SelectPlan& join, const std::vector<Bo
     std::unordered_set<Row*>* seen;
     std::vector<std::pair<Row*, const Tuple*>>* out;
     std::vector<std::vector<Value>>* values;
+    std::vector<std::vector<const Tuple*>>* joined;
     Status Consume() override {
       if (!seen->insert(self->row0_).second) return Status::OK();
       out->emplace_back(self->row0_, self->tuples_[0]);
+      if (joined != nullptr) joined->emplace_back(self->tuples_.begin(), self->tuples_.end());
       std::vector<Value> row(set_values->size());
       for (size_t i = 0; i < row.size(); ++i) PL_RETURN_IF_ERROR(Evaluate(*(*set_values)[i], self->ctx_, &row[i]));
       values->push_back(std::move(row));
@@ -132,6 +142,7 @@ Status Executor::CollectJoinTargets(const SelectPlan& join, const std::vector<Bo
   sink.seen = &seen;
   sink.out = out;
   sink.values = values;
+  sink.joined = joined;
   PL_RETURN_IF_ERROR(Join(join, 0, sink));
   tuples_.assign(1, nullptr);  // RETURNING reads source 0 only
   ctx_.tuples = tuples_.data();
@@ -146,9 +157,11 @@ Status Executor::Update(const UpdatePlan& plan, engine::QueryResult* result) {
   // PostgreSQL), not rows this statement already changed. UPDATE .. FROM
   // computes them with the join; one row is written as it is computed.
   std::vector<std::vector<Value>> new_values;
+  std::vector<std::vector<const Tuple*>> joined;  // UPDATE .. FROM .. RETURNING: each target's joined row
   for_update_ = true;
   if (plan.join) {
-    PL_RETURN_IF_ERROR(CollectJoinTargets(*plan.join, plan.set_values, &targets, &new_values));
+    PL_RETURN_IF_ERROR(CollectJoinTargets(*plan.join, plan.set_values, &targets, &new_values,
+                                          plan.returning.empty() ? nullptr : &joined));
   } else {
     PL_RETURN_IF_ERROR(CollectTargets(plan.target, &targets));
     if (targets.size() > 1) {
@@ -181,7 +194,7 @@ Status Executor::Update(const UpdatePlan& plan, engine::QueryResult* result) {
     storage::TuplePtr tuple = table->layout().Update(*old, plan.set_columns, values);
     const Tuple* raw = tuple.get();
     PL_RETURN_IF_ERROR(txn_->Update(table, row, std::move(tuple), old));
-    PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), raw, result));
+    PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), raw, joined.empty() ? nullptr : &joined[t], result));
   }
   if (!plan.returning.empty()) {
     result->columns = plan.returning_columns;
@@ -195,16 +208,19 @@ Status Executor::Update(const UpdatePlan& plan, engine::QueryResult* result) {
 Status Executor::Delete(const DeletePlan& plan, engine::QueryResult* result) {
   storage::Table* table = plan.target.table.get();
   std::vector<std::pair<Row*, const Tuple*>> targets;
+  std::vector<std::vector<const Tuple*>> joined;  // DELETE .. USING .. RETURNING: each target's joined row
   for_update_ = true;
   if (plan.join) {
     std::vector<std::vector<Value>> none;
-    PL_RETURN_IF_ERROR(CollectJoinTargets(*plan.join, {}, &targets, &none));
+    PL_RETURN_IF_ERROR(
+        CollectJoinTargets(*plan.join, {}, &targets, &none, plan.returning.empty() ? nullptr : &joined));
   } else {
     PL_RETURN_IF_ERROR(CollectTargets(plan.target, &targets));
   }
-  for (const auto& [row, old] : targets) {
+  for (size_t t = 0; t < targets.size(); ++t) {
+    const auto& [row, old] = targets[t];
     PL_RETURN_IF_ERROR(Tick());
-    PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), old, result));
+    PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), old, joined.empty() ? nullptr : &joined[t], result));
     PL_RETURN_IF_ERROR(txn_->Delete(table, row));
   }
   if (!plan.returning.empty()) {

@@ -109,12 +109,18 @@ class Executor : public SubqueryRunner {
   // Rows of the single source of UPDATE/DELETE that pass its filters.
   Status CollectTargets(const SourcePlan& target, std::vector<std::pair<storage::Row*, const storage::Tuple*>>* out);
   // UPDATE .. FROM / DELETE .. USING: the target rows (source 0 of `join`)
-  // that join, each once, with `set_values` evaluated on its first joined row.
+  // that join, each once, with `set_values` evaluated on its first joined
+  // row and, when `joined` is given, that row's other tuples (for RETURNING).
   Status CollectJoinTargets(const SelectPlan& join, const std::vector<BoundExprPtr>& set_values,
                             std::vector<std::pair<storage::Row*, const storage::Tuple*>>* out,
-                            std::vector<std::vector<Value>>* values);
+                            std::vector<std::vector<Value>>* values,
+                            std::vector<std::vector<const storage::Tuple*>>* joined);
+  // Appends the RETURNING row of `tuple` (of `layout`); with `joined`, the
+  // expressions also read the join's other sources (their layouts are still
+  // in layouts_ from StartJoin).
   Status Returning(const std::vector<BoundExprPtr>& exprs, const storage::TupleLayout& layout,
-                   const storage::Tuple* tuple, engine::QueryResult* result);
+                   const storage::Tuple* tuple, const std::vector<const storage::Tuple*>* joined,
+                   engine::QueryResult* result);
   Status CheckNotNull(const storage::Table& table, const std::vector<Value>& values);
   // A cancel check point, called per row visited and per scan started; it
   // polls the transaction's CancelToken once per kCancelCheckRows calls

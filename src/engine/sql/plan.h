@@ -238,7 +238,9 @@ struct UpdatePlan {
   std::unique_ptr<SelectPlan> join;
   std::vector<int> set_columns;
   std::vector<BoundExprPtr> set_values;  // cast to column types; null = DEFAULT
-  std::vector<BoundExprPtr> returning;   // over source 0 = the new row
+  // Over source 0 = the new row; with `join`, also over its other sources
+  // as the target row's first joined row had them.
+  std::vector<BoundExprPtr> returning;
   std::vector<engine::ResultColumn> returning_columns;
 };
 
@@ -246,7 +248,7 @@ struct DeletePlan {
   SourcePlan target;
   // DELETE .. USING: as UpdatePlan::join; a target row with any joined row goes.
   std::unique_ptr<SelectPlan> join;
-  std::vector<BoundExprPtr> returning;   // over source 0 = the deleted row
+  std::vector<BoundExprPtr> returning;   // over source 0 = the deleted row (and the join's, as UpdatePlan's)
   std::vector<engine::ResultColumn> returning_columns;
 };
 
