@@ -338,7 +338,10 @@ Status Binder::BindColumnRef(const Expr& e, Context& ctx, BoundExprPtr* out) {
     Context* level = &ctx;
     for (int d = 0; d < depth; ++d, level = level->outer) {
       level->correlated = true;
-      if (d == depth - 1) level->outer_sources.push_back(found->source);
+      if (d == depth - 1) {
+        level->outer_sources.push_back(found->source);
+        level->outer_columns.emplace_back(found->source, column);
+      }
     }
     *out = MakeNode(BoundKind::kOuterColumn, found->ColumnType(column), e.location);
     (*out)->depth = depth;

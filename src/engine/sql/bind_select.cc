@@ -292,6 +292,27 @@ Status Binder::ApplyGrouping(BoundExprPtr* e, const SelectPlan& plan, int locati
   return Status::OK();
 }
 
+Status Binder::CheckGroupedOuterColumns(const BoundExpr& e, SelectPlan* plan) {
+  if (e.kind == BoundKind::kSubquery && !e.subquery->outer_columns.empty()) {
+    for (const auto& [source, column] : e.subquery->outer_columns) {
+      const bool grouped = std::any_of(plan->group_by.begin(), plan->group_by.end(), [&](const BoundExprPtr& g) {
+        return g->kind == BoundKind::kColumn && g->source == source && g->index == column;
+      });
+      if (!grouped) {
+        const SourcePlan& s = plan->sources[source];
+        const std::string& name =
+            s.table ? s.table->schema().columns[column].name : s.derived->columns[column].name;
+        return Status(sqlstate::kGroupingError,
+                      "subquery uses ungrouped column \"" + s.alias + "." + name + "\" from outer query",
+                      Pos(e.location));
+      }
+    }
+    plan->keeps_group_rows = true;
+  }
+  for (const auto& c : e.children) PL_RETURN_IF_ERROR(CheckGroupedOuterColumns(*c, plan));
+  return Status::OK();
+}
+
 Status Binder::BindSelect(const SelectStmt& stmt, std::unique_ptr<SelectPlan>* out) {
   Context ctx;
   PL_RETURN_IF_ERROR(BindQuery(stmt, ctx, out));
@@ -404,15 +425,13 @@ Status Binder::BindQuery(const SelectStmt& stmt, Context& ctx, std::unique_ptr<S
   }
   PL_RETURN_IF_ERROR(BindLimitOffset(stmt, ctx, plan.get()));
   if (plan->aggregate) {
-    // The enclosing row of a correlated subquery is gone once rows are grouped.
-    for (const auto& e : plan->outputs) {
-      if (ReadsOuterSources(*e)) return NotSupported("a correlated subquery in an aggregated query's select list");
-    }
-    if (plan->having && ReadsOuterSources(*plan->having)) {
-      return NotSupported("a correlated subquery in HAVING");
-    }
-    for (const auto& key : plan->order_by) {
-      if (ReadsOuterSources(*key.expr)) return NotSupported("a correlated subquery in an aggregated query's ORDER BY");
+    // A subquery above the grouping that reads this query's columns reads
+    // grouped ones only (as in PostgreSQL), from the first row of the group.
+    for (const auto& e : plan->outputs) PL_RETURN_IF_ERROR(CheckGroupedOuterColumns(*e, plan.get()));
+    if (plan->having) PL_RETURN_IF_ERROR(CheckGroupedOuterColumns(*plan->having, plan.get()));
+    for (const auto& key : plan->order_by) PL_RETURN_IF_ERROR(CheckGroupedOuterColumns(*key.expr, plan.get()));
+    if (plan->keeps_group_rows && !plan->windows.empty()) {
+      return NotSupported("a correlated subquery in a query with window functions");
     }
   }
   plan->correlated = ctx.correlated;

@@ -91,6 +91,10 @@ Status Binder::BindSubquery(const Expr& e, Context& ctx, BoundExprPtr* out) {
   std::sort(subquery->outer_sources.begin(), subquery->outer_sources.end());
   subquery->outer_sources.erase(std::unique(subquery->outer_sources.begin(), subquery->outer_sources.end()),
                                 subquery->outer_sources.end());
+  subquery->outer_columns = inner.outer_columns;
+  std::sort(subquery->outer_columns.begin(), subquery->outer_columns.end());
+  subquery->outer_columns.erase(std::unique(subquery->outer_columns.begin(), subquery->outer_columns.end()),
+                                subquery->outer_columns.end());
   if (e.subquery_kind == SubqueryKind::kScalar) node->type = plan->outputs[0]->type;
   if (e.subquery_kind == SubqueryKind::kArray) {
     const Type& element = plan->outputs[0]->type;

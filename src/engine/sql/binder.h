@@ -196,6 +196,10 @@ class Binder {
                        std::vector<BoundExprPtr>* exprs, std::vector<engine::ResultColumn>* columns);
   // RETURNING of UPDATE/DELETE, in the statement's context: over the target
   // (source 0) and, with FROM/USING, the joined sources (`*` is all of them).
+  // 42803 when a subquery in `e` (above the grouping of `plan`) reads an
+  // ungrouped column of `plan`'s sources; sets plan->keeps_group_rows when
+  // one reads any.
+  Status CheckGroupedOuterColumns(const BoundExpr& e, SelectPlan* plan);
   Status BindModifyReturning(const std::vector<SelectItem>& items, Context& ctx, std::vector<BoundExprPtr>* exprs,
                              std::vector<engine::ResultColumn>* columns);
   Status BindTargetScan(const TableRef& ref, const Expr* where, SourcePlan* target, Context& ctx);

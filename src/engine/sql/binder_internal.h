@@ -79,6 +79,7 @@ struct Binder::Context {
   // any depth), and the sources of `outer` they read.
   bool correlated = false;
   std::vector<int> outer_sources;
+  std::vector<std::pair<int, int>> outer_columns;  // (source, column) of `outer` they read
 };
 
 namespace bind {
@@ -126,10 +127,6 @@ bool AnyNode(const BoundExpr& e, const Pred& pred) {
 
 inline bool ContainsColumn(const BoundExpr& e) {
   return AnyNode(e, [](const BoundExpr& x) { return x.kind == BoundKind::kColumn; });
-}
-// Whether `e` holds a subquery that reads sources of the query `e` is in.
-inline bool ReadsOuterSources(const BoundExpr& e) {
-  return AnyNode(e, [](const BoundExpr& x) { return x.kind == BoundKind::kSubquery && !x.subquery->outer_sources.empty(); });
 }
 
 // Whether `e` may read a column of an enclosing query: an outer column, or

@@ -87,6 +87,7 @@ struct BoundSubquery {
   std::shared_ptr<const SelectPlan> plan;
   SubqueryKind kind = SubqueryKind::kScalar;
   std::vector<int> outer_sources;
+  std::vector<std::pair<int, int>> outer_columns;  // the (source, column)s of those it reads
 };
 
 struct BoundExpr {

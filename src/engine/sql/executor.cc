@@ -407,6 +407,7 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
     struct Group {
       std::vector<Value> keys;
       std::vector<AggregateState> states;
+      std::vector<const Tuple*> first_row;  // plan.keeps_group_rows only
     };
     std::unordered_map<std::vector<Value>, size_t, ValuesHash> index;
     std::vector<Group> groups;
@@ -419,7 +420,10 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
         std::vector<Value> keys(plan->group_by.size());
         for (size_t g = 0; g < keys.size(); ++g) PL_RETURN_IF_ERROR(Evaluate(*plan->group_by[g], self->ctx_, &keys[g]));
         auto [it, inserted] = index->emplace(keys, groups->size());
-        if (inserted) groups->push_back(Group{std::move(keys), std::vector<AggregateState>(plan->aggregates.size())});
+        if (inserted) {
+          groups->push_back(Group{std::move(keys), std::vector<AggregateState>(plan->aggregates.size()), {}});
+          if (plan->keeps_group_rows) groups->back().first_row.assign(self->tuples_.begin(), self->tuples_.end());
+        }
         Group& group = (*groups)[it->second];
         for (size_t a = 0; a < plan->aggregates.size(); ++a) {
           const AggregateSpec& spec = plan->aggregates[a];
@@ -445,7 +449,7 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
     sink.groups = &groups;
     PL_RETURN_IF_ERROR(Join(plan, 0, sink));
     if (groups.empty() && plan.group_by.empty()) {
-      groups.push_back(Group{{}, std::vector<AggregateState>(plan.aggregates.size())});
+      groups.push_back(Group{{}, std::vector<AggregateState>(plan.aggregates.size()), {}});
     }
     std::vector<Value> slots;
     for (Group& group : groups) {
@@ -456,6 +460,8 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
         slots.push_back(std::move(v));
       }
       ctx_.slots = slots.data();
+      // Subqueries above the grouping read grouped columns from the group's first row.
+      if (!group.first_row.empty()) std::copy(group.first_row.begin(), group.first_row.end(), tuples_.begin());
       if (plan.having) {
         bool pass = false;
         PL_RETURN_IF_ERROR(EvaluatePredicate(*plan.having, ctx_, &pass));

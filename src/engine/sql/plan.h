@@ -210,6 +210,10 @@ struct SelectPlan {
   bool for_update = false;
   bool has_outer_join = false;  // some source has left_join set
   bool has_full_join = false;   // some source has full_join_left set
+  // An aggregated query whose outputs, HAVING or ORDER BY hold a subquery
+  // reading its (grouped) columns: each group keeps its first row's tuples
+  // for it to read.
+  bool keeps_group_rows = false;
   // It reads columns of an enclosing query (kOuterColumn, at any depth):
   // as a subquery it runs again for each outer row.
   bool correlated = false;
