@@ -6,11 +6,11 @@
 //     → text     UPDATE a SET bal = bal + $1 WHERE id = $2
 //       declared {int4, int4}, literals {-12, 5}
 //
-// Parameterize reads one statement with a small SQL lexer of its own (no
-// libpg_query: it must cost about a microsecond; the engine's other lexer,
-// SplitStatements', is libpg_query's scanner behind protobuf) and replaces
-// only the literals whose replacement by a parameter cannot change what the
-// statement means:
+// Parameterize reads one statement with a small SQL lexer of its own
+// (SqlLexer, sql_lexer.h; no libpg_query: it must cost about a microsecond;
+// the engine's other lexer, SplitStatements', is libpg_query's scanner
+// behind protobuf) and replaces only the literals whose replacement by a
+// parameter cannot change what the statement means:
 //   - only in statements that start with SELECT, INSERT, UPDATE or DELETE;
 //   - only in a WHERE clause, an UPDATE's SET clause or an INSERT's VALUES
 //     rows, never after ORDER BY, GROUP BY, HAVING, LIMIT, OFFSET, FETCH,
