@@ -1,5 +1,6 @@
 // Session: statement entry points and dispatch, autocommit, settings and
-// SHOW (see session.h; the transaction-block rules are in session_block.cc).
+// SHOW (see session.h; the transaction-block rules are in session_block.cc,
+// SHOW of the paceline.* settings in session_show.cc).
 #include "engine/session.h"
 
 #include <algorithm>
@@ -194,12 +195,10 @@ Status Session::Prepare(std::string_view sql, const std::vector<Type>& declared_
 Status Session::Execute(std::string_view sql, const std::vector<Value>& params, QueryResult* result) {
   RequestScope request(this);
   result->Clear();
-  if (const RecentStatement* recent = FindRecent(sql)) {
+  if (const RecentStatements::Entry* recent = recent_.Find(sql, db_->catalog().version())) {
     if (recent->literals.empty()) return ExecutePrepared(*recent->statement, params, result);
     std::vector<Value> with_literals;
-    if (WithRecentLiterals(*recent, params, &with_literals)) {
-      return ExecutePrepared(*recent->statement, with_literals, result);
-    }
+    if (recent->WithLiterals(params, &with_literals)) return ExecutePrepared(*recent->statement, with_literals, result);
   }
   // A text that does not prepare fails the open block like a statement.
   auto failed = [this](Status status) {
@@ -216,35 +215,8 @@ Status Session::Execute(std::string_view sql, const std::vector<Value>& params, 
   }
   Status status = Prepare(sql, {}, &statement);
   if (!status.ok()) return failed(std::move(status));
-  RememberStatement(std::string(sql), {statement, 0, {}});
+  recent_.Remember(std::string(sql), {statement, 0, {}});
   return ExecutePrepared(*statement, params, result);
-}
-
-const Session::RecentStatement* Session::FindRecent(std::string_view key) const {
-  auto it = recent_statements_.find(key);
-  if (it == recent_statements_.end() || it->second.statement->catalog_version != db_->catalog().version()) {
-    return nullptr;
-  }
-  return &it->second;
-}
-
-bool Session::WithRecentLiterals(const RecentStatement& recent, const std::vector<Value>& params,
-                                 std::vector<Value>* with_literals) {
-  if (recent.literals.empty() || params.size() != recent.supplied) return false;
-  with_literals->reserve(params.size() + recent.literals.size());
-  *with_literals = params;
-  with_literals->insert(with_literals->end(), recent.literals.begin(), recent.literals.end());
-  return true;
-}
-
-void Session::RememberStatement(std::string key, RecentStatement statement) {
-  // Short texts only: a session's own map is not bounded by bytes (the
-  // shared cache is, and still serves long texts with one lookup).
-  constexpr size_t kRecentCapacity = 256;
-  constexpr size_t kRecentMaxText = 4096;
-  if (key.size() > kRecentMaxText) return;
-  if (recent_statements_.size() >= kRecentCapacity) recent_statements_.clear();
-  recent_statements_[std::move(key)] = std::move(statement);
 }
 
 Status Session::PrepareParameterized(std::string_view sql, const std::vector<Value>& params,
@@ -261,7 +233,7 @@ Status Session::PrepareParameterized(std::string_view sql, const std::vector<Val
     key.push_back(static_cast<char>('A' + static_cast<int>(normalized.declared[i].id)));
   }
   std::shared_ptr<const sql::PreparedStatement> statement;
-  if (const RecentStatement* recent = FindRecent(key)) {
+  if (const RecentStatements::Entry* recent = recent_.Find(key, db_->catalog().version())) {
     statement = recent->statement;
   } else {
     Status s = Prepare(normalized.text, normalized.declared, &statement);
@@ -269,21 +241,15 @@ Status Session::PrepareParameterized(std::string_view sql, const std::vector<Val
     // as it always did; only a gate timeout would just time out again.
     if (s.Is(sqlstate::kLockNotAvailable)) return s;
     if (!s.ok()) return Status::OK();
-    RememberStatement(std::move(key), {statement, 0, {}});
+    recent_.Remember(std::move(key), {statement, 0, {}});
   }
   *with_literals = params;
   if (!sql::LiteralParameterizer::BindLiterals(normalized, *statement, with_literals)) return Status::OK();
   // The text itself, on its second sighting: Execute then runs it without
   // lexing it again.
-  constexpr size_t kSeenSlots = 1024;
-  if (seen_once_.empty()) seen_once_.assign(kSeenSlots, 0);
-  const size_t h = TextHash()(sql);
-  size_t& slot = seen_once_[h % kSeenSlots];
-  if (slot != h) {
-    slot = h;
-  } else {
-    RememberStatement(std::string(sql), {statement, params.size(),
-                                         std::vector<Value>(with_literals->begin() + params.size(), with_literals->end())});
+  if (recent_.SeenBefore(sql)) {
+    recent_.Remember(std::string(sql), {statement, params.size(),
+                                        std::vector<Value>(with_literals->begin() + params.size(), with_literals->end())});
   }
   *out = std::move(statement);
   *applied = true;
@@ -300,8 +266,8 @@ Status Session::ExecuteScript(std::string_view sql, std::vector<QueryResult>* re
     std::shared_ptr<const sql::PreparedStatement> statement;
     std::vector<Value> with_literals;
     bool applied = false;
-    const RecentStatement* recent = FindRecent(sql);
-    if (recent != nullptr && WithRecentLiterals(*recent, {}, &with_literals)) {
+    const RecentStatements::Entry* recent = recent_.Find(sql, db_->catalog().version());
+    if (recent != nullptr && recent->WithLiterals({}, &with_literals)) {
       statement = recent->statement;
       applied = true;
     } else {
@@ -463,95 +429,6 @@ Status Session::RunUtility(const sql::PreparedStatement& statement, QueryResult*
     default:
       return InternalError("unexpected utility statement");
   }
-}
-
-bool Session::ShowPacelineSetting(const std::string& name, QueryResult* result) const {
-  auto one = [&](std::string value) {
-    result->columns = {{name, Type(TypeId::kText)}};
-    result->rows.push_back({Value::Text(std::move(value))});
-  };
-  if (name == "paceline.scheduler") {
-    one(std::string(db_->scheduler_name()));
-  } else if (name == "paceline.cc") {
-    one(std::string(db_->cc_name()));
-  } else if (name == "paceline.workers") {
-    one(std::to_string(db_->workers()));
-  } else if (name == "paceline.hot_references") {
-    constexpr size_t kShown = 20;
-    result->columns = {{"reference", Type(TypeId::kText)},
-                       {"aborts", Type(TypeId::kInt64)},
-                       {"commits", Type(TypeId::kInt64)},
-                       {"weight", Type(TypeId::kFloat64)},
-                       {"queued", Type(TypeId::kText)}};
-    for (const auto& ref : db_->TopReferences(kShown)) {
-      std::string queued = "{";
-      for (size_t q = 0; q < ref.queued.size(); ++q) queued += (q ? "," : "") + std::to_string(ref.queued[q]);
-      queued += "}";
-      result->rows.push_back({Value::Text(ref.name), Value::Int64(static_cast<int64_t>(ref.aborts)),
-                              Value::Int64(static_cast<int64_t>(ref.commits)), Value::Float64(ref.weight),
-                              Value::Text(std::move(queued))});
-    }
-  } else if (name == "paceline.session_id") {
-    one(std::to_string(id_));
-  } else if (name == "paceline.lanes") {
-    // The conflict lanes held or waited for now: per lane (a reference with
-    // conflict evidence) its holder and its waiting sessions
-    // (paceline.session_id), in arrival order.
-    result->columns = {{"reference", Type(TypeId::kText)},
-                       {"holder", Type(TypeId::kInt64)},
-                       {"waiting", Type(TypeId::kText)}};
-    if (db_->lanes_) {
-      for (const LaneTable::LaneState& lane : db_->lanes_->Snapshot()) {
-        std::string waiting = "{";
-        for (size_t i = 0; i < lane.waiting.size(); ++i) waiting += (i ? "," : "") + std::to_string(lane.waiting[i]);
-        waiting += "}";
-        result->rows.push_back({Value::Text(lane.reference),
-                                lane.holder == 0 ? Value::Null(TypeId::kInt64) : Value::Int64(static_cast<int64_t>(lane.holder)),
-                                Value::Text(std::move(waiting))});
-      }
-    }
-  } else if (name == "paceline.scheduler_stats") {
-    // What the scheduler did since start (SchedulerStats), one row per
-    // field; the flags are 0 or 1.
-    result->columns = {{"name", Type(TypeId::kText)}, {"value", Type(TypeId::kInt64)}};
-    for (const scheduler::SchedulerStats::Field& f : db_->SchedulerStats().Fields()) {
-      result->rows.push_back({Value::Text(std::string(f.name)), Value::Int64(static_cast<int64_t>(f.value))});
-    }
-  } else if (name == "paceline.log") {
-    // The redo log (Options::data_dir): one row; a data directory of ""
-    // means in memory only.
-    const log::LogWriterStats st = db_->LogStats();
-    auto i64 = [](uint64_t v) { return Value::Int64(static_cast<int64_t>(v)); };
-    result->columns = {{"data_dir", Type(TypeId::kText)}, {"sync", Type(TypeId::kText)},
-                       {"records", Type(TypeId::kInt64)}, {"bytes", Type(TypeId::kInt64)},
-                       {"syncs", Type(TypeId::kInt64)},   {"segments", Type(TypeId::kInt64)}};
-    result->rows.push_back({Value::Text(db_->durable() ? db_->options().data_dir : ""),
-                            Value::Text(db_->durable() ? db_->options().sync : "none"), i64(st.appends), i64(st.bytes),
-                            i64(st.syncs), i64(st.segments)});
-  } else if (name == "paceline.stats") {
-    // One row per run queue, then their sum: what the workers did since
-    // start (see ExecutionStats). Interactive transactions are not counted.
-    result->columns = {{"queue", Type(TypeId::kText)},       {"queued", Type(TypeId::kInt64)},
-                       {"commits", Type(TypeId::kInt64)},    {"aborts", Type(TypeId::kInt64)},
-                       {"abort_rate", Type(TypeId::kFloat64)}, {"steals", Type(TypeId::kInt64)},
-                       {"failed_40001", Type(TypeId::kInt64)}, {"errors", Type(TypeId::kInt64)}};
-    auto row = [&](std::string queue, const ExecutionStats& st) {
-      auto i64 = [](uint64_t v) { return Value::Int64(static_cast<int64_t>(v)); };
-      result->rows.push_back({Value::Text(std::move(queue)), i64(st.queued), i64(st.commits), i64(st.aborts()),
-                              Value::Float64(st.abort_rate()), i64(st.steals), i64(st.retry_limit_failures),
-                              i64(st.errors)});
-    };
-    const std::vector<ExecutionStats> per_queue = db_->StatsPerQueue();
-    ExecutionStats total;
-    for (size_t q = 0; q < per_queue.size(); ++q) {
-      row(std::to_string(q), per_queue[q]);
-      total.Add(per_queue[q]);
-    }
-    row("all", total);
-  } else {
-    return false;
-  }
-  return true;
 }
 
 Status Session::CheckDdlAfterWrites(const sql::Statement& ast) const {

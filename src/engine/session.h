@@ -54,6 +54,7 @@
 #include "common/status.h"
 #include "common/value.h"
 #include "engine/query_result.h"
+#include "engine/recent_statements.h"
 #include "engine/sql/prepared_statement.h"
 #include "engine/transaction.h"
 
@@ -255,33 +256,7 @@ class Session {
   // (SHOW transaction_read_only); writes then fail with 25006.
   bool read_only_ = false;
 
-  // This session's recently used statements: found without copying the
-  // text (the shared StatementCache needs a key string).
-  struct TextHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
-  };
-  struct RecentStatement {
-    std::shared_ptr<const sql::PreparedStatement> statement;
-    // A text whose literals PrepareParameterized replaced: the caller's
-    // parameter count, and the literals' values (converted for `statement`)
-    // that follow the caller's. Empty for a text prepared as it is.
-    size_t supplied = 0;
-    std::vector<Value> literals;
-  };
-  std::unordered_map<std::string, RecentStatement, TextHash, std::equal_to<>> recent_statements_;
-  // Keeps `statement` among the recent ones under `key`.
-  void RememberStatement(std::string key, RecentStatement statement);
-  // The recent statement under `key` when its catalog version is current.
-  const RecentStatement* FindRecent(std::string_view key) const;
-  // `params` followed by `recent`'s literal values; false when it has none
-  // or the caller gave another number of parameters.
-  static bool WithRecentLiterals(const RecentStatement& recent, const std::vector<Value>& params,
-                                 std::vector<Value>* with_literals);
-  // Texts with literals are remembered on their second sighting (a text
-  // seen once, as pgbench's every text is, costs one slot): the hashes of
-  // texts seen once, by hash modulo the size.
-  std::vector<size_t> seen_once_;
+  RecentStatements recent_;  // this session's recently run texts
   bool ran_ddl_ = false;  // the open block ran DDL
   bool gate_held_ = false;  // a StatementGate holds the execution gate
   std::vector<uint32_t> table_gates_;  // the tables whose gates the open block holds
