@@ -68,6 +68,10 @@ class Postgres:
                          "-o", f"-p {self.port} -k {self.dir} -h 127.0.0.1 -c fsync=off -c synchronous_commit=off "
                          f"-c full_page_writes=off -c max_connections={self.max_connections} -c shared_buffers=1GB")
 
+    def postmaster_pid(self):
+        with open(os.path.join(self.data, "postmaster.pid")) as f:
+            return int(f.readline())
+
     def stop(self):
         try:
             self.as_postgres(f"{PG_BIN}/pg_ctl", "-D", self.data, "-m", "fast", "-w", "stop")

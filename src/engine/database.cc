@@ -271,6 +271,10 @@ void Database::Submit(TransactionRequest request, ResultCallback done) {
     return;
   }
   scheduler::Footprint footprint = FootprintOf(request, &request.prepared);
+  Queue(std::move(request), std::move(footprint), std::move(done));
+}
+
+void Database::Queue(TransactionRequest request, scheduler::Footprint footprint, ResultCallback done) {
   const scheduler::Placement placement = scheduler_->Place(footprint);
   pool_->Submit(placement.queue, std::move(request), std::move(footprint), AfterDurable(std::move(done)),
                 placement.pinned ? JobPlacement::kPinned : JobPlacement::kPicked);
@@ -316,6 +320,15 @@ void Database::AddFootprint(const TransactionRequest& request, FootprintBuilder*
     }
     return;
   }
+  if (const PreparedCalls* ready = request.prepared.get(); ready != nullptr && prepared == nullptr) {
+    // Naming a footprint already read: its statements as prepared for it
+    // (the same references in the same order, and nothing lexed again).
+    for (size_t i = 0; i < ready->statements.size() && i < request.statements.size(); ++i) {
+      if (ready->statements[i] == nullptr) continue;
+      builder->Add(*ready->statements[i], ready->literals[i].empty() ? request.statements[i].params : ready->literals[i]);
+    }
+    return;
+  }
   // Statement lists: prepared (from the cache) under the gate, as when they
   // run; a statement that does not prepare adds nothing (it fails when it
   // runs).
@@ -355,6 +368,21 @@ std::vector<scheduler::HotReference> Database::TopReferences(size_t k) const { r
 
 scheduler::SchedulerStats Database::SchedulerStats() const { return scheduler_->Stats(); }
 
+TransactionResult Database::Run(TransactionRequest request) {
+  if (!pool_) return Submit(std::move(request)).get();  // its 55000
+  scheduler::Footprint footprint = FootprintOf(request, &request.prepared);
+  if (scheduler_->MayRunHere(footprint)) {
+    TransactionResult result = pool_->RunHere(std::move(request), std::move(footprint));
+    if (result.committed()) result.status = AwaitCommitDurable(result.commit_lsn);
+    return result;
+  }
+  // (The callback owns the promise: it may still run after get() returns.)
+  auto promise = std::make_shared<std::promise<TransactionResult>>();
+  std::future<TransactionResult> future = promise->get_future();
+  Queue(std::move(request), std::move(footprint), [promise](TransactionResult&& r) { promise->set_value(std::move(r)); });
+  return future.get();
+}
+
 std::future<TransactionResult> Database::Submit(TransactionRequest request) {
   auto promise = std::make_shared<std::promise<TransactionResult>>();
   auto future = promise->get_future();
@@ -376,6 +404,8 @@ void Database::SubmitTo(size_t queue, TransactionRequest request, ResultCallback
 }
 
 ExecutionStats Database::Stats() const { return pool_ ? pool_->Stats() : ExecutionStats{}; }
+
+ExecutionStats Database::StatsHere() const { return pool_ ? pool_->HereStats() : ExecutionStats{}; }
 
 std::vector<ExecutionStats> Database::StatsPerQueue() const {
   return pool_ ? pool_->StatsPerQueue() : std::vector<ExecutionStats>{};

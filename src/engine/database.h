@@ -79,12 +79,23 @@ class Database {
   // (Submit with a callback) is fine.
   void Submit(TransactionRequest request, ResultCallback done);
   std::future<TransactionResult> Submit(TransactionRequest request);
+  // Submit, waiting for the result — except that a transaction the
+  // scheduler would place on any queue alike (Scheduler::MayRunHere:
+  // "adaptive" when none of its references has conflict evidence) runs on
+  // the calling thread instead, with a worker's retries and scheduler
+  // events (WorkerPool::RunHere), saving the trip to a worker and back.
+  // For a caller that waits anyway (a server connection). It may block on
+  // this database (a 2PL lock wait): never call it from a worker or a
+  // callback.
+  TransactionResult Run(TransactionRequest request);
   // Queues it on run queue `queue` (< workers()), bypassing the scheduler's
   // choice; its outcomes still teach the scheduler's History (events with
   // scheduler::kNoQueue), but it counts in no queue's State.
   void SubmitTo(size_t queue, TransactionRequest request, ResultCallback done);
   // Statistics of the workers since start or the last ResetStats.
   ExecutionStats Stats() const;
+  // Those that ran on their submitter's thread (Run; WorkerPool::HereStats).
+  ExecutionStats StatsHere() const;
   // The same per run queue (WorkerPool::StatsPerQueue); empty without workers.
   std::vector<ExecutionStats> StatsPerQueue() const;
   // Transactions waiting on each run queue now (not those running); empty
@@ -139,6 +150,8 @@ class Database {
   explicit Database(const Options& options);
 
   class Runner;
+  // Queues `request` where the scheduler places it (Submit's second half).
+  void Queue(TransactionRequest request, scheduler::Footprint footprint, ResultCallback done);
   // `request`'s footprint as the scheduler Needs() it (empty when it needs
   // none). With `prepared`, a statement list's statements as prepared for
   // it (left empty when none were).
@@ -149,7 +162,8 @@ class Database {
   // null).
   void AddFootprint(const TransactionRequest& request, FootprintBuilder* builder,
                     std::shared_ptr<const PreparedCalls>* prepared = nullptr);
-  // The text of each reference of `request`'s footprint, in its order.
+  // The text of each reference of `request`'s footprint, in its order (from
+  // request.prepared when the footprint was read from it).
   void NameReferences(const TransactionRequest& request, std::vector<std::string>* names);
   // One attempt of `request` in a new transaction with `timestamp`. On a
   // conflict, *reason names it and *culprit_table (if not null) the table

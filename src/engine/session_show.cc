@@ -70,8 +70,10 @@ bool Session::ShowPacelineSetting(const std::string& name, QueryResult* result) 
                             Value::Text(db_->durable() ? db_->options().sync : "none"), i64(st.appends), i64(st.bytes),
                             i64(st.syncs), i64(st.segments)});
   } else if (name == "paceline.stats") {
-    // One row per run queue, then their sum: what the workers did since
-    // start (see ExecutionStats). Interactive transactions are not counted.
+    // One row per run queue, then `here` (transactions run on their
+    // submitter's thread, WorkerPool::RunHere: its `queued` counts them),
+    // then the sum: what the workers did since start (see ExecutionStats).
+    // Interactive transactions are not counted.
     result->columns = {{"queue", Type(TypeId::kText)},       {"queued", Type(TypeId::kInt64)},
                        {"commits", Type(TypeId::kInt64)},    {"aborts", Type(TypeId::kInt64)},
                        {"abort_rate", Type(TypeId::kFloat64)}, {"steals", Type(TypeId::kInt64)},
@@ -88,6 +90,10 @@ bool Session::ShowPacelineSetting(const std::string& name, QueryResult* result) 
       row(std::to_string(q), per_queue[q]);
       total.Add(per_queue[q]);
     }
+    ExecutionStats here = db_->StatsHere();
+    here.queued = here.ran_here;
+    row("here", here);
+    total.Add(db_->StatsHere());
     row("all", total);
   } else {
     return false;

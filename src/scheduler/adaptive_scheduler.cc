@@ -32,6 +32,7 @@ AdaptiveScheduler::AdaptiveScheduler(const SchedulerOptions& options, std::funct
       half_life_ns_(static_cast<double>(std::max<int64_t>(
           std::chrono::duration_cast<std::chrono::nanoseconds>(options.history_half_life).count(), 1))),
       exploration_(std::clamp(options.exploration, 0.0, 1.0)),
+      run_here_(options.run_here),
       capacity_(std::max<size_t>(options.history_capacity, 1)),
       now_ns_(now_ns ? std::move(now_ns) : std::function<int64_t()>(SteadyNowNs)),
       shards_(new Shard[kShards]),
@@ -169,6 +170,13 @@ AdaptiveScheduler::Hottest AdaptiveScheduler::HottestOf(const Footprint& footpri
     return true;
   });
   return h;
+}
+
+bool AdaptiveScheduler::MayRunHere(const Footprint& footprint) {
+  if (!run_here_) return false;
+  if (HottestOf(footprint, now_ns_(), /*count_traffic=*/false).hot) return false;  // Place it
+  ran_here_.fetch_add(1, std::memory_order_relaxed);
+  return true;
 }
 
 Placement AdaptiveScheduler::Place(const Footprint& footprint) {

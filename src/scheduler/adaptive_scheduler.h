@@ -131,6 +131,16 @@
 //      the sets lose. (With it,
 //      TPC-C 2PL at 4 warehouses went from 1,290–1,350 to 1,560–1,860 tps,
 //      2 warehouses +10–25% — measured, interleaved.)
+//  Running where it arrived (MayRunHere, SchedulerOptions::run_here). A
+//   transaction with no hot reference has no queue better than another
+//   (step 2 would put it on the shortest, unpinned). When its submitter
+//   waits for it on a thread of its own (a server connection), it runs on
+//   that thread instead: no trip to a worker and back, which cost a point
+//   read more than the read (pgbench select-only through paceline-server:
+//   ~4 context switches per transaction, 65% of the profile in the
+//   kernel's task switch — measured). Its traffic is not counted (nothing
+//   is placed) and its events name kNoQueue, so its conflicts still teach
+//   the evidence: once a reference is hot, its transactions are placed.
 //  Stealing (Place, MayMove). A transaction placed at its home is pinned:
 //   an idle worker steals only unpinned ones (no evidence, explored,
 //   spilled), and a pinned one only when MayMove finds that none of its
@@ -205,6 +215,7 @@ class AdaptiveScheduler : public Scheduler {
   FootprintSpec Needs() const override;
   size_t Pick(const Footprint& footprint) override;
   Placement Place(const Footprint& footprint) override;
+  bool MayRunHere(const Footprint& footprint) override;
   bool MayMove(const Footprint& footprint, size_t queue) override;
   std::optional<Placement> RetryPlacement(const Footprint& footprint, size_t queue,
                                           const AbortCulprit& culprit) override;
@@ -417,6 +428,7 @@ class AdaptiveScheduler : public Scheduler {
   const size_t queues_;
   const double half_life_ns_;
   const double exploration_;
+  const bool run_here_;
   const size_t capacity_;
   std::function<int64_t()> now_ns_;
   mutable std::unique_ptr<Shard[]> shards_;
@@ -436,7 +448,7 @@ class AdaptiveScheduler : public Scheduler {
   std::atomic<uint64_t> rng_;
   SpreadController spread_;
   std::atomic<uint64_t> picks_{0}, explored_{0}, homed_{0}, default_picks_{0}, moves_{0}, spilled_{0}, moved_{0},
-      sent_home_{0};
+      sent_home_{0}, ran_here_{0};
 };
 
 }  // namespace paceline::scheduler

@@ -269,6 +269,7 @@ SchedulerStats AdaptiveScheduler::Stats() const {
   stats.home_moves = moves_.load(std::memory_order_relaxed);
   stats.moved = moved_.load(std::memory_order_relaxed);
   stats.sent_home = sent_home_.load(std::memory_order_relaxed);
+  stats.ran_here = ran_here_.load(std::memory_order_relaxed);
   const SpreadController::Stats spread = spread_.GetStats();
   stats.spread = spread.spread;
   stats.spill = spread.spill;

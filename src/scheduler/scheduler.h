@@ -8,7 +8,11 @@
 // Contract, for one transaction with footprint F (computed as Needs() asks):
 //   q = Pick(F)               exactly once, before it is queued on q (the
 //                             engine calls Place, which calls Pick unless a
-//                             policy pins transactions: see Placement)
+//                             policy pins transactions: see Placement) —
+//                             unless MayRunHere(F) said yes first: then the
+//                             transaction runs on the thread that submitted
+//                             it and waits for it, is never queued, and its
+//                             events name kNoQueue
 //   OnAbort(F, q, culprit, namer)  once per attempt that ended in a conflict
 //                             (each is retried, or fails at the retry limit)
 //   OnCommit(F, q)            once if it committed
@@ -77,6 +81,11 @@ struct SchedulerOptions {
   // so that evidence keeps coming.
   std::chrono::milliseconds history_half_life{2000};
   double exploration = 0.02;
+  // "adaptive": a transaction without conflict evidence on any of its
+  // references, whose submitter waits for it anyway (a server connection),
+  // runs on the submitter's thread (MayRunHere) instead of crossing to a
+  // worker and back; false: every transaction is placed on a queue.
+  bool run_here = true;
 
   // "partition": the canonical domain whose value picks the queue.
   std::string partition_domain = "w_id";
@@ -129,6 +138,7 @@ struct SchedulerStats {
   // those that conflicted away from home sent back there.
   uint64_t homed = 0, explored = 0, spilled = 0, home_moves = 0, moved = 0;
   uint64_t sent_home = 0;  // retries sent back to the home queue (RetryPlacement)
+  uint64_t ran_here = 0;   // run on their submitter's thread (MayRunHere), never placed
   // The queues a hot reference's transactions spread over ("adaptive":
   // SpreadController) and whether they spill to idle queues, with the
   // probes of other levels, those adopted, and the adoptions their audit
@@ -170,6 +180,17 @@ class Scheduler {
   // pinned, any idle worker may steal it). A policy that pins overrides this
   // and Pick alike; the engine calls only this one.
   virtual Placement Place(const Footprint& footprint) { return Placement{Pick(footprint), false}; }
+  // Asked instead of Place, first, for a transaction whose submitter waits
+  // for its result on a thread of its own: true when no queue is better
+  // for it than another (a policy that sees nothing it conflicts with), so
+  // the engine may run it on that thread — saving the trip to a worker and
+  // back — with its events naming kNoQueue. False: Place it as usual (the
+  // default: the baselines and the paper's policies place every
+  // transaction, as the sweep measures them).
+  virtual bool MayRunHere(const Footprint& footprint) {
+    (void)footprint;
+    return false;
+  }
   // Whether a pinned transaction waiting on `queue` may run on another
   // worker now, because nothing in flight is predicted to conflict with it.
   // Called by an idle worker that found nothing unpinned to steal, while it

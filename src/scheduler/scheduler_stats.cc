@@ -19,6 +19,7 @@ std::vector<SchedulerStats::Field> SchedulerStats::Fields() const {
           {"home_moves", home_moves, false},
           {"moved", moved, false},
           {"sent_home", sent_home, false},
+          {"ran_here", ran_here, false},
           {"spread", spread, false},
           {"spill", spill ? 1u : 0u, true},
           {"spread_probes", spread_probes, false},

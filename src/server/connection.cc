@@ -608,7 +608,7 @@ bool Connection::TrySubmitScript(std::string_view text, const std::vector<sql::S
   const size_t n = calls.size();
   engine::TransactionRequest request = engine::TransactionRequest::Statements(std::move(calls));
   request.cancel = session_->cancel_token();  // outlives the wait below
-  engine::TransactionResult r = db_->Submit(std::move(request)).get();
+  engine::TransactionResult r = db_->Run(std::move(request));
   if (begin) writer_.CommandComplete("BEGIN");
   const size_t failed = r.committed() ? n + 1 : FailedCall(r, n);
   for (size_t i = 0; i < n && i < failed; ++i) {
@@ -1333,7 +1333,7 @@ bool Connection::TrySubmitBatch() {
   const size_t n = deferred_calls_.size();
   engine::TransactionRequest request = engine::TransactionRequest::Statements(std::move(deferred_calls_));
   request.cancel = session_->cancel_token();  // outlives the wait below
-  engine::TransactionResult r = db_->Submit(std::move(request)).get();
+  engine::TransactionResult r = db_->Run(std::move(request));
   deferred_calls_.clear();
   const size_t failed = r.committed() ? n + 1 : FailedCall(r, n);
   std::string built = writer_.buffer().substr(0, batch_start);

@@ -27,6 +27,9 @@ DEFINE_uint64(history_capacity, 1 << 20,
 DEFINE_int32(history_half_life_ms, 2000,
              "adaptive: a reference's conflict evidence (blamed aborts, exposures) halves every this many ms");
 DEFINE_double(exploration, 0.02, "adaptive: share of transactions placed on a random queue so that evidence keeps coming");
+DEFINE_bool(run_here, true,
+            "adaptive: a transaction without conflict evidence whose client waits for it (paceline-server) runs on "
+            "the client's connection thread instead of a worker's run queue (false: every transaction is queued)");
 DEFINE_string(reference_sources, "keys",
               "conflict-aware policies: references from key equalities of WHERE clauses and inserted primary keys "
               "(keys, the paper authors'), every WHERE conjunct (where), or WHERE, SET and VALUES (all)");
@@ -67,7 +70,7 @@ namespace {
 bool IsEngineFlag(const std::string& name) {
   static const char* const kNames[] = {
       "workers", "cc", "scheduler", "history_warmup", "history_learning", "state", "history_capacity",
-      "history_half_life_ms", "exploration", "reference_sources", "reference_multiplicity", "partition_domain", "steal", "steal_threshold", "max_retries",
+      "history_half_life_ms", "exploration", "run_here", "reference_sources", "reference_multiplicity", "partition_domain", "steal", "steal_threshold", "max_retries",
       "max_retry_pause_us", "retry_yield",
       "lock_timeout_ms", "conflict_lanes", "max_lanes_per_block", "parameterize_literals", "data_dir", "sync", "checkpoint_interval_s", "checkpoint_log_mb", "checkpoint_on_close", "group_commit_us",
       "statement_cache_mb", "seed"};
@@ -132,6 +135,7 @@ Status EngineOptionsFromFlags(engine::Options* options) {
     return Invalid("--exploration must be in [0, 1]: " + std::to_string(FLAGS_exploration));
   }
   scheduling.exploration = FLAGS_exploration;
+  scheduling.run_here = FLAGS_run_here;
   s = scheduler::ParseReferenceSources(FLAGS_reference_sources, &scheduling.reference_sources);
   if (!s.ok()) return Invalid("--reference-sources " + s.message());
   s = scheduler::ParseReferenceMultiplicity(FLAGS_reference_multiplicity, &scheduling.reference_multiplicity);

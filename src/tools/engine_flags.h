@@ -30,6 +30,7 @@ DECLARE_string(state);
 DECLARE_uint64(history_capacity);
 DECLARE_int32(history_half_life_ms);
 DECLARE_double(exploration);
+DECLARE_bool(run_here);
 DECLARE_string(reference_sources);
 DECLARE_string(reference_multiplicity);
 DECLARE_string(partition_domain);

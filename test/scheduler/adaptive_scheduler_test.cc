@@ -33,6 +33,41 @@ TEST_F(AdaptiveSchedulerTest, NoEvidenceGoesToTheShortestQueue) {
   EXPECT_EQ(s->Stats().default_picks, 5u);
 }
 
+// A transaction without a hot reference may run where it arrived; one with
+// a hot reference is placed (at its home), also when its other references
+// are cold; a conflict of a here-run (events with kNoQueue) makes its
+// reference hot, so the next one is placed; with run_here off nothing runs
+// here. Excluded: a hot key's transactions escaping their home by running
+// on their connections' threads.
+TEST_F(AdaptiveSchedulerTest, OnlyTransactionsWithoutEvidenceMayRunHere) {
+  auto s = Make(4);
+  EXPECT_TRUE(s->MayRunHere(Refs({1, 2})));
+  EXPECT_TRUE(s->MayRunHere(Footprint{}));
+  Conflict(s.get(), Refs({7}), 4);
+  EXPECT_FALSE(s->MayRunHere(Refs({7})));
+  EXPECT_FALSE(s->MayRunHere(Refs({1, 7})));
+  EXPECT_TRUE(s->MayRunHere(Refs({1, 2})));
+  EXPECT_EQ(s->Stats().ran_here, 3u);
+  const uint64_t picks = s->Stats().picks;
+  EXPECT_EQ(picks, 8u) << "MayRunHere places nothing (only Conflict's picks)";
+
+  // A here-run of 9 that conflicts, reported as an interactive block's is:
+  // one blamed abort of a transaction with company is evidence.
+  ASSERT_TRUE(s->MayRunHere(Refs({9})));
+  s->OnAbort(Refs({9}), kNoQueue, AbortCulprit{kTableA}, nullptr);
+  s->OnCommit(Refs({9}), kNoQueue);
+  s->OnFinish(Refs({9}), kNoQueue);
+  EXPECT_FALSE(s->MayRunHere(Refs({9}))) << "its conflict made 9 hot: placed from now on";
+  EXPECT_TRUE(s->MayRunHere(Refs({10})));
+
+  SchedulerOptions options;
+  options.queues = 4;
+  options.run_here = false;
+  AdaptiveScheduler off(options);
+  EXPECT_FALSE(off.MayRunHere(Refs({1, 2})));
+  EXPECT_EQ(off.Stats().ran_here, 0u);
+}
+
 TEST_F(AdaptiveSchedulerTest, AbortBlamesOnlyTheCulpritTablesReferences) {
   auto s = Make(4);
   Footprint f;

@@ -7,6 +7,7 @@ namespace paceline::engine {
 
 void ExecutionStats::Add(const ExecutionStats& other) {
   queued += other.queued;
+  ran_here += other.ran_here;
   commits += other.commits;
   for (size_t i = 0; i < aborts_by_reason.size(); ++i) aborts_by_reason[i] += other.aborts_by_reason[i];
   retries += other.retries;

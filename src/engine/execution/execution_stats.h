@@ -19,6 +19,7 @@ namespace paceline::engine {
 
 struct ExecutionStats {
   uint64_t queued = 0;                // transactions put on the run queue(s) by Submit
+  uint64_t ran_here = 0;              // run on their submitter's thread instead (WorkerPool::RunHere)
   uint64_t commits = 0;
   std::array<uint64_t, cc::kAbortReasonCount> aborts_by_reason{};  // indexed by cc::AbortReason
   uint64_t retries = 0;

@@ -30,7 +30,7 @@ namespace paceline::engine {
 enum class AttemptOutcome { kCommitted, kConflict, kUserAbort, kFailed };
 
 struct AttemptContext {
-  size_t worker = 0;        // index of the worker thread running the attempt
+  size_t worker = 0;        // index of the worker thread running the attempt (workers(): the submitter's, RunHere)
   int attempt = 0;          // 0 for the first, +1 per retry
   uint64_t first_start_ns = 0;  // steady clock at the first attempt's start, constant across
                                 // retries (the transaction's age, e.g. for wait-die)

@@ -93,6 +93,7 @@ WorkerPool::WorkerPool(WorkerPoolOptions options, TransactionRunner* runner, sch
       scheduler_(scheduler) {
   workers_.reserve(options_.workers);
   for (size_t i = 0; i < options_.workers; ++i) workers_.push_back(std::make_unique<Worker>(i, options_.seed));
+  here_stats_ = std::make_unique<WorkerStats>();
 }
 
 WorkerPool::~WorkerPool() { Shutdown(true); }
@@ -223,11 +224,33 @@ void WorkerPool::WorkerLoop(Worker& worker) {
   }
 }
 
-void WorkerPool::Run(Worker& worker, Job& job, bool stolen) {
+void WorkerPool::Run(Worker& worker, Job& job, bool stolen) { RunAttempts(&worker, worker.stats, job, stolen); }
+
+TransactionResult WorkerPool::RunHere(TransactionRequest request, scheduler::Footprint footprint) {
+  TransactionResult out;
+  Job job{std::move(request),
+          std::move(footprint),
+          scheduler::kNoQueue,
+          scheduler::kNoQueue,
+          false,
+          [&out](TransactionResult&& result) { out = std::move(result); },
+          SteadyNowNs()};
+  if (closed_.load(std::memory_order_acquire)) {
+    TransactionResult result;
+    result.status = ShutdownStatus("The transaction was submitted after shutdown began.");
+    Finish(job, std::move(result));
+    return out;
+  }
+  here_stats_->CountQueued();
+  RunAttempts(nullptr, *here_stats_, job, /*stolen=*/false);
+  return out;
+}
+
+void WorkerPool::RunAttempts(Worker* worker, WorkerStats& stats, Job& job, bool stolen) {
   const uint64_t start_ns = SteadyNowNs();
   const int max_retries = options_.max_retries > 0 ? options_.max_retries : 0;
   AttemptContext ctx;
-  ctx.worker = worker.index;
+  ctx.worker = worker != nullptr ? worker->index : workers_.size();
   ctx.first_start_ns = start_ns;
   TransactionResult result;
   uint32_t conflicts = job.conflicts;  // of attempts on another queue before
@@ -239,55 +262,55 @@ void WorkerPool::Run(Worker& worker, Job& job, bool stolen) {
     if (job.request.cancel != nullptr && job.request.cancel->Poll()) {
       // Canceled while queued (it never runs) or before a retry: not a
       // conflict, no scheduler event but OnFinish.
-      worker.stats.CountError();
+      stats.CountError();
       result.status = CanceledStatus();
       break;
     }
     const AttemptOutcome outcome = runner_->RunAttempt(job.request, ctx, &result);
     if (outcome == AttemptOutcome::kCommitted) {
-      worker.stats.CountCommit();
+      stats.CountCommit();
       if (scheduler_ != nullptr) scheduler_->OnCommit(job.footprint, job.event_queue);
       break;
     }
     if (outcome == AttemptOutcome::kUserAbort) {
-      worker.stats.CountUserAbort();
+      stats.CountUserAbort();
       result.user_abort = true;
       break;
     }
     if (outcome == AttemptOutcome::kFailed) {
-      worker.stats.CountError();
+      stats.CountError();
       if (result.status.ok()) result.status = InternalError("a transaction attempt failed without an error");
       break;
     }
     // kConflict.
     ++conflicts;
-    worker.stats.CountAbort(ctx.abort_reason);
+    stats.CountAbort(ctx.abort_reason);
     const scheduler::AbortCulprit culprit = CulpritOf(ctx.abort_reason, ctx.culprit_table);
     if (scheduler_ != nullptr) {
       JobNamer namer(runner_, &job.request);
       scheduler_->OnAbort(job.footprint, job.event_queue, culprit, &namer);
     }
     if (ctx.attempt >= max_retries) {
-      worker.stats.CountRetryLimitFailure();
+      stats.CountRetryLimitFailure();
       result.status = RetryLimitStatus(ctx.attempt + 1, max_retries, ctx.abort_reason, result.status);
       break;
     }
     if (abandon_.load(std::memory_order_relaxed)) {
-      worker.stats.CountError();
+      stats.CountError();
       result.status = ShutdownStatus("The transaction was not retried after a conflict: " +
                                      (result.status.ok() ? std::string("(no message)") : result.status.message()));
       break;
     }
-    worker.stats.CountRetry();
+    stats.CountRetry();
     ++ctx.attempt;
-    if (scheduler_ != nullptr && job.event_queue != scheduler::kNoQueue) {
+    if (worker != nullptr && scheduler_ != nullptr && job.event_queue != scheduler::kNoQueue) {
       if (std::optional<scheduler::Placement> to = scheduler_->RetryPlacement(job.footprint, job.event_queue, culprit);
           to.has_value() && to->queue < workers_.size() && to->queue != job.queue) {
         // The retry waits on that queue, at its front (it has had its turn).
         job.queue = job.event_queue = to->queue;
         job.pinned = to->pinned;
         job.conflicts = conflicts;
-        if (stolen) worker.stats.CountSteal();
+        if (stolen) stats.CountSteal();
         Worker& target = *workers_[to->queue];
         if (!target.queue.PushFront(std::move(job))) {  // closed by Shutdown: `job` is intact
           result.conflicts = conflicts;
@@ -303,8 +326,8 @@ void WorkerPool::Run(Worker& worker, Job& job, bool stolen) {
     PauseBeforeRetry(ctx.attempt, options_.max_retry_pause, options_.retry_yield);  // on this worker, at once at first
   }
   result.conflicts = conflicts;
-  if (stolen) worker.stats.CountSteal();
-  worker.stats.RecordTimes(Elapsed(job.enqueue_ns, start_ns), Elapsed(start_ns, SteadyNowNs()));
+  if (stolen) stats.CountSteal();
+  stats.RecordTimes(Elapsed(job.enqueue_ns, start_ns), Elapsed(start_ns, SteadyNowNs()));
   Finish(job, std::move(result));
 }
 
@@ -329,6 +352,7 @@ void WorkerPool::Shutdown(bool drain) {
   std::lock_guard lifecycle(lifecycle_mu_);
   if (shut_down_) return;
   shut_down_ = true;
+  closed_.store(true, std::memory_order_release);
   if (!drain) abandon_.store(true, std::memory_order_relaxed);
   for (const std::unique_ptr<Worker>& worker : workers_) worker->queue.Close();  // no new jobs from here on
   if (!drain || !started_) FailQueued();
@@ -351,7 +375,16 @@ void WorkerPool::Shutdown(bool drain) {
 ExecutionStats WorkerPool::Stats() const {
   ExecutionStats stats;
   for (const std::unique_ptr<Worker>& worker : workers_) worker->stats.AddTo(&stats);
+  stats.Add(HereStats());
   return stats;
+}
+
+ExecutionStats WorkerPool::HereStats() const {
+  ExecutionStats here;
+  here_stats_->AddTo(&here);
+  here.ran_here = here.queued;  // never queued: counted as run here
+  here.queued = 0;
+  return here;
 }
 
 std::vector<ExecutionStats> WorkerPool::StatsPerQueue() const {
@@ -362,6 +395,7 @@ std::vector<ExecutionStats> WorkerPool::StatsPerQueue() const {
 
 void WorkerPool::ResetStats() {
   for (const std::unique_ptr<Worker>& worker : workers_) worker->stats.Reset();
+  here_stats_->Reset();
 }
 
 size_t WorkerPool::QueueLength(size_t queue) const {

@@ -21,6 +21,12 @@
 //      first attempt or a retry: counted as an error, no scheduler event)
 //     → OnFinish(footprint, q), exactly once, then done(result), exactly once.
 //
+//   RunHere(request, footprint)             Scheduler::MayRunHere said yes
+//     → the same attempts, retries and events, on the calling thread, with
+//       q = scheduler::kNoQueue (so no RetryPlacement: it retries in place);
+//       the result is returned. Counted in Stats() (ran_here), in no
+//       queue's StatsPerQueue.
+//
 // Idle workers sleep on condition variables (no spinning, no timed polling):
 // work on queue q wakes worker q if it sleeps, otherwise (steal on, the job
 // not pinned) one sleeping worker. A pinned job never wakes a thief: it is
@@ -47,6 +53,7 @@
 #include "engine/execution/execution_stats.h"
 #include "engine/execution/job.h"
 #include "engine/execution/transaction_runner.h"
+#include "engine/execution/worker_stats.h"
 #include "engine/transaction_request.h"
 #include "scheduler/footprint.h"
 #include "scheduler/scheduler.h"
@@ -93,6 +100,11 @@ class WorkerPool {
   std::future<TransactionResult> Submit(size_t queue, TransactionRequest request, scheduler::Footprint footprint,
                                         JobPlacement placement = JobPlacement::kPicked);
 
+  // Runs `request` on the calling thread as a worker would run it (see
+  // above) and returns its result: 57P01 once Shutdown has begun. For a
+  // submitter that would otherwise wait for the result (Database::Run).
+  TransactionResult RunHere(TransactionRequest request, scheduler::Footprint footprint);
+
   // Stops the pool and returns when every worker has exited. drain = true:
   // the jobs already queued run first; drain = false: they fail with 57P01
   // (their callbacks run on this thread), running transactions finish their
@@ -107,6 +119,8 @@ class WorkerPool {
   // A job is counted as queued just after it is pushed, so a snapshot may
   // see its worker's outcome first.
   std::vector<ExecutionStats> StatsPerQueue() const;
+  // RunHere's transactions alone (queued is 0, ran_here counts them).
+  ExecutionStats HereStats() const;
   // Zeroes the statistics, e.g. after a warm-up; exact between runs, see
   // WorkerStats::Reset for a reset while transactions run.
   void ResetStats();
@@ -127,6 +141,9 @@ class WorkerPool {
   // After a push on `queue`: wakes its owner if asleep, else one sleeper.
   void WakeFor(size_t queue);
   void Run(Worker& worker, Job& job, bool stolen);
+  // Run's attempts and retries, counted in `stats`; `worker` is null for
+  // RunHere (its job names kNoQueue, so it is never re-placed).
+  void RunAttempts(Worker* worker, WorkerStats& stats, Job& job, bool stolen);
   // Reports OnFinish, then hands `result` to the job's callback.
   void Finish(Job& job, TransactionResult&& result);
   // Fails every queued job with 57P01 on the calling thread.
@@ -137,6 +154,8 @@ class WorkerPool {
   TransactionRunner* const runner_;
   scheduler::Scheduler* const scheduler_;
   std::vector<std::unique_ptr<Worker>> workers_;
+  std::unique_ptr<WorkerStats> here_stats_;  // RunHere's transactions (written by any thread)
+  std::atomic<bool> closed_{false};          // Shutdown has begun: RunHere refuses
 
   // Sleeping workers. A worker announces itself (Worker::idle, idle_count_)
   // under idle_mu_ before it sleeps; a waker clears its flag under idle_mu_.

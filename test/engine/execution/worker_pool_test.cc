@@ -752,6 +752,118 @@ TEST(WorkerPoolTest, MisuseIsReportedAsErrors) {
 
 // Outcomes by job id mod 4: commit; conflict once then commit; user abort;
 // failure. A reader takes snapshots throughout (race-free under TSan).
+// Records the thread of every attempt.
+class ThreadRecordingRunner : public FakeRunner {
+ public:
+  using FakeRunner::FakeRunner;
+  AttemptOutcome RunAttempt(const TransactionRequest& request, AttemptContext& ctx,
+                            TransactionResult* result) override {
+    {
+      std::lock_guard lock(mu_);
+      threads_.push_back(std::this_thread::get_id());
+    }
+    return FakeRunner::RunAttempt(request, ctx, result);
+  }
+  std::vector<std::thread::id> threads() const {
+    std::lock_guard lock(mu_);
+    return threads_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<std::thread::id> threads_;
+};
+
+// RunHere runs every attempt on the calling thread (none on a worker),
+// retries a conflict there, reports its events with kNoQueue, never asks
+// for a RetryPlacement, returns the result, and counts it in Stats() as
+// ran_here (not queued) and in no queue's figures. Excluded: a "here"
+// transaction that crosses to a worker anyway, or that a scheduler re-places
+// on a queue it was never counted on.
+TEST(WorkerPoolTest, RunHereRunsOnTheCallingThreadWithAWorkersRetriesAndEvents) {
+  ThreadRecordingRunner runner([](int, AttemptContext& ctx, TransactionResult* result) {
+    if (ctx.attempt < 2) return Conflict(ctx, result, cc::AbortReason::kReadValidation, "row changed");
+    return AttemptOutcome::kCommitted;
+  });
+  SendingHomeScheduler scheduler;
+  WorkerPool pool(Options(2, /*steal=*/true), &runner, &scheduler);
+  ASSERT_TRUE(pool.Start().ok());
+  TransactionResult result = pool.RunHere(Request(9), FootprintOf(9));
+  EXPECT_TRUE(result.committed()) << result.status.ToString();
+  EXPECT_EQ(result.conflicts, 2u);
+  for (std::thread::id id : runner.threads()) EXPECT_EQ(id, std::this_thread::get_id());
+  EXPECT_EQ(runner.threads().size(), 3u);
+  for (const FakeRunner::Attempt& a : runner.attempts()) EXPECT_EQ(a.worker, pool.workers());
+  EXPECT_THAT(scheduler.KindsOf(9), ElementsAre(Kind::kAbort, Kind::kAbort, Kind::kCommit, Kind::kFinish));
+  for (const RecordingScheduler::Event& e : scheduler.events()) EXPECT_EQ(e.queue, scheduler::kNoQueue);
+  EXPECT_EQ(scheduler.asked(), 0);
+
+  ExecutionStats stats = pool.Stats();
+  EXPECT_EQ(stats.ran_here, 1u);
+  EXPECT_EQ(stats.queued, 0u);
+  EXPECT_EQ(stats.commits, 1u);
+  EXPECT_EQ(stats.aborts(), 2u);
+  EXPECT_EQ(stats.retries, 2u);
+  EXPECT_EQ(pool.HereStats().commits, 1u);
+  for (const ExecutionStats& q : pool.StatsPerQueue()) EXPECT_EQ(q.finished(), 0u);
+  pool.ResetStats();
+  EXPECT_EQ(pool.Stats().ran_here, 0u);
+}
+
+// Many threads RunHere while others Submit: each result arrives exactly
+// once, to its own caller (a here-run's result is never another's).
+TEST(WorkerPoolTest, RunHereFromManyThreadsBesideQueuedJobs) {
+  constexpr int kThreads = 8, kEach = 200;
+  FakeRunner runner([](int job, AttemptContext& ctx, TransactionResult* result) {
+    if (job % 3 == 0 && ctx.attempt == 0) return Conflict(ctx, result, cc::AbortReason::kPhantom, "phantom");
+    result->user_abort = false;
+    result->results.resize(1);
+    result->results[0].rows.push_back({Value::Int64(job)});
+    return AttemptOutcome::kCommitted;
+  });
+  RecordingScheduler scheduler;
+  WorkerPool pool(Options(2, /*steal=*/true), &runner, &scheduler);
+  ASSERT_TRUE(pool.Start().ok());
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kEach; ++i) {
+        const int id = t * kEach + i;
+        TransactionResult r;
+        if (t % 2 == 0) {
+          r = pool.RunHere(Request(id), FootprintOf(id));
+        } else {
+          std::future<TransactionResult> f = pool.Submit(static_cast<size_t>(id % 2), Request(id), FootprintOf(id));
+          r = Await(f);
+        }
+        if (!r.committed() || r.results.size() != 1 || r.results[0].rows[0][0].int_value() != id) wrong.fetch_add(1);
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(wrong.load(), 0);
+  ExecutionStats stats = pool.Stats();
+  EXPECT_EQ(stats.ran_here, static_cast<uint64_t>(kThreads / 2 * kEach));
+  EXPECT_EQ(stats.queued, static_cast<uint64_t>(kThreads / 2 * kEach));
+  EXPECT_EQ(stats.commits, static_cast<uint64_t>(kThreads * kEach));
+  EXPECT_EQ(scheduler.Count(Kind::kFinish), static_cast<size_t>(kThreads * kEach));
+}
+
+// After Shutdown, RunHere fails with 57P01 without running the attempt,
+// and the scheduler still hears OnFinish (its bookkeeping stays balanced).
+TEST(WorkerPoolTest, RunHereAfterShutdownFailsWithAdminShutdown) {
+  FakeRunner runner;
+  RecordingScheduler scheduler;
+  WorkerPool pool(Options(1, /*steal=*/false), &runner, &scheduler);
+  ASSERT_TRUE(pool.Start().ok());
+  pool.Shutdown(/*drain=*/true);
+  TransactionResult r = pool.RunHere(Request(3), FootprintOf(3));
+  EXPECT_TRUE(r.status.Is(sqlstate::kAdminShutdown)) << r.status.ToString();
+  EXPECT_TRUE(runner.attempts().empty());
+  EXPECT_THAT(scheduler.KindsOf(3), ElementsAre(Kind::kFinish));
+}
+
 TEST(WorkerPoolTest, StatsSumOverWorkersAndReset) {
   constexpr int kJobs = 400;
   FakeRunner runner([](int job, AttemptContext& ctx, TransactionResult* result) {
