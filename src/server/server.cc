@@ -55,11 +55,23 @@ void Server::Accept() {
   });
 }
 
-void Server::Serve(asio::ip::tcp::socket socket) {
+void Server::Serve(asio::ip::tcp::socket accepted) {
   std::lock_guard lock(mu_);
   Reap();
   if (shutting_down()) return;                                    // the socket closes
   if (authenticating_ >= options_.max_authenticating) return;     // too many not logged in: just close
+  // Out of io_'s epoll set, into connections_io_ (see server.h).
+  asio::error_code ec;
+  const asio::ip::tcp::endpoint local = accepted.local_endpoint(ec);
+  if (ec) return;  // gone already
+  const asio::ip::tcp::socket::native_handle_type fd = accepted.release(ec);
+  if (ec) return;
+  asio::ip::tcp::socket socket(connections_io_);
+  socket.assign(local.protocol(), fd, ec);
+  if (ec) {
+    ::close(fd);
+    return;
+  }
   auto slot = std::make_unique<Slot>();
   authenticating_++;
   const int32_t pid = next_pid_++;

@@ -86,6 +86,12 @@ class Server : public ConnectionHost {
   engine::Database* db_;
   const ServerOptions options_;
   asio::io_context io_;
+  // Holds the connections' sockets and is never run: their reads and
+  // writes are synchronous, on the connections' own threads. (A socket of
+  // io_ is in its epoll set, edge-triggered: every message a client sent
+  // woke io_thread_ for nothing — 10% of the server's profile under
+  // pgbench select-only, measured.) Declared before the sockets' owners.
+  asio::io_context connections_io_;
   asio::ip::tcp::acceptor acceptor_;
   std::thread io_thread_;
   uint16_t port_ = 0;
