@@ -337,10 +337,14 @@ void Database::AddFootprint(const TransactionRequest& request, FootprintBuilder*
   auto calls = std::make_shared<PreparedCalls>();
   calls->statements.resize(request.statements.size());
   calls->literals.resize(request.statements.size());
+  const uint64_t version = catalog_.version();  // stable: this holds the execution gate
   for (size_t i = 0; i < request.statements.size(); ++i) {
     const StatementCall& call = request.statements[i];
     std::shared_ptr<const sql::PreparedStatement>& p = calls->statements[i];
-    if (PrepareCall(call.sql, call.params, &p, &calls->literals[i]).ok()) {
+    if (call.prepared != nullptr && call.prepared->catalog_version == version) {
+      p = call.prepared;  // as its caller prepared it: nothing lexed or looked up again
+      builder->Add(*p, call.params);
+    } else if (PrepareCall(call.sql, call.params, &p, &calls->literals[i]).ok()) {
       builder->Add(*p, calls->literals[i].empty() ? call.params : calls->literals[i]);
     } else {
       p = nullptr;  // prepared again when it runs, and fails there as it always did
@@ -789,6 +793,10 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
           ready->statements[i]->catalog_version == version) {
         p = ready->statements[i].get();  // as prepared for the footprint
         literals = &ready->literals[i];
+      } else if (call.prepared != nullptr && call.prepared->catalog_version == version) {
+        p = call.prepared.get();  // as its caller prepared it (no footprint was read)
+        with_literals.clear();
+        literals = &with_literals;
       } else {
         status = PrepareCall(call.sql, call.params, &fresh, &with_literals);
         p = fresh.get();

@@ -18,11 +18,20 @@
 #include "common/value.h"
 #include "engine/query_result.h"
 
+namespace paceline::sql {
+struct PreparedStatement;
+}
+
 namespace paceline::engine {
 
 struct StatementCall {
   std::string sql;            // exactly one statement
   std::vector<Value> params;  // $1..$n
+  // Optional: `sql` as the caller already prepared it (a server's Parse,
+  // with its declared parameter types; `params` are of its types). The
+  // engine runs it as long as the catalog is the one it was bound against
+  // (else it prepares `sql` itself), so the text is not prepared again.
+  std::shared_ptr<const sql::PreparedStatement> prepared = nullptr;
 };
 
 // A request's statements as the engine prepared them (engine-internal:

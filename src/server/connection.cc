@@ -1131,7 +1131,7 @@ Status Connection::HandleExecute(std::string_view body, bool autocommit) {
     d.formats = portal.result_formats;
     if (IsDml(p.kind)) {
       d.call = static_cast<int>(deferred_calls_.size());
-      deferred_calls_.push_back({p.text, portal.params});
+      deferred_calls_.push_back({p.text, portal.params, portal.statement.prepared});
     } else {
       d.tag = IsKind(p.ast.get(), sql::TransactionKind::kBegin) ? "BEGIN" : "COMMIT";
     }

@@ -2,6 +2,7 @@
 // requests, stored procedures (commit, error, business-rule abort), bulk load
 // atomicity, the statement cache, and serial execution across sessions.
 #include "engine/database.h"
+#include "engine/sql/prepared_statement.h"
 
 #include <gtest/gtest.h>
 
@@ -233,6 +234,35 @@ TEST_F(DatabaseTest, AStatementRequestIsPreparedOnceForItsFootprintAndItsRun) {
   result = db_->Submit(request()).get();
   ASSERT_TRUE(result.committed()) << result.status.ToString();
   EXPECT_EQ(result.results[1].rows[0][0].ToString(), "103.00");
+}
+
+// A call that carries its statement as the caller prepared it (a server's
+// Parse) is run from that plan, for its footprint and its attempt alike:
+// no statement cache lookup, no lexing; also when an abort's references
+// are named. Once DDL has changed the catalog, the engine prepares the
+// call's text instead.
+TEST_F(DatabaseTest, ACallPreparedByItsCallerIsNotPreparedAgain) {
+  std::shared_ptr<const sql::PreparedStatement> prepared;
+  ASSERT_TRUE(session_->Prepare("SELECT balance FROM account WHERE id = $1", {}, &prepared).ok());
+  auto request = [&] {
+    // The text differs from the plan only to show which one ran.
+    return TransactionRequest::Statements({{"SELECT balance + 1 FROM account WHERE id = $1", {Value::Int32(1)},
+                                            prepared}});
+  };
+  const sql::StatementCache& cache = db_->statement_cache();
+  auto lookups = [&] { return cache.hits() + cache.misses(); };
+  const uint64_t before = lookups();
+  TransactionResult result = db_->Run(request());
+  ASSERT_TRUE(result.committed()) << result.status.ToString();
+  EXPECT_EQ(result.results[0].rows[0][0].ToString(), "100.00") << "the caller's plan ran";
+  result = db_->Submit(request()).get();
+  ASSERT_TRUE(result.committed()) << result.status.ToString();
+  EXPECT_EQ(result.results[0].rows[0][0].ToString(), "100.00");
+  EXPECT_EQ(lookups(), before) << "nothing was prepared from the text";
+  Exec("CREATE INDEX account_balance ON account (balance)");
+  result = db_->Run(request());
+  ASSERT_TRUE(result.committed()) << result.status.ToString();
+  EXPECT_EQ(result.results[0].rows[0][0].ToString(), "101.00") << "stale plan: the text was prepared";
 }
 
 TEST_F(DatabaseTest, UnderOccTheFirstCommitterWinsAndTheOtherGets40001) {
