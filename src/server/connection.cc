@@ -1,6 +1,7 @@
 // Connection: the per-client protocol state machine (see connection.h).
 #include "server/connection.h"
 
+#include <poll.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -157,6 +158,7 @@ Connection::Connection(engine::Database* db, const ServerOptions& options, Conne
       socket_(std::move(socket)),
       pid_(pid),
       secret_(secret),
+      wait_deadline_(std::chrono::steady_clock::now() + options.authentication_timeout),
       reader_(&socket_, options.max_message_bytes) {}
 
 Connection::~Connection() {
@@ -203,11 +205,38 @@ void Connection::Fatal(const Status& status) {
   Flush();
 }
 
+Connection::Progress Connection::Serve() {
+  woken_ = true;
+  if (!started_) {
+    started_ = true;
+    asio::error_code ec;
+    socket_.set_option(asio::ip::tcp::no_delay(true), ec);  // replies are whole messages: send them at once
+    // How long a read holds this thread for the client (options_.client_hold).
+    const auto hold = std::chrono::duration_cast<std::chrono::microseconds>(options_.client_hold);
+    timeval tv{static_cast<time_t>(hold.count() / 1000000), static_cast<suseconds_t>(hold.count() % 1000000)};
+    if (hold.count() <= 0) tv = timeval{0, 1000};  // 0 would mean "never": hold 1 ms at least
+    ::setsockopt(socket_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    const Status s = Startup();
+    wait_deadline_.reset();
+    if (!s.ok()) return End();
+  }
+  return MessageLoop() ? Progress::kWaiting : End();
+}
+
 void Connection::Run() {
+  while (Serve() == Progress::kWaiting) {
+    pollfd fd{socket_handle(), POLLIN, 0};
+    int timeout_ms = -1;
+    if (wait_deadline_.has_value()) {
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(*wait_deadline_ - std::chrono::steady_clock::now());
+      timeout_ms = static_cast<int>(std::clamp<int64_t>(left.count(), 0, 1 << 30));
+    }
+    (void)::poll(&fd, 1, timeout_ms);  // readable, or the deadline: Serve tells which
+  }
+}
+
+Connection::Progress Connection::End() {
   asio::error_code ec;
-  socket_.set_option(asio::ip::tcp::no_delay(true), ec);  // replies are whole messages: send them at once
-  Status s = Startup();
-  if (s.ok()) MessageLoop();
   ResetSession();
   // Freed now, not when the server reaps this connection later.
   portals_.clear();
@@ -216,6 +245,7 @@ void Connection::Run() {
   socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
   socket_.close(ec);
   closed_ = true;
+  return Progress::kEnded;
 }
 
 // ---------------------------------------------------------------- start-up
@@ -231,7 +261,7 @@ void Connection::ReadFailedBeforeLogin(const Status& s) {
 Status Connection::Startup() {
   // Until authenticated: messages of a few KB, and a deadline.
   reader_.set_max_message_bytes(kMaxAuthenticationMessage);
-  reader_.SetDeadline(std::chrono::steady_clock::now() + options_.authentication_timeout);
+  reader_.SetDeadline(*wait_deadline_);  // from the connection's start
   std::string body;
   int32_t code = 0;
   for (int attempt = 0;; ++attempt) {
@@ -435,18 +465,42 @@ void Connection::ReadyForQuery() {
   writer_.ReadyForQuery(TransactionStatus());
 }
 
-void Connection::MessageLoop() {
+bool Connection::MessageLoop() {
   for (;;) {
     if (host_->shutting_down()) {
       Fatal(Status(sqlstate::kAdminShutdown, "terminating connection due to administrator command"));
-      return;
+      return false;
     }
     char type = 0;
     std::string body;
-    const bool idle_in_transaction = TransactionStatus() != 'I' && options_.idle_in_transaction_timeout.count() > 0;
-    if (idle_in_transaction) reader_.SetDeadline(std::chrono::steady_clock::now() + options_.idle_in_transaction_timeout);
-    Status s = reader_.ReadMessage(&type, &body);
+    Status s;
+    if (reader_.HasMessage()) {
+      s = reader_.ReadMessage(&type, &body);
+    } else {
+      if (!woken_) {
+        // Nothing buffered: the client's deadline, if it is idle in a block.
+        const bool idle_in_transaction =
+            TransactionStatus() != 'I' && options_.idle_in_transaction_timeout.count() > 0;
+        wait_deadline_.reset();
+        if (idle_in_transaction) wait_deadline_ = std::chrono::steady_clock::now() + options_.idle_in_transaction_timeout;
+      }
+      if (wait_deadline_.has_value()) reader_.SetDeadline(*wait_deadline_);
+      if (woken_) {
+        // Woken: the socket is readable, or the deadline has passed.
+        s = reader_.ReadMessage(&type, &body);
+      } else {
+        // Hold this thread for a quick client; then wait without it.
+        bool idle = false;
+        s = reader_.ReadMessageUnlessIdle(&type, &body, &idle);
+        if (s.ok() && idle) {
+          reader_.ClearDeadline();
+          return true;
+        }
+      }
+    }
+    woken_ = false;
     reader_.ClearDeadline();
+    wait_deadline_.reset();
     if (!s.ok()) {
       if (host_->shutting_down()) {
         Fatal(Status(sqlstate::kAdminShutdown, "terminating connection due to administrator command"));
@@ -455,7 +509,7 @@ void Connection::MessageLoop() {
       } else if (!reader_.eof()) {
         Fatal(s);  // oversize or malformed: nothing more is read from this client
       }
-      return;
+      return false;
     }
     // A new message: a cancel that arrived while nothing ran is dropped;
     // one that arrives while it is processed stops it (the scope keeps the
@@ -475,7 +529,7 @@ void Connection::MessageLoop() {
         s = b.CString(&text);
         if (!s.ok()) {
           Fatal(s);
-          return;
+          return false;
         }
         SimpleQuery(text);
         ReadyForQuery();
@@ -493,7 +547,7 @@ void Connection::MessageLoop() {
         ProcessPending(true);
         break;
       case 'X':
-        return;
+        return false;
       case 'd': case 'c': case 'f':
         break;  // outside COPY (after a failed one): ignored, as PostgreSQL does
       case 'F':
@@ -503,9 +557,9 @@ void Connection::MessageLoop() {
       default:
         Fatal(Status(kProtocolViolation,
                      "invalid frontend message type " + std::to_string(static_cast<unsigned char>(type))));
-        return;
+        return false;
     }
-    if (writer_.size() > 0 && pending_.empty() && !Flush().ok()) return;
+    if (writer_.size() > 0 && pending_.empty() && !Flush().ok()) return false;
   }
 }
 

@@ -29,9 +29,11 @@
 // message, unknown message type) is FATAL 08P01 and closes this connection
 // only.
 //
-// Threading: Run() executes on the connection's own thread and blocks on
-// its socket and on engine calls (a Submit is waited for on this thread),
-// so no other connection ever waits for this one. Interrupt() and
+// Threading: Serve() runs on a thread of the server's ConnectionThreads
+// (one at a time) and blocks on engine calls (a statement, a scheduled
+// transaction it waits for or runs itself: Database::Run) and within a
+// message on its socket; between messages it returns, and the connection
+// holds no thread while its client is silent. Interrupt() and
 // RequestCancel() may be called from any thread.
 // Ownership: the Database and the host must outlive the connection.
 #pragma once
@@ -39,10 +41,12 @@
 #include <asio.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,8 +82,25 @@ class Connection {
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
 
-  // Serves the client until the conversation ends, then closes the socket.
+  enum class Progress {
+    kWaiting,  // for the client's next message: call Serve again once the
+               // socket is readable, or at wait_deadline()
+    kEnded,    // the conversation is over and the socket closed
+  };
+  // Serves the client on the calling thread — start-up and authentication
+  // first, then message after message — until no whole message is
+  // buffered and it must wait for the client, or the conversation ends.
+  Progress Serve();
+  // When a waiting connection must be served even if its client sends
+  // nothing: the end of authentication_timeout before login, of
+  // idle_in_transaction_timeout in a block; none otherwise.
+  std::optional<std::chrono::steady_clock::time_point> wait_deadline() const { return wait_deadline_; }
+  // Serve until the end, waiting for the client between messages on the
+  // calling thread (poll): for a caller without ConnectionThreads (the
+  // wire fuzzer).
   void Run();
+  // The socket, for a poller. Valid until Serve returns kEnded.
+  int socket_handle() { return socket_.native_handle(); }
   // Wakes a Run() blocked reading from the client (server shutdown): it
   // then answers FATAL 57P01 and ends. Any thread.
   void Interrupt();
@@ -140,7 +161,11 @@ class Connection {
   // nothing for a client that went away.
   void ReadFailedBeforeLogin(const Status& s);
   Status Authenticate(const std::string& user);
-  void MessageLoop();
+  // Serves messages while whole ones are buffered, or one read after a
+  // wake-up; true when it then waits for the client, false at the end.
+  bool MessageLoop();
+  // Closes the conversation (session rolled back, socket closed).
+  Progress End();
   // Sends what is buffered.
   Status Flush();
   // FATAL `status`, flushed; the caller then ends the connection.
@@ -214,6 +239,9 @@ class Connection {
   std::atomic<bool> cancel_requested_{false};
   std::mutex session_mu_;  // guards session_ being set or reset against RequestCancel
 
+  bool started_ = false;  // Startup has run
+  bool woken_ = false;    // in Serve after a wake-up: read once even with nothing buffered
+  std::optional<std::chrono::steady_clock::time_point> wait_deadline_;
   MessageReader reader_;
   MessageWriter writer_;
   std::unique_ptr<engine::Session> session_;

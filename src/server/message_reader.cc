@@ -3,6 +3,7 @@
 #include "server/message_reader.h"
 
 #include <poll.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -35,7 +36,7 @@ bool MessageReader::WaitReadable() {
   }
 }
 
-Status MessageReader::Fill(size_t n) {
+Status MessageReader::Fill(size_t n, bool* idle) {
   timed_out_ = false;
   while (end_ - begin_ < n) {
     if (begin_ > 0) {  // keep the unread bytes at the front
@@ -45,20 +46,37 @@ Status MessageReader::Fill(size_t n) {
     }
     // Grown only when full of received bytes: by doubling, up to `n`.
     if (end_ == buffer_.size()) buffer_.resize(std::max(kReadChunk, std::min(n, 2 * buffer_.size())));
-    if (has_deadline_ && !WaitReadable()) {
+    // (A read that may give up is bounded by the receive timeout instead.)
+    if (has_deadline_ && idle == nullptr && !WaitReadable()) {
       timed_out_ = true;
       return Status(sqlstate::kIdleSessionTimeout, "timed out waiting for the client");
     }
-    asio::error_code ec;
-    const size_t got = socket_->read_some(asio::buffer(buffer_.data() + end_, buffer_.size() - end_), ec);
-    if (ec || got == 0) {
+    // recv itself, not Asio's read_some, which waits again after the
+    // receive timeout.
+    const ssize_t got = ::recv(socket_->native_handle(), buffer_.data() + end_, buffer_.size() - end_, 0);
+    if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {  // the receive timeout passed
+      if (idle != nullptr && end_ == begin_) {
+        *idle = true;
+        return Status::OK();
+      }
+      continue;  // inside a message: wait on (a deadline is checked above)
+    }
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
       const bool mid_message = end_ > begin_;
       eof_ = true;
       return mid_message ? Violation("unexpected EOF within message") : Status(kConnectionFailure, "connection closed");
     }
-    end_ += got;
+    end_ += static_cast<size_t>(got);
   }
   return Status::OK();
+}
+
+bool MessageReader::HasMessage() const {
+  if (end_ - begin_ < 5) return false;
+  const uint32_t length = BigEndian32(buffer_.data() + begin_ + 1);
+  if (length < 4 || length - 4 > max_message_bytes_) return true;  // ReadMessage's error
+  return end_ - begin_ >= size_t{length} + 1;
 }
 
 void MessageReader::Take(size_t n, std::string* out) {
@@ -83,7 +101,18 @@ Status MessageReader::ReadStartupPacket(std::string* body) {
 }
 
 Status MessageReader::ReadMessage(char* type, std::string* body) {
-  PL_RETURN_IF_ERROR(Fill(5));
+  bool idle = false;
+  return ReadMessageUnlessIdle(type, body, &idle, /*may_idle=*/false);
+}
+
+Status MessageReader::ReadMessageUnlessIdle(char* type, std::string* body, bool* idle) {
+  *idle = false;
+  return ReadMessageUnlessIdle(type, body, idle, /*may_idle=*/true);
+}
+
+Status MessageReader::ReadMessageUnlessIdle(char* type, std::string* body, bool* idle, bool may_idle) {
+  PL_RETURN_IF_ERROR(Fill(5, may_idle ? idle : nullptr));
+  if (*idle) return Status::OK();
   *type = buffer_[begin_];
   const uint32_t length = BigEndian32(buffer_.data() + begin_ + 1);
   if (length < 4) return Violation("invalid message length");

@@ -49,8 +49,17 @@ class MessageReader {
   Status ReadStartupPacket(std::string* body);
   // A typed message: its type byte and body (without the length word).
   Status ReadMessage(char* type, std::string* body);
+  // The same, except that when no byte of it arrives within the socket's
+  // receive timeout (SO_RCVTIMEO, which the connection sets), it gives up
+  // with *idle true and OK, having consumed nothing. (Inside a message the
+  // receive timeout only repeats the wait.)
+  Status ReadMessageUnlessIdle(char* type, std::string* body, bool* idle);
   // True once the peer closed the stream (or it broke).
   bool eof() const { return eof_; }
+  // Whether a whole typed message (or a malformed header, which
+  // ReadMessage reports at once) is already buffered: ReadMessage then
+  // returns without reading from the socket.
+  bool HasMessage() const;
 
   // The largest typed message accepted from now on.
   void set_max_message_bytes(uint32_t n) { max_message_bytes_ = n; }
@@ -64,8 +73,10 @@ class MessageReader {
   bool timed_out() const { return timed_out_; }
 
  private:
-  // Makes at least `n` unread bytes available in buffer_.
-  Status Fill(size_t n);
+  Status ReadMessageUnlessIdle(char* type, std::string* body, bool* idle, bool may_idle);
+  // Makes at least `n` unread bytes available in buffer_; with `idle`,
+  // gives up (*idle true) when the receive timeout passes with none.
+  Status Fill(size_t n, bool* idle = nullptr);
   // Takes `n` available bytes.
   void Take(size_t n, std::string* out);
 

@@ -1,4 +1,4 @@
-// Server: acceptor, connection threads and shutdown (see server.h).
+// Server: acceptor, connections and shutdown (see server.h).
 #include "server/server.h"
 
 #include <unistd.h>
@@ -8,7 +8,11 @@
 namespace paceline::server {
 
 Server::Server(engine::Database* db, ServerOptions options)
-    : db_(db), options_(std::move(options)), acceptor_(io_), random_(std::random_device{}()) {
+    : db_(db),
+      options_(std::move(options)),
+      acceptor_(io_),
+      random_(std::random_device{}()),
+      threads_(ConnectionThreadsOptions{}, [this](Connection* c) { Ended(c); }) {
   next_pid_ = static_cast<int32_t>(::getpid() % 100000) * 100 + 1;
 }
 
@@ -39,6 +43,7 @@ Status Server::Start() {
                                ec.message());
   }
   port_ = acceptor_.local_endpoint(ec).port();
+  PL_RETURN_IF_ERROR(threads_.Start());
   Accept();
   io_thread_ = std::thread([this] { io_.run(); });
   return Status::OK();
@@ -57,7 +62,6 @@ void Server::Accept() {
 
 void Server::Serve(asio::ip::tcp::socket accepted) {
   std::lock_guard lock(mu_);
-  Reap();
   if (shutting_down()) return;                                    // the socket closes
   if (authenticating_ >= options_.max_authenticating) return;     // too many not logged in: just close
   // Out of io_'s epoll set, into connections_io_ (see server.h).
@@ -72,26 +76,31 @@ void Server::Serve(asio::ip::tcp::socket accepted) {
     ::close(fd);
     return;
   }
-  auto slot = std::make_unique<Slot>();
-  authenticating_++;
   const int32_t pid = next_pid_++;
   const int32_t secret = static_cast<int32_t>(random_());
-  slot->connection = std::make_unique<Connection>(db_, options_, this, std::move(socket), pid, secret);
-  Slot* raw = slot.get();
-  try {
-    raw->thread = std::thread([this, raw] {
-      raw->connection->Run();
-      {
-        std::lock_guard lock(mu_);
-        (raw->connection->admitted() ? active_ : authenticating_)--;
-      }
-      raw->done.store(true, std::memory_order_release);
-    });
-  } catch (const std::system_error&) {
-    authenticating_--;  // no thread to serve it: the socket closes
+  connections_.push_back(std::make_unique<Connection>(db_, options_, this, std::move(socket), pid, secret));
+  if (!threads_.Add(connections_.back().get()).ok()) {
+    connections_.pop_back();  // the socket closes
     return;
   }
-  slots_.push_back(std::move(slot));
+  authenticating_++;
+}
+
+void Server::Ended(Connection* connection) {
+  std::unique_ptr<Connection> ended;
+  {
+    std::lock_guard lock(mu_);
+    (connection->admitted() ? active_ : authenticating_)--;
+    for (auto it = connections_.begin(); it != connections_.end(); ++it) {
+      if (it->get() == connection) {
+        ended = std::move(*it);
+        connections_.erase(it);
+        break;
+      }
+    }
+  }
+  ended.reset();  // outside mu_ (its session rolls back what it left open)
+  ended_cv_.notify_all();
 }
 
 bool Server::Admit() {
@@ -102,17 +111,6 @@ bool Server::Admit() {
   return true;
 }
 
-void Server::Reap() {
-  for (auto it = slots_.begin(); it != slots_.end();) {
-    if ((*it)->done.load(std::memory_order_acquire)) {
-      (*it)->thread.join();
-      it = slots_.erase(it);
-    } else {
-      ++it;
-    }
-  }
-}
-
 size_t Server::connections() const {
   std::lock_guard lock(mu_);
   return active_;
@@ -120,11 +118,8 @@ size_t Server::connections() const {
 
 void Server::Cancel(int32_t pid, int32_t secret) {
   std::lock_guard lock(mu_);
-  for (auto& slot : slots_) {
-    if (!slot->done.load(std::memory_order_acquire) && slot->connection->pid() == pid &&
-        slot->connection->secret() == secret) {
-      slot->connection->RequestCancel();
-    }
+  for (auto& connection : connections_) {
+    if (connection->pid() == pid && connection->secret() == secret) connection->RequestCancel();
   }
 }
 
@@ -136,30 +131,15 @@ void Server::Shutdown() {
     acceptor_.close(ec);
   });
   if (io_thread_.joinable()) io_thread_.join();
-  // No new connections now; wake the ones waiting for their clients.
+  // No new connections now; wake the ones waiting for their clients, and
+  // wait until every connection has ended (each answers 57P01, or finishes
+  // its statement first).
   {
-    std::lock_guard lock(mu_);
-    for (auto& slot : slots_) slot->connection->Interrupt();
+    std::unique_lock lock(mu_);
+    for (auto& connection : connections_) connection->Interrupt();
+    ended_cv_.wait(lock, [&] { return connections_.empty(); });
   }
-  for (;;) {
-    Slot* waiting = nullptr;
-    {
-      std::lock_guard lock(mu_);
-      Reap();
-      if (slots_.empty()) break;
-      waiting = slots_.front().get();
-    }
-    // Joined outside mu_ (the thread takes it as it ends).
-    waiting->thread.join();
-    std::lock_guard lock(mu_);
-    waiting->done.store(true);
-    for (auto it = slots_.begin(); it != slots_.end(); ++it) {
-      if (it->get() == waiting) {
-        slots_.erase(it);
-        break;
-      }
-    }
-  }
+  threads_.Stop();
 }
 
 }  // namespace paceline::server

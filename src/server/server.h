@@ -1,18 +1,19 @@
 // Server: paceline-server's listener. Accepts PostgreSQL protocol v3 client
-// connections on ServerOptions::listen:port and serves each on its own
-// thread (Connection), over one embedded engine Database.
+// connections on ServerOptions::listen:port and serves them (Connection)
+// over one embedded engine Database.
 //
 // Threading model: one Asio io_context, run by one acceptor thread, accepts
-// connections (async_accept); each accepted socket is then served by a
-// thread of its own with blocking Asio I/O. Why not a small io_context pool
-// with asynchronous handlers: every engine call a connection makes blocks
-// (a Session statement runs on the calling thread; a scheduled transaction
-// is waited for until a worker has run it), and must not hold an I/O thread
-// that other clients need. A thread per connection keeps each conversation
-// a straight-line state machine and isolates clients from one another; the
-// thread count is bounded by max_connections (like PostgreSQL's process per
-// connection). The engine's own workers (Options::workers) run the
-// scheduled transactions.
+// connections (async_accept); ConnectionThreads serves them: a connection
+// waiting for its client holds no thread (its socket waits in an epoll
+// set), and the thread that the client's message wakes serves it with
+// blocking I/O and blocking engine calls (a Session statement runs on the
+// calling thread; a scheduled transaction runs there too or is waited for:
+// Database::Run), so each conversation stays a straight-line state
+// machine. Threads grow whenever every one is busy, so a connection blocked
+// in the engine never keeps another's message unread, and shrink when
+// idle: connections that wait cost no thread (PostgreSQL's process per
+// connection costs a process each). The engine's own workers
+// (Options::workers) run the scheduled transactions that are queued.
 //
 // Limits: a new connection first counts as authenticating; beyond
 // max_authenticating of those, a new socket is simply closed. Each has
@@ -23,9 +24,9 @@
 // never take the places of authenticated ones.
 //
 // Shutdown (Shutdown(), e.g. on SIGTERM): stops accepting, wakes every
-// connection blocked on its client (it answers FATAL 57P01 and closes); a
+// connection waiting for its client (it answers FATAL 57P01 and closes); a
 // connection busy with a statement finishes it and replies first. Returns
-// when every connection thread has ended. The Database is not shut down
+// when every connection has ended and the connection threads with them. The Database is not shut down
 // here (its owner does that).
 //
 // Thread-safety: Start once; Shutdown from any thread (idempotent);
@@ -36,6 +37,7 @@
 #include <asio.hpp>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <list>
 #include <memory>
@@ -46,6 +48,7 @@
 #include "common/status.h"
 #include "engine/database.h"
 #include "server/connection.h"
+#include "server/connection_threads.h"
 #include "server/server_options.h"
 
 namespace paceline::server {
@@ -65,6 +68,8 @@ class Server : public ConnectionHost {
   const ServerOptions& options() const { return options_; }
   // Authenticated connections being served now.
   size_t connections() const;
+  // Threads serving connections now (ConnectionThreads::threads).
+  size_t connection_threads() const { return threads_.threads(); }
 
   void Shutdown();
   bool shutting_down() const override { return shutting_down_.load(std::memory_order_acquire); }
@@ -72,16 +77,11 @@ class Server : public ConnectionHost {
   bool Admit() override;
 
  private:
-  struct Slot {
-    std::unique_ptr<Connection> connection;
-    std::thread thread;
-    std::atomic<bool> done{false};
-  };
-
   void Accept();
   void Serve(asio::ip::tcp::socket socket);
-  // Joins the threads of finished connections (mu_ held).
-  void Reap();
+  // A connection's conversation has ended (ConnectionThreads' callback):
+  // its place is freed and it is destroyed.
+  void Ended(Connection* connection);
 
   engine::Database* db_;
   const ServerOptions options_;
@@ -99,11 +99,13 @@ class Server : public ConnectionHost {
   std::atomic<bool> stopped_{false};
 
   mutable std::mutex mu_;
-  std::list<std::unique_ptr<Slot>> slots_;  // guarded by mu_
+  std::condition_variable ended_cv_;        // a connection ended (with mu_)
+  std::list<std::unique_ptr<Connection>> connections_;  // guarded by mu_
   size_t active_ = 0;                       // admitted connections, guarded by mu_
   size_t authenticating_ = 0;               // not yet admitted, guarded by mu_
   int32_t next_pid_ = 0;                    // guarded by mu_
   std::mt19937 random_;                     // guarded by mu_
+  ConnectionThreads threads_;               // last: its threads use the members above
 };
 
 }  // namespace paceline::server

@@ -34,6 +34,11 @@ struct ServerOptions {
   // FATAL 25P03 (its transaction rolled back, its locks freed); 0: never
   // (PostgreSQL's idle_in_transaction_session_timeout).
   std::chrono::milliseconds idle_in_transaction_timeout{0};
+  // A connection keeps its thread while its client is this quick with the
+  // next message (a busy client's usually comes within microseconds: no
+  // hand-off to the epoll set and back per message); after that long
+  // without one it waits without a thread (ConnectionThreads).
+  std::chrono::milliseconds client_hold{20};
   // The one database this server has. A StartupMessage naming another gets
   // AuthenticationOk, then FATAL 3D000, as PostgreSQL answers for a database
   // that does not exist. (psql's default database is the user name: connect

@@ -7,7 +7,9 @@ talking: past --idle-in-transaction-timeout the server ends its connection
 (25P03), rolls its block back and gives its lane to the waiter, which
 commits. Also: a block whose statement does not parse lets go of its lane
 at once (the block is failed, as in PostgreSQL), before the client's
-ROLLBACK. Run by ctest with the server binary as the only argument."""
+ROLLBACK. And 300 blocks queued in one lane, each holding a server thread
+while it waits, never keep the holder's next statements and its COMMIT
+unserved (the server's connection threads grow). Run by ctest with the server binary as the only argument."""
 import os
 import sys
 import threading
@@ -21,13 +23,15 @@ from server_process import ServerProcess  # noqa: E402
 
 BINARY = None
 IDLE_TIMEOUT_MS = 3000
+QUEUED_BLOCKS = 300
 
 
 class LanesTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.server = ServerProcess(BINARY, "--workers=4", "--cc=occ", "--scheduler=adaptive",
-                                   "--history-half-life-ms=600000",
+                                   "--history-half-life-ms=600000", f"--max-connections={QUEUED_BLOCKS + 20}",
+                                   "--lock-timeout-ms=300000",
                                    f"--idle-in-transaction-timeout={IDLE_TIMEOUT_MS}").start()
         with cls.connect_to(cls.server, autocommit=True) as conn:
             conn.execute("CREATE TABLE x (id INT PRIMARY KEY, v INT NOT NULL)")
@@ -90,8 +94,8 @@ class LanesTest(unittest.TestCase):
                 return holder, [int(s) for s in waiting.strip("{}").split(",") if s]
         return None
 
-    def wait_until(self, condition, what):
-        deadline = time.monotonic() + 30
+    def wait_until(self, condition, what, seconds=30):
+        deadline = time.monotonic() + seconds
         while not condition():
             self.assertLess(time.monotonic(), deadline, what)
 
@@ -158,6 +162,50 @@ class LanesTest(unittest.TestCase):
             holder.execute("SELECT 1")
         holder.rollback()
         self.assertEqual(self.value(2), before + 100)
+
+
+    def test_blocks_queued_on_one_lane_never_keep_the_holders_commit_waiting(self):
+        self.make_hot(3)
+        before = self.value(3)
+        holder = self.connect()
+        holder_id = int(holder.execute("SHOW paceline.session_id").fetchone()[0])
+        holder.execute("UPDATE x SET v = v + 1 WHERE id = 3")
+        results = []
+        lock = threading.Lock()
+        # Logging in a few at a time: beyond 32 connections still logging
+        # in at once the server closes new sockets (--max-authenticating).
+        logging_in = threading.Semaphore(16)
+
+        def waiter():
+            try:
+                with logging_in:
+                    conn = self.connect_to(self.server)
+                with conn:
+                    conn.execute("UPDATE x SET v = v + 1 WHERE id = 3")
+                    conn.commit()
+                    outcome = "ok"
+            except psycopg.Error as e:
+                outcome = repr(e)
+            with lock:
+                results.append(outcome)
+
+        threads = [threading.Thread(target=waiter) for _ in range(QUEUED_BLOCKS)]
+        for t in threads:
+            t.start()
+
+        def queued():
+            # The holder's own statements are served meanwhile (each one
+            # also keeps its block from the idle-in-transaction timeout).
+            holder.execute("SELECT v FROM x WHERE id = 4")
+            lane = self.lane("id=3")
+            return lane is not None and lane[0] == holder_id and len(lane[1]) == QUEUED_BLOCKS
+
+        self.wait_until(queued, "the blocks never all queued in the lane", seconds=240)
+        holder.commit()
+        for t in threads:
+            t.join(timeout=120)
+        self.assertEqual(results, ["ok"] * QUEUED_BLOCKS)
+        self.assertEqual(self.value(3), before + 1 + QUEUED_BLOCKS)
 
 
 if __name__ == "__main__":

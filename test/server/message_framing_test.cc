@@ -7,6 +7,9 @@
 #include <asio.hpp>
 
 #include <string>
+#include <thread>
+
+#include <sys/socket.h>
 
 #include "server/message_reader.h"
 #include "server/message_writer.h"
@@ -55,6 +58,46 @@ TEST(MessageReaderTest, ReadsTypedMessagesAcrossSegments) {
   ASSERT_TRUE(reader.ReadMessage(&type, &body).ok());
   EXPECT_EQ(type, 'S');
   EXPECT_EQ(body, "");
+}
+
+// HasMessage says whether ReadMessage can return without the socket: a
+// whole message buffered (or a header ReadMessage refuses at once).
+// ReadMessageUnlessIdle gives up, consuming nothing, when no byte arrives
+// within the socket's receive timeout; inside a message the timeout only
+// repeats the wait, so a message sent in two parts is read whole.
+// Excluded: a connection that gives its thread up halfway through a
+// message (losing its first part), or that reads past a message it has.
+TEST(MessageReaderTest, HasMessageAndGivingUpOnlyBetweenMessages) {
+  SocketPair pair;
+  timeval tv{0, 20000};  // 20 ms, as a connection sets it
+  ASSERT_EQ(::setsockopt(pair.server.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)), 0);
+  MessageReader reader(&pair.server, 1024);
+  EXPECT_FALSE(reader.HasMessage());
+  char type = 0;
+  std::string body;
+  bool idle = false;
+  ASSERT_TRUE(reader.ReadMessageUnlessIdle(&type, &body, &idle).ok());
+  EXPECT_TRUE(idle) << "nothing arrived: it gave up";
+
+  const std::string two = Typed('Q', std::string("SELECT 1\0", 9)) + Typed('S', "");
+  pair.Send(two.substr(0, 3));  // a first part only
+  std::thread rest([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));  // (the client's pause: longer than the timeout)
+    pair.Send(two.substr(3));
+  });
+  ASSERT_TRUE(reader.ReadMessageUnlessIdle(&type, &body, &idle).ok());
+  rest.join();
+  EXPECT_FALSE(idle) << "a message had begun: it waited for the rest";
+  EXPECT_EQ(type, 'Q');
+  EXPECT_TRUE(reader.HasMessage()) << "the Sync came in the same segment";
+  ASSERT_TRUE(reader.ReadMessage(&type, &body).ok());
+  EXPECT_EQ(type, 'S');
+  EXPECT_FALSE(reader.HasMessage());
+
+  pair.Send(std::string(1, 'Q') + Int32(3));  // a length below 4: refused at once
+  const Status s = reader.ReadMessageUnlessIdle(&type, &body, &idle);
+  EXPECT_TRUE(s.Is(kProtocolViolation)) << s.ToString();
+  EXPECT_FALSE(idle);
 }
 
 TEST(MessageReaderTest, OversizeLengthIsRefusedFromTheHeader) {
