@@ -341,10 +341,7 @@ void Database::AddFootprint(const TransactionRequest& request, FootprintBuilder*
   for (size_t i = 0; i < request.statements.size(); ++i) {
     const StatementCall& call = request.statements[i];
     std::shared_ptr<const sql::PreparedStatement>& p = calls->statements[i];
-    if (call.prepared != nullptr && call.prepared->catalog_version == version) {
-      p = call.prepared;  // as its caller prepared it: nothing lexed or looked up again
-      builder->Add(*p, call.params);
-    } else if (PrepareCall(call.sql, call.params, &p, &calls->literals[i]).ok()) {
+    if (PrepareCallOf(call, version, &p, &calls->literals[i]).ok()) {
       builder->Add(*p, calls->literals[i].empty() ? call.params : calls->literals[i]);
     } else {
       p = nullptr;  // prepared again when it runs, and fails there as it always did
@@ -627,6 +624,18 @@ Status Database::PrepareCall(std::string_view sql, const std::vector<Value>& par
   return Prepare(sql, {}, out);
 }
 
+Status Database::PrepareCallOf(const StatementCall& call, uint64_t version,
+                               std::shared_ptr<const sql::PreparedStatement>* out, std::vector<Value>* with_literals) {
+  if (call.prepared == nullptr) return PrepareCall(call.sql, call.params, out, with_literals);
+  with_literals->clear();
+  if (call.prepared->catalog_version == version) {
+    *out = call.prepared;  // as its caller prepared it: nothing lexed or looked up again
+    return Status::OK();
+  }
+  // Stale: its text again, with the parameter types `params` have.
+  return Prepare(call.prepared->text, call.prepared->param_types, out);
+}
+
 Status Database::RunDml(const sql::PreparedStatement& statement, const std::vector<Value>& params, Transaction* txn,
                         int64_t start_time, QueryResult* result) {
   PL_RETURN_IF_ERROR(txn->CheckCanceled());  // between the statements of a transaction
@@ -793,12 +802,8 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
           ready->statements[i]->catalog_version == version) {
         p = ready->statements[i].get();  // as prepared for the footprint
         literals = &ready->literals[i];
-      } else if (call.prepared != nullptr && call.prepared->catalog_version == version) {
-        p = call.prepared.get();  // as its caller prepared it (no footprint was read)
-        with_literals.clear();
-        literals = &with_literals;
       } else {
-        status = PrepareCall(call.sql, call.params, &fresh, &with_literals);
+        status = PrepareCallOf(call, version, &fresh, &with_literals);
         p = fresh.get();
         literals = &with_literals;
       }

@@ -189,6 +189,12 @@ class Database {
   // `*with_literals` is left empty: run it with `params`.
   Status PrepareCall(std::string_view sql, const std::vector<Value>& params,
                      std::shared_ptr<const sql::PreparedStatement>* out, std::vector<Value>* with_literals);
+  // A request's statement: call.prepared while the catalog is at `version`
+  // (a stale one is prepared again from its own text and parameter types,
+  // which call.params have); without it, PrepareCall. The caller holds the
+  // gate.
+  Status PrepareCallOf(const StatementCall& call, uint64_t version, std::shared_ptr<const sql::PreparedStatement>* out,
+                       std::vector<Value>* with_literals);
   // The gate (execution_gate.h): shared for statements in flight and
   // binding, exclusive for DDL and bulk loads; 55P03 after lock_timeout.
   Status EnterGate();

@@ -56,6 +56,7 @@
 #include "engine/query_result.h"
 #include "engine/recent_statements.h"
 #include "engine/sql/prepared_statement.h"
+#include "engine/sql/literal_parameterizer.h"
 #include "engine/transaction.h"
 
 namespace paceline::engine {
@@ -83,6 +84,15 @@ class Session {
                  std::shared_ptr<const sql::PreparedStatement>* out);
   Status ExecutePrepared(const sql::PreparedStatement& statement, const std::vector<Value>& params,
                          QueryResult* result);
+  // A statement its caller parameterized (sql::LiteralParameterizer, no
+  // parameters of its own): its normalized text prepared (cached) and
+  // `*with_literals` its literal values converted to that plan's parameter
+  // types — a StatementCall{text, *with_literals, *out} for Database::Run.
+  // False when the normalized text does not prepare or a literal would not
+  // convert: then the caller runs the original text, which fails as it
+  // always did.
+  bool PrepareNormalized(const sql::ParameterizedStatement& normalized,
+                         std::shared_ptr<const sql::PreparedStatement>* out, std::vector<Value>* with_literals);
 
   // Cancels what this session runs now — the statement (and with it an
   // autocommit transaction), or the script — with 57014, as PostgreSQL's

@@ -27,10 +27,13 @@ namespace paceline::engine {
 struct StatementCall {
   std::string sql;            // exactly one statement
   std::vector<Value> params;  // $1..$n
-  // Optional: `sql` as the caller already prepared it (a server's Parse,
-  // with its declared parameter types; `params` are of its types). The
-  // engine runs it as long as the catalog is the one it was bound against
-  // (else it prepares `sql` itself), so the text is not prepared again.
+  // Optional: the statement as the caller already prepared it (a server's
+  // Parse, with its declared parameter types; or `sql` with its literals
+  // made parameters, Session::PrepareNormalized), `params` of its
+  // parameter types. The engine runs it while the catalog is the one it
+  // was bound against, so nothing is lexed or looked up again; after DDL
+  // it prepares prepared->text again with those parameter types (`sql` is
+  // then only what error messages quote).
   std::shared_ptr<const sql::PreparedStatement> prepared = nullptr;
 };
 

@@ -628,21 +628,19 @@ void Connection::SimpleQuery(std::string_view text) {
 bool Connection::TrySubmitUnparsed(std::string_view text) {
   if (!db_->options().parameterize_literals || !SubmitAllowed()) return false;
   std::vector<sql::ScriptStatement> parts;
-  if (!sql::LiteralParameterizer::SplitScript(text, &parts)) return false;
-  sql::ParameterizedStatement normalized;
-  for (const sql::ScriptStatement& part : parts) {
+  std::vector<sql::ParameterizedStatement> normalized;  // lexed once, with the split
+  if (!sql::LiteralParameterizer::SplitScript(text, &parts, &normalized)) return false;
+  for (size_t i = 0; i < parts.size(); ++i) {
     // DML whose literals parameterize is what the engine runs on a cached
     // plan; a DML text without literals, or anything unusual, is parsed.
-    if (part.kind == sql::ScriptStatement::Kind::kOther) return false;
-    if (part.kind == sql::ScriptStatement::Kind::kDml &&
-        !sql::LiteralParameterizer::Parameterize(part.text, 0, &normalized)) {
-      return false;
-    }
+    if (parts[i].kind == sql::ScriptStatement::Kind::kOther) return false;
+    if (parts[i].kind == sql::ScriptStatement::Kind::kDml && normalized[i].text.empty()) return false;
   }
-  return TrySubmitScript(text, parts);
+  return TrySubmitScript(text, parts, &normalized);
 }
 
-bool Connection::TrySubmitScript(std::string_view text, const std::vector<sql::ScriptStatement>& parts) {
+bool Connection::TrySubmitScript(std::string_view text, const std::vector<sql::ScriptStatement>& parts,
+                                 const std::vector<sql::ParameterizedStatement>* normalized) {
   using Kind = sql::ScriptStatement::Kind;
   if (parts.empty() || !SubmitAllowed()) return false;
   // [BEGIN] DML... [COMMIT]
@@ -656,7 +654,14 @@ bool Connection::TrySubmitScript(std::string_view text, const std::vector<sql::S
   std::vector<int> offsets;
   for (size_t i = first; i < last; ++i) {
     if (parts[i].kind != Kind::kDml) return false;
-    calls.push_back({std::string(parts[i].text), {}});
+    engine::StatementCall call{std::string(parts[i].text), {}};
+    // Prepared here from its normalized text, so the engine lexes nothing.
+    // (Else the engine prepares the text itself, and reports its error.)
+    if (normalized != nullptr && !session_->PrepareNormalized((*normalized)[i], &call.prepared, &call.params)) {
+      call.prepared = nullptr;
+      call.params.clear();
+    }
+    calls.push_back(std::move(call));
     offsets.push_back(Utf8CharPosition(text, static_cast<int>(parts[i].offset)) - 1);
   }
   const size_t n = calls.size();

@@ -181,7 +181,9 @@ class Connection {
   // statement's literals parameterize (the engine then runs them on cached
   // plans, and libpg_query never sees the text). False when not applicable.
   bool TrySubmitUnparsed(std::string_view text);
-  bool TrySubmitScript(std::string_view text, const std::vector<sql::ScriptStatement>& parts);
+  // `normalized`, if not null, holds each part parameterized (SplitScript).
+  bool TrySubmitScript(std::string_view text, const std::vector<sql::ScriptStatement>& parts,
+                       const std::vector<sql::ParameterizedStatement>* normalized = nullptr);
   // Runs one statement of a Query through the session (or COPY/DEALLOCATE
   // here) and writes its replies; the error is returned, not written.
   Status RunSimpleStatement(const sql::Statement& statement);

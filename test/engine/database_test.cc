@@ -240,7 +240,8 @@ TEST_F(DatabaseTest, AStatementRequestIsPreparedOnceForItsFootprintAndItsRun) {
 // Parse) is run from that plan, for its footprint and its attempt alike:
 // no statement cache lookup, no lexing; also when an abort's references
 // are named. Once DDL has changed the catalog, the engine prepares the
-// call's text instead.
+// plan's own text again, with its parameter types (which the call's
+// parameters have).
 TEST_F(DatabaseTest, ACallPreparedByItsCallerIsNotPreparedAgain) {
   std::shared_ptr<const sql::PreparedStatement> prepared;
   ASSERT_TRUE(session_->Prepare("SELECT balance FROM account WHERE id = $1", {}, &prepared).ok());
@@ -260,9 +261,11 @@ TEST_F(DatabaseTest, ACallPreparedByItsCallerIsNotPreparedAgain) {
   EXPECT_EQ(result.results[0].rows[0][0].ToString(), "100.00");
   EXPECT_EQ(lookups(), before) << "nothing was prepared from the text";
   Exec("CREATE INDEX account_balance ON account (balance)");
+  const uint64_t after_ddl = lookups();
   result = db_->Run(request());
   ASSERT_TRUE(result.committed()) << result.status.ToString();
-  EXPECT_EQ(result.results[0].rows[0][0].ToString(), "101.00") << "stale plan: the text was prepared";
+  EXPECT_EQ(result.results[0].rows[0][0].ToString(), "100.00") << "stale plan: its own text prepared again";
+  EXPECT_EQ(lookups(), after_ddl + 1);
 }
 
 TEST_F(DatabaseTest, UnderOccTheFirstCommitterWinsAndTheOtherGets40001) {

@@ -135,7 +135,13 @@ bool LiteralParameterizer::Parameterize(std::string_view sql, size_t supplied, P
   tokens.reserve(64);
   size_t max_param = 0;
   if (!SqlLexer::Tokenize(sql, &tokens, &max_param)) return false;
-  if (tokens.empty() || tokens[0].kind != TokenKind::kWord || max_param != supplied) return false;
+  if (max_param != supplied) return false;
+  return ParameterizeTokens(sql, tokens, supplied, out);
+}
+
+bool LiteralParameterizer::ParameterizeTokens(std::string_view sql, std::span<const Token> tokens, size_t supplied,
+                                              ParameterizedStatement* out) {
+  if (tokens.empty() || tokens[0].kind != TokenKind::kWord) return false;
   const Keyword statement = tokens[0].keyword;
   if (statement != Keyword::kSelect && statement != Keyword::kInsert && statement != Keyword::kUpdate &&
       statement != Keyword::kDelete) {
@@ -323,8 +329,10 @@ ScriptStatement::Kind StatementKindOf(std::string_view sql, const std::vector<To
 
 }  // namespace
 
-bool LiteralParameterizer::SplitScript(std::string_view sql, std::vector<ScriptStatement>* out) {
+bool LiteralParameterizer::SplitScript(std::string_view sql, std::vector<ScriptStatement>* out,
+                                       std::vector<ParameterizedStatement>* normalized) {
   out->clear();
+  if (normalized != nullptr) normalized->clear();
   if (sql.size() > (1u << 24)) return false;
   std::vector<Token> tokens;
   tokens.reserve(128);
@@ -339,6 +347,24 @@ bool LiteralParameterizer::SplitScript(std::string_view sql, std::vector<ScriptS
       statement.text = sql.substr(statement.offset, tokens[i - 1].end - statement.offset);
       statement.kind = StatementKindOf(sql, tokens, begin, i);
       out->push_back(statement);
+      if (normalized != nullptr) {
+        // From this lexing, not another: the statement's tokens, made
+        // relative to its text. Not applicable (text left empty) with a $n.
+        normalized->emplace_back();
+        std::vector<Token> own(tokens.begin() + static_cast<ptrdiff_t>(begin), tokens.begin() + static_cast<ptrdiff_t>(i));
+        bool has_param = false;
+        for (Token& t : own) {
+          has_param |= t.kind == TokenKind::kParam;
+          t.begin -= static_cast<uint32_t>(statement.offset);
+          t.end -= static_cast<uint32_t>(statement.offset);
+          t.content_begin -= std::min(t.content_begin, static_cast<uint32_t>(statement.offset));
+          t.content_end -= std::min(t.content_end, static_cast<uint32_t>(statement.offset));
+        }
+        if (statement.kind != ScriptStatement::Kind::kDml || has_param ||
+            !ParameterizeTokens(statement.text, own, 0, &normalized->back())) {
+          normalized->back() = ParameterizedStatement();
+        }
+      }
     }
     begin = i + 1;
   }

@@ -48,6 +48,7 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,6 +56,7 @@
 #include "common/types.h"
 #include "common/value.h"
 #include "engine/sql/ast.h"
+#include "engine/sql/sql_lexer.h"
 
 namespace paceline::sql {
 
@@ -107,10 +109,20 @@ class LiteralParameterizer {
   // tens), so that a caller can recognise a script of plain transaction
   // control and DML without parsing it. False when the lexer cannot classify
   // something in it (then parse it properly).
-  static bool SplitScript(std::string_view sql, std::vector<ScriptStatement>* out);
+  // With `normalized`: also each statement parameterized as Parameterize
+  // would (with no parameters supplied), from the same lexing —
+  // (*normalized)[i] for (*out)[i], its text empty when not applicable.
+  static bool SplitScript(std::string_view sql, std::vector<ScriptStatement>* out,
+                          std::vector<ParameterizedStatement>* normalized = nullptr);
 
   static bool BindLiterals(const ParameterizedStatement& statement, const PreparedStatement& prepared,
                            std::vector<Value>* params);
+
+ private:
+  // Parameterize, on `sql`'s tokens (offsets into `sql`), without $n
+  // checks.
+  static bool ParameterizeTokens(std::string_view sql, std::span<const Token> tokens, size_t supplied,
+                                 ParameterizedStatement* out);
 };
 
 }  // namespace paceline::sql

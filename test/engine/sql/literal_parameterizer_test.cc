@@ -236,5 +236,42 @@ TEST(LiteralParameterizerTest, SplitScriptFindsStatementsAndTheirKinds) {
   EXPECT_EQ(Split("SELECT E'\\x41' FROM t"), "n/a");
 }
 
+// SplitScript's statements parameterized from its one lexing are what
+// Parameterize makes of each statement's own text (text, types, values),
+// and not applicable where Parameterize is not (a $n, no literal, not
+// DML). Excluded: a second lexing that disagrees with the first — a
+// literal cut at a wrong offset, a string's content shifted, a statement
+// of a script parameterized differently than alone.
+TEST(LiteralParameterizerTest, SplitScriptParameterizesEachStatementAsParameterizeWould) {
+  const std::string_view scripts[] = {
+      "BEGIN;UPDATE a SET v = v + -12 WHERE id = 5;SELECT v FROM a WHERE id = 5;END;",
+      "  insert into t values (1, 'it''s', -2.5, E'x') ; SELECT * FROM t WHERE s = 'a;b' AND n > 3 ;",
+      "SELECT 1; SELECT a FROM t WHERE a = $1; UPDATE t SET a = 'q' WHERE b <= 9e3; DELETE FROM t",
+      "CREATE TABLE t (a INT); SELECT a FROM t /* c */ WHERE a = 7 -- d\n",
+  };
+  for (std::string_view script : scripts) {
+    SCOPED_TRACE(script);
+    std::vector<ScriptStatement> parts;
+    std::vector<ParameterizedStatement> normalized;
+    ASSERT_TRUE(LiteralParameterizer::SplitScript(script, &parts, &normalized));
+    ASSERT_EQ(normalized.size(), parts.size());
+    for (size_t i = 0; i < parts.size(); ++i) {
+      SCOPED_TRACE(parts[i].text);
+      ParameterizedStatement alone;
+      const bool applies = parts[i].kind == ScriptStatement::Kind::kDml &&
+                           LiteralParameterizer::Parameterize(parts[i].text, 0, &alone);
+      EXPECT_EQ(!normalized[i].text.empty(), applies);
+      if (!applies) continue;
+      EXPECT_EQ(normalized[i].text, alone.text);
+      EXPECT_EQ(normalized[i].kind, alone.kind);
+      ASSERT_EQ(normalized[i].literals.size(), alone.literals.size());
+      for (size_t j = 0; j < alone.literals.size(); ++j) {
+        EXPECT_EQ(normalized[i].literals[j].ToString(), alone.literals[j].ToString());
+        EXPECT_EQ(normalized[i].declared[j].id, alone.declared[j].id);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace paceline::sql
