@@ -45,6 +45,7 @@
 #include "engine/options.h"
 #include "engine/procedure.h"
 #include "engine/session.h"
+#include "engine/sql/literal_parameterizer.h"
 #include "engine/sql/statement_cache.h"
 #include "engine/storage/epoch_manager.h"
 #include "engine/transaction_request.h"
@@ -189,6 +190,13 @@ class Database {
   // `*with_literals` is left empty: run it with `params`.
   Status PrepareCall(std::string_view sql, const std::vector<Value>& params,
                      std::shared_ptr<const sql::PreparedStatement>* out, std::vector<Value>* with_literals);
+  // `normalized` (LiteralParameterizer) prepared, and `*with_literals`
+  // `params` followed by its literal values converted to the plan's
+  // parameter types. False (*out untouched) when the normalized text does
+  // not prepare or a literal would not convert: the caller then prepares
+  // the original text. The caller holds the gate.
+  bool PrepareNormalized(const sql::ParameterizedStatement& normalized, const std::vector<Value>& params,
+                         std::shared_ptr<const sql::PreparedStatement>* out, std::vector<Value>* with_literals);
   // A request's statement: call.prepared while the catalog is at `version`
   // (a stale one is prepared again from its own text and parameter types,
   // which call.params have); without it, PrepareCall. The caller holds the

@@ -194,9 +194,9 @@ Status Session::Prepare(std::string_view sql, const std::vector<Type>& declared_
 
 bool Session::PrepareNormalized(const sql::ParameterizedStatement& normalized,
                                 std::shared_ptr<const sql::PreparedStatement>* out, std::vector<Value>* with_literals) {
-  with_literals->clear();
-  if (normalized.text.empty() || !Prepare(normalized.text, normalized.declared, out).ok()) return false;
-  return sql::LiteralParameterizer::BindLiterals(normalized, **out, with_literals);
+  StatementGate gate(this);  // binding reads the catalog
+  if (!gate.Enter().ok()) return false;
+  return db_->PrepareNormalized(normalized, {}, out, with_literals);
 }
 
 Status Session::Execute(std::string_view sql, const std::vector<Value>& params, QueryResult* result) {

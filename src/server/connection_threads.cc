@@ -133,7 +133,7 @@ int ConnectionThreads::WaitMs(std::chrono::steady_clock::time_point now) const {
   return static_cast<int>(std::min<int64_t>(wait.count(), 1 << 30));
 }
 
-void ConnectionThreads::Rearm(uint64_t id, Entry& entry) {
+bool ConnectionThreads::Rearm(uint64_t id, Entry& entry) {
   entry.waiting = true;
   entry.deadline = entry.connection->wait_deadline();
   if (entry.deadline.has_value()) deadlines_.insert({*entry.deadline, id});
@@ -143,6 +143,7 @@ void ConnectionThreads::Rearm(uint64_t id, Entry& entry) {
   // A failure (the socket is broken) leaves it unwatched; its client has
   // gone, and the shutdown's Interrupt or its deadline still reaches it.
   (void)::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, entry.connection->socket_handle(), &ev);
+  return entry.deadline.has_value();
 }
 
 void ConnectionThreads::Loop() {
@@ -192,7 +193,7 @@ void ConnectionThreads::Loop() {
     const Connection::Progress progress = connection->Serve();
     lock.lock();
     idle_since = std::chrono::steady_clock::now();
-    it = entries_.find(id);  // (entries_ is a map: `it` stays valid, but look again for clarity)
+    // (`it` is still valid: only the thread serving an entry erases it.)
     if (progress == Connection::Progress::kEnded) {
       entries_.erase(it);
       lock.unlock();
@@ -200,9 +201,7 @@ void ConnectionThreads::Loop() {
       lock.lock();
       continue;
     }
-    const bool earlier = it->second.connection->wait_deadline().has_value();
-    Rearm(id, it->second);
-    if (earlier) {
+    if (Rearm(id, it->second)) {
       lock.unlock();
       Kick();  // a waiting thread may wait past this deadline
       lock.lock();

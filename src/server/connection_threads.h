@@ -89,8 +89,9 @@ class ConnectionThreads {
   // at most `linger` for a thread beyond `spare`; -1: no bound (mu_ held).
   int WaitMs(std::chrono::steady_clock::time_point now) const;
   // Marks `id` waiting with its connection's deadline and re-arms its
-  // socket (mu_ held).
-  void Rearm(uint64_t id, Entry& entry);
+  // socket (mu_ held). True when it has a deadline (a waiting thread may
+  // need to wait less: Kick).
+  bool Rearm(uint64_t id, Entry& entry);
   // Wakes one thread to recompute its wait (a new, earlier deadline).
   void Kick();
 
