@@ -6,6 +6,8 @@
 
 #include <absl/hash/hash.h>
 
+#include "common/allocation_meter.h"
+
 namespace paceline::sql {
 
 StatementCache::Shard& StatementCache::ShardOf(std::string_view key) {
@@ -35,11 +37,22 @@ Status StatementCache::Get(std::string_view text, const catalog::Catalog& catalo
   }
   const uint64_t now = misses_.fetch_add(1, std::memory_order_relaxed) + 1;
   std::shared_ptr<PreparedStatement> prepared;
-  PL_RETURN_IF_ERROR(PreparedStatement::Prepare(text, catalog, declared, &prepared));
-  auto entry = std::make_shared<Entry>();
+  std::shared_ptr<Entry> entry;
+  size_t kept;
+  {
+    AllocationMeter meter;  // what preparing keeps: the entry's charge
+    PL_RETURN_IF_ERROR(PreparedStatement::Prepare(text, catalog, declared, &prepared));
+    entry = std::make_shared<Entry>();
+    kept = meter.net_bytes();
+  }
   entry->prepared = prepared;
-  entry->bytes = key.size() + kBytesPerTextByte * text.size() + kBytesPerEntry;
+  entry->bytes = kept + key.capacity() + 1 + kBytesPerSlot;
   entry->last_used.store(now, std::memory_order_relaxed);
+  if (entry->bytes > max_entry_bytes()) {  // used once, never kept
+    too_large_.fetch_add(1, std::memory_order_relaxed);
+    *out = std::move(prepared);
+    return Status::OK();
+  }
   const size_t added = entry->bytes;
   size_t replaced = 0;
   {
@@ -56,7 +69,7 @@ Status StatementCache::Get(std::string_view text, const catalog::Catalog& catalo
     std::lock_guard lock(pending_mu_);
     ListPending(key);
   }
-  if (bytes_.fetch_add(added, std::memory_order_relaxed) + added - replaced > capacity_bytes_) Sweep();
+  if (bytes_.fetch_add(added, std::memory_order_relaxed) + added - replaced > entry_budget()) Sweep();
   if (replaced > 0) bytes_.fetch_sub(replaced, std::memory_order_relaxed);
   *out = std::move(prepared);
   return Status::OK();
@@ -64,14 +77,16 @@ Status StatementCache::Get(std::string_view text, const catalog::Catalog& catalo
 
 void StatementCache::ListPending(std::string key) {
   if (walk_all_) return;
-  if (pending_.size() >= kMaxPendingKeys || pending_bytes_ + key.size() > capacity_bytes_ / 10) {
+  if (pending_.size() >= kMaxPendingKeys || pending_bytes_ + KeyBytes(key) > pending_budget()) {
     walk_all_ = true;
     pending_ = {};
     pending_bytes_ = 0;
+    pending_bytes_shown_.store(0, std::memory_order_relaxed);
     return;
   }
-  pending_bytes_ += key.size();
+  pending_bytes_ += KeyBytes(key);
   pending_.push_back(std::move(key));
+  pending_bytes_shown_.store(pending_bytes_, std::memory_order_relaxed);
 }
 
 void StatementCache::Forget(size_t bytes) {
@@ -97,6 +112,7 @@ void StatementCache::DropStale(uint64_t version) {
     std::lock_guard lock(pending_mu_);
     pending.swap(pending_);
     pending_bytes_ = 0;
+    pending_bytes_shown_.store(0, std::memory_order_relaxed);
     walk_all = walk_all_;
     walk_all_ = false;
   }
@@ -122,7 +138,7 @@ void StatementCache::DropStale(uint64_t version) {
 void StatementCache::Sweep() {
   std::unique_lock sweeping(sweep_mu_, std::try_to_lock);
   if (!sweeping.owns_lock()) return;  // another thread sweeps now
-  const size_t target = capacity_bytes_ / 10 * 9;
+  const size_t target = entry_budget() / 10 * 9;
   struct Aged {
     uint64_t last_used;
     size_t bytes;

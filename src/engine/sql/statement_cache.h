@@ -4,13 +4,21 @@
 // next use (DDL invalidates what it affects). Texts with declared parameter
 // types (wire-protocol Parse) are keyed by text and types together.
 //
-// Bounded by memory: each entry is charged an estimate of what it holds
-// (kBytesPerTextByte per byte of text, measured on statements of 100 KB,
-// plus kBytesPerEntry). When an insert takes the total over the budget, the
-// least recently used entries are evicted until the total is under 90% of
-// the budget. Recency is counted in misses (a miss is what inserts): a hit
-// stamps its entry with the miss count, a relaxed load and store of words
-// that only misses write, so hits on different cores do not contend.
+// Bounded by the bytes it really holds: each entry is charged what
+// preparing its statement kept, measured by an AllocationMeter (the heap
+// blocks of its AST, plan and texts, at the allocator's usable sizes), plus
+// its key and map slot. An estimate per byte of text undercounted: a
+// 100 KB SELECT list keeps about 4 MB. The budget is split: a tenth for the
+// key copies DropStale's list holds (below), the rest for the entries. When
+// an insert takes the entries over theirs, the least recently used are
+// evicted until the total is under 90% of it; a statement that alone would
+// take more than a sixteenth of it (kMaxEntryShare) is prepared and
+// returned but not kept. So bytes() + pending_bytes() never exceeds the
+// capacity once an insert's sweep is done (concurrent inserts may pass it
+// for the time of their sweeps). Recency is counted in misses (a miss is
+// what inserts): a hit stamps its entry with the miss count, a relaxed
+// load and store of words that only misses write, so hits on different
+// cores do not contend.
 // Statements in use stay alive through their shared_ptr, whatever the cache
 // does.
 //
@@ -20,8 +28,8 @@
 // previous DropStale, which erased every entry not current then; the list
 // is bounded, in keys and in bytes (past kMaxPendingKeys keys, or keys
 // totalling a tenth of the budget, it is dropped and the next DropStale
-// walks the table instead): the keys are copies of texts, outside the
-// budget the entries are charged against.
+// walks the table instead): the keys are copies of texts, charged to that
+// tenth of the budget.
 //
 // Why not libcuckoo (as History and the hash indexes): every worker and
 // connection looks up the same few hot texts, and libcuckoo's bucket locks
@@ -54,8 +62,10 @@ namespace paceline::sql {
 
 class StatementCache {
  public:
-  static constexpr size_t kBytesPerTextByte = 6;
-  static constexpr size_t kBytesPerEntry = 4096;
+  // A map slot, beside what the meter sees: the key's and the entry
+  // pointer's inline parts, and the table's spare room, rounded up.
+  static constexpr size_t kBytesPerSlot = sizeof(std::string) + sizeof(std::shared_ptr<int>) + 64;
+  static constexpr size_t kMaxEntryShare = 16;
   static constexpr size_t kMaxPendingKeys = 1 << 16;
   static constexpr size_t kShards = 16;
 
@@ -70,9 +80,14 @@ class StatementCache {
   // table's rows would live on until its texts ran again).
   void DropStale(uint64_t version);
 
-  // Entries and their estimated bytes now.
+  // Entries and the bytes they hold now; the bytes of DropStale's key list.
   size_t size() const { return entries_.load(std::memory_order_relaxed); }
   size_t bytes() const { return bytes_.load(std::memory_order_relaxed); }
+  size_t pending_bytes() const { return pending_bytes_shown_.load(std::memory_order_relaxed); }
+  size_t capacity_bytes() const { return capacity_bytes_; }
+  // Statements prepared but not kept: larger than max_entry_bytes().
+  uint64_t too_large() const { return too_large_.load(std::memory_order_relaxed); }
+  size_t max_entry_bytes() const { return entry_budget() / kMaxEntryShare; }
   uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
   uint64_t misses() const { return misses_.load(std::memory_order_relaxed); }
   uint64_t evictions() const { return evictions_.load(std::memory_order_relaxed); }
@@ -88,6 +103,11 @@ class StatementCache {
     absl::flat_hash_map<std::string, std::shared_ptr<Entry>> map;
   };
   Shard& ShardOf(std::string_view key);
+  // The budget's parts: DropStale's key list, and the entries.
+  size_t pending_budget() const { return capacity_bytes_ / 10; }
+  size_t entry_budget() const { return capacity_bytes_ - pending_budget(); }
+  // What a key copy in pending_ holds.
+  static size_t KeyBytes(const std::string& key) { return sizeof(std::string) + key.capacity() + 1; }
   // Erases `key` if its entry was bound against another version than
   // `version`; true if it is kept (current).
   bool EraseIfStale(const std::string& key, uint64_t version);
@@ -107,7 +127,8 @@ class StatementCache {
   void ListPending(std::string key);
   std::mutex pending_mu_;
   std::vector<std::string> pending_;
-  size_t pending_bytes_ = 0;  // of the keys in pending_
+  size_t pending_bytes_ = 0;  // of the keys in pending_ (KeyBytes)
+  std::atomic<size_t> pending_bytes_shown_{0};  // a copy of it, read without pending_mu_
   bool walk_all_ = false;
   // Totals across the shards.
   std::atomic<size_t> entries_{0};
@@ -115,6 +136,7 @@ class StatementCache {
   std::atomic<uint64_t> hits_{0};
   std::atomic<uint64_t> misses_{0};
   std::atomic<uint64_t> evictions_{0};
+  std::atomic<uint64_t> too_large_{0};
 };
 
 }  // namespace paceline::sql
