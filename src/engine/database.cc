@@ -425,7 +425,7 @@ Status Database::RunDml(const sql::PreparedStatement& statement, const std::vect
   PL_RETURN_IF_ERROR(txn->CheckCanceled());  // between the statements of a transaction
   std::vector<Value> cast;
   PL_RETURN_IF_ERROR(CastParameters(statement, params, &cast));
-  sql::Executor executor(txn, &cast, start_time);
+  sql::Executor executor(txn, &cast, start_time, options_.statement_memory_bytes);
   const size_t observed_before = txn->Observations();
   const size_t predicates_before = txn->Predicates();
   size_t mark = txn->Mark();

@@ -17,9 +17,15 @@ namespace paceline::engine {
 inline constexpr char kDefaultScheduler[] = "adaptive";
 
 struct Options {
-  // Memory for SQL texts kept parsed and planned, in bytes (estimated; the
-  // least recently used go first: see StatementCache).
+  // Memory for SQL texts kept parsed and planned, in bytes (what the
+  // entries really hold, measured; the least recently used go first: see
+  // StatementCache).
   size_t statement_cache_bytes = size_t{128} << 20;
+  // The most heap one DML statement may hold while it runs (rows it
+  // materializes, its hash tables, sort input and result rows, measured by
+  // an AllocationMeter on its thread): past it the statement fails with
+  // 54000 program_limit_exceeded (sql::Executor). 0: no limit.
+  size_t statement_memory_bytes = size_t{1} << 30;
   // Texts run with Session::Execute, Session::ExecuteScript and statement
   // lists (Submit, Execute) have their literals in value positions replaced
   // by parameters first (sql::LiteralParameterizer), so texts differing only

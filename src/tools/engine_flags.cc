@@ -61,7 +61,11 @@ DEFINE_int32(group_commit_us, 200,
              "with --data-dir: when others commit too, the log waits this long for more commits before each sync");
 DEFINE_bool(checkpoint_on_close, true, "with --data-dir: write a checkpoint when shutting down (faster restart)");
 DEFINE_uint64(statement_cache_mb, 128,
-              "memory for parsed and planned statement texts, in MiB (estimated; the least recently used go first)");
+              "memory for parsed and planned statement texts, in MiB (what the entries really hold, measured; the "
+              "least recently used go first)");
+DEFINE_uint64(statement_memory_mb, 1024,
+              "the most heap one statement may hold while it runs, in MiB (rows it materializes, result rows); past "
+              "it the statement fails with 54000 program_limit_exceeded; 0: no limit");
 DEFINE_uint64(seed, 42, "seed of the scheduler's and stealing's random choices (and paceline-bench's inputs)");
 
 namespace paceline::tools {
@@ -73,7 +77,7 @@ bool IsEngineFlag(const std::string& name) {
       "history_half_life_ms", "exploration", "run_here", "reference_sources", "reference_multiplicity", "partition_domain", "steal", "steal_threshold", "max_retries",
       "max_retry_pause_us", "retry_yield",
       "lock_timeout_ms", "conflict_lanes", "max_lanes_per_block", "parameterize_literals", "data_dir", "sync", "checkpoint_interval_s", "checkpoint_log_mb", "checkpoint_on_close", "group_commit_us",
-      "statement_cache_mb", "seed"};
+      "statement_cache_mb", "statement_memory_mb", "seed"};
   return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
 
@@ -108,6 +112,10 @@ Status EngineOptionsFromFlags(engine::Options* options) {
     return Invalid("--statement-cache-mb must be in [1, 1048576]: " + std::to_string(FLAGS_statement_cache_mb));
   }
   options->statement_cache_bytes = FLAGS_statement_cache_mb << 20;
+  if (FLAGS_statement_memory_mb > (1u << 20)) {
+    return Invalid("--statement-memory-mb must be in [0, 1048576]: " + std::to_string(FLAGS_statement_memory_mb));
+  }
+  options->statement_memory_bytes = FLAGS_statement_memory_mb << 20;
   options->data_dir = FLAGS_data_dir;
   engine::log::SyncMode sync_mode;
   if (Status s = engine::log::ParseSyncMode(FLAGS_sync, &sync_mode); !s.ok()) return Invalid("--sync: " + s.message());

@@ -37,8 +37,10 @@ Status EvaluateCount(const BoundExpr* e, const EvalContext& ctx, const char* wha
 
 }  // namespace
 
-Executor::Executor(engine::Transaction* txn, const std::vector<Value>* params, int64_t statement_time)
-    : txn_(txn) {
+Executor::Executor(engine::Transaction* txn, const std::vector<Value>* params, int64_t statement_time,
+                   size_t memory_limit_bytes)
+    : memory_limit_bytes_(memory_limit_bytes), txn_(txn) {
+  if (memory_limit_bytes > 0) meter_.emplace();
   ctx_.params = params;
   ctx_.statement_time = statement_time;
   ctx_.subqueries = this;
@@ -51,6 +53,12 @@ Executor::Executor(Executor* parent, const EvalContext* outer) : root_(parent->r
   ctx_.subqueries = this;
   ctx_.cancel = parent->ctx_.cancel;
   ctx_.outer = outer;
+}
+
+Status Executor::MemoryExceeded() const {
+  return Status(sqlstate::kProgramLimitExceeded, "the statement holds more than " +
+                                            std::to_string(root_->memory_limit_bytes_ >> 20) +
+                                            " MB (statement_memory_bytes)");
 }
 
 template <typename Fn>

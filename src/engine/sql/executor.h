@@ -21,6 +21,14 @@
 // input) and of UPDATE/DELETE poll the transaction's CancelToken every
 // kCancelCheckRows rows and stop with 57014; lock waits wake up on it.
 //
+// Memory: with a limit, the root executor meters the heap its thread takes
+// (AllocationMeter: derived rows, hash tables, sort and aggregation input,
+// result rows) and the same check points stop the statement with 54000
+// program_limit_exceeded once it holds more than the limit: growth a statement
+// would otherwise have without bound (a cross join of series in a derived
+// table, an unbounded result) fails instead. Overshoot is bounded by
+// kCancelCheckRows rows' worth.
+//
 // Thread-safety: an Executor runs one statement on one thread.
 #pragma once
 
@@ -28,10 +36,12 @@
 
 #include <climits>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
+#include "common/allocation_meter.h"
 #include "common/cancel_token.h"
 #include "common/status.h"
 #include "common/value.h"
@@ -46,7 +56,10 @@ namespace paceline::sql {
 class Executor : public SubqueryRunner {
  public:
   // `params` must already be cast to the statement's parameter types.
-  Executor(engine::Transaction* txn, const std::vector<Value>* params, int64_t statement_time);
+  // `memory_limit_bytes` > 0 bounds what the statement holds (see Memory
+  // above); construct and run the executor on one thread.
+  Executor(engine::Transaction* txn, const std::vector<Value>* params, int64_t statement_time,
+           size_t memory_limit_bytes = 0);
 
   Status Select(const SelectPlan& plan, engine::QueryResult* result);
   Status Insert(const InsertPlan& plan, engine::QueryResult* result);
@@ -128,9 +141,14 @@ class Executor : public SubqueryRunner {
   Status Tick() {
     if (--until_check_ != 0) return Status::OK();
     until_check_ = kCancelCheckRows;
+    if (root_->meter_ && root_->meter_->net_bytes() > root_->memory_limit_bytes_) return MemoryExceeded();
     return txn_->CheckCanceled();
   }
+  Status MemoryExceeded() const;
 
+  // The root's (first: it ends last); children read root_'s.
+  std::optional<AllocationMeter> meter_;
+  size_t memory_limit_bytes_ = 0;
   EvalContext ctx_;
   engine::Transaction* txn_;
   // Per source of the running plan; a few sources need no allocation.
