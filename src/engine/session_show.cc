@@ -1,6 +1,7 @@
 // Session: SHOW of the database's own settings, the paceline.* names that
 // report the options the database was opened with rather than this
 // session's values (see session.h).
+#include "common/process_memory.h"
 #include "engine/database.h"
 #include "engine/session.h"
 
@@ -69,6 +70,29 @@ bool Session::ShowPacelineSetting(const std::string& name, QueryResult* result) 
     result->rows.push_back({Value::Text(db_->durable() ? db_->options().data_dir : ""),
                             Value::Text(db_->durable() ? db_->options().sync : "none"), i64(st.appends), i64(st.bytes),
                             i64(st.syncs), i64(st.segments)});
+  } else if (name == "paceline.memory") {
+    // What the process holds (ProcessMemory: resident, the C allocator's
+    // in-use, kept-free and mmapped bytes, its arenas), the statement
+    // cache's entries and the bytes they really hold against its bound,
+    // and the bound on one statement's memory: one row per figure.
+    result->columns = {{"name", Type(TypeId::kText)}, {"value", Type(TypeId::kInt64)}};
+    auto add = [&](const char* figure, uint64_t v) {
+      result->rows.push_back({Value::Text(figure), Value::Int64(static_cast<int64_t>(v))});
+    };
+    const ProcessMemory m = ReadProcessMemory();
+    const sql::StatementCache& cache = db_->statement_cache();
+    add("resident_bytes", m.resident_bytes);
+    add("heap_in_use_bytes", m.heap_in_use_bytes);
+    add("heap_free_bytes", m.heap_free_bytes);
+    add("heap_mmapped_bytes", m.heap_mmapped_bytes);
+    add("heap_arenas", m.arenas);
+    add("statement_cache_entries", cache.size());
+    add("statement_cache_bytes", cache.bytes());
+    add("statement_cache_key_list_bytes", cache.pending_bytes());
+    add("statement_cache_capacity_bytes", cache.capacity_bytes());
+    add("statement_cache_evictions", cache.evictions());
+    add("statement_cache_too_large", cache.too_large());
+    add("statement_memory_limit_bytes", db_->options().statement_memory_bytes);
   } else if (name == "paceline.stats") {
     // One row per run queue, then `here` (transactions run on their
     // submitter's thread, WorkerPool::RunHere: its `queued` counts them),

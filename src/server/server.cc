@@ -5,6 +5,8 @@
 
 #include <system_error>
 
+#include "common/process_memory.h"
+
 namespace paceline::server {
 
 Server::Server(engine::Database* db, ServerOptions options)
@@ -100,6 +102,9 @@ void Server::Ended(Connection* connection) {
     }
   }
   ended.reset();  // outside mu_ (its session rolls back what it left open)
+  // What the connection's statements freed stays in the glibc arenas of
+  // the threads that served it, resident, until a trim (process_memory.h).
+  ReleaseFreeMemory();
   ended_cv_.notify_all();
 }
 

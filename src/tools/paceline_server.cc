@@ -10,6 +10,7 @@
 
 #include <asio.hpp>
 
+#include "common/process_memory.h"
 #include "engine/database.h"
 #include "server/password_file.h"
 #include "server/server.h"
@@ -31,6 +32,9 @@ DEFINE_string(auth, "trust",
               "127.0.0.1 or ::1, else start-up fails), or scram-sha-256 (with --password-file)");
 DEFINE_string(password_file, "", "with --auth=scram-sha-256: the users and their passwords");
 DEFINE_int32(max_message_mb, 64, "largest frontend message accepted, in MiB (beyond it: 08P01 and close)");
+DEFINE_int32(malloc_mmap_threshold_kb, 128,
+             "blocks of at least this many KiB get a mapping of their own, returned to the system when freed "
+             "(a fixed glibc M_MMAP_THRESHOLD; 0: glibc's dynamic threshold, which grows after large statements)");
 
 namespace paceline::tools {
 namespace {
@@ -58,6 +62,13 @@ bool IsNonLoopbackAddress(const std::string& listen) {
 }
 
 int Main() {
+  AllocatorOptions allocator;
+  if (FLAGS_malloc_mmap_threshold_kb < 0 || FLAGS_malloc_mmap_threshold_kb > (32 << 10)) {
+    return Invalid("--malloc-mmap-threshold-kb must be in [0, 32768]");
+  }
+  allocator.mmap_threshold_bytes = static_cast<size_t>(FLAGS_malloc_mmap_threshold_kb) << 10;
+  if (!ConfigureAllocator(allocator)) return Invalid("the allocator refused --malloc-mmap-threshold-kb");
+
   engine::Options options;
   Status s = EngineOptionsFromFlags(&options);
   if (!s.ok()) return Invalid(s.message());
