@@ -41,7 +41,7 @@ TEST(AllocationMeterTest, NestedMetersAddTheirCountsToTheOuterOne) {
     AllocationMeter inner;
     b = std::make_unique<std::vector<char>>(1 << 18);
     EXPECT_GE(inner.net_bytes(), size_t{1} << 18);
-    EXPECT_LT(inner.net_bytes(), (size_t{1} << 18) + 4096);
+    EXPECT_LT(inner.net_bytes(), (size_t{1} << 18) + 8192);  // mmapped when alone: a page more
   }
   EXPECT_GE(outer.net_bytes(), (size_t{1} << 18) + (size_t{1} << 16));
 }
