@@ -40,7 +40,6 @@ Status EvaluateCount(const BoundExpr* e, const EvalContext& ctx, const char* wha
 Executor::Executor(engine::Transaction* txn, const std::vector<Value>* params, int64_t statement_time,
                    size_t memory_limit_bytes)
     : memory_limit_bytes_(memory_limit_bytes), txn_(txn) {
-  if (memory_limit_bytes > 0) meter_.emplace();
   ctx_.params = params;
   ctx_.statement_time = statement_time;
   ctx_.subqueries = this;
@@ -55,7 +54,13 @@ Executor::Executor(Executor* parent, const EvalContext* outer) : root_(parent->r
   ctx_.outer = outer;
 }
 
-Status Executor::MemoryExceeded() const {
+Status Executor::CheckMemory() {
+  if (root_->memory_limit_bytes_ == 0) return Status::OK();
+  if (!root_->meter_) {
+    root_->meter_.emplace();  // on this thread, the statement's (one thread runs it)
+    return Status::OK();
+  }
+  if (root_->meter_->net_bytes() <= root_->memory_limit_bytes_) return Status::OK();
   return Status(sqlstate::kProgramLimitExceeded, "the statement holds more than " +
                                             std::to_string(root_->memory_limit_bytes_ >> 20) +
                                             " MB (statement_memory_bytes)");

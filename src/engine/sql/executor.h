@@ -23,10 +23,13 @@
 //
 // Memory: with a limit, the root executor meters the heap its thread takes
 // (AllocationMeter: derived rows, hash tables, sort and aggregation input,
-// result rows) and the same check points stop the statement with 54000
-// program_limit_exceeded once it holds more than the limit: growth a statement
-// would otherwise have without bound (a cross join of series in a derived
-// table, an unbounded result) fails instead. Overshoot is bounded by
+// result rows) from the first check point on, and the later ones stop the
+// statement with 54000 program_limit_exceeded once it holds more than the
+// limit: growth a statement would otherwise have without bound (a cross
+// join of series in a derived table, an unbounded result) fails instead.
+// A statement that never reaches a check point (a point read) is not
+// metered and pays nothing; what one allocated before its first check
+// point is not counted. Both that and the overshoot are bounded by
 // kCancelCheckRows rows' worth.
 //
 // Thread-safety: an Executor runs one statement on one thread.
@@ -141,12 +144,14 @@ class Executor : public SubqueryRunner {
   Status Tick() {
     if (--until_check_ != 0) return Status::OK();
     until_check_ = kCancelCheckRows;
-    if (root_->meter_ && root_->meter_->net_bytes() > root_->memory_limit_bytes_) return MemoryExceeded();
+    PL_RETURN_IF_ERROR(CheckMemory());
     return txn_->CheckCanceled();
   }
-  Status MemoryExceeded() const;
+  // At a check point: starts the root's meter, or checks it (see Memory).
+  Status CheckMemory();
 
-  // The root's (first: it ends last); children read root_'s.
+  // The root's, from its first check point (first: it ends last); children
+  // use root_'s.
   std::optional<AllocationMeter> meter_;
   size_t memory_limit_bytes_ = 0;
   EvalContext ctx_;
