@@ -1,9 +1,10 @@
 // A statement's memory is bounded (Options::statement_memory_bytes): one
-// that would hold more fails with 54000 program_limit_exceeded instead of growing
-// the process (found probing what one statement can allocate: a cross join of two series in a
-// derived table materialized 30 million rows, 6.6 GB), rolls back, and the
-// session and its memory are fine afterwards; a statement under the limit
-// and a limit of 0 (none) run as before.
+// that would hold more fails with 54000 program_limit_exceeded instead of
+// growing the process (found probing what one statement can allocate: a
+// cross join of two series in a derived table materialized 30 million
+// rows, 6.6 GB), rolls back, and the session and its memory are fine
+// afterwards; a statement under the limit and a limit of 0 (none) run as
+// before.
 #include <gtest/gtest.h>
 
 #include <memory>

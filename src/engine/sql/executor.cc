@@ -61,9 +61,9 @@ Status Executor::CheckMemory() {
     return Status::OK();
   }
   if (root_->meter_->net_bytes() <= root_->memory_limit_bytes_) return Status::OK();
-  return Status(sqlstate::kProgramLimitExceeded, "the statement holds more than " +
-                                            std::to_string(root_->memory_limit_bytes_ >> 20) +
-                                            " MB (statement_memory_bytes)");
+  return Status(sqlstate::kProgramLimitExceeded,
+                "the statement holds more than " + std::to_string(root_->memory_limit_bytes_ >> 20) +
+                    " MB of memory (statement_memory_bytes)");
 }
 
 template <typename Fn>
