@@ -176,9 +176,10 @@ def run_parallel(port, connections, jobs, work):
                 job = jobs.pop()
             try:
                 _, errors = work(c, job)
-            except (ConnectionError, OSError, socket.timeout):
+            except (ConnectionError, OSError, socket.timeout) as e:
                 with lock:
                     stats["reconnects"] += 1
+                    stats.setdefault("lost", []).append("%s: %r" % (e, job[:120] if isinstance(job, bytes) else job))
                 c = Client(port)
                 continue
             with lock:
@@ -266,6 +267,8 @@ def main():
             print("garbled: %d messages, %d errors, %d without SQLSTATE, %d reconnects, %.1f s, %.1f MB sent" %
                   (st["statements"], st["errors"], st["no_sqlstate"], st["reconnects"], time.time() - t0,
                    sum(len(m) for m in msgs) / 1e6))
+            for lost in st.get("lost", []):
+                print("  connection lost: %s" % lost)
             del msgs
             report("after garbled burst")
         if args.distinct:
