@@ -108,7 +108,7 @@ def load_corpus():
     return corpus, words
 
 
-def garble(rng, corpus, words, only=None):
+def garble(rng, corpus, words, only=None, max_bytes=2 << 20):
     """One garbled message: a corpus text mutated one to three times (by
     mutation `only` alone when given)."""
     text = rng.choice(corpus)
@@ -137,8 +137,8 @@ def garble(rng, corpus, words, only=None):
         elif m == 8:  # duplicated halves
             half = len(text) // 2
             text = text[:half] + text + text[half:]
-        if len(text) > 2 << 20:  # within the server's message limit
-            text = text[:rng.randint(1 << 20, 2 << 20)]
+        if len(text) > max_bytes:  # within the server's message limit
+            text = text[:rng.randint(max_bytes // 2, max_bytes)]
         else:  # a repeated expression
             text = b"SELECT " + b"+".join([b"1"] * rng.randint(10, 50000)) + b" " + text
     return text
@@ -230,6 +230,7 @@ def main():
     ap.add_argument("--connections", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", type=int, help="garble with this one mutation (0-9) alone")
+    ap.add_argument("--max-message-mb", type=int, default=2, help="garbled messages are cut to at most this")
     ap.add_argument("--pause", type=float, default=5.0)
     ap.add_argument("--gdb-trim", action="store_true", help="at the end, call malloc_trim(0) in the server through gdb "
                     "(what then leaves was free memory the allocator kept)")
@@ -261,7 +262,7 @@ def main():
         if args.garbled:
             rng = random.Random(args.seed)
             corpus, words = load_corpus()
-            msgs = [garble(rng, corpus, words, args.only) for _ in range(args.garbled)]
+            msgs = [garble(rng, corpus, words, args.only, args.max_message_mb << 20) for _ in range(args.garbled)]
             t0 = time.time()
             st = run_parallel(port, args.connections, msgs, lambda c, m: c.query(m))
             print("garbled: %d messages, %d errors, %d without SQLSTATE, %d reconnects, %.1f s, %.1f MB sent" %
