@@ -1,8 +1,10 @@
 // AbortReason: why concurrency control ended a transaction attempt.
 //
 // An abort is an outcome with a reason (Silo style), not an exception. Every
-// reason except kNone is a *conflict*: the attempt is retried by its worker
-// and counted as an abort in the scheduler's History. A user's ROLLBACK or a
+// reason except kNone and kLockTimeout is a *conflict* (IsConflict): the
+// attempt is retried by its worker and counted as an abort in the
+// scheduler's History. A lock timeout is the user's limit (lock_timeout,
+// 55P03): never retried, not evidence. A user's ROLLBACK or a
 // stored procedure's business-rule abort is not an AbortReason (see
 // TransactionResult::user_abort).
 #pragma once
@@ -28,6 +30,11 @@ inline constexpr size_t kAbortReasonCount = 8;
 // The culprit table of a conflict the algorithm could not attribute to a
 // table (TransactionContext::culprit_table()).
 inline constexpr uint32_t kNoCulpritTable = ~uint32_t{0};
+
+// Whether `reason` is a conflict: retried, and an abort in History.
+constexpr bool IsConflict(AbortReason reason) {
+  return reason != AbortReason::kNone && reason != AbortReason::kLockTimeout;
+}
 
 // Whether the transaction that caused the conflict was still running when
 // it did (it holds the lock, or its uncommitted row the key): a retry at

@@ -10,6 +10,7 @@
 #include "engine/execution/retry_pause.h"
 #include "engine/footprint_builder.h"
 #include "engine/sql/literal_parameterizer.h"
+#include "engine/sql/statement_kind.h"
 
 namespace paceline::engine {
 
@@ -247,8 +248,7 @@ Status Database::RegisterProcedure(Procedure procedure) {
     std::shared_ptr<const sql::PreparedStatement> p;
     status = Prepare(text, {}, &p);
     if (!status.ok()) break;
-    if (p->kind != sql::StatementKind::kSelect && p->kind != sql::StatementKind::kInsert &&
-        p->kind != sql::StatementKind::kUpdate && p->kind != sql::StatementKind::kDelete) {
+    if (!sql::IsDml(p->kind)) {
       status = Status(sqlstate::kFeatureNotSupported,
                       "procedure " + procedure.name + ": only SELECT, INSERT, UPDATE and DELETE may be declared: " + text);
       break;
@@ -316,8 +316,7 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
         p = fresh.get();
         literals = &with_literals;
       }
-      if (status.ok() && p->kind != sql::StatementKind::kSelect && p->kind != sql::StatementKind::kInsert &&
-          p->kind != sql::StatementKind::kUpdate && p->kind != sql::StatementKind::kDelete) {
+      if (status.ok() && !sql::IsDml(p->kind)) {
         status = Status(sqlstate::kFeatureNotSupported,
                         "a transaction request may hold only SELECT, INSERT, UPDATE and DELETE statements");
       }
@@ -340,7 +339,7 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
     return AttemptOutcome::kCommitted;
   }
   cc::AbortReason conflict = txn->abort_reason();
-  if (conflict != cc::AbortReason::kNone && conflict != cc::AbortReason::kLockTimeout) {
+  if (cc::IsConflict(conflict)) {
     // A conflict is not a business decision, even if the body then chose
     // to roll back.
     result->user_abort = false;

@@ -13,6 +13,7 @@
 #include "engine/session_statement_gate.h"
 #include "engine/sql/literal_parameterizer.h"
 #include "engine/sql/parser.h"
+#include "engine/sql/statement_kind.h"
 
 namespace paceline::engine {
 
@@ -46,11 +47,6 @@ const std::map<std::string, std::string, std::less<>>& DefaultSettings() {
       {"transaction_read_only", "off"},
   };
   return *settings;
-}
-
-bool IsDml(sql::StatementKind kind) {
-  return kind == sql::StatementKind::kSelect || kind == sql::StatementKind::kInsert ||
-         kind == sql::StatementKind::kUpdate || kind == sql::StatementKind::kDelete;
 }
 
 bool IsDdl(sql::StatementKind kind) {
@@ -326,10 +322,7 @@ Status Session::ExecutePrepared(const sql::PreparedStatement& statement, const s
                                 QueryResult* result) {
   RequestScope request(this);
   result->Clear();
-  const bool ends_block = statement.kind == sql::StatementKind::kTransaction &&
-                          (statement.ast->transaction->kind == sql::TransactionKind::kCommit ||
-                           statement.ast->transaction->kind == sql::TransactionKind::kRollback);
-  if (!ends_block) PL_RETURN_IF_ERROR(CheckNotInFailedBlock());
+  if (!sql::EndsBlock(statement.ast.get())) PL_RETURN_IF_ERROR(CheckNotInFailedBlock());
   if (statement.kind == sql::StatementKind::kTransaction) {
     return RunTransactionControl(*statement.ast->transaction, result);
   }
@@ -520,7 +513,7 @@ Status Session::Run(const sql::PreparedStatement& statement, const std::vector<V
       return Status("25006", std::string("cannot execute ") + what + " in a read-only transaction");
     }
   }
-  if (IsDml(kind)) {
+  if (sql::IsDml(kind)) {
     if (txn_) return RunDmlInTransaction(statement, params, result);
     // An autocommit statement is its own transaction: a conflict is retried
     // here, as a worker retries a submitted transaction (nothing of the
@@ -539,7 +532,7 @@ Status Session::Run(const sql::PreparedStatement& statement, const std::vector<V
         status = end;
         reason = last_abort_reason_;
       }
-      const bool conflict = reason != cc::AbortReason::kNone && reason != cc::AbortReason::kLockTimeout;
+      const bool conflict = cc::IsConflict(reason);
       if (!conflict || attempt >= db_->options().max_retries) return status;
       result->Clear();
       gate.Leave();  // DDL need not wait out the pause

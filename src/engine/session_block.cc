@@ -137,8 +137,7 @@ Status Session::EndTransaction(bool commit) {
     // History learns from this transaction as from a submitted one: a
     // commit, or an abort by a conflict (not a user's ROLLBACK or an error).
     scheduler::Footprint footprint = footprint_->Finish();
-    const bool conflict =
-        last_abort_reason_ != cc::AbortReason::kNone && last_abort_reason_ != cc::AbortReason::kLockTimeout;
+    const bool conflict = cc::IsConflict(last_abort_reason_);
     if (!footprint.references.empty()) {
       if (commit && status.ok()) {
         db_->scheduler_->OnCommit(footprint, scheduler::kNoQueue);

@@ -180,7 +180,14 @@ class Connection {
   // unparsed way: sql::LiteralParameterizer splits the text and every DML
   // statement's literals parameterize (the engine then runs them on cached
   // plans, and libpg_query never sees the text). False when not applicable.
-  bool TrySubmitUnparsed(std::string_view text);
+  bool TrySubmitUnparsed(std::string_view text, const std::vector<sql::ScriptStatement>& parts,
+                         const std::vector<sql::ParameterizedStatement>& normalized);
+  // One statement of a Query that the lexer split and classified (DML,
+  // BEGIN, COMMIT): prepared from `normalized` when its literals
+  // parameterize, else from its text (both cached), run through the
+  // session, and its replies or error written.
+  void RunUnparsed(std::string_view text, const sql::ScriptStatement& part,
+                   const sql::ParameterizedStatement* normalized);
   // `normalized`, if not null, holds each part parameterized (SplitScript).
   bool TrySubmitScript(std::string_view text, const std::vector<sql::ScriptStatement>& parts,
                        const std::vector<sql::ParameterizedStatement>* normalized = nullptr);

@@ -1,0 +1,302 @@
+// Connection: the extended query protocol (see connection.h): Parse,
+// Bind, Describe, Execute and Close, buffered up to Sync or Flush, then
+// run as one scheduled transaction (connection_pipeline.cc) or message by
+// message in the implicit block's rules.
+#include "server/connection.h"
+
+#include <algorithm>
+
+#include "engine/sql/statement_kind.h"
+#include "server/connection_internal.h"
+#include "server/pg_value_codec.h"
+
+namespace paceline::server {
+
+using connection_internal::CatalogError;
+using connection_internal::kFlushBytes;
+
+// ---------------------------------------------------------------- extended query
+
+Status Connection::PrepareEntry(std::string_view text, const std::vector<Type>& declared, StatementEntry* entry) {
+  PL_RETURN_IF_ERROR(session_->Prepare(text, declared, &entry->prepared));
+  const sql::PreparedStatement& p = *entry->prepared;
+  entry->submittable = false;
+  if (sql::IsDml(p.kind)) {
+    std::shared_ptr<const sql::PreparedStatement> plain = entry->prepared;
+    bool any_declared = false;
+    for (const Type& t : declared) any_declared |= t.id != TypeId::kUnknown;
+    if (any_declared && !session_->Prepare(text, {}, &plain).ok()) return Status::OK();
+    bool same = plain->param_types == p.param_types && plain->columns.size() == p.columns.size();
+    for (size_t i = 0; same && i < p.columns.size(); ++i) same = plain->columns[i].type == p.columns[i].type;
+    entry->submittable = same;
+  } else if (sql::IsPlainBegin(p.ast.get()) || sql::IsTransaction(p.ast.get(), sql::TransactionKind::kCommit)) {
+    entry->submittable = true;
+  }
+  return Status::OK();
+}
+
+Status Connection::HandleParse(std::string_view body) {
+  Body b(body);
+  std::string_view name, text;
+  int16_t count = 0;
+  PL_RETURN_IF_ERROR(b.CString(&name));
+  PL_RETURN_IF_ERROR(b.CString(&text));
+  PL_RETURN_IF_ERROR(b.Int16(&count));
+  std::vector<Type> declared;
+  for (int16_t i = 0; i < count; ++i) {
+    int32_t oid = 0;
+    PL_RETURN_IF_ERROR(b.Int32(&oid));
+    Type t;
+    if (oid == 0 || !TypeFromOid(static_cast<uint32_t>(oid), &t)) t = Type(TypeId::kUnknown);
+    declared.push_back(t);
+  }
+  if (!name.empty() && statements_.count(std::string(name))) {
+    return Status("42P05", "prepared statement \"" + std::string(name) + "\" already exists");
+  }
+  StatementEntry entry;
+  Status s = PrepareEntry(text, declared, &entry);
+  if (!s.ok()) return CatalogError(s, text);
+  statements_[std::string(name)] = std::move(entry);
+  writer_.ParseComplete();
+  return Status::OK();
+}
+
+Status Connection::HandleBind(std::string_view body) {
+  Body b(body);
+  std::string_view portal_name, statement_name;
+  PL_RETURN_IF_ERROR(b.CString(&portal_name));
+  PL_RETURN_IF_ERROR(b.CString(&statement_name));
+  int16_t format_count = 0;
+  PL_RETURN_IF_ERROR(b.Int16(&format_count));
+  std::vector<int16_t> formats(static_cast<size_t>(std::max<int16_t>(format_count, 0)));
+  for (auto& f : formats) PL_RETURN_IF_ERROR(b.Int16(&f));
+  int16_t param_count = 0;
+  PL_RETURN_IF_ERROR(b.Int16(&param_count));
+  auto it = statements_.find(std::string(statement_name));
+  if (it == statements_.end()) {
+    return Status(sqlstate::kInvalidSqlStatementName,
+                  statement_name.empty() ? std::string("unnamed prepared statement does not exist")
+                                         : "prepared statement \"" + std::string(statement_name) + "\" does not exist");
+  }
+  const StatementEntry& entry = it->second;
+  const auto& types = entry.prepared->param_types;
+  if (param_count < 0 || static_cast<size_t>(param_count) != types.size()) {
+    return Status(kProtocolViolation, "bind message supplies " + std::to_string(param_count) +
+                                          " parameters, but prepared statement \"" + std::string(statement_name) +
+                                          "\" requires " + std::to_string(types.size()));
+  }
+  if (formats.size() > 1 && formats.size() != types.size()) {
+    return Status(kProtocolViolation, "bind message has " + std::to_string(formats.size()) +
+                                          " parameter formats but " + std::to_string(types.size()) + " parameters");
+  }
+  Portal portal;
+  portal.statement = entry;
+  portal.params.resize(types.size());
+  for (size_t i = 0; i < types.size(); ++i) {
+    int32_t length = 0;
+    PL_RETURN_IF_ERROR(b.Int32(&length));
+    if (length < 0) {
+      portal.params[i] = Value::Null(types[i].id);
+      continue;
+    }
+    std::string_view bytes;
+    PL_RETURN_IF_ERROR(b.Bytes(static_cast<size_t>(length), &bytes));
+    const int16_t format = MessageWriter::FormatOf(formats, i);
+    PL_RETURN_IF_ERROR(DecodeParameter(bytes, format, types[i], &portal.params[i]));
+  }
+  int16_t result_count = 0;
+  PL_RETURN_IF_ERROR(b.Int16(&result_count));
+  portal.result_formats.resize(static_cast<size_t>(std::max<int16_t>(result_count, 0)));
+  for (auto& f : portal.result_formats) {
+    PL_RETURN_IF_ERROR(b.Int16(&f));
+    if (f != 0 && f != 1) return Status(kProtocolViolation, "unsupported format code: " + std::to_string(f));
+  }
+  if (!portal_name.empty() && portals_.count(std::string(portal_name))) {
+    return Status("42P03", "cursor \"" + std::string(portal_name) + "\" already exists");
+  }
+  portals_[std::string(portal_name)] = std::move(portal);
+  writer_.BindComplete();
+  return Status::OK();
+}
+
+Status Connection::HandleDescribe(std::string_view body) {
+  Body b(body);
+  std::string_view kind_bytes, name;
+  PL_RETURN_IF_ERROR(b.Bytes(1, &kind_bytes));
+  PL_RETURN_IF_ERROR(b.CString(&name));
+  if (kind_bytes[0] == 'S') {
+    auto it = statements_.find(std::string(name));
+    if (it == statements_.end()) {
+      return Status(sqlstate::kInvalidSqlStatementName,
+                    "prepared statement \"" + std::string(name) + "\" does not exist");
+    }
+    const sql::PreparedStatement& p = *it->second.prepared;
+    writer_.ParameterDescription(p.param_types);
+    if (p.returns_rows) writer_.RowDescription(p.columns, {});
+    else writer_.NoData();
+    return Status::OK();
+  }
+  if (kind_bytes[0] != 'P') return Status(kProtocolViolation, "invalid DESCRIBE message subtype");
+  auto it = portals_.find(std::string(name));
+  if (it == portals_.end()) return Status("34000", "portal \"" + std::string(name) + "\" does not exist");
+  Portal& portal = it->second;
+  const sql::PreparedStatement& p = *portal.statement.prepared;
+  if (p.kind == sql::StatementKind::kShow && !portal.started && !deferring_) {
+    // Its columns are known once it runs: run it now (PostgreSQL runs
+    // utility statements that return rows when their portal starts).
+    StatementRef ref{p.ast.get(), &p, p.kind, p.text};
+    bool written = false;
+    portal.started = true;
+    PL_RETURN_IF_ERROR(RunStatement(ref, portal.params, &portal.result, &written));
+  }
+  if (portal.started && portal.result.returns_rows) {
+    writer_.RowDescription(portal.result.columns, portal.result_formats);
+  } else if (!portal.started && p.returns_rows) {
+    writer_.RowDescription(p.columns, portal.result_formats);
+  } else {
+    writer_.NoData();
+  }
+  return Status::OK();
+}
+
+Status Connection::SendPortalRows(Portal* portal, int32_t max_rows) {
+  const engine::QueryResult& r = portal->result;
+  const std::vector<int16_t>& formats = portal->result_formats;
+  if (r.command_tag.empty() && !r.returns_rows) {
+    writer_.EmptyQueryResponse();
+    portal->finished = true;
+    return Status::OK();
+  }
+  size_t end = r.rows.size();
+  const size_t first = portal->next_row;
+  if (max_rows > 0) end = std::min(end, first + static_cast<size_t>(max_rows));
+  for (size_t i = first; i < end; ++i) {
+    PL_RETURN_IF_ERROR(writer_.DataRow(r.rows[i], r.columns, formats));
+    if (writer_.size() >= kFlushBytes && !deferring_) PL_RETURN_IF_ERROR(Flush());
+  }
+  portal->next_row = end;
+  // As PostgreSQL: an Execute that returned its full row limit suspends
+  // the portal, even if no row is left (the next Execute completes it).
+  if (end < r.rows.size() || (max_rows > 0 && end - first == static_cast<size_t>(max_rows))) {
+    writer_.PortalSuspended();
+    return Status::OK();
+  }
+  portal->finished = true;
+  if (first > 0 || (max_rows > 0 && r.command_tag.rfind("SELECT", 0) == 0)) {
+    writer_.CommandComplete("SELECT " + std::to_string(end - first));  // rows of this Execute
+  } else {
+    writer_.CommandComplete(r.command_tag);
+  }
+  return Status::OK();
+}
+
+Status Connection::HandleExecute(std::string_view body, bool autocommit) {
+  Body b(body);
+  std::string_view name;
+  int32_t max_rows = 0;
+  PL_RETURN_IF_ERROR(b.CString(&name));
+  PL_RETURN_IF_ERROR(b.Int32(&max_rows));
+  auto it = portals_.find(std::string(name));
+  if (it == portals_.end()) return Status("34000", "portal \"" + std::string(name) + "\" does not exist");
+  Portal& portal = it->second;
+  const sql::PreparedStatement& p = *portal.statement.prepared;
+  if (deferring_) {
+    Deferred d;
+    d.offset = writer_.size();
+    d.formats = portal.result_formats;
+    if (sql::IsDml(p.kind)) {
+      d.call = static_cast<int>(deferred_calls_.size());
+      deferred_calls_.push_back({p.text, portal.params, portal.statement.prepared});
+    } else {
+      d.tag = sql::IsTransaction(p.ast.get(), sql::TransactionKind::kBegin) ? "BEGIN" : "COMMIT";
+    }
+    deferred_.push_back(std::move(d));
+    portal.started = true;
+    return Status::OK();
+  }
+  if (portal.finished) {
+    // Already run to completion: PostgreSQL answers with an empty tag-only
+    // completion for a SELECT; keep it simple.
+    writer_.CommandComplete(p.returns_rows ? "SELECT 0" : portal.result.command_tag);
+    return Status::OK();
+  }
+  if (!portal.started) {
+    StatementRef ref{p.ast.get(), &p, p.kind, p.text};
+    if (!autocommit && p.kind != sql::StatementKind::kTransaction && p.kind != sql::StatementKind::kVacuum &&
+        p.kind != sql::StatementKind::kCheckpoint && !p.IsEmpty()) {
+      // Statements up to Sync form one implicit transaction.
+      PL_RETURN_IF_ERROR(session_->BeginImplicitBlock());
+    }
+    bool written = false;
+    portal.started = true;
+    Status s = RunStatement(ref, portal.params, &portal.result, &written);
+    if (!s.ok()) {
+      portal.finished = true;
+      return s;
+    }
+    if (written) {
+      portal.finished = true;
+      return Status::OK();
+    }
+  }
+  return SendPortalRows(&portal, max_rows);
+}
+
+Status Connection::HandleClose(std::string_view body) {
+  Body b(body);
+  std::string_view kind_bytes, name;
+  PL_RETURN_IF_ERROR(b.Bytes(1, &kind_bytes));
+  PL_RETURN_IF_ERROR(b.CString(&name));
+  if (kind_bytes[0] == 'S') statements_.erase(std::string(name));
+  else if (kind_bytes[0] == 'P') portals_.erase(std::string(name));
+  else return Status(kProtocolViolation, "invalid CLOSE message subtype");
+  writer_.CloseComplete();  // closing what does not exist is not an error
+  return Status::OK();
+}
+
+void Connection::ProcessPending(bool sync) {
+  if (sync && !skip_until_sync_ && TrySubmitBatch()) {
+    pending_.clear();
+    pending_bytes_ = 0;
+    batch_failed_ = false;
+    if (session_->state() == engine::TransactionState::kIdle) portals_.clear();
+    ReadyForQuery();
+    return;
+  }
+  size_t executes = 0;
+  for (const auto& m : pending_) executes += m.type == 'E';
+  // A lone statement before Sync runs as an autocommit statement (its
+  // conflicts are retried); more form one implicit block up to Sync.
+  const bool autocommit = sync && executes <= 1 && !session_->in_implicit_block();
+  for (auto& m : pending_) {
+    if (skip_until_sync_) break;
+    Status s;
+    switch (m.type) {
+      case 'P': s = HandleParse(m.body); break;
+      case 'B': s = HandleBind(m.body); break;
+      case 'D': s = HandleDescribe(m.body); break;
+      case 'E': s = HandleExecute(m.body, autocommit); break;
+      case 'C': s = HandleClose(m.body); break;
+      default: break;
+    }
+    if (!s.ok()) {
+      writer_.Error(s);
+      skip_until_sync_ = true;
+      batch_failed_ = true;
+      session_->FailOpenBlock();
+    }
+  }
+  pending_.clear();
+  pending_bytes_ = 0;
+  if (!sync) {
+    Flush();
+    return;
+  }
+  skip_until_sync_ = false;
+  Status end = session_->EndImplicitBlock(batch_failed_);
+  if (!batch_failed_ && !end.ok()) writer_.Error(end);
+  batch_failed_ = false;
+  if (session_->state() == engine::TransactionState::kIdle) portals_.clear();
+  ReadyForQuery();
+}
+}  // namespace paceline::server

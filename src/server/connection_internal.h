@@ -1,0 +1,29 @@
+// What the files Connection is split into (connection*.cc) share: the
+// flush threshold and the rules for the errors of a scheduled request.
+// Private to src/server.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+#include "common/status.h"
+#include "engine/transaction_request.h"
+
+namespace paceline::server::connection_internal {
+
+constexpr size_t kFlushBytes = 256 * 1024;  // write out long results as they grow
+
+// The same error with its position moved by `offset` characters (a
+// statement's position within the whole Query text).
+Status Shift(const Status& s, int offset);
+
+// The index of the statement that failed in a scheduled request with
+// `calls` statements, or `calls` when they all ran and the commit failed.
+size_t FailedCall(const engine::TransactionResult& r, size_t calls);
+
+// Clients query the system catalogs on their own (psql's \d, pgbench's
+// partition check); Paceline has none: say so rather than "relation
+// pg_class does not exist" or an unsupported construct of the query.
+Status CatalogError(const Status& s, std::string_view text);
+
+}  // namespace paceline::server::connection_internal

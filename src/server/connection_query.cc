@@ -1,0 +1,316 @@
+// Connection: a simple Query message (see connection.h): a whole
+// transaction handed to the scheduler, or each statement through the
+// session in the implicit block's rules; and running one statement for
+// either protocol (SQL PREPARE, EXECUTE, DEALLOCATE and DISCARD here, COPY
+// in connection_copy.cc).
+#include "server/connection.h"
+
+#include "common/cancel_token.h"
+#include "common/utf8.h"
+#include "engine/sql/parser.h"
+#include "engine/sql/statement_kind.h"
+#include "server/connection_internal.h"
+
+namespace paceline::server {
+
+using connection_internal::CatalogError;
+using connection_internal::FailedCall;
+using connection_internal::kFlushBytes;
+using connection_internal::Shift;
+
+// ---------------------------------------------------------------- simple query
+
+void Connection::SimpleQuery(std::string_view text) {
+  // Lexed once: split at its semicolons, each statement parameterized.
+  std::vector<sql::ScriptStatement> parts;
+  std::vector<sql::ParameterizedStatement> normalized;
+  const bool literals = db_->options().parameterize_literals;
+  if (sql::LiteralParameterizer::SplitScript(text, &parts, literals ? &normalized : nullptr)) {
+    if (literals && TrySubmitUnparsed(text, parts, normalized)) return;
+    // One statement that is DML or transaction control (inside a block,
+    // or a transaction the scheduler does not take): prepared from its
+    // text, and libpg_query never sees it unless the cache misses.
+    if (parts.size() == 1 && parts[0].kind != sql::ScriptStatement::Kind::kOther) {
+      RunUnparsed(text, parts[0], literals ? &normalized[0] : nullptr);
+      return;
+    }
+  }
+  std::vector<std::unique_ptr<sql::Statement>> statements;
+  Status s = sql::Parse(text, &statements);
+  if (!s.ok()) {
+    writer_.Error(CatalogError(s, text));
+    session_->FailOpenBlock();
+    return;
+  }
+  if (statements.empty()) {
+    writer_.EmptyQueryResponse();
+    return;
+  }
+  parts.clear();  // the statements as parsed
+  for (const auto& statement : statements) {
+    sql::ScriptStatement part;
+    part.text = statement->text;
+    part.offset = static_cast<size_t>(statement->location);
+    using Kind = sql::ScriptStatement::Kind;
+    part.kind = sql::IsPlainBegin(statement.get())                                       ? Kind::kBegin
+                : sql::IsTransaction(statement.get(), sql::TransactionKind::kCommit) ? Kind::kCommit
+                : sql::IsDml(statement->kind)                                          ? Kind::kDml
+                                                                                       : Kind::kOther;
+    parts.push_back(part);
+  }
+  if (TrySubmitScript(text, parts)) return;
+  for (const auto& statement : statements) {
+    const int offset = Utf8CharPosition(text, statement->location) - 1;
+    if (cancel_requested_.load(std::memory_order_relaxed)) {  // canceled between statements
+      s = CanceledStatus();
+      writer_.Error(s);
+      session_->FailOpenBlock();
+      break;
+    }
+    // Several statements outside a block: one implicit transaction (again
+    // after an explicit COMMIT or ROLLBACK among them).
+    if (statements.size() > 1) {
+      s = session_->BeginImplicitBlock();
+      if (!s.ok()) {
+        writer_.Error(s);
+        break;
+      }
+    }
+    s = RunSimpleStatement(*statement);
+    if (!s.ok()) {
+      writer_.Error(CatalogError(Shift(s, offset), text));
+      break;
+    }
+  }
+  Status end = session_->EndImplicitBlock(!s.ok());
+  if (s.ok() && !end.ok()) writer_.Error(end);
+}
+
+bool Connection::TrySubmitUnparsed(std::string_view text, const std::vector<sql::ScriptStatement>& parts,
+                                   const std::vector<sql::ParameterizedStatement>& normalized) {
+  if (!SubmitAllowed()) return false;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    // DML whose literals parameterize is what the engine runs on a cached
+    // plan; a DML text without literals, or anything unusual, is parsed.
+    if (parts[i].kind == sql::ScriptStatement::Kind::kOther) return false;
+    if (parts[i].kind == sql::ScriptStatement::Kind::kDml && normalized[i].text.empty()) return false;
+  }
+  return TrySubmitScript(text, parts, &normalized);
+}
+
+bool Connection::TrySubmitScript(std::string_view text, const std::vector<sql::ScriptStatement>& parts,
+                                 const std::vector<sql::ParameterizedStatement>* normalized) {
+  using Kind = sql::ScriptStatement::Kind;
+  if (parts.empty() || !SubmitAllowed()) return false;
+  // [BEGIN] DML... [COMMIT]
+  size_t first = 0, last = parts.size();
+  const bool begin = parts.front().kind == Kind::kBegin;
+  if (begin) first = 1;
+  const bool commit = last > first && parts.back().kind == Kind::kCommit;
+  if (commit) --last;
+  if (begin != commit || first >= last) return false;
+  std::vector<engine::StatementCall> calls;
+  std::vector<int> offsets;
+  for (size_t i = first; i < last; ++i) {
+    if (parts[i].kind != Kind::kDml) return false;
+    engine::StatementCall call{std::string(parts[i].text), {}};
+    // Prepared here from its normalized text, so the engine lexes nothing.
+    // (Else the engine prepares the text itself, and reports its error.)
+    if (normalized != nullptr && !session_->PrepareNormalized((*normalized)[i], &call.prepared, &call.params)) {
+      call.prepared = nullptr;
+      call.params.clear();
+    }
+    calls.push_back(std::move(call));
+    offsets.push_back(Utf8CharPosition(text, static_cast<int>(parts[i].offset)) - 1);
+  }
+  const size_t n = calls.size();
+  engine::TransactionRequest request = engine::TransactionRequest::Statements(std::move(calls));
+  request.cancel = session_->cancel_token();  // outlives the wait below
+  engine::TransactionResult r = db_->Run(std::move(request));
+  if (begin) writer_.CommandComplete("BEGIN");
+  const size_t failed = r.committed() ? n + 1 : FailedCall(r, n);
+  for (size_t i = 0; i < n && i < failed; ++i) {
+    Status s = SendResult(r.results[i], {});
+    if (!s.ok()) {
+      writer_.Error(s);
+      return true;
+    }
+  }
+  if (r.committed()) {
+    if (commit) writer_.CommandComplete("COMMIT");
+    return true;
+  }
+  writer_.Error(CatalogError(failed < n ? Shift(r.status, offsets[failed]) : r.status, text));
+  // An error inside BEGIN ... leaves the client in a failed block (the
+  // engine has already rolled it back); a failed commit ends it.
+  if (begin && failed < n) session_->EnterFailedBlock();
+  return true;
+}
+
+void Connection::RunUnparsed(std::string_view text, const sql::ScriptStatement& part,
+                             const sql::ParameterizedStatement* normalized) {
+  const int offset = Utf8CharPosition(text, static_cast<int>(part.offset)) - 1;
+  std::shared_ptr<const sql::PreparedStatement> prepared;
+  std::vector<Value> params;
+  Status s;
+  if (normalized == nullptr || normalized->text.empty() ||
+      !session_->PrepareNormalized(*normalized, &prepared, &params)) {
+    params.clear();
+    s = session_->Prepare(part.text, {}, &prepared);
+  }
+  if (s.ok()) {
+    StatementRef ref;
+    ref.prepared = prepared.get();
+    ref.kind = prepared->kind;
+    ref.text = part.text;
+    engine::QueryResult result;
+    bool written = false;
+    s = RunStatement(ref, params, &result, &written);
+    if (s.ok() && !written) s = SendResult(result, {});
+  } else {
+    session_->FailOpenBlock();  // a text that does not prepare fails the block like a statement
+  }
+  if (!s.ok()) writer_.Error(CatalogError(Shift(s, offset), text));
+}
+
+Status Connection::RunSimpleStatement(const sql::Statement& statement) {
+  StatementRef ref;
+  ref.ast = &statement;
+  ref.kind = statement.kind;
+  ref.text = statement.text;
+  engine::QueryResult result;
+  bool written = false;
+  PL_RETURN_IF_ERROR(RunStatement(ref, {}, &result, &written));
+  if (written) return Status::OK();
+  return SendResult(result, {});
+}
+
+Status Connection::SendResult(const engine::QueryResult& result, const std::vector<int16_t>& formats) {
+  if (result.command_tag.empty() && !result.returns_rows) {
+    writer_.EmptyQueryResponse();
+    return Status::OK();
+  }
+  if (result.returns_rows) {
+    writer_.RowDescription(result.columns, formats);
+    for (const auto& row : result.rows) {
+      PL_RETURN_IF_ERROR(writer_.DataRow(row, result.columns, formats));
+      if (writer_.size() >= kFlushBytes && !deferring_) PL_RETURN_IF_ERROR(Flush());
+    }
+  }
+  writer_.CommandComplete(result.command_tag);
+  return Status::OK();
+}
+
+Status Connection::RunStatement(const StatementRef& ref, const std::vector<Value>& params,
+                                engine::QueryResult* result, bool* written) {
+  *written = false;
+  NoteStatement(ref.kind);
+  Status s = RunStatementHere(ref, params, result, written);
+  if (!s.ok()) session_->FailOpenBlock();  // PostgreSQL: an error in a block fails it
+  for (const Status& warning : result->warnings) writer_.Notice(warning, Severity::kWarning);
+  result->warnings.clear();  // written once (EXECUTE runs its statement through here too)
+  return s;
+}
+
+Status Connection::RunStatementHere(const StatementRef& ref, const std::vector<Value>& params,
+                                    engine::QueryResult* result, bool* written) {
+  if (ref.kind == sql::StatementKind::kCopy && ref.ast != nullptr) {
+    PL_RETURN_IF_ERROR(session_->CheckNotInFailedBlock());
+    return RunCopy(*ref.ast->copy, written);
+  }
+  if (ref.kind == sql::StatementKind::kDiscard && ref.ast != nullptr &&
+      ref.ast->discard->target == sql::DiscardTarget::kAll && session_->state() == engine::TransactionState::kIdle) {
+    // The connection's part of DISCARD ALL: its prepared statements (the
+    // session resets its settings below). Outside a block no portal
+    // outlives its Sync but the one running this statement.
+    std::string ignored;
+    Deallocate("", &ignored);
+    statements_.erase("");
+  }
+  if (ref.kind == sql::StatementKind::kDeallocate && ref.ast != nullptr) {
+    PL_RETURN_IF_ERROR(session_->CheckNotInFailedBlock());
+    result->Clear();
+    return Deallocate(ref.ast->deallocate->name, &result->command_tag);
+  }
+  if (ref.kind == sql::StatementKind::kPrepare && ref.ast != nullptr) {
+    PL_RETURN_IF_ERROR(session_->CheckNotInFailedBlock());
+    result->Clear();
+    PL_RETURN_IF_ERROR(SqlPrepare(*ref.ast->prepare));
+    result->command_tag = "PREPARE";
+    return Status::OK();
+  }
+  if (ref.kind == sql::StatementKind::kExecute && ref.ast != nullptr) {
+    PL_RETURN_IF_ERROR(session_->CheckNotInFailedBlock());
+    return SqlExecute(*ref.ast->execute, result, written);
+  }
+  if (ref.prepared != nullptr) return session_->ExecutePrepared(*ref.prepared, params, result);
+  return session_->Execute(ref.text, params, result);
+}
+
+Status Connection::SqlPrepare(const sql::PrepareStmt& prepare) {
+  if (statements_.count(prepare.name)) {
+    return Status("42P05", "prepared statement \"" + prepare.name + "\" already exists");
+  }
+  std::vector<Type> declared;
+  for (const auto& name : prepare.types) {
+    Type t;
+    PL_RETURN_IF_ERROR(ResolveBuiltinType(name.name, name.modifiers, &t));
+    declared.push_back(t);
+  }
+  StatementEntry entry;
+  PL_RETURN_IF_ERROR(PrepareEntry(prepare.query, declared, &entry));
+  if (entry.prepared->kind == sql::StatementKind::kPrepare || entry.prepared->kind == sql::StatementKind::kExecute) {
+    return SyntaxError("PREPARE cannot prepare " + std::string(entry.prepared->kind == sql::StatementKind::kPrepare
+                                                                    ? "PREPARE" : "EXECUTE"));
+  }
+  statements_[prepare.name] = std::move(entry);
+  return Status::OK();
+}
+
+Status Connection::SqlExecute(const sql::ExecuteStmt& execute, engine::QueryResult* result, bool* written) {
+  auto it = statements_.find(execute.name);
+  if (it == statements_.end() || execute.name.empty()) {
+    return Status(sqlstate::kInvalidSqlStatementName, "prepared statement \"" + execute.name + "\" does not exist");
+  }
+  const std::shared_ptr<const sql::PreparedStatement> prepared = it->second.prepared;  // kept alive
+  const std::vector<Type>& types = prepared->param_types;
+  // The arguments are expressions: evaluated by a SELECT of them.
+  std::vector<Value> args;
+  if (!execute.arguments.empty()) {
+    engine::QueryResult values;
+    PL_RETURN_IF_ERROR(session_->Execute("SELECT " + execute.arguments, &values));
+    if (values.rows.size() == 1) args = values.rows[0];
+  }
+  if (args.size() != types.size()) {
+    return Status(sqlstate::kSyntaxError, "wrong number of parameters for prepared statement \"" + execute.name + "\"")
+        .WithDetail("Expected " + std::to_string(types.size()) + " parameters but got " +
+                    std::to_string(args.size()) + ".");
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    Value cast;
+    PL_RETURN_IF_ERROR(CastValue(args[i], types[i], false, &cast));
+    args[i] = std::move(cast);
+  }
+  StatementRef ref{prepared->ast.get(), prepared.get(), prepared->kind, prepared->text};
+  return RunStatement(ref, args, result, written);
+}
+
+Status Connection::Deallocate(const std::string& name, std::string* tag) {
+  if (name.empty()) {
+    // The unnamed statement is not in SQL's namespace.
+    auto unnamed = statements_.find("");
+    StatementEntry keep;
+    const bool had = unnamed != statements_.end();
+    if (had) keep = unnamed->second;
+    statements_.clear();
+    if (had) statements_[""] = keep;
+    *tag = "DEALLOCATE ALL";
+    return Status::OK();
+  }
+  if (statements_.erase(name) == 0) {
+    return Status(sqlstate::kInvalidSqlStatementName, "prepared statement \"" + name + "\" does not exist");
+  }
+  *tag = "DEALLOCATE";
+  return Status::OK();
+}
+}  // namespace paceline::server
