@@ -9,7 +9,8 @@ paceline-server cannot hand the transaction to a run queue whole and runs
 it as an interactive block (its conflict lanes are what this measures).
 For each --scale it initialises every server with `pgbench -i -s SCALE`,
 then for each script and client count runs
-`pgbench -n -b SCRIPT -M prepared -c CLIENTS -j 2 -T SECONDS` against:
+`pgbench -n -b SCRIPT -M PROTOCOL -c CLIENTS -j 2 -T SECONDS` against
+(--protocol: prepared by default, or simple: each statement a Query message):
 
   postgres-rc    PostgreSQL 15 at READ COMMITTED (its default), fsync,
                  synchronous_commit and full_page_writes off
@@ -163,11 +164,11 @@ def counters(root):
     return cpu, switches, threads
 
 
-def run(env, script, clients, seconds, scale, server_pid=None):
+def run(env, script, clients, seconds, scale, server_pid=None, protocol="prepared"):
     if script == "tpcb-one-message":
         workload = ["-f", ONE_MESSAGE_SCRIPT, "-M", "simple"]
     else:
-        workload = ["-b", script, "-M", "prepared"]
+        workload = ["-b", script, "-M", protocol]
     cmd = ["pgbench", "-n", *workload, "-s", str(scale), "-c", str(clients), "-j", "2", "-T", str(seconds),
            "--max-tries=1"]
     samples = []
@@ -210,6 +211,8 @@ def main():
     p.add_argument("--clients", default="8,32")
     p.add_argument("--scripts", default="tpcb-like,simple-update")
     p.add_argument("--seconds", type=int, default=10)
+    p.add_argument("--protocol", default="prepared", choices=["prepared", "simple", "extended"],
+                   help="pgbench -M for the built-in scripts (tpcb-one-message is always simple)")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--variants", default="postgres-rc,postgres-ser,paceline,paceline-free")
     p.add_argument("--server-flags", default="--workers=8 --cc=occ --data-dir=",
@@ -241,12 +244,12 @@ def main():
                                 env = pgbench_env(ports[v], "postgres", isolation_options(v))
                             else:
                                 env = pgbench_env(ports[v], "paceline")
-                            r = run(env, script, n, args.seconds, scale, pids.get(v))
+                            r = run(env, script, n, args.seconds, scale, pids.get(v), args.protocol)
                             results.setdefault((v, scale, script, n), []).append(r)
                             print(f"  {v} scale {scale} {script} c{n} #{repeat + 1}: {r['tps']:.0f} tps, "
                                   f"{100 * r['failed_share']:.2f}% failed{format_counters(r)}",
                                   file=sys.stderr, flush=True)
-    print(f"pgbench built-in scripts, -M prepared, {args.seconds} s, medians of {args.repeats} (interleaved); "
+    print(f"pgbench built-in scripts, -M {args.protocol}, {args.seconds} s, medians of {args.repeats} (interleaved); "
           f"paceline-server {args.server_flags} --scheduler=adaptive")
     print("server CPU and context switches per transaction, and its threads: medians, sampled from /proc")
     print(f"{'variant':<14} {'scale':>5} {'script':<16} {'clients':>7} {'tps':>9} {'failed %':>9} {'cpu us':>7} "

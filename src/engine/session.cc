@@ -284,38 +284,32 @@ Status Session::ExecuteScript(std::string_view sql, std::vector<QueryResult>* re
     }
   }
   std::vector<std::unique_ptr<sql::Statement>> statements;
-  PL_RETURN_IF_ERROR(sql::Parse(sql, &statements));
-  Status status;
-  for (auto& ast : statements) {
-    if (cancel_.Poll()) {  // canceled between statements
-      status = CanceledStatus();
-      FailOpenBlock();
-      break;
-    }
-    // Several statements outside a block form one implicit transaction
-    // (again after an explicit COMMIT or ROLLBACK among them).
-    if (statements.size() > 1) {
-      status = BeginImplicitBlock();
-      if (!status.ok()) break;
-    }
-    std::shared_ptr<sql::PreparedStatement> prepared;
-    // Bound just before it runs, so it sees what earlier statements created.
-    {
-      StatementGate gate(this);  // binding reads the catalog
-      status = gate.Enter();
-      if (status.ok()) status = sql::PreparedStatement::FromStatement(std::move(ast), db_->catalog(), {}, &prepared);
-    }
-    if (status.ok()) {
-      results->emplace_back();
-      status = ExecutePrepared(*prepared, {}, &results->back());
-      if (!status.ok()) results->pop_back();
-    } else {
-      FailOpenBlock();
-    }
-    if (!status.ok()) break;
+  Status parsed = sql::Parse(sql, &statements);
+  if (!parsed.ok()) {
+    FailOpenBlock();  // a text that does not parse fails the open block, as in PostgreSQL
+    return parsed;
   }
-  Status end = EndImplicitBlock(!status.ok());
-  return status.ok() ? end : status;
+  size_t failed;
+  return RunStatements(
+      statements.size(),
+      [&](size_t i) {
+        std::shared_ptr<sql::PreparedStatement> prepared;
+        Status status;
+        {
+          // Bound just before it runs, so it sees what earlier statements created.
+          StatementGate gate(this);  // binding reads the catalog
+          status = gate.Enter();
+          if (status.ok()) {
+            status = sql::PreparedStatement::FromStatement(std::move(statements[i]), db_->catalog(), {}, &prepared);
+          }
+        }
+        if (!status.ok()) return status;
+        results->emplace_back();
+        status = ExecutePrepared(*prepared, {}, &results->back());
+        if (!status.ok()) results->pop_back();
+        return status;
+      },
+      &failed);
 }
 
 Status Session::ExecutePrepared(const sql::PreparedStatement& statement, const std::vector<Value>& params,

@@ -43,6 +43,7 @@
 // statements take no lanes (their conflicts are retried here).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -146,6 +147,15 @@ class Session {
   // the commit's error (a conflict: 40001), else OK.
   Status EndImplicitBlock(bool failed);
   bool in_implicit_block() const { return implicit_block_; }
+  // The statements of one simple-query message, `count` of them, in the
+  // rules above: BeginImplicitBlock before each when there are several; a
+  // cancel (Cancel) between statements stops with 57014; the first error
+  // fails the open block and stops; then EndImplicitBlock. `run(i)` runs
+  // statement i (and reports its result). Returns the first error, and in
+  // *failed_statement the i whose run(i) returned it, or `count` when it
+  // is the loop's own (a cancel, or the implicit block's begin or commit).
+  // ExecuteScript and the server's Query message both run through it.
+  Status RunStatements(size_t count, const std::function<Status(size_t)>& run, size_t* failed_statement);
   // A statement of the open block failed outside this session (its text did
   // not parse, a COPY or a protocol message failed): the block fails as if
   // the session had run it (kInBlock -> kFailed, its transaction aborted,

@@ -49,6 +49,33 @@ Status Session::EndImplicitBlock(bool failed) {
   return EndTransaction(!failed && state_ == TransactionState::kInBlock);
 }
 
+Status Session::RunStatements(size_t count, const std::function<Status(size_t)>& run, size_t* failed_statement) {
+  RequestScope request(this);  // a cancel while it runs stops it
+  *failed_statement = count;
+  Status status;
+  for (size_t i = 0; i < count; ++i) {
+    if (cancel_.Poll()) {  // canceled between statements
+      status = CanceledStatus();
+      FailOpenBlock();
+      break;
+    }
+    // Several statements outside a block form one implicit transaction
+    // (again after an explicit COMMIT or ROLLBACK among them).
+    if (count > 1) {
+      status = BeginImplicitBlock();
+      if (!status.ok()) break;
+    }
+    status = run(i);
+    if (!status.ok()) {
+      FailOpenBlock();
+      *failed_statement = i;
+      break;
+    }
+  }
+  Status end = EndImplicitBlock(!status.ok());
+  return status.ok() ? end : status;
+}
+
 void Session::EnterFailedBlock() {
   if (state_ == TransactionState::kIdle) state_ = TransactionState::kFailed;
 }

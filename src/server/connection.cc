@@ -82,7 +82,6 @@ void Connection::ResetSession() {
 }
 
 void Connection::RequestCancel() {
-  cancel_requested_.store(true, std::memory_order_relaxed);
   std::lock_guard lock(session_mu_);
   if (session_) session_->Cancel();
 }
@@ -229,10 +228,10 @@ bool Connection::MessageLoop() {
       }
       return false;
     }
-    // A new message: a cancel that arrived while nothing ran is dropped;
-    // one that arrives while it is processed stops it (the scope keeps the
-    // session's calls for it from clearing the token).
-    cancel_requested_.store(false, std::memory_order_relaxed);
+    // A new message: a cancel that arrived while nothing ran is dropped
+    // (the scope clears the session's token); one that arrives while it is
+    // processed stops it (the scope keeps the session's calls for it from
+    // clearing the token).
     engine::Session::RequestScope request(session_.get());
     if (copy_discard_) {
       if (type == 'd' || type == 'c' || type == 'f') continue;  // the rest of a failed COPY

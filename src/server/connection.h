@@ -242,10 +242,6 @@ class Connection {
   const int32_t pid_;
   const int32_t secret_;
   std::atomic<bool> admitted_{false};
-  // Set by RequestCancel for the message being processed (checked between
-  // the statements of a Query and the rows of a COPY FROM); the session's
-  // own token covers the statement running and scheduled transactions.
-  std::atomic<bool> cancel_requested_{false};
   std::mutex session_mu_;  // guards session_ being set or reset against RequestCancel
 
   bool started_ = false;  // Startup has run

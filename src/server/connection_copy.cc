@@ -132,14 +132,14 @@ Status Connection::RunCopy(const sql::CopyStmt& copy, bool* written) {
   }
   std::shared_ptr<const sql::PreparedStatement> shape;
   PL_RETURN_IF_ERROR(session_->Prepare(select, {}, &shape));
-  // A COPY outside a block is one transaction of its own.
+  // A COPY outside a block is one transaction of its own, an implicit
+  // block (in a Query of several statements, theirs is open already).
   const bool own_block = session_->state() == engine::TransactionState::kIdle;
-  engine::QueryResult ignored;
-  if (own_block) PL_RETURN_IF_ERROR(session_->Execute("BEGIN", &ignored));
+  if (own_block) PL_RETURN_IF_ERROR(session_->BeginImplicitBlock());
   uint64_t rows = 0;
   Status s = CopyIn(copy, table, shape->columns, &rows);
-  if (own_block && session_->state() != engine::TransactionState::kIdle) {
-    Status end = session_->Execute(s.ok() ? "COMMIT" : "ROLLBACK", &ignored);
+  if (own_block) {
+    Status end = session_->EndImplicitBlock(!s.ok());
     if (s.ok()) s = end;
   }
   PL_RETURN_IF_ERROR(s);
@@ -197,7 +197,7 @@ Status Connection::CopyIn(const sql::CopyStmt& copy, const std::string& table,
     if (column < columns.size()) {
       return Status("22P04", "missing data for column \"" + columns[column].name + "\"");
     }
-    if (cancel_requested_.load(std::memory_order_relaxed)) return CanceledStatus();
+    if (session_->cancel_token()->Poll()) return CanceledStatus();  // between rows
     PL_RETURN_IF_ERROR(session_->Execute(insert, params, &result));
     ++*rows;
     return Status::OK();

@@ -59,31 +59,12 @@ void Connection::SimpleQuery(std::string_view text) {
     parts.push_back(part);
   }
   if (TrySubmitScript(text, parts)) return;
-  for (const auto& statement : statements) {
-    const int offset = Utf8CharPosition(text, statement->location) - 1;
-    if (cancel_requested_.load(std::memory_order_relaxed)) {  // canceled between statements
-      s = CanceledStatus();
-      writer_.Error(s);
-      session_->FailOpenBlock();
-      break;
-    }
-    // Several statements outside a block: one implicit transaction (again
-    // after an explicit COMMIT or ROLLBACK among them).
-    if (statements.size() > 1) {
-      s = session_->BeginImplicitBlock();
-      if (!s.ok()) {
-        writer_.Error(s);
-        break;
-      }
-    }
-    s = RunSimpleStatement(*statement);
-    if (!s.ok()) {
-      writer_.Error(CatalogError(Shift(s, offset), text));
-      break;
-    }
-  }
-  Status end = session_->EndImplicitBlock(!s.ok());
-  if (s.ok() && !end.ok()) writer_.Error(end);
+  size_t failed;
+  s = session_->RunStatements(
+      statements.size(), [&](size_t i) { return RunSimpleStatement(*statements[i]); }, &failed);
+  if (s.ok()) return;
+  if (failed < statements.size()) s = CatalogError(Shift(s, Utf8CharPosition(text, statements[failed]->location) - 1), text);
+  writer_.Error(s);
 }
 
 bool Connection::TrySubmitUnparsed(std::string_view text, const std::vector<sql::ScriptStatement>& parts,

@@ -20,6 +20,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "engine/database.h"
 #include "session_sql.h"
@@ -190,6 +191,50 @@ TEST_P(SessionBlockTest, TextThatDoesNotParseFailsTheBlock) {
   EXPECT_EQ(RunSql(a_, "SELEC 1").sqlstate(), "42601");
   EXPECT_EQ(a_->state(), TransactionState::kFailed);
   Ok(a_, "ROLLBACK");
+  EXPECT_EQ(ValueOfX(db_.get(), 1), 10);
+}
+
+TEST_P(SessionBlockTest, ScriptThatDoesNotParseFailsTheBlock) {
+  Ok(a_, "BEGIN");
+  Ok(a_, "UPDATE x SET v = 11 WHERE id = 1");
+  std::vector<QueryResult> results;
+  EXPECT_EQ(a_->ExecuteScript("SELECT 1; SELEC 2", &results).sqlstate(), "42601");
+  EXPECT_TRUE(results.empty());  // the whole text is parsed before anything runs
+  EXPECT_EQ(a_->state(), TransactionState::kFailed);
+  Ok(a_, "ROLLBACK");
+  EXPECT_EQ(ValueOfX(db_.get(), 1), 10);
+}
+
+TEST_P(SessionBlockTest, RunStatementsNamesTheStatementThatFailedAndRollsTheMessageBack) {
+  QueryResult r;
+  size_t failed = 99;
+  Status s = a_->RunStatements(
+      3,
+      [&](size_t i) { return a_->Execute(i == 1 ? "SELECT 1/0" : "UPDATE x SET v = v + 1 WHERE id = 1", &r); },
+      &failed);
+  EXPECT_EQ(s.sqlstate(), "22012");
+  EXPECT_EQ(failed, 1u);
+  EXPECT_EQ(a_->state(), TransactionState::kIdle);
+  EXPECT_EQ(ValueOfX(db_.get(), 1), 10);  // statement 0 ran in the implicit block, rolled back with it
+}
+
+TEST_P(SessionBlockTest, RunStatementsStopsAtACancelBetweenStatements) {
+  QueryResult r;
+  size_t failed = 99;
+  int ran = 0;
+  Status s = a_->RunStatements(
+      2,
+      [&](size_t) {
+        ++ran;
+        Status st = a_->Execute("UPDATE x SET v = v + 1 WHERE id = 1", &r);
+        a_->Cancel();  // arrives after the first statement finished
+        return st;
+      },
+      &failed);
+  EXPECT_EQ(s.sqlstate(), "57014");
+  EXPECT_EQ(failed, 2u);  // the loop's own error, not a statement's
+  EXPECT_EQ(ran, 1);
+  EXPECT_EQ(a_->state(), TransactionState::kIdle);
   EXPECT_EQ(ValueOfX(db_.get(), 1), 10);
 }
 
