@@ -194,7 +194,9 @@ class Database {
   // `params` followed by its literal values converted to the plan's
   // parameter types. False (*out untouched) when the normalized text does
   // not prepare or a literal would not convert: the caller then prepares
-  // the original text. The caller holds the gate.
+  // the original text. The caller holds the gate. The one rule for when a
+  // normalized text stands for the original: PrepareCall and the
+  // Session's PrepareParameterized and PrepareNormalized all use it.
   bool PrepareNormalized(const sql::ParameterizedStatement& normalized, const std::vector<Value>& params,
                          std::shared_ptr<const sql::PreparedStatement>* out, std::vector<Value>* with_literals);
   // A request's statement: call.prepared while the catalog is at `version`

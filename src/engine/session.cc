@@ -238,16 +238,17 @@ Status Session::PrepareParameterized(std::string_view sql, const std::vector<Val
   std::shared_ptr<const sql::PreparedStatement> statement;
   if (const RecentStatements::Entry* recent = recent_.Find(key, db_->catalog().version())) {
     statement = recent->statement;
+    *with_literals = params;
+    if (!sql::LiteralParameterizer::BindLiterals(normalized, *statement, with_literals)) return Status::OK();
   } else {
-    Status s = Prepare(normalized.text, normalized.declared, &statement);
-    // Any error falls back to the original text, which then fails exactly
-    // as it always did; only a gate timeout would just time out again.
-    if (s.Is(sqlstate::kLockNotAvailable)) return s;
-    if (!s.ok()) return Status::OK();
+    // The rule (Database::PrepareNormalized): any failure falls back to the
+    // original text, which then fails exactly as it always did. Only a gate
+    // timeout is this call's error: the original would just time out again.
+    StatementGate gate(this);  // binding reads the catalog
+    PL_RETURN_IF_ERROR(gate.Enter());
+    if (!db_->PrepareNormalized(normalized, params, &statement, with_literals)) return Status::OK();
     recent_.Remember(std::move(key), {statement, 0, {}});
   }
-  *with_literals = params;
-  if (!sql::LiteralParameterizer::BindLiterals(normalized, *statement, with_literals)) return Status::OK();
   // The text itself, on its second sighting: Execute then runs it without
   // lexing it again.
   if (recent_.SeenBefore(sql)) {
