@@ -130,28 +130,33 @@ bool Connection::TrySubmitScript(std::string_view text, const std::vector<sql::S
 
 void Connection::RunUnparsed(std::string_view text, const sql::ScriptStatement& part,
                              const sql::ParameterizedStatement* normalized) {
-  const int offset = Utf8CharPosition(text, static_cast<int>(part.offset)) - 1;
-  std::shared_ptr<const sql::PreparedStatement> prepared;
-  std::vector<Value> params;
-  Status s;
-  if (normalized == nullptr || normalized->text.empty() ||
-      !session_->PrepareNormalized(*normalized, &prepared, &params)) {
-    params.clear();
-    s = session_->Prepare(part.text, {}, &prepared);
-  }
-  if (s.ok()) {
-    StatementRef ref;
-    ref.prepared = prepared.get();
-    ref.kind = prepared->kind;
-    ref.text = part.text;
-    engine::QueryResult result;
-    bool written = false;
-    s = RunStatement(ref, params, &result, &written);
-    if (s.ok() && !written) s = SendResult(result, {});
-  } else {
-    session_->FailOpenBlock();  // a text that does not prepare fails the block like a statement
-  }
-  if (!s.ok()) writer_.Error(CatalogError(Shift(s, offset), text));
+  // One statement, in the rules of a Query message (RunStatements): no
+  // implicit block of its own, but it ends one a pipeline left open before
+  // it (unsynced Parse/Bind/Execute), and an error fails the open block.
+  size_t failed;
+  Status s = session_->RunStatements(
+      1,
+      [&](size_t) {
+        std::shared_ptr<const sql::PreparedStatement> prepared;
+        std::vector<Value> params;
+        if (normalized == nullptr || normalized->text.empty() ||
+            !session_->PrepareNormalized(*normalized, &prepared, &params)) {
+          params.clear();
+          PL_RETURN_IF_ERROR(session_->Prepare(part.text, {}, &prepared));
+        }
+        StatementRef ref;
+        ref.prepared = prepared.get();
+        ref.kind = prepared->kind;
+        ref.text = part.text;
+        engine::QueryResult result;
+        bool written = false;
+        PL_RETURN_IF_ERROR(RunStatement(ref, params, &result, &written));
+        return written ? Status::OK() : SendResult(result, {});
+      },
+      &failed);
+  if (s.ok()) return;
+  if (failed == 0) s = CatalogError(Shift(s, Utf8CharPosition(text, static_cast<int>(part.offset)) - 1), text);
+  writer_.Error(s);
 }
 
 Status Connection::RunSimpleStatement(const sql::Statement& statement) {

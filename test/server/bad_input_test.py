@@ -285,6 +285,35 @@ class BadInputTest(unittest.TestCase):
         self.assertEqual(c.query("SELECT 1")[-1], (b"Z", b"I"))
         c.close()
 
+    def test_one_statement_query_after_unsynced_pipeline_ends_its_implicit_block(self):
+        # Parse/Bind/Execute without Sync open an implicit block; a Query
+        # of one statement then runs in it and ends it, as in PostgreSQL:
+        # committed with it (ReadyForQuery 'I', the row visible to another
+        # connection), or rolled back with its error. Excluded: a block
+        # left open after the Query (ReadyForQuery 'T', the INSERT unseen).
+        c = self.client()
+        c.connect()
+        for k, query, code in ((150, "SELECT 7", None), (151, "SELECT 1/0", "22012")):
+            c.msg(b"P", cstr("") + cstr("INSERT INTO kv VALUES (%d, 1)" % k) + struct.pack("!h", 0))
+            c.msg(b"B", cstr("") + cstr("") + struct.pack("!hhh", 0, 0, 0))
+            c.msg(b"E", cstr("") + struct.pack("!i", 0))
+            msgs = c.query(query)
+            kinds = [m[0] for m in msgs]
+            self.assertEqual(kinds[:3], [b"1", b"2", b"C"], msgs)
+            if code is None:
+                self.assertEqual(kinds[3:], [b"T", b"D", b"C", b"Z"], msgs)
+            else:
+                self.assertEqual(kinds[3:], [b"E", b"Z"], msgs)
+                self.assertEqual(fields(msgs[3][1])["C"], code)
+            self.assertEqual(msgs[-1], (b"Z", b"I"))
+            c.msg(b"S")
+            self.assertEqual(c.read_until(b"Z"), [(b"Z", b"I")])
+        other = self.client()
+        other.connect()
+        self.assertEqual(data_rows(other.query("SELECT k FROM kv WHERE k >= 150 AND k < 160 ORDER BY k")), [("150",)])
+        c.close()
+        other.close()
+
     def test_disconnect_inside_block_rolls_back(self):
         a = self.client()
         a.connect()
