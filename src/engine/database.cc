@@ -1,7 +1,8 @@
 // Database: composition of catalog, statement cache, workers and scheduler;
-// the gates and schema changes, bulk load, durability, and the DML/DDL
+// the gates and schema changes, bulk load, opening and recovery, and the DML/DDL
 // runners (database.h). Whole transactions (Submit, Run, footprints,
-// attempts) are database_requests.cc.
+// attempts) are database_requests.cc; checkpoints and durable commits
+// database_durability.cc.
 #include "engine/database.h"
 
 #include <malloc.h>
@@ -77,71 +78,6 @@ Database::~Database() {
   // The log writer's last callbacks run now, while the (stopped) worker
   // pool they may submit to still exists.
   durability_.reset();
-}
-
-Status Database::Checkpoint(durability::CheckpointStats* stats) {
-  if (durability_ == nullptr) {
-    return Status(sqlstate::kObjectNotInPrerequisiteState, "this database has no data directory (Options::data_dir)");
-  }
-  ScopedGate gate(this);  // shared: transactions go on, DDL waits
-  PL_RETURN_IF_ERROR(gate.Enter());
-  const size_t pin = epoch_.Pin();  // the images it copies stay readable
-  if (pin == storage::EpochManager::kNoSlot) {
-    return Status(sqlstate::kTooManyConnections,
-                  "no epoch slot is free for the checkpoint (every slot is pinned by a running transaction); try again");
-  }
-  Status s = durability_->WriteCheckpoint(catalog_, stats);
-  epoch_.Unpin(pin);
-  return s;
-}
-
-log::LogWriterStats Database::LogStats() const {
-  return durability_ != nullptr ? durability_->log_stats() : log::LogWriterStats{};
-}
-
-void Database::CheckpointerLoop() {
-  // Wakes every second to compare the log's growth with the threshold (no
-  // work is waited for here: a checkpoint is due by time or by size).
-  auto last = std::chrono::steady_clock::now();
-  std::unique_lock lock(checkpointer_mu_);
-  while (!checkpointer_stop_) {
-    checkpointer_cv_.wait_for(lock, std::chrono::seconds(1));
-    if (checkpointer_stop_) break;
-    const bool by_time = options_.checkpoint_interval.count() > 0 &&
-                         std::chrono::steady_clock::now() - last >= options_.checkpoint_interval;
-    const bool by_size = options_.checkpoint_log_bytes > 0 &&
-                         durability_->log_bytes_since_checkpoint() >= options_.checkpoint_log_bytes;
-    if (!by_time && !by_size) continue;
-    lock.unlock();
-    durability::CheckpointStats stats;
-    Checkpoint(&stats);  // on failure the log stays; the next one tries again
-    last = std::chrono::steady_clock::now();
-    lock.lock();
-  }
-}
-
-ResultCallback Database::AfterDurable(ResultCallback done) {
-  if (durability_ == nullptr) return done;
-  return [this, done = std::move(done)](TransactionResult&& result) mutable {
-    if (!result.committed()) {
-      done(std::move(result));
-      return;
-    }
-    const uint64_t lsn = result.commit_lsn != 0 ? result.commit_lsn : durability_->appended_lsn();
-    auto shared = std::make_shared<TransactionResult>(std::move(result));
-    durability_->WhenDurable(lsn, [done = std::move(done), shared](const Status& s) mutable {
-      if (!s.ok()) {
-        shared->status = Status(s.sqlstate(), "the transaction committed in memory but its log record is not durable: " +
-                                              s.message());
-      }
-      done(std::move(*shared));
-    });
-  };
-}
-
-Status Database::AwaitCommitDurable(uint64_t lsn) {
-  if (durability_ == nullptr) return Status::OK();
-  return durability_->WaitDurable(lsn != 0 ? lsn : durability_->appended_lsn());
 }
 
 std::vector<std::string> Database::ConcurrencyControlNames() {
