@@ -59,13 +59,12 @@
 #include "engine/sql/prepared_statement.h"
 #include "engine/sql/literal_parameterizer.h"
 #include "engine/transaction.h"
+#include "engine/transaction_state.h"
 
 namespace paceline::engine {
 
 class Database;
 class FootprintBuilder;
-
-enum class TransactionState { kIdle, kInBlock, kFailed };
 
 class Session {
  public:

@@ -73,17 +73,17 @@ Connection::~Connection() {
 }
 
 void Connection::ResetSession() {
-  std::unique_ptr<engine::Session> session;
+  std::unique_ptr<engine::ClientSession> client;
   {
     std::lock_guard lock(session_mu_);
-    session = std::move(session_);
+    client = std::move(client_);
   }
-  session.reset();
+  client.reset();
 }
 
 void Connection::RequestCancel() {
   std::lock_guard lock(session_mu_);
-  if (session_) session_->Cancel();
+  if (client_) client_->Cancel();
 }
 
 void Connection::Interrupt() {
@@ -151,7 +151,7 @@ Connection::Progress Connection::End() {
 // ---------------------------------------------------------------- message loop
 
 char Connection::TransactionStatus() const {
-  switch (session_->state()) {
+  switch (client_->state()) {
     case engine::TransactionState::kIdle: return 'I';
     case engine::TransactionState::kInBlock: return 'T';
     case engine::TransactionState::kFailed: return 'E';
@@ -169,7 +169,7 @@ void Connection::ReportChangedSettings() {
   };
   for (const auto& [reported_name, setting] : kReported) {
     std::string value;
-    if (!session_->GetSetting(setting, &value).ok()) continue;
+    if (!client_->GetSetting(setting, &value).ok()) continue;
     auto it = reported_.find(reported_name);
     if (it != reported_.end() && it->second == value) continue;
     reported_[reported_name] = value;
@@ -232,7 +232,7 @@ bool Connection::MessageLoop() {
     // (the scope clears the session's token); one that arrives while it is
     // processed stops it (the scope keeps the session's calls for it from
     // clearing the token).
-    engine::Session::RequestScope request(session_.get());
+    engine::Session::RequestScope request(session());
     if (copy_discard_) {
       if (type == 'd' || type == 'c' || type == 'f') continue;  // the rest of a failed COPY
       copy_discard_ = false;
@@ -282,9 +282,9 @@ bool Connection::MessageLoop() {
 
 bool Connection::SubmitAllowed() const {
   if (db_->workers() == 0) return false;
-  if (session_->state() != engine::TransactionState::kIdle) return false;
+  if (client_->state() != engine::TransactionState::kIdle) return false;
   std::string read_only;
-  if (session_->GetSetting("default_transaction_read_only", &read_only).ok() && read_only == "on") return false;
+  if (client_->GetSetting("default_transaction_read_only", &read_only).ok() && read_only == "on") return false;
   return true;
 }
 }  // namespace paceline::server

@@ -1,8 +1,9 @@
 // Connection: one client's PostgreSQL protocol v3 conversation — start-up
 // and authentication, then simple and extended queries, COPY, until the
 // client terminates, disconnects, breaks the protocol, or the server shuts
-// down. It owns the client's engine Session (destroying it rolls back an
-// open transaction) and its named prepared statements and portals.
+// down. It owns the client's engine::ClientSession (destroying it rolls
+// back an open transaction) and its named prepared statements and portals,
+// and writes the engine's results through a WireResultSink.
 //
 // Transactions reach the engine two ways:
 //  - Scheduled: a simple Query message that holds a whole transaction
@@ -51,12 +52,14 @@
 #include <vector>
 
 #include "common/status.h"
+#include "engine/client/client_session.h"
 #include "engine/database.h"
 #include "engine/session.h"
 #include "engine/sql/literal_parameterizer.h"
 #include "server/message_reader.h"
 #include "server/message_writer.h"
 #include "server/server_options.h"
+#include "server/wire_result_sink.h"
 
 namespace paceline::server {
 
@@ -153,9 +156,12 @@ class Connection {
     std::string_view text;
   };
 
-  // Destroys the session (rolling back its open transaction), out of
-  // RequestCancel's way.
+  // Destroys the client session (rolling back its open transaction), out
+  // of RequestCancel's way.
   void ResetSession();
+  // The client's engine session (ClientSession's pass-through, until the
+  // statement rules below move behind it).
+  engine::Session* session() { return client_->session(); }
   Status Startup();
   // A read before login failed: FATAL for a timeout or a bad message;
   // nothing for a client that went away.
@@ -242,14 +248,15 @@ class Connection {
   const int32_t pid_;
   const int32_t secret_;
   std::atomic<bool> admitted_{false};
-  std::mutex session_mu_;  // guards session_ being set or reset against RequestCancel
+  std::mutex session_mu_;  // guards client_ being set or reset against RequestCancel
 
   bool started_ = false;  // Startup has run
   bool woken_ = false;    // in Serve after a wake-up: read once even with nothing buffered
   std::optional<std::chrono::steady_clock::time_point> wait_deadline_;
   MessageReader reader_;
   MessageWriter writer_;
-  std::unique_ptr<engine::Session> session_;
+  WireResultSink sink_{&writer_, [this] { return Flush(); }};  // the engine's results, onto writer_
+  std::unique_ptr<engine::ClientSession> client_;
   std::string user_;
 
   std::map<std::string, StatementEntry> statements_;

@@ -4,12 +4,9 @@
 #include "server/connection.h"
 
 #include "common/cancel_token.h"
-#include "server/connection_internal.h"
 #include "server/pg_value_codec.h"
 
 namespace paceline::server {
-
-using connection_internal::kFlushBytes;
 
 namespace {
 
@@ -109,10 +106,10 @@ Status Connection::RunCopy(const sql::CopyStmt& copy, bool* written) {
   select += " FROM " + table;
   if (!copy.from) {
     engine::QueryResult rows;
-    PL_RETURN_IF_ERROR(session_->Execute(select, &rows));
+    PL_RETURN_IF_ERROR(session()->Execute(select, &rows));
     const char delimiter = copy.delimiter.empty() ? '\t' : copy.delimiter[0];
     const std::string null_string = copy.has_null_string ? copy.null_string : "\\N";
-    writer_.CopyOutResponse(rows.columns.size());
+    sink_.CopyOutStart(rows.columns.size());
     std::string line;
     for (const auto& row : rows.rows) {
       line.clear();
@@ -122,28 +119,27 @@ Status Connection::RunCopy(const sql::CopyStmt& copy, bool* written) {
         else Escape(row[i].ToString(), delimiter, &line);
       }
       line.push_back('\n');
-      writer_.CopyData(line);
-      if (writer_.size() >= kFlushBytes) PL_RETURN_IF_ERROR(Flush());
+      PL_RETURN_IF_ERROR(sink_.CopyOutLine(line));
     }
-    writer_.CopyDone();
-    writer_.CommandComplete("COPY " + std::to_string(rows.rows.size()));
+    sink_.CopyOutDone();
+    sink_.Complete("COPY " + std::to_string(rows.rows.size()));
     *written = true;
     return Status::OK();
   }
   std::shared_ptr<const sql::PreparedStatement> shape;
-  PL_RETURN_IF_ERROR(session_->Prepare(select, {}, &shape));
+  PL_RETURN_IF_ERROR(session()->Prepare(select, {}, &shape));
   // A COPY outside a block is one transaction of its own, an implicit
   // block (in a Query of several statements, theirs is open already).
-  const bool own_block = session_->state() == engine::TransactionState::kIdle;
-  if (own_block) PL_RETURN_IF_ERROR(session_->BeginImplicitBlock());
+  const bool own_block = session()->state() == engine::TransactionState::kIdle;
+  if (own_block) PL_RETURN_IF_ERROR(session()->BeginImplicitBlock());
   uint64_t rows = 0;
   Status s = CopyIn(copy, table, shape->columns, &rows);
   if (own_block) {
-    Status end = session_->EndImplicitBlock(!s.ok());
+    Status end = session()->EndImplicitBlock(!s.ok());
     if (s.ok()) s = end;
   }
   PL_RETURN_IF_ERROR(s);
-  writer_.CommandComplete("COPY " + std::to_string(rows));
+  sink_.Complete("COPY " + std::to_string(rows));
   *written = true;
   return Status::OK();
 }
@@ -159,8 +155,7 @@ Status Connection::CopyIn(const sql::CopyStmt& copy, const std::string& table,
   insert += ") VALUES (" + values + ")";
   const char delimiter = copy.delimiter.empty() ? '\t' : copy.delimiter[0];
   const std::string null_string = copy.has_null_string ? copy.null_string : "\\N";
-  writer_.CopyInResponse(columns.size());
-  PL_RETURN_IF_ERROR(Flush());
+  PL_RETURN_IF_ERROR(sink_.CopyInStart(columns.size()));
 
   std::string data;   // received, not yet parsed (a partial line)
   bool ended = false;  // saw the "\." line
@@ -197,8 +192,8 @@ Status Connection::CopyIn(const sql::CopyStmt& copy, const std::string& table,
     if (column < columns.size()) {
       return Status("22P04", "missing data for column \"" + columns[column].name + "\"");
     }
-    if (session_->cancel_token()->Poll()) return CanceledStatus();  // between rows
-    PL_RETURN_IF_ERROR(session_->Execute(insert, params, &result));
+    if (session()->cancel_token()->Poll()) return CanceledStatus();  // between rows
+    PL_RETURN_IF_ERROR(session()->Execute(insert, params, &result));
     ++*rows;
     return Status::OK();
   };

@@ -13,19 +13,18 @@
 namespace paceline::server {
 
 using connection_internal::CatalogError;
-using connection_internal::kFlushBytes;
 
 // ---------------------------------------------------------------- extended query
 
 Status Connection::PrepareEntry(std::string_view text, const std::vector<Type>& declared, StatementEntry* entry) {
-  PL_RETURN_IF_ERROR(session_->Prepare(text, declared, &entry->prepared));
+  PL_RETURN_IF_ERROR(session()->Prepare(text, declared, &entry->prepared));
   const sql::PreparedStatement& p = *entry->prepared;
   entry->submittable = false;
   if (sql::IsDml(p.kind)) {
     std::shared_ptr<const sql::PreparedStatement> plain = entry->prepared;
     bool any_declared = false;
     for (const Type& t : declared) any_declared |= t.id != TypeId::kUnknown;
-    if (any_declared && !session_->Prepare(text, {}, &plain).ok()) return Status::OK();
+    if (any_declared && !session()->Prepare(text, {}, &plain).ok()) return Status::OK();
     bool same = plain->param_types == p.param_types && plain->columns.size() == p.columns.size();
     for (size_t i = 0; same && i < p.columns.size(); ++i) same = plain->columns[i].type == p.columns[i].type;
     entry->submittable = same;
@@ -57,7 +56,7 @@ Status Connection::HandleParse(std::string_view body) {
   Status s = PrepareEntry(text, declared, &entry);
   if (!s.ok()) return CatalogError(s, text);
   statements_[std::string(name)] = std::move(entry);
-  writer_.ParseComplete();
+  sink_.ParseComplete();
   return Status::OK();
 }
 
@@ -115,7 +114,7 @@ Status Connection::HandleBind(std::string_view body) {
     return Status("42P03", "cursor \"" + std::string(portal_name) + "\" already exists");
   }
   portals_[std::string(portal_name)] = std::move(portal);
-  writer_.BindComplete();
+  sink_.BindComplete();
   return Status::OK();
 }
 
@@ -131,9 +130,9 @@ Status Connection::HandleDescribe(std::string_view body) {
                     "prepared statement \"" + std::string(name) + "\" does not exist");
     }
     const sql::PreparedStatement& p = *it->second.prepared;
-    writer_.ParameterDescription(p.param_types);
-    if (p.returns_rows) writer_.RowDescription(p.columns, {});
-    else writer_.NoData();
+    sink_.Parameters(p.param_types);
+    if (p.returns_rows) sink_.Columns(p.columns, {});
+    else sink_.NoData();
     return Status::OK();
   }
   if (kind_bytes[0] != 'P') return Status(kProtocolViolation, "invalid DESCRIBE message subtype");
@@ -150,11 +149,11 @@ Status Connection::HandleDescribe(std::string_view body) {
     PL_RETURN_IF_ERROR(RunStatement(ref, portal.params, &portal.result, &written));
   }
   if (portal.started && portal.result.returns_rows) {
-    writer_.RowDescription(portal.result.columns, portal.result_formats);
+    sink_.Columns(portal.result.columns, portal.result_formats);
   } else if (!portal.started && p.returns_rows) {
-    writer_.RowDescription(p.columns, portal.result_formats);
+    sink_.Columns(p.columns, portal.result_formats);
   } else {
-    writer_.NoData();
+    sink_.NoData();
   }
   return Status::OK();
 }
@@ -163,7 +162,7 @@ Status Connection::SendPortalRows(Portal* portal, int32_t max_rows) {
   const engine::QueryResult& r = portal->result;
   const std::vector<int16_t>& formats = portal->result_formats;
   if (r.command_tag.empty() && !r.returns_rows) {
-    writer_.EmptyQueryResponse();
+    sink_.EmptyQuery();
     portal->finished = true;
     return Status::OK();
   }
@@ -171,21 +170,20 @@ Status Connection::SendPortalRows(Portal* portal, int32_t max_rows) {
   const size_t first = portal->next_row;
   if (max_rows > 0) end = std::min(end, first + static_cast<size_t>(max_rows));
   for (size_t i = first; i < end; ++i) {
-    PL_RETURN_IF_ERROR(writer_.DataRow(r.rows[i], r.columns, formats));
-    if (writer_.size() >= kFlushBytes && !deferring_) PL_RETURN_IF_ERROR(Flush());
+    PL_RETURN_IF_ERROR(sink_.Row(r.rows[i], r.columns, formats));
   }
   portal->next_row = end;
   // As PostgreSQL: an Execute that returned its full row limit suspends
   // the portal, even if no row is left (the next Execute completes it).
   if (end < r.rows.size() || (max_rows > 0 && end - first == static_cast<size_t>(max_rows))) {
-    writer_.PortalSuspended();
+    sink_.Suspended();
     return Status::OK();
   }
   portal->finished = true;
   if (first > 0 || (max_rows > 0 && r.command_tag.rfind("SELECT", 0) == 0)) {
-    writer_.CommandComplete("SELECT " + std::to_string(end - first));  // rows of this Execute
+    sink_.Complete("SELECT " + std::to_string(end - first));  // rows of this Execute
   } else {
-    writer_.CommandComplete(r.command_tag);
+    sink_.Complete(r.command_tag);
   }
   return Status::OK();
 }
@@ -217,7 +215,7 @@ Status Connection::HandleExecute(std::string_view body, bool autocommit) {
   if (portal.finished) {
     // Already run to completion: PostgreSQL answers with an empty tag-only
     // completion for a SELECT; keep it simple.
-    writer_.CommandComplete(p.returns_rows ? "SELECT 0" : portal.result.command_tag);
+    sink_.Complete(p.returns_rows ? "SELECT 0" : portal.result.command_tag);
     return Status::OK();
   }
   if (!portal.started) {
@@ -225,7 +223,7 @@ Status Connection::HandleExecute(std::string_view body, bool autocommit) {
     if (!autocommit && p.kind != sql::StatementKind::kTransaction && p.kind != sql::StatementKind::kVacuum &&
         p.kind != sql::StatementKind::kCheckpoint && !p.IsEmpty()) {
       // Statements up to Sync form one implicit transaction.
-      PL_RETURN_IF_ERROR(session_->BeginImplicitBlock());
+      PL_RETURN_IF_ERROR(session()->BeginImplicitBlock());
     }
     bool written = false;
     portal.started = true;
@@ -250,7 +248,7 @@ Status Connection::HandleClose(std::string_view body) {
   if (kind_bytes[0] == 'S') statements_.erase(std::string(name));
   else if (kind_bytes[0] == 'P') portals_.erase(std::string(name));
   else return Status(kProtocolViolation, "invalid CLOSE message subtype");
-  writer_.CloseComplete();  // closing what does not exist is not an error
+  sink_.CloseComplete();  // closing what does not exist is not an error
   return Status::OK();
 }
 
@@ -259,7 +257,7 @@ void Connection::ProcessPending(bool sync) {
     pending_.clear();
     pending_bytes_ = 0;
     batch_failed_ = false;
-    if (session_->state() == engine::TransactionState::kIdle) portals_.clear();
+    if (session()->state() == engine::TransactionState::kIdle) portals_.clear();
     ReadyForQuery();
     return;
   }
@@ -267,7 +265,7 @@ void Connection::ProcessPending(bool sync) {
   for (const auto& m : pending_) executes += m.type == 'E';
   // A lone statement before Sync runs as an autocommit statement (its
   // conflicts are retried); more form one implicit block up to Sync.
-  const bool autocommit = sync && executes <= 1 && !session_->in_implicit_block();
+  const bool autocommit = sync && executes <= 1 && !session()->in_implicit_block();
   for (auto& m : pending_) {
     if (skip_until_sync_) break;
     Status s;
@@ -280,10 +278,10 @@ void Connection::ProcessPending(bool sync) {
       default: break;
     }
     if (!s.ok()) {
-      writer_.Error(s);
+      sink_.Error(s);
       skip_until_sync_ = true;
       batch_failed_ = true;
-      session_->FailOpenBlock();
+      session()->FailOpenBlock();
     }
   }
   pending_.clear();
@@ -293,10 +291,10 @@ void Connection::ProcessPending(bool sync) {
     return;
   }
   skip_until_sync_ = false;
-  Status end = session_->EndImplicitBlock(batch_failed_);
-  if (!batch_failed_ && !end.ok()) writer_.Error(end);
+  Status end = session()->EndImplicitBlock(batch_failed_);
+  if (!batch_failed_ && !end.ok()) sink_.Error(end);
   batch_failed_ = false;
-  if (session_->state() == engine::TransactionState::kIdle) portals_.clear();
+  if (session()->state() == engine::TransactionState::kIdle) portals_.clear();
   ReadyForQuery();
 }
 }  // namespace paceline::server

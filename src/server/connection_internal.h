@@ -1,5 +1,5 @@
 // What the files Connection is split into (connection*.cc) share: the
-// flush threshold and the rules for the errors of a scheduled request.
+// rules for the errors of a scheduled request.
 // Private to src/server.
 #pragma once
 
@@ -10,8 +10,6 @@
 #include "engine/transaction_request.h"
 
 namespace paceline::server::connection_internal {
-
-constexpr size_t kFlushBytes = 256 * 1024;  // write out long results as they grow
 
 // The same error with its position moved by `offset` characters (a
 // statement's position within the whole Query text).

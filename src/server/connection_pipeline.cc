@@ -112,14 +112,14 @@ bool Connection::TrySubmitBatch() {
   deferring_ = false;
   if (!s.ok()) {
     // Nothing ran: the implicit transaction is rolled back as a whole.
-    writer_.Error(s);
+    sink_.Error(s);
     deferred_.clear();
     deferred_calls_.clear();
     return true;
   }
   const size_t n = deferred_calls_.size();
   engine::TransactionRequest request = engine::TransactionRequest::Statements(std::move(deferred_calls_));
-  request.cancel = session_->cancel_token();  // outlives the wait below
+  request.cancel = session()->cancel_token();  // outlives the wait below
   engine::TransactionResult r = db_->Run(std::move(request));
   deferred_calls_.clear();
   const size_t failed = r.committed() ? n + 1 : FailedCall(r, n);
@@ -135,16 +135,16 @@ bool Connection::TrySubmitBatch() {
     copied = d.offset - batch_start;
     if (d.call < 0) {
       if (d.tag == "COMMIT" && !r.committed()) {
-        writer_.Error(r.status);  // the commit failed (retries ran out)
+        sink_.Error(r.status);  // the commit failed (retries ran out)
         stopped = true;
         break;
       }
-      writer_.CommandComplete(d.tag);
+      sink_.Complete(d.tag);
       continue;
     }
     const size_t call = static_cast<size_t>(d.call);
     if (call == failed) {
-      writer_.Error(r.status);
+      sink_.Error(r.status);
       failed_in_block = begin;
       stopped = true;
       break;
@@ -154,17 +154,17 @@ bool Connection::TrySubmitBatch() {
     portal.result_formats = d.formats;
     Status sent = SendPortalRows(&portal, 0);
     if (!sent.ok()) {
-      writer_.Error(sent);
+      sink_.Error(sent);
       stopped = true;
       break;
     }
   }
   if (!stopped) {
     writer_.buffer().append(batch, copied, std::string::npos);
-    if (!r.committed() && failed == n) writer_.Error(r.status);  // the implicit commit failed
+    if (!r.committed() && failed == n) sink_.Error(r.status);  // the implicit commit failed
   }
   deferred_.clear();
-  if (failed_in_block) session_->EnterFailedBlock();
+  if (failed_in_block) session()->EnterFailedBlock();
   return true;
 }
 }  // namespace paceline::server

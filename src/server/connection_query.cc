@@ -15,7 +15,6 @@ namespace paceline::server {
 
 using connection_internal::CatalogError;
 using connection_internal::FailedCall;
-using connection_internal::kFlushBytes;
 using connection_internal::Shift;
 
 // ---------------------------------------------------------------- simple query
@@ -38,12 +37,12 @@ void Connection::SimpleQuery(std::string_view text) {
   std::vector<std::unique_ptr<sql::Statement>> statements;
   Status s = sql::Parse(text, &statements);
   if (!s.ok()) {
-    writer_.Error(CatalogError(s, text));
-    session_->FailOpenBlock();
+    sink_.Error(CatalogError(s, text));
+    session()->FailOpenBlock();
     return;
   }
   if (statements.empty()) {
-    writer_.EmptyQueryResponse();
+    sink_.EmptyQuery();
     return;
   }
   parts.clear();  // the statements as parsed
@@ -60,11 +59,11 @@ void Connection::SimpleQuery(std::string_view text) {
   }
   if (TrySubmitScript(text, parts)) return;
   size_t failed;
-  s = session_->RunStatements(
+  s = session()->RunStatements(
       statements.size(), [&](size_t i) { return RunSimpleStatement(*statements[i]); }, &failed);
   if (s.ok()) return;
   if (failed < statements.size()) s = CatalogError(Shift(s, Utf8CharPosition(text, statements[failed]->location) - 1), text);
-  writer_.Error(s);
+  sink_.Error(s);
 }
 
 bool Connection::TrySubmitUnparsed(std::string_view text, const std::vector<sql::ScriptStatement>& parts,
@@ -97,7 +96,7 @@ bool Connection::TrySubmitScript(std::string_view text, const std::vector<sql::S
     engine::StatementCall call{std::string(parts[i].text), {}};
     // Prepared here from its normalized text, so the engine lexes nothing.
     // (Else the engine prepares the text itself, and reports its error.)
-    if (normalized != nullptr && !session_->PrepareNormalized((*normalized)[i], &call.prepared, &call.params)) {
+    if (normalized != nullptr && !session()->PrepareNormalized((*normalized)[i], &call.prepared, &call.params)) {
       call.prepared = nullptr;
       call.params.clear();
     }
@@ -106,25 +105,25 @@ bool Connection::TrySubmitScript(std::string_view text, const std::vector<sql::S
   }
   const size_t n = calls.size();
   engine::TransactionRequest request = engine::TransactionRequest::Statements(std::move(calls));
-  request.cancel = session_->cancel_token();  // outlives the wait below
+  request.cancel = session()->cancel_token();  // outlives the wait below
   engine::TransactionResult r = db_->Run(std::move(request));
-  if (begin) writer_.CommandComplete("BEGIN");
+  if (begin) sink_.Complete("BEGIN");
   const size_t failed = r.committed() ? n + 1 : FailedCall(r, n);
   for (size_t i = 0; i < n && i < failed; ++i) {
     Status s = SendResult(r.results[i], {});
     if (!s.ok()) {
-      writer_.Error(s);
+      sink_.Error(s);
       return true;
     }
   }
   if (r.committed()) {
-    if (commit) writer_.CommandComplete("COMMIT");
+    if (commit) sink_.Complete("COMMIT");
     return true;
   }
-  writer_.Error(CatalogError(failed < n ? Shift(r.status, offsets[failed]) : r.status, text));
+  sink_.Error(CatalogError(failed < n ? Shift(r.status, offsets[failed]) : r.status, text));
   // An error inside BEGIN ... leaves the client in a failed block (the
   // engine has already rolled it back); a failed commit ends it.
-  if (begin && failed < n) session_->EnterFailedBlock();
+  if (begin && failed < n) session()->EnterFailedBlock();
   return true;
 }
 
@@ -134,15 +133,15 @@ void Connection::RunUnparsed(std::string_view text, const sql::ScriptStatement& 
   // implicit block of its own, but it ends one a pipeline left open before
   // it (unsynced Parse/Bind/Execute), and an error fails the open block.
   size_t failed;
-  Status s = session_->RunStatements(
+  Status s = session()->RunStatements(
       1,
       [&](size_t) {
         std::shared_ptr<const sql::PreparedStatement> prepared;
         std::vector<Value> params;
         if (normalized == nullptr || normalized->text.empty() ||
-            !session_->PrepareNormalized(*normalized, &prepared, &params)) {
+            !session()->PrepareNormalized(*normalized, &prepared, &params)) {
           params.clear();
-          PL_RETURN_IF_ERROR(session_->Prepare(part.text, {}, &prepared));
+          PL_RETURN_IF_ERROR(session()->Prepare(part.text, {}, &prepared));
         }
         StatementRef ref;
         ref.prepared = prepared.get();
@@ -156,7 +155,7 @@ void Connection::RunUnparsed(std::string_view text, const sql::ScriptStatement& 
       &failed);
   if (s.ok()) return;
   if (failed == 0) s = CatalogError(Shift(s, Utf8CharPosition(text, static_cast<int>(part.offset)) - 1), text);
-  writer_.Error(s);
+  sink_.Error(s);
 }
 
 Status Connection::RunSimpleStatement(const sql::Statement& statement) {
@@ -173,17 +172,16 @@ Status Connection::RunSimpleStatement(const sql::Statement& statement) {
 
 Status Connection::SendResult(const engine::QueryResult& result, const std::vector<int16_t>& formats) {
   if (result.command_tag.empty() && !result.returns_rows) {
-    writer_.EmptyQueryResponse();
+    sink_.EmptyQuery();
     return Status::OK();
   }
   if (result.returns_rows) {
-    writer_.RowDescription(result.columns, formats);
+    sink_.Columns(result.columns, formats);
     for (const auto& row : result.rows) {
-      PL_RETURN_IF_ERROR(writer_.DataRow(row, result.columns, formats));
-      if (writer_.size() >= kFlushBytes && !deferring_) PL_RETURN_IF_ERROR(Flush());
+      PL_RETURN_IF_ERROR(sink_.Row(row, result.columns, formats));
     }
   }
-  writer_.CommandComplete(result.command_tag);
+  sink_.Complete(result.command_tag);
   return Status::OK();
 }
 
@@ -192,8 +190,8 @@ Status Connection::RunStatement(const StatementRef& ref, const std::vector<Value
   *written = false;
   NoteStatement(ref.kind);
   Status s = RunStatementHere(ref, params, result, written);
-  if (!s.ok()) session_->FailOpenBlock();  // PostgreSQL: an error in a block fails it
-  for (const Status& warning : result->warnings) writer_.Notice(warning, Severity::kWarning);
+  if (!s.ok()) session()->FailOpenBlock();  // PostgreSQL: an error in a block fails it
+  for (const Status& warning : result->warnings) sink_.Warning(warning);
   result->warnings.clear();  // written once (EXECUTE runs its statement through here too)
   return s;
 }
@@ -201,11 +199,11 @@ Status Connection::RunStatement(const StatementRef& ref, const std::vector<Value
 Status Connection::RunStatementHere(const StatementRef& ref, const std::vector<Value>& params,
                                     engine::QueryResult* result, bool* written) {
   if (ref.kind == sql::StatementKind::kCopy && ref.ast != nullptr) {
-    PL_RETURN_IF_ERROR(session_->CheckNotInFailedBlock());
+    PL_RETURN_IF_ERROR(session()->CheckNotInFailedBlock());
     return RunCopy(*ref.ast->copy, written);
   }
   if (ref.kind == sql::StatementKind::kDiscard && ref.ast != nullptr &&
-      ref.ast->discard->target == sql::DiscardTarget::kAll && session_->state() == engine::TransactionState::kIdle) {
+      ref.ast->discard->target == sql::DiscardTarget::kAll && session()->state() == engine::TransactionState::kIdle) {
     // The connection's part of DISCARD ALL: its prepared statements (the
     // session resets its settings below). Outside a block no portal
     // outlives its Sync but the one running this statement.
@@ -214,23 +212,23 @@ Status Connection::RunStatementHere(const StatementRef& ref, const std::vector<V
     statements_.erase("");
   }
   if (ref.kind == sql::StatementKind::kDeallocate && ref.ast != nullptr) {
-    PL_RETURN_IF_ERROR(session_->CheckNotInFailedBlock());
+    PL_RETURN_IF_ERROR(session()->CheckNotInFailedBlock());
     result->Clear();
     return Deallocate(ref.ast->deallocate->name, &result->command_tag);
   }
   if (ref.kind == sql::StatementKind::kPrepare && ref.ast != nullptr) {
-    PL_RETURN_IF_ERROR(session_->CheckNotInFailedBlock());
+    PL_RETURN_IF_ERROR(session()->CheckNotInFailedBlock());
     result->Clear();
     PL_RETURN_IF_ERROR(SqlPrepare(*ref.ast->prepare));
     result->command_tag = "PREPARE";
     return Status::OK();
   }
   if (ref.kind == sql::StatementKind::kExecute && ref.ast != nullptr) {
-    PL_RETURN_IF_ERROR(session_->CheckNotInFailedBlock());
+    PL_RETURN_IF_ERROR(session()->CheckNotInFailedBlock());
     return SqlExecute(*ref.ast->execute, result, written);
   }
-  if (ref.prepared != nullptr) return session_->ExecutePrepared(*ref.prepared, params, result);
-  return session_->Execute(ref.text, params, result);
+  if (ref.prepared != nullptr) return session()->ExecutePrepared(*ref.prepared, params, result);
+  return session()->Execute(ref.text, params, result);
 }
 
 Status Connection::SqlPrepare(const sql::PrepareStmt& prepare) {
@@ -264,7 +262,7 @@ Status Connection::SqlExecute(const sql::ExecuteStmt& execute, engine::QueryResu
   std::vector<Value> args;
   if (!execute.arguments.empty()) {
     engine::QueryResult values;
-    PL_RETURN_IF_ERROR(session_->Execute("SELECT " + execute.arguments, &values));
+    PL_RETURN_IF_ERROR(session()->Execute("SELECT " + execute.arguments, &values));
     if (values.rows.size() == 1) args = values.rows[0];
   }
   if (args.size() != types.size()) {

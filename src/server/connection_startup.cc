@@ -99,13 +99,13 @@ Status Connection::Startup() {
       return s;
     }
     {
-      std::unique_ptr<engine::Session> session = db_->CreateSession();
+      auto client = std::make_unique<engine::ClientSession>(db_);
       std::lock_guard lock(session_mu_);
-      session_ = std::move(session);
+      client_ = std::move(client);
     }
     for (const auto& [name, value] : params) {
       if (name == "user" || name == "database" || name == "options" || name == "replication") continue;
-      (void)session_->SetSetting(name, value);  // unknown settings are ignored
+      (void)client_->SetSetting(name, value);  // unknown settings are ignored
     }
     const std::string application_name = params["application_name"];
     const std::pair<const char*, std::string> reported[] = {

@@ -38,7 +38,7 @@ namespace paceline::server {
 
 // SQLSTATE of a connection that broke (the peer closed or reset it).
 inline constexpr std::string_view kConnectionFailure = "08006";
-inline constexpr std::string_view kProtocolViolation = "08P01";
+using sqlstate::kProtocolViolation;
 
 class MessageReader {
  public:

@@ -11,7 +11,7 @@ namespace paceline::server {
 
 namespace {
 
-constexpr std::string_view kProtocolViolation = "08P01";
+using sqlstate::kProtocolViolation;
 
 Status Malformed(std::string detail) {
   return Status(kProtocolViolation, "malformed SCRAM message").WithDetail(std::move(detail));

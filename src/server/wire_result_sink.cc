@@ -1,0 +1,54 @@
+#include "server/wire_result_sink.h"
+
+namespace paceline::server {
+
+void WireResultSink::Warning(const Status& warning) { writer_->Notice(warning, Severity::kWarning); }
+
+void WireResultSink::Columns(const std::vector<engine::ResultColumn>& columns, const std::vector<int16_t>& formats) {
+  writer_->RowDescription(columns, formats);
+}
+
+Status WireResultSink::Row(const std::vector<Value>& row, const std::vector<engine::ResultColumn>& columns,
+                           const std::vector<int16_t>& formats) {
+  PL_RETURN_IF_ERROR(writer_->DataRow(row, columns, formats));
+  return FlushIfLarge();
+}
+
+void WireResultSink::Complete(std::string_view command_tag) { writer_->CommandComplete(command_tag); }
+
+void WireResultSink::Suspended() { writer_->PortalSuspended(); }
+
+void WireResultSink::EmptyQuery() { writer_->EmptyQueryResponse(); }
+
+void WireResultSink::Error(const Status& error) { writer_->Error(error); }
+
+void WireResultSink::ParseComplete() { writer_->ParseComplete(); }
+
+void WireResultSink::BindComplete() { writer_->BindComplete(); }
+
+void WireResultSink::CloseComplete() { writer_->CloseComplete(); }
+
+void WireResultSink::Parameters(const std::vector<Type>& types) { writer_->ParameterDescription(types); }
+
+void WireResultSink::NoData() { writer_->NoData(); }
+
+void WireResultSink::CopyOutStart(size_t columns) { writer_->CopyOutResponse(columns); }
+
+Status WireResultSink::CopyOutLine(std::string_view line) {
+  writer_->CopyData(line);
+  return FlushIfLarge();
+}
+
+void WireResultSink::CopyOutDone() { writer_->CopyDone(); }
+
+Status WireResultSink::CopyInStart(size_t columns) {
+  writer_->CopyInResponse(columns);
+  return flush_();
+}
+
+Status WireResultSink::FlushIfLarge() {
+  if (writer_->size() < kFlushBytes) return Status::OK();
+  return flush_();
+}
+
+}  // namespace paceline::server
