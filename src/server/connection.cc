@@ -137,10 +137,7 @@ void Connection::Run() {
 
 Connection::Progress Connection::End() {
   asio::error_code ec;
-  ResetSession();
-  // Freed now, not when the server reaps this connection later.
-  portals_.clear();
-  statements_.clear();
+  ResetSession();  // its statements and portals freed now, not when the server reaps this connection
   std::lock_guard lock(socket_mu_);
   socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
   socket_.close(ec);

@@ -2,8 +2,8 @@
 // and authentication, then simple and extended queries, COPY, until the
 // client terminates, disconnects, breaks the protocol, or the server shuts
 // down. It owns the client's engine::ClientSession (destroying it rolls
-// back an open transaction) and its named prepared statements and portals,
-// and writes the engine's results through a WireResultSink.
+// back an open transaction and drops the client's named prepared statements
+// and portals), and writes the engine's results through a WireResultSink.
 //
 // Transactions reach the engine two ways:
 //  - Scheduled: a simple Query message that holds a whole transaction
@@ -120,23 +120,8 @@ class Connection {
   int32_t secret() const { return secret_; }
 
  private:
-  // A named (or the unnamed) prepared statement of this connection.
-  struct StatementEntry {
-    std::shared_ptr<const sql::PreparedStatement> prepared;
-    // Whether Database::Submit (which prepares the text without declared
-    // types) runs it exactly as prepared here: a DML statement, or BEGIN /
-    // COMMIT, with the same parameter and result types.
-    bool submittable = false;
-  };
-  struct Portal {
-    StatementEntry statement;
-    std::vector<Value> params;
-    std::vector<int16_t> result_formats;
-    bool started = false;  // executed; `result` holds its rows
-    bool finished = false;
-    engine::QueryResult result;
-    size_t next_row = 0;
-  };
+  using StatementEntry = engine::PreparedNamespace::StatementEntry;
+  using Portal = engine::PreparedNamespace::Portal;
   struct Message {
     char type;
     std::string body;
@@ -162,6 +147,8 @@ class Connection {
   // The client's engine session (ClientSession's pass-through, until the
   // statement rules below move behind it).
   engine::Session* session() { return client_->session(); }
+  // The client's named statements and portals.
+  engine::PreparedNamespace& names() { return client_->names(); }
   Status Startup();
   // A read before login failed: FATAL for a timeout or a bad message;
   // nothing for a client that went away.
@@ -209,8 +196,6 @@ class Connection {
   Status HandleDescribe(std::string_view body);
   Status HandleExecute(std::string_view body, bool autocommit);
   Status HandleClose(std::string_view body);
-  // Prepares `text` for a Parse; sets *entry.
-  Status PrepareEntry(std::string_view text, const std::vector<Type>& declared, StatementEntry* entry);
   // Writes rows [next_row, next_row + max_rows) of a started portal and
   // CommandComplete or PortalSuspended.
   Status SendPortalRows(Portal* portal, int32_t max_rows);
@@ -228,10 +213,6 @@ class Connection {
   Status RunCopy(const sql::CopyStmt& copy, bool* written);
   Status CopyIn(const sql::CopyStmt& copy, const std::string& table, const std::vector<engine::ResultColumn>& columns,
                 uint64_t* rows);
-  Status Deallocate(const std::string& name, std::string* tag);
-  // SQL PREPARE / EXECUTE, in the same namespace as Parse's named statements.
-  Status SqlPrepare(const sql::PrepareStmt& prepare);
-  Status SqlExecute(const sql::ExecuteStmt& execute, engine::QueryResult* result, bool* written);
   // Notes SET / transaction ends, after which reported settings may differ.
   void NoteStatement(sql::StatementKind kind) {
     if (kind == sql::StatementKind::kSet || kind == sql::StatementKind::kTransaction) settings_dirty_ = true;
@@ -259,8 +240,6 @@ class Connection {
   std::unique_ptr<engine::ClientSession> client_;
   std::string user_;
 
-  std::map<std::string, StatementEntry> statements_;
-  std::map<std::string, Portal> portals_;
   std::vector<Message> pending_;      // extended-protocol messages before Sync/Flush
   size_t pending_bytes_ = 0;
   bool skip_until_sync_ = false;      // after an error in an extended batch
@@ -271,6 +250,8 @@ class Connection {
   std::vector<Deferred> deferred_;    // a scheduled batch being built
   std::vector<engine::StatementCall> deferred_calls_;
   bool deferring_ = false;
+  engine::ParseMessage parse_;  // the Parse and Bind being decoded (reused: no allocation once warm)
+  engine::BindMessage bind_;
 };
 
 }  // namespace paceline::server

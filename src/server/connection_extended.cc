@@ -13,107 +13,80 @@
 namespace paceline::server {
 
 using connection_internal::CatalogError;
+using connection_internal::DecodeParse;
 
 // ---------------------------------------------------------------- extended query
 
-Status Connection::PrepareEntry(std::string_view text, const std::vector<Type>& declared, StatementEntry* entry) {
-  PL_RETURN_IF_ERROR(session()->Prepare(text, declared, &entry->prepared));
-  const sql::PreparedStatement& p = *entry->prepared;
-  entry->submittable = false;
-  if (sql::IsDml(p.kind)) {
-    std::shared_ptr<const sql::PreparedStatement> plain = entry->prepared;
-    bool any_declared = false;
-    for (const Type& t : declared) any_declared |= t.id != TypeId::kUnknown;
-    if (any_declared && !session()->Prepare(text, {}, &plain).ok()) return Status::OK();
-    bool same = plain->param_types == p.param_types && plain->columns.size() == p.columns.size();
-    for (size_t i = 0; same && i < p.columns.size(); ++i) same = plain->columns[i].type == p.columns[i].type;
-    entry->submittable = same;
-  } else if (sql::IsPlainBegin(p.ast.get()) || sql::IsTransaction(p.ast.get(), sql::TransactionKind::kCommit)) {
-    entry->submittable = true;
-  }
-  return Status::OK();
-}
+namespace connection_internal {  // connection_internal.h
 
-Status Connection::HandleParse(std::string_view body) {
+Status DecodeParse(std::string_view body, engine::ParseMessage* out) {
   Body b(body);
-  std::string_view name, text;
   int16_t count = 0;
-  PL_RETURN_IF_ERROR(b.CString(&name));
-  PL_RETURN_IF_ERROR(b.CString(&text));
+  out->declared.clear();
+  PL_RETURN_IF_ERROR(b.CString(&out->name));
+  PL_RETURN_IF_ERROR(b.CString(&out->text));
   PL_RETURN_IF_ERROR(b.Int16(&count));
-  std::vector<Type> declared;
   for (int16_t i = 0; i < count; ++i) {
     int32_t oid = 0;
     PL_RETURN_IF_ERROR(b.Int32(&oid));
     Type t;
     if (oid == 0 || !TypeFromOid(static_cast<uint32_t>(oid), &t)) t = Type(TypeId::kUnknown);
-    declared.push_back(t);
+    out->declared.push_back(t);
   }
-  if (!name.empty() && statements_.count(std::string(name))) {
-    return Status("42P05", "prepared statement \"" + std::string(name) + "\" already exists");
+  return Status::OK();
+}
+
+}  // namespace connection_internal
+
+namespace {
+
+// A Bind message's fields in order, as far as `b` holds them (see
+// engine::BindMessage::malformed).
+Status DecodeBindFields(Body* b, engine::BindMessage* out) {
+  PL_RETURN_IF_ERROR(b->CString(&out->portal));
+  PL_RETURN_IF_ERROR(b->CString(&out->statement));
+  int16_t format_count = 0;
+  PL_RETURN_IF_ERROR(b->Int16(&format_count));
+  out->param_formats.resize(static_cast<size_t>(std::max<int16_t>(format_count, 0)));
+  for (auto& f : out->param_formats) PL_RETURN_IF_ERROR(b->Int16(&f));
+  PL_RETURN_IF_ERROR(b->Int16(&out->param_count));
+  out->header_complete = true;
+  for (int16_t i = 0; i < out->param_count; ++i) {
+    int32_t length = 0;
+    PL_RETURN_IF_ERROR(b->Int32(&length));
+    if (length < 0) {
+      out->params.emplace_back();  // NULL
+      continue;
+    }
+    std::string_view bytes;
+    PL_RETURN_IF_ERROR(b->Bytes(static_cast<size_t>(length), &bytes));
+    out->params.emplace_back(bytes);
   }
-  StatementEntry entry;
-  Status s = PrepareEntry(text, declared, &entry);
-  if (!s.ok()) return CatalogError(s, text);
-  statements_[std::string(name)] = std::move(entry);
+  int16_t result_count = 0;
+  PL_RETURN_IF_ERROR(b->Int16(&result_count));
+  for (int16_t i = 0; i < result_count; ++i) {
+    int16_t f = 0;
+    PL_RETURN_IF_ERROR(b->Int16(&f));
+    out->result_formats.push_back(f);
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status Connection::HandleParse(std::string_view body) {
+  PL_RETURN_IF_ERROR(DecodeParse(body, &parse_));
+  Status s = names().Parse(parse_);
+  if (!s.ok()) return CatalogError(s, parse_.text);
   sink_.ParseComplete();
   return Status::OK();
 }
 
 Status Connection::HandleBind(std::string_view body) {
+  bind_.Clear();
   Body b(body);
-  std::string_view portal_name, statement_name;
-  PL_RETURN_IF_ERROR(b.CString(&portal_name));
-  PL_RETURN_IF_ERROR(b.CString(&statement_name));
-  int16_t format_count = 0;
-  PL_RETURN_IF_ERROR(b.Int16(&format_count));
-  std::vector<int16_t> formats(static_cast<size_t>(std::max<int16_t>(format_count, 0)));
-  for (auto& f : formats) PL_RETURN_IF_ERROR(b.Int16(&f));
-  int16_t param_count = 0;
-  PL_RETURN_IF_ERROR(b.Int16(&param_count));
-  auto it = statements_.find(std::string(statement_name));
-  if (it == statements_.end()) {
-    return Status(sqlstate::kInvalidSqlStatementName,
-                  statement_name.empty() ? std::string("unnamed prepared statement does not exist")
-                                         : "prepared statement \"" + std::string(statement_name) + "\" does not exist");
-  }
-  const StatementEntry& entry = it->second;
-  const auto& types = entry.prepared->param_types;
-  if (param_count < 0 || static_cast<size_t>(param_count) != types.size()) {
-    return Status(kProtocolViolation, "bind message supplies " + std::to_string(param_count) +
-                                          " parameters, but prepared statement \"" + std::string(statement_name) +
-                                          "\" requires " + std::to_string(types.size()));
-  }
-  if (formats.size() > 1 && formats.size() != types.size()) {
-    return Status(kProtocolViolation, "bind message has " + std::to_string(formats.size()) +
-                                          " parameter formats but " + std::to_string(types.size()) + " parameters");
-  }
-  Portal portal;
-  portal.statement = entry;
-  portal.params.resize(types.size());
-  for (size_t i = 0; i < types.size(); ++i) {
-    int32_t length = 0;
-    PL_RETURN_IF_ERROR(b.Int32(&length));
-    if (length < 0) {
-      portal.params[i] = Value::Null(types[i].id);
-      continue;
-    }
-    std::string_view bytes;
-    PL_RETURN_IF_ERROR(b.Bytes(static_cast<size_t>(length), &bytes));
-    const int16_t format = MessageWriter::FormatOf(formats, i);
-    PL_RETURN_IF_ERROR(DecodeParameter(bytes, format, types[i], &portal.params[i]));
-  }
-  int16_t result_count = 0;
-  PL_RETURN_IF_ERROR(b.Int16(&result_count));
-  portal.result_formats.resize(static_cast<size_t>(std::max<int16_t>(result_count, 0)));
-  for (auto& f : portal.result_formats) {
-    PL_RETURN_IF_ERROR(b.Int16(&f));
-    if (f != 0 && f != 1) return Status(kProtocolViolation, "unsupported format code: " + std::to_string(f));
-  }
-  if (!portal_name.empty() && portals_.count(std::string(portal_name))) {
-    return Status("42P03", "cursor \"" + std::string(portal_name) + "\" already exists");
-  }
-  portals_[std::string(portal_name)] = std::move(portal);
+  bind_.malformed = DecodeBindFields(&b, &bind_);
+  PL_RETURN_IF_ERROR(names().Bind(bind_, &sink_));
   sink_.BindComplete();
   return Status::OK();
 }
@@ -124,21 +97,18 @@ Status Connection::HandleDescribe(std::string_view body) {
   PL_RETURN_IF_ERROR(b.Bytes(1, &kind_bytes));
   PL_RETURN_IF_ERROR(b.CString(&name));
   if (kind_bytes[0] == 'S') {
-    auto it = statements_.find(std::string(name));
-    if (it == statements_.end()) {
-      return Status(sqlstate::kInvalidSqlStatementName,
-                    "prepared statement \"" + std::string(name) + "\" does not exist");
-    }
-    const sql::PreparedStatement& p = *it->second.prepared;
+    const StatementEntry* entry = nullptr;
+    PL_RETURN_IF_ERROR(names().LookupStatement(name, &entry));
+    const sql::PreparedStatement& p = *entry->prepared;
     sink_.Parameters(p.param_types);
     if (p.returns_rows) sink_.Columns(p.columns, {});
     else sink_.NoData();
     return Status::OK();
   }
   if (kind_bytes[0] != 'P') return Status(kProtocolViolation, "invalid DESCRIBE message subtype");
-  auto it = portals_.find(std::string(name));
-  if (it == portals_.end()) return Status("34000", "portal \"" + std::string(name) + "\" does not exist");
-  Portal& portal = it->second;
+  Portal* found = nullptr;
+  PL_RETURN_IF_ERROR(names().LookupPortal(name, &found));
+  Portal& portal = *found;
   const sql::PreparedStatement& p = *portal.statement.prepared;
   if (p.kind == sql::StatementKind::kShow && !portal.started && !deferring_) {
     // Its columns are known once it runs: run it now (PostgreSQL runs
@@ -194,9 +164,9 @@ Status Connection::HandleExecute(std::string_view body, bool autocommit) {
   int32_t max_rows = 0;
   PL_RETURN_IF_ERROR(b.CString(&name));
   PL_RETURN_IF_ERROR(b.Int32(&max_rows));
-  auto it = portals_.find(std::string(name));
-  if (it == portals_.end()) return Status("34000", "portal \"" + std::string(name) + "\" does not exist");
-  Portal& portal = it->second;
+  Portal* found = nullptr;
+  PL_RETURN_IF_ERROR(names().LookupPortal(name, &found));
+  Portal& portal = *found;
   const sql::PreparedStatement& p = *portal.statement.prepared;
   if (deferring_) {
     Deferred d;
@@ -245,8 +215,8 @@ Status Connection::HandleClose(std::string_view body) {
   std::string_view kind_bytes, name;
   PL_RETURN_IF_ERROR(b.Bytes(1, &kind_bytes));
   PL_RETURN_IF_ERROR(b.CString(&name));
-  if (kind_bytes[0] == 'S') statements_.erase(std::string(name));
-  else if (kind_bytes[0] == 'P') portals_.erase(std::string(name));
+  if (kind_bytes[0] == 'S') names().CloseStatement(name);
+  else if (kind_bytes[0] == 'P') names().ClosePortal(name);
   else return Status(kProtocolViolation, "invalid CLOSE message subtype");
   sink_.CloseComplete();  // closing what does not exist is not an error
   return Status::OK();
@@ -257,7 +227,7 @@ void Connection::ProcessPending(bool sync) {
     pending_.clear();
     pending_bytes_ = 0;
     batch_failed_ = false;
-    if (session()->state() == engine::TransactionState::kIdle) portals_.clear();
+    if (client_->state() == engine::TransactionState::kIdle) names().ClearPortals();
     ReadyForQuery();
     return;
   }
@@ -294,7 +264,7 @@ void Connection::ProcessPending(bool sync) {
   Status end = session()->EndImplicitBlock(batch_failed_);
   if (!batch_failed_ && !end.ok()) sink_.Error(end);
   batch_failed_ = false;
-  if (session()->state() == engine::TransactionState::kIdle) portals_.clear();
+  if (client_->state() == engine::TransactionState::kIdle) names().ClearPortals();
   ReadyForQuery();
 }
 }  // namespace paceline::server

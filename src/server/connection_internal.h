@@ -1,5 +1,5 @@
 // What the files Connection is split into (connection*.cc) share: the
-// rules for the errors of a scheduled request.
+// rules for the errors of a scheduled request, and decoding a Parse.
 // Private to src/server.
 #pragma once
 
@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "common/status.h"
+#include "engine/client/client_request.h"
 #include "engine/transaction_request.h"
 
 namespace paceline::server::connection_internal {
@@ -23,5 +24,10 @@ size_t FailedCall(const engine::TransactionResult& r, size_t calls);
 // partition check); Paceline has none: say so rather than "relation
 // pg_class does not exist" or an unsupported construct of the query.
 Status CatalogError(const Status& s, std::string_view text);
+
+// A Parse message's body: its name, text and declared parameter types
+// (OIDs, through TypeFromOid; 0 or a type Paceline lacks is kUnknown).
+// The views borrow `body`.
+Status DecodeParse(std::string_view body, engine::ParseMessage* out);
 
 }  // namespace paceline::server::connection_internal

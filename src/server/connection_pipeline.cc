@@ -6,10 +6,10 @@
 
 #include "engine/sql/statement_kind.h"
 #include "server/connection_internal.h"
-#include "server/pg_value_codec.h"
 
 namespace paceline::server {
 
+using connection_internal::DecodeParse;
 using connection_internal::FailedCall;
 
 bool Connection::TrySubmitBatch() {
@@ -27,20 +27,14 @@ bool Connection::TrySubmitBatch() {
     std::string_view name, other;
     switch (m.type) {
       case 'P': {
-        int16_t count = 0;
-        if (!b.CString(&name).ok() || !b.CString(&other).ok() || !b.Int16(&count).ok()) return false;
-        if (!name.empty() && (statements_.count(std::string(name)) || parsed.count(std::string(name)))) return false;
-        std::vector<Type> declared;
-        for (int16_t i = 0; i < count; ++i) {
-          int32_t oid = 0;
-          if (!b.Int32(&oid).ok()) return false;
-          Type t;
-          if (oid == 0 || !TypeFromOid(static_cast<uint32_t>(oid), &t)) t = Type(TypeId::kUnknown);
-          declared.push_back(t);
+        if (!DecodeParse(m.body, &parse_).ok()) return false;
+        const std::string parse_name(parse_.name);
+        if (!parse_name.empty() && (names().FindStatement(parse_name) != nullptr || parsed.count(parse_name))) {
+          return false;
         }
         StatementEntry entry;
-        if (!PrepareEntry(other, declared, &entry).ok() || !entry.submittable) return false;
-        parsed[std::string(name)] = std::move(entry);
+        if (!names().Prepare(parse_.text, parse_.declared, &entry).ok() || !entry.submittable) return false;
+        parsed[parse_name] = std::move(entry);
         break;
       }
       case 'B': {
@@ -50,12 +44,11 @@ bool Connection::TrySubmitBatch() {
         if (p != parsed.end()) {
           entry = &p->second;
         } else {
-          auto s = statements_.find(std::string(other));
-          if (s == statements_.end()) return false;
-          entry = &s->second;
+          entry = names().FindStatement(other);
+          if (entry == nullptr) return false;
         }
         if (!entry->submittable) return false;
-        if (!name.empty() && (portals_.count(std::string(name)) || bound.count(std::string(name)))) return false;
+        if (!name.empty() && (names().FindPortal(name) != nullptr || bound.count(std::string(name)))) return false;
         bound[std::string(name)] = entry;
         executed[std::string(name)] = false;
         break;
@@ -63,7 +56,7 @@ bool Connection::TrySubmitBatch() {
       case 'D': {
         if (!b.Bytes(1, &other).ok() || !b.CString(&name).ok()) return false;
         if (other[0] == 'P' && !bound.count(std::string(name))) return false;
-        if (other[0] == 'S' && !parsed.count(std::string(name)) && !statements_.count(std::string(name))) return false;
+        if (other[0] == 'S' && !parsed.count(std::string(name)) && names().FindStatement(name) == nullptr) return false;
         break;
       }
       case 'E': {

@@ -204,97 +204,32 @@ Status Connection::RunStatementHere(const StatementRef& ref, const std::vector<V
   }
   if (ref.kind == sql::StatementKind::kDiscard && ref.ast != nullptr &&
       ref.ast->discard->target == sql::DiscardTarget::kAll && session()->state() == engine::TransactionState::kIdle) {
-    // The connection's part of DISCARD ALL: its prepared statements (the
+    // The client's part of DISCARD ALL: its prepared statements (the
     // session resets its settings below). Outside a block no portal
     // outlives its Sync but the one running this statement.
-    std::string ignored;
-    Deallocate("", &ignored);
-    statements_.erase("");
+    names().DiscardAll();
   }
   if (ref.kind == sql::StatementKind::kDeallocate && ref.ast != nullptr) {
     PL_RETURN_IF_ERROR(session()->CheckNotInFailedBlock());
     result->Clear();
-    return Deallocate(ref.ast->deallocate->name, &result->command_tag);
+    return names().Deallocate(ref.ast->deallocate->name, &result->command_tag);
   }
   if (ref.kind == sql::StatementKind::kPrepare && ref.ast != nullptr) {
     PL_RETURN_IF_ERROR(session()->CheckNotInFailedBlock());
     result->Clear();
-    PL_RETURN_IF_ERROR(SqlPrepare(*ref.ast->prepare));
+    PL_RETURN_IF_ERROR(names().SqlPrepare(*ref.ast->prepare));
     result->command_tag = "PREPARE";
     return Status::OK();
   }
   if (ref.kind == sql::StatementKind::kExecute && ref.ast != nullptr) {
     PL_RETURN_IF_ERROR(session()->CheckNotInFailedBlock());
-    return SqlExecute(*ref.ast->execute, result, written);
+    std::shared_ptr<const sql::PreparedStatement> prepared;  // kept alive while it runs
+    std::vector<Value> args;
+    PL_RETURN_IF_ERROR(names().SqlExecute(*ref.ast->execute, &prepared, &args));
+    StatementRef executed{prepared->ast.get(), prepared.get(), prepared->kind, prepared->text};
+    return RunStatement(executed, args, result, written);
   }
   if (ref.prepared != nullptr) return session()->ExecutePrepared(*ref.prepared, params, result);
   return session()->Execute(ref.text, params, result);
-}
-
-Status Connection::SqlPrepare(const sql::PrepareStmt& prepare) {
-  if (statements_.count(prepare.name)) {
-    return Status("42P05", "prepared statement \"" + prepare.name + "\" already exists");
-  }
-  std::vector<Type> declared;
-  for (const auto& name : prepare.types) {
-    Type t;
-    PL_RETURN_IF_ERROR(ResolveBuiltinType(name.name, name.modifiers, &t));
-    declared.push_back(t);
-  }
-  StatementEntry entry;
-  PL_RETURN_IF_ERROR(PrepareEntry(prepare.query, declared, &entry));
-  if (entry.prepared->kind == sql::StatementKind::kPrepare || entry.prepared->kind == sql::StatementKind::kExecute) {
-    return SyntaxError("PREPARE cannot prepare " + std::string(entry.prepared->kind == sql::StatementKind::kPrepare
-                                                                    ? "PREPARE" : "EXECUTE"));
-  }
-  statements_[prepare.name] = std::move(entry);
-  return Status::OK();
-}
-
-Status Connection::SqlExecute(const sql::ExecuteStmt& execute, engine::QueryResult* result, bool* written) {
-  auto it = statements_.find(execute.name);
-  if (it == statements_.end() || execute.name.empty()) {
-    return Status(sqlstate::kInvalidSqlStatementName, "prepared statement \"" + execute.name + "\" does not exist");
-  }
-  const std::shared_ptr<const sql::PreparedStatement> prepared = it->second.prepared;  // kept alive
-  const std::vector<Type>& types = prepared->param_types;
-  // The arguments are expressions: evaluated by a SELECT of them.
-  std::vector<Value> args;
-  if (!execute.arguments.empty()) {
-    engine::QueryResult values;
-    PL_RETURN_IF_ERROR(session()->Execute("SELECT " + execute.arguments, &values));
-    if (values.rows.size() == 1) args = values.rows[0];
-  }
-  if (args.size() != types.size()) {
-    return Status(sqlstate::kSyntaxError, "wrong number of parameters for prepared statement \"" + execute.name + "\"")
-        .WithDetail("Expected " + std::to_string(types.size()) + " parameters but got " +
-                    std::to_string(args.size()) + ".");
-  }
-  for (size_t i = 0; i < args.size(); ++i) {
-    Value cast;
-    PL_RETURN_IF_ERROR(CastValue(args[i], types[i], false, &cast));
-    args[i] = std::move(cast);
-  }
-  StatementRef ref{prepared->ast.get(), prepared.get(), prepared->kind, prepared->text};
-  return RunStatement(ref, args, result, written);
-}
-
-Status Connection::Deallocate(const std::string& name, std::string* tag) {
-  if (name.empty()) {
-    // The unnamed statement is not in SQL's namespace.
-    auto unnamed = statements_.find("");
-    StatementEntry keep;
-    const bool had = unnamed != statements_.end();
-    if (had) keep = unnamed->second;
-    statements_.clear();
-    if (had) statements_[""] = keep;
-    *tag = "DEALLOCATE ALL";
-    return Status::OK();
-  }
-  if (statements_.erase(name) == 0) {
-    return Status(sqlstate::kInvalidSqlStatementName, "prepared statement \"" + name + "\" does not exist");
-  }
-  *tag = "DEALLOCATE";
-  return Status::OK();
 }
 }  // namespace paceline::server

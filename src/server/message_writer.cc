@@ -1,6 +1,7 @@
 // MessageWriter: backend message encoding (see message_writer.h).
 #include "server/message_writer.h"
 
+#include "engine/client/client_request.h"
 #include "server/pg_value_codec.h"
 
 namespace paceline::server {
@@ -133,12 +134,6 @@ void MessageWriter::Error(const Status& status, Severity severity, std::string_v
 
 void MessageWriter::Notice(const Status& status, Severity severity) { Error(status, severity); }
 
-int16_t MessageWriter::FormatOf(const std::vector<int16_t>& formats, size_t i) {
-  if (formats.empty()) return 0;
-  if (formats.size() == 1) return formats[0];
-  return i < formats.size() ? formats[i] : 0;
-}
-
 uint32_t MessageWriter::OidOf(const Type& type) {
   return type.id == TypeId::kUnknown ? 25 : type.Oid();  // an untyped literal is sent as text
 }
@@ -155,7 +150,7 @@ void MessageWriter::RowDescription(const std::vector<engine::ResultColumn>& colu
     AddInt32(static_cast<int32_t>(OidOf(type)));
     AddInt16(type.id == TypeId::kUnknown ? int16_t{-1} : type.WireSize());
     AddInt32(type.id == TypeId::kUnknown ? -1 : type.WireModifier());
-    AddInt16(FormatOf(formats, i));
+    AddInt16(engine::FormatOf(formats, i));
   }
   End();
 }
@@ -170,7 +165,7 @@ Status MessageWriter::DataRow(const std::vector<Value>& row, const std::vector<e
       AddInt32(-1);
       continue;
     }
-    const int16_t format = FormatOf(formats, i);
+    const int16_t format = engine::FormatOf(formats, i);
     const size_t length_at = buffer_.size();
     AddInt32(0);
     const size_t value_at = buffer_.size();

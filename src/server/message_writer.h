@@ -75,8 +75,6 @@ class MessageWriter {
   void CopyData(std::string_view data);
   void CopyDone();
 
-  // The format of column i under `formats` (see RowDescription).
-  static int16_t FormatOf(const std::vector<int16_t>& formats, size_t i);
   // The OID a client should see for `type` (unknown → text).
   static uint32_t OidOf(const Type& type);
 

@@ -1,5 +1,7 @@
 #include "server/wire_result_sink.h"
 
+#include "server/pg_value_codec.h"
+
 namespace paceline::server {
 
 void WireResultSink::Warning(const Status& warning) { writer_->Notice(warning, Severity::kWarning); }
@@ -44,6 +46,10 @@ void WireResultSink::CopyOutDone() { writer_->CopyDone(); }
 Status WireResultSink::CopyInStart(size_t columns) {
   writer_->CopyInResponse(columns);
   return flush_();
+}
+
+Status WireResultSink::DecodeParameter(std::string_view bytes, int16_t format, const Type& type, Value* out) {
+  return server::DecodeParameter(bytes, format, type, out);
 }
 
 Status WireResultSink::FlushIfLarge() {

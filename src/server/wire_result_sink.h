@@ -4,7 +4,9 @@
 // column's text or binary format), CommandComplete, EmptyQueryResponse,
 // ErrorResponse, NoticeResponse (WARNING), ParseComplete, BindComplete,
 // CloseComplete, ParameterDescription, NoData, PortalSuspended,
-// CopyOutResponse / CopyData / CopyDone and CopyInResponse.
+// CopyOutResponse / CopyData / CopyDone and CopyInResponse. As the
+// engine's ClientInput it decodes bind parameters from their wire formats
+// (pg_value_codec.h).
 //
 // Flushing: a long result is sent as it grows (whenever the writer holds
 // kFlushBytes or more after a row or a COPY line), and CopyInResponse at
@@ -18,12 +20,13 @@
 #include <cstddef>
 #include <functional>
 
+#include "engine/client/client_input.h"
 #include "engine/client/result_sink.h"
 #include "server/message_writer.h"
 
 namespace paceline::server {
 
-class WireResultSink final : public engine::ResultSink {
+class WireResultSink final : public engine::ResultSink, public engine::ClientInput {
  public:
   // Replies buffered beyond this are sent before the next row or line.
   static constexpr size_t kFlushBytes = 256 * 1024;
@@ -49,6 +52,8 @@ class WireResultSink final : public engine::ResultSink {
   Status CopyOutLine(std::string_view line) override;
   void CopyOutDone() override;
   Status CopyInStart(size_t columns) override;
+
+  Status DecodeParameter(std::string_view bytes, int16_t format, const Type& type, Value* out) override;
 
  private:
   // Sends the buffered replies once they reach kFlushBytes.

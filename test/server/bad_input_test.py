@@ -314,6 +314,65 @@ class BadInputTest(unittest.TestCase):
         c.close()
         other.close()
 
+    def test_malformed_bind_reports_what_comes_before_where_it_stops(self):
+        # A Bind is read in order: an unknown statement, a wrong count or a
+        # bad value before the point where the message ends is the error.
+        c = self.client()
+        c.connect()
+        c.msg(b"P", cstr("two") + cstr("SELECT $1::int + $2::int") + struct.pack("!h", 0))
+        c.msg(b"S")
+        c.read_until(b"Z")
+        cases = [
+            (cstr("") + cstr("nope") + struct.pack("!hh", 0, 2) + struct.pack("!i", 50), "26000", None),
+            (cstr("") + cstr("two") + struct.pack("!hh", 0, 1) + struct.pack("!i", 50), "08P01",
+             'bind message supplies 1 parameters, but prepared statement "two" requires 2'),
+            (cstr("") + cstr("two") + struct.pack("!hh", 0, 2) + struct.pack("!i", 1) + b"x" +
+             struct.pack("!i", 50), "22P02", None),
+            (cstr("") + cstr("two") + struct.pack("!hh", 0, 2) + struct.pack("!i", 1) + b"1" +
+             struct.pack("!i", 50), "08P01", None),
+            (cstr("") + cstr("two") + struct.pack("!hh", 0, 2) + struct.pack("!i", 1) + b"1" +
+             struct.pack("!i", 1) + b"2" + struct.pack("!hh", 2, 5), "08P01", "unsupported format code: 5"),
+        ]
+        for body, code, message in cases:
+            c.msg(b"B", body)
+            c.msg(b"S")
+            msgs = c.read_until(b"Z")
+            self.assertEqual([k for k, _ in msgs], [b"E", b"Z"], body)
+            f = fields(msgs[0][1])
+            self.assertEqual(f["C"], code, (body, f))
+            if message is not None:
+                self.assertEqual(f["M"], message)
+        c.close()
+
+    def test_query_after_unsynced_pipeline_runs_in_its_implicit_block(self):
+        # Parse/Bind/Execute without Sync, then a Query of several
+        # statements: the pipeline's statements run first, in one implicit
+        # block that the Query joins and ends (committed with it, or rolled
+        # back with its error), as in PostgreSQL.
+        c = self.client()
+        c.connect()
+        for k, query, code in ((500, "SELECT 7; SELECT 8", None), (501, "SELECT 7; SELECT 1/0", "22012")):
+            c.msg(b"P", cstr("") + cstr("INSERT INTO kv VALUES (%d, 1)" % k) + struct.pack("!h", 0))
+            c.msg(b"B", cstr("") + cstr("") + struct.pack("!hhh", 0, 0, 0))
+            c.msg(b"E", cstr("") + struct.pack("!i", 0))
+            msgs = c.query(query)
+            kinds = [m[0] for m in msgs]
+            self.assertEqual(kinds[:6], [b"1", b"2", b"C", b"T", b"D", b"C"], msgs)
+            if code is None:
+                self.assertEqual(kinds[6:], [b"T", b"D", b"C", b"Z"])
+            else:
+                self.assertEqual(kinds[6:], [b"E", b"Z"])
+                self.assertEqual(fields(msgs[6][1])["C"], code)
+            self.assertEqual(msgs[-1], (b"Z", b"I"))
+            c.msg(b"S")
+            self.assertEqual(c.read_until(b"Z"), [(b"Z", b"I")])
+        other = self.client()
+        other.connect()
+        msgs = other.query("SELECT k FROM kv WHERE k >= 500 ORDER BY k")
+        self.assertEqual(data_rows(msgs), [("500",)])
+        c.close()
+        other.close()
+
     def test_disconnect_inside_block_rolls_back(self):
         a = self.client()
         a.connect()

@@ -5,7 +5,7 @@
 
 namespace paceline::engine {
 
-ClientSession::ClientSession(Database* db) : session_(db->CreateSession()) {}
+ClientSession::ClientSession(Database* db) : session_(db->CreateSession()), names_(session_.get()) {}
 
 ClientSession::~ClientSession() = default;
 
