@@ -1,16 +1,14 @@
 // Connection: the per-client protocol state machine (see connection.h):
 // its life (Serve, Run, End, cancel and interrupt) and the message loop.
 // The message families live beside it: connection_startup.cc (start-up and
-// authentication), connection_query.cc (a simple Query, and running one
-// statement for either protocol), connection_extended.cc (Parse, Bind,
-// Describe, Execute, Close up to Sync), connection_pipeline.cc (such a
-// batch as one scheduled transaction), connection_copy.cc (COPY).
+// authentication), connection_extended.cc (Parse, Bind, Describe, Execute,
+// Close up to Sync), connection_pipeline.cc (such a batch as one scheduled
+// transaction). A simple Query (COPY included) runs behind the
+// ClientSession.
 #include "server/connection.h"
 
 #include <poll.h>
 #include <sys/socket.h>
-
-#include "server/connection_internal.h"
 
 namespace paceline::server {
 
@@ -20,36 +18,6 @@ constexpr size_t kMaxPendingMessages = 4096;   // a batch longer than this runs 
 constexpr size_t kMaxPendingBytes = 16u << 20;
 
 }  // namespace
-
-namespace connection_internal {  // connection_internal.h
-
-Status Shift(const Status& s, int offset) {
-  if (s.ok() || s.position() <= 0 || offset == 0) return s;
-  Status moved(s.sqlstate(), s.message(), s.position() + offset);
-  return s.detail().empty() ? moved : moved.WithDetail(s.detail());
-}
-
-size_t FailedCall(const engine::TransactionResult& r, size_t calls) {
-  if (r.results.empty()) return 0;
-  if (r.results.size() == calls && !r.results.back().command_tag.empty()) return calls;
-  return r.results.size() - 1;
-}
-
-Status CatalogError(const Status& s, std::string_view text) {
-  if (s.ok() || !(s.Is(sqlstate::kFeatureNotSupported) || s.Is(sqlstate::kUndefinedTable) ||
-                  s.Is(sqlstate::kUndefinedFunction) || s.Is(sqlstate::kUndefinedColumn) ||
-                  s.Is(sqlstate::kSyntaxError))) {
-    return s;
-  }
-  std::string lower(text.substr(0, 4096));
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (lower.find("pg_catalog") == std::string::npos && lower.find("pg_class") == std::string::npos) return s;
-  return Status(sqlstate::kFeatureNotSupported,
-                "Paceline has no system catalogs (pg_catalog), so this query cannot run: " + s.message(),
-                s.position());
-}
-
-}  // namespace connection_internal
 
 Connection::Connection(engine::Database* db, const ServerOptions& options, ConnectionHost* host,
                        asio::ip::tcp::socket socket, int32_t pid, int32_t secret)
@@ -157,8 +125,7 @@ char Connection::TransactionStatus() const {
 }
 
 void Connection::ReportChangedSettings() {
-  if (!settings_dirty_) return;
-  settings_dirty_ = false;
+  if (!client_->TakeSettingsChanged()) return;
   static const std::pair<const char*, const char*> kReported[] = {
       {"application_name", "application_name"}, {"DateStyle", "datestyle"},
       {"IntervalStyle", "intervalstyle"},       {"TimeZone", "timezone"},
@@ -230,9 +197,9 @@ bool Connection::MessageLoop() {
     // processed stops it (the scope keeps the session's calls for it from
     // clearing the token).
     engine::Session::RequestScope request(session());
-    if (copy_discard_) {
+    if (sink_.discarding_copy()) {
       if (type == 'd' || type == 'c' || type == 'f') continue;  // the rest of a failed COPY
-      copy_discard_ = false;
+      sink_.EndCopyDiscard();
     }
     if (skip_until_sync_ && type != 'S' && type != 'X') continue;
     switch (type) {
@@ -245,7 +212,7 @@ bool Connection::MessageLoop() {
           Fatal(s);
           return false;
         }
-        SimpleQuery(text);
+        client_->RunQuery(text, &sink_, &sink_);
         ReadyForQuery();
         break;
       }
@@ -277,11 +244,4 @@ bool Connection::MessageLoop() {
   }
 }
 
-bool Connection::SubmitAllowed() const {
-  if (db_->workers() == 0) return false;
-  if (client_->state() != engine::TransactionState::kIdle) return false;
-  std::string read_only;
-  if (client_->GetSetting("default_transaction_read_only", &read_only).ok() && read_only == "on") return false;
-  return true;
-}
 }  // namespace paceline::server

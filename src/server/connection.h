@@ -5,25 +5,18 @@
 // back an open transaction and drops the client's named prepared statements
 // and portals), and writes the engine's results through a WireResultSink.
 //
-// Transactions reach the engine two ways:
-//  - Scheduled: a simple Query message that holds a whole transaction
-//    outside a block (DML statements, optionally between a leading BEGIN and
-//    a trailing COMMIT/END), and an extended-protocol batch up to Sync that
-//    does the same (pipelines: Parse/Bind/Describe/Execute ... Sync), are
-//    submitted as ONE TransactionRequest with every parameter bound
-//    (Database::Submit): the scheduler sees its references before it runs,
-//    conflicts are retried by the workers, and the client sees 40001 only
-//    when retries run out. The replies are written in protocol order once
-//    the transaction has finished.
-//  - Interactive: everything else (a block opened by BEGIN in its own
-//    message, DDL, SET, SHOW, COPY, ...) runs through the Session, outside
-//    the run queues, with the same concurrency control; its commits and
-//    conflict aborts still feed the scheduler's History.
-// The block rules are the Session's (session.h): this class opens and ends
-// the implicit block of a several-statement Query or of a batch up to Sync
-// (BeginImplicitBlock / EndImplicitBlock), tells it about errors it finds
-// itself (FailOpenBlock) and about a scheduled BEGIN ... that failed
-// (EnterFailedBlock), and writes the warnings it returns.
+// A simple Query runs whole behind the ClientSession (RunQuery: scheduled
+// when it holds a whole transaction, else statement by statement in the
+// Session's block rules; client_session.h). The extended protocol is still
+// carried out here: an extended-protocol batch up to Sync that holds a
+// whole transaction ([BEGIN] DML... [COMMIT] in Parse/Bind/Describe/
+// Execute ... Sync) is submitted as ONE TransactionRequest with every
+// parameter bound (Database::Run), its replies written in protocol order
+// once it has finished; otherwise its statements run one by one
+// (ClientSession::RunStatement) in the implicit block of the batch up to
+// Sync (BeginImplicitBlock / EndImplicitBlock), errors found here fail the
+// block (FailOpenBlock), and a scheduled BEGIN ... that failed leaves the
+// client in a failed block (EnterFailedBlock).
 //
 // Errors: an error in a statement is an ErrorResponse (ERROR) and the
 // connection goes on; a protocol violation (malformed, truncated or oversize
@@ -55,7 +48,6 @@
 #include "engine/client/client_session.h"
 #include "engine/database.h"
 #include "engine/session.h"
-#include "engine/sql/literal_parameterizer.h"
 #include "server/message_reader.h"
 #include "server/message_writer.h"
 #include "server/server_options.h"
@@ -122,6 +114,7 @@ class Connection {
  private:
   using StatementEntry = engine::PreparedNamespace::StatementEntry;
   using Portal = engine::PreparedNamespace::Portal;
+  using StatementRef = engine::StatementRef;
   struct Message {
     char type;
     std::string body;
@@ -132,13 +125,6 @@ class Connection {
     int call = -1;          // index in the request (-1: BEGIN or COMMIT)
     std::string tag;        // BEGIN / COMMIT
     std::vector<int16_t> formats;  // its portal's result formats
-  };
-  // One statement to run, from a Query (ast) or a Parse (prepared).
-  struct StatementRef {
-    const sql::Statement* ast = nullptr;            // may be null for prepared DML
-    const sql::PreparedStatement* prepared = nullptr;
-    sql::StatementKind kind = sql::StatementKind::kUnsupported;
-    std::string_view text;
   };
 
   // Destroys the client session (rolling back its open transaction), out
@@ -166,28 +152,6 @@ class Connection {
   char TransactionStatus() const;
   void ReadyForQuery();
 
-  // Simple Query.
-  void SimpleQuery(std::string_view text);
-  // A Query message that is a whole transaction ([BEGIN;] DML...[; COMMIT]
-  // outside a block) goes to the scheduler as one TransactionRequest. The
-  // unparsed way: sql::LiteralParameterizer splits the text and every DML
-  // statement's literals parameterize (the engine then runs them on cached
-  // plans, and libpg_query never sees the text). False when not applicable.
-  bool TrySubmitUnparsed(std::string_view text, const std::vector<sql::ScriptStatement>& parts,
-                         const std::vector<sql::ParameterizedStatement>& normalized);
-  // One statement of a Query that the lexer split and classified (DML,
-  // BEGIN, COMMIT): prepared from `normalized` when its literals
-  // parameterize, else from its text (both cached), run through the
-  // session, and its replies or error written.
-  void RunUnparsed(std::string_view text, const sql::ScriptStatement& part,
-                   const sql::ParameterizedStatement* normalized);
-  // `normalized`, if not null, holds each part parameterized (SplitScript).
-  bool TrySubmitScript(std::string_view text, const std::vector<sql::ScriptStatement>& parts,
-                       const std::vector<sql::ParameterizedStatement>* normalized = nullptr);
-  // Runs one statement of a Query through the session (or COPY/DEALLOCATE
-  // here) and writes its replies; the error is returned, not written.
-  Status RunSimpleStatement(const sql::Statement& statement);
-
   // Extended Query.
   void ProcessPending(bool sync);
   bool TrySubmitBatch();
@@ -200,25 +164,9 @@ class Connection {
   // CommandComplete or PortalSuspended.
   Status SendPortalRows(Portal* portal, int32_t max_rows);
 
-  // Shared by both protocols: runs `ref` through the session; COPY and
-  // DEALLOCATE are carried out here (*written: their replies are written).
-  // Writes the statement's warnings; an error fails the open block (the
-  // session keeps the block rules).
-  Status RunStatement(const StatementRef& ref, const std::vector<Value>& params, engine::QueryResult* result,
-                      bool* written);
-  Status RunStatementHere(const StatementRef& ref, const std::vector<Value>& params, engine::QueryResult* result,
-                          bool* written);
-  // Writes RowDescription (when rows), DataRows and CommandComplete.
-  Status SendResult(const engine::QueryResult& result, const std::vector<int16_t>& formats);
-  Status RunCopy(const sql::CopyStmt& copy, bool* written);
-  Status CopyIn(const sql::CopyStmt& copy, const std::string& table, const std::vector<engine::ResultColumn>& columns,
-                uint64_t* rows);
-  // Notes SET / transaction ends, after which reported settings may differ.
-  void NoteStatement(sql::StatementKind kind) {
-    if (kind == sql::StatementKind::kSet || kind == sql::StatementKind::kTransaction) settings_dirty_ = true;
-  }
+  // ParameterStatus for the reported settings that changed since they were
+  // last sent.
   void ReportChangedSettings();
-  bool SubmitAllowed() const;
 
   engine::Database* db_;
   const ServerOptions& options_;
@@ -236,7 +184,8 @@ class Connection {
   std::optional<std::chrono::steady_clock::time_point> wait_deadline_;
   MessageReader reader_;
   MessageWriter writer_;
-  WireResultSink sink_{&writer_, [this] { return Flush(); }};  // the engine's results, onto writer_
+  // The engine's results onto writer_, and its input from reader_.
+  WireResultSink sink_{&writer_, &reader_, options_.max_message_bytes, [this] { return Flush(); }};
   std::unique_ptr<engine::ClientSession> client_;
   std::string user_;
 
@@ -244,8 +193,6 @@ class Connection {
   size_t pending_bytes_ = 0;
   bool skip_until_sync_ = false;      // after an error in an extended batch
   bool batch_failed_ = false;         // an error since the last Sync
-  bool copy_discard_ = false;         // drop CopyData/CopyDone/CopyFail after a COPY error
-  bool settings_dirty_ = false;
   std::map<std::string, std::string> reported_;  // ParameterStatus values sent
   std::vector<Deferred> deferred_;    // a scheduled batch being built
   std::vector<engine::StatementCall> deferred_calls_;

@@ -6,13 +6,13 @@
 
 #include <algorithm>
 
+#include "engine/client/request_errors.h"
 #include "engine/sql/statement_kind.h"
 #include "server/connection_internal.h"
 #include "server/pg_value_codec.h"
 
 namespace paceline::server {
 
-using connection_internal::CatalogError;
 using connection_internal::DecodeParse;
 
 // ---------------------------------------------------------------- extended query
@@ -77,7 +77,7 @@ Status DecodeBindFields(Body* b, engine::BindMessage* out) {
 Status Connection::HandleParse(std::string_view body) {
   PL_RETURN_IF_ERROR(DecodeParse(body, &parse_));
   Status s = names().Parse(parse_);
-  if (!s.ok()) return CatalogError(s, parse_.text);
+  if (!s.ok()) return engine::CatalogError(s, parse_.text);
   sink_.ParseComplete();
   return Status::OK();
 }
@@ -116,7 +116,7 @@ Status Connection::HandleDescribe(std::string_view body) {
     StatementRef ref{p.ast.get(), &p, p.kind, p.text};
     bool written = false;
     portal.started = true;
-    PL_RETURN_IF_ERROR(RunStatement(ref, portal.params, &portal.result, &written));
+    PL_RETURN_IF_ERROR(client_->RunStatement(ref, portal.params, &portal.result, &written, &sink_, &sink_));
   }
   if (portal.started && portal.result.returns_rows) {
     sink_.Columns(portal.result.columns, portal.result_formats);
@@ -197,7 +197,7 @@ Status Connection::HandleExecute(std::string_view body, bool autocommit) {
     }
     bool written = false;
     portal.started = true;
-    Status s = RunStatement(ref, portal.params, &portal.result, &written);
+    Status s = client_->RunStatement(ref, portal.params, &portal.result, &written, &sink_, &sink_);
     if (!s.ok()) {
       portal.finished = true;
       return s;

@@ -4,16 +4,17 @@
 // protocol order once it has finished.
 #include "server/connection.h"
 
+#include "engine/client/request_errors.h"
 #include "engine/sql/statement_kind.h"
 #include "server/connection_internal.h"
 
 namespace paceline::server {
 
 using connection_internal::DecodeParse;
-using connection_internal::FailedCall;
+using engine::FailedCall;
 
 bool Connection::TrySubmitBatch() {
-  if (!SubmitAllowed() || pending_.empty()) return false;
+  if (!client_->SubmitAllowed() || pending_.empty()) return false;
   // Dry run: which statements and portals the batch would use; it must be
   // [BEGIN] DML... [COMMIT], every portal bound in the batch and run once,
   // to completion, with no Close.

@@ -52,6 +52,33 @@ Status WireResultSink::DecodeParameter(std::string_view bytes, int16_t format, c
   return server::DecodeParameter(bytes, format, type, out);
 }
 
+Status WireResultSink::ReadCopyData(std::string* data, bool* done) {
+  for (;;) {
+    char type = 0;
+    PL_RETURN_IF_ERROR(reader_->ReadMessage(&type, data));
+    switch (type) {
+      case 'd':
+        *done = false;
+        return Status::OK();
+      case 'c':
+        *done = true;
+        return Status::OK();
+      case 'f': {
+        Body b(*data);
+        std::string_view message;
+        (void)b.CString(&message);
+        return Status(sqlstate::kQueryCanceled, "COPY from stdin failed: " + std::string(message));
+      }
+      case 'H': case 'S':
+        break;  // ignored during COPY IN, as PostgreSQL does
+      default:
+        discarding_copy_ = true;
+        return Status(kProtocolViolation, "unexpected message type " + std::to_string(static_cast<unsigned char>(type)) +
+                                              " during COPY from stdin");
+    }
+  }
+}
+
 Status WireResultSink::FlushIfLarge() {
   if (writer_->size() < kFlushBytes) return Status::OK();
   return flush_();

@@ -1,13 +1,79 @@
 #include "engine/client/client_session.h"
 
+#include "engine/client/copy_statement.h"
+#include "engine/client/query_runner.h"
+#include "engine/client/result_sink.h"
 #include "engine/database.h"
 #include "engine/session.h"
+#include "engine/sql/prepared_statement.h"
 
 namespace paceline::engine {
 
-ClientSession::ClientSession(Database* db) : session_(db->CreateSession()), names_(session_.get()) {}
+ClientSession::ClientSession(Database* db) : db_(db), session_(db->CreateSession()), names_(session_.get()) {}
 
 ClientSession::~ClientSession() = default;
+
+void ClientSession::RunQuery(std::string_view text, ResultSink* sink, ClientInput* input) {
+  QueryRunner(this, db_, session_.get(), sink, input).Run(text);
+}
+
+Status ClientSession::RunStatement(const StatementRef& ref, const std::vector<Value>& params, QueryResult* result,
+                                   bool* written, ResultSink* sink, ClientInput* input) {
+  *written = false;
+  if (ref.kind == sql::StatementKind::kSet || ref.kind == sql::StatementKind::kTransaction) settings_changed_ = true;
+  Status s = RunStatementHere(ref, params, result, written, sink, input);
+  if (!s.ok()) session_->FailOpenBlock();  // PostgreSQL: an error in a block fails it
+  for (const Status& warning : result->warnings) sink->Warning(warning);
+  result->warnings.clear();  // reported once (EXECUTE runs its statement through here too)
+  return s;
+}
+
+Status ClientSession::RunStatementHere(const StatementRef& ref, const std::vector<Value>& params,
+                                       QueryResult* result, bool* written, ResultSink* sink, ClientInput* input) {
+  if (ref.kind == sql::StatementKind::kCopy && ref.ast != nullptr) {
+    PL_RETURN_IF_ERROR(session_->CheckNotInFailedBlock());
+    PL_RETURN_IF_ERROR(CopyStatement(session_.get(), *ref.ast->copy).Run(sink, input));
+    *written = true;
+    return Status::OK();
+  }
+  if (ref.kind == sql::StatementKind::kDiscard && ref.ast != nullptr &&
+      ref.ast->discard->target == sql::DiscardTarget::kAll && session_->state() == TransactionState::kIdle) {
+    // The client's part of DISCARD ALL: its prepared statements (the
+    // session resets its settings below). Outside a block no portal
+    // outlives its Sync but the one running this statement.
+    names_.DiscardAll();
+  }
+  if (ref.kind == sql::StatementKind::kDeallocate && ref.ast != nullptr) {
+    PL_RETURN_IF_ERROR(session_->CheckNotInFailedBlock());
+    result->Clear();
+    return names_.Deallocate(ref.ast->deallocate->name, &result->command_tag);
+  }
+  if (ref.kind == sql::StatementKind::kPrepare && ref.ast != nullptr) {
+    PL_RETURN_IF_ERROR(session_->CheckNotInFailedBlock());
+    result->Clear();
+    PL_RETURN_IF_ERROR(names_.SqlPrepare(*ref.ast->prepare));
+    result->command_tag = "PREPARE";
+    return Status::OK();
+  }
+  if (ref.kind == sql::StatementKind::kExecute && ref.ast != nullptr) {
+    PL_RETURN_IF_ERROR(session_->CheckNotInFailedBlock());
+    std::shared_ptr<const sql::PreparedStatement> prepared;  // kept alive while it runs
+    std::vector<Value> args;
+    PL_RETURN_IF_ERROR(names_.SqlExecute(*ref.ast->execute, &prepared, &args));
+    StatementRef executed{prepared->ast.get(), prepared.get(), prepared->kind, prepared->text};
+    return RunStatement(executed, args, result, written, sink, input);
+  }
+  if (ref.prepared != nullptr) return session_->ExecutePrepared(*ref.prepared, params, result);
+  return session_->Execute(ref.text, params, result);
+}
+
+bool ClientSession::SubmitAllowed() const {
+  if (db_->workers() == 0) return false;
+  if (session_->state() != TransactionState::kIdle) return false;
+  std::string read_only;
+  if (session_->GetSetting("default_transaction_read_only", &read_only).ok() && read_only == "on") return false;
+  return true;
+}
 
 void ClientSession::Cancel() { session_->Cancel(); }
 
@@ -19,6 +85,12 @@ Status ClientSession::GetSetting(std::string_view name, std::string* value) cons
 
 Status ClientSession::SetSetting(std::string_view name, std::string value) {
   return session_->SetSetting(name, std::move(value));
+}
+
+bool ClientSession::TakeSettingsChanged() {
+  const bool changed = settings_changed_;
+  settings_changed_ = false;
+  return changed;
 }
 
 }  // namespace paceline::engine

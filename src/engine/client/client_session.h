@@ -5,30 +5,46 @@
 // statements and portals (prepared_namespace.h: Parse/Bind and SQL
 // PREPARE/EXECUTE/DEALLOCATE share one namespace).
 //
-// Today it passes through: the protocol layer still runs the statements
-// of a message through session() and the block rules of session.h. The
-// rules for one client message (implicit blocks, COPY's own transaction,
-// splitting and parameterizing a Query, submitting a whole transaction to
-// the scheduler) move behind it, with the results reported through a
-// ResultSink (result_sink.h), until the accessor goes.
+// A simple Query's text (RunQuery) runs here whole, its results reported
+// through a ResultSink (result_sink.h) in the order the client must see
+// them, COPY FROM's data read through a ClientInput (client_input.h):
+//  - Scheduled: a text that holds a whole transaction outside a block (DML
+//    statements, optionally between a leading BEGIN and a trailing
+//    COMMIT/END) is submitted as ONE TransactionRequest (Database::Run):
+//    the scheduler sees its references before it runs, conflicts are
+//    retried by the workers, and the client sees 40001 only when retries
+//    run out. Its results are reported once it has finished.
+//  - Interactive: everything else runs statement by statement through the
+//    Session in the block rules of session.h (several statements form one
+//    implicit block, the first error fails it, a cancel stops the rest).
+// The extended protocol's messages are not behind it yet: the protocol
+// layer runs their statements through RunStatement and the Session's block
+// rules (session()).
 //
 // Thread-safety: used by one thread at a time (it may move between
 // threads); Cancel() may be called from any thread.
 // Ownership: must not outlive its Database. Destroying it rolls back the
-// client's open transaction and drops its statements and portals.
+// client's open transaction and drops its statements and portals. The sink
+// and input are borrowed for one call.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
+#include "common/value.h"
 #include "engine/client/prepared_namespace.h"
+#include "engine/client/statement_ref.h"
+#include "engine/query_result.h"
 #include "engine/transaction_state.h"
 
 namespace paceline::engine {
 
+class ClientInput;
 class Database;
+class ResultSink;
 class Session;
 
 class ClientSession {
@@ -37,6 +53,22 @@ class ClientSession {
   ~ClientSession();
   ClientSession(const ClientSession&) = delete;
   ClientSession& operator=(const ClientSession&) = delete;
+
+  // One simple Query message's text: its statements' results, or its
+  // error (at most one; its position in the whole text), through `sink`.
+  // An empty text is EmptyQuery.
+  void RunQuery(std::string_view text, ResultSink* sink, ClientInput* input);
+  // One statement for the protocol layer: COPY, PREPARE, EXECUTE,
+  // DEALLOCATE and the client's part of DISCARD ALL here, anything else
+  // through the session. Reports its warnings; an error is returned (not
+  // reported) and fails the open block. *written: it reported its replies
+  // itself (COPY); else the caller reports *result.
+  Status RunStatement(const StatementRef& ref, const std::vector<Value>& params, QueryResult* result, bool* written,
+                      ResultSink* sink, ClientInput* input);
+  // Whether a whole transaction of this client may go to the scheduler:
+  // the database has workers, no block is open, and transactions are not
+  // READ ONLY by default.
+  bool SubmitAllowed() const;
 
   // Stops what the client runs now with 57014 (Session::Cancel). Any
   // thread.
@@ -47,6 +79,9 @@ class ClientSession {
   Status GetSetting(std::string_view name, std::string* value) const;
   // Sets a setting (a start-up parameter); 42704 when unknown.
   Status SetSetting(std::string_view name, std::string value);
+  // Whether a statement since the last call may have changed a setting a
+  // protocol reports (SET, or the end of a block, which undoes SET LOCAL).
+  bool TakeSettingsChanged();
 
   // The client's named statements and portals.
   PreparedNamespace& names() { return names_; }
@@ -54,8 +89,13 @@ class ClientSession {
   Session* session() { return session_.get(); }
 
  private:
+  Status RunStatementHere(const StatementRef& ref, const std::vector<Value>& params, QueryResult* result,
+                          bool* written, ResultSink* sink, ClientInput* input);
+
+  Database* db_;
   std::unique_ptr<Session> session_;
   PreparedNamespace names_;  // after session_, which it borrows: destroyed first
+  bool settings_changed_ = false;
 };
 
 }  // namespace paceline::engine

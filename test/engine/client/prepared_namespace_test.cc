@@ -25,6 +25,12 @@ class FakeInput : public ClientInput {
     *out = format == 0 ? Value::Text(std::string(bytes)) : Value::Null();
     return Status::OK();
   }
+  Status ReadCopyData(std::string*, bool* done) override {
+    *done = true;
+    return Status::OK();
+  }
+  void DiscardCopyData() override {}
+  size_t MaxCopyLineBytes() const override { return 1 << 20; }
 };
 
 class PreparedNamespaceTest : public ::testing::Test {

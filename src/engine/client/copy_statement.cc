@@ -1,12 +1,17 @@
-// Connection: COPY FROM STDIN and TO STDOUT in the text format (see
-// connection.h). COPY FROM runs its rows in one transaction of its own
-// when no block is open.
-#include "server/connection.h"
+#include "engine/client/copy_statement.h"
+
+#include <cctype>
+#include <memory>
+#include <string_view>
 
 #include "common/cancel_token.h"
-#include "server/pg_value_codec.h"
+#include "engine/client/client_input.h"
+#include "engine/client/result_sink.h"
+#include "engine/session.h"
+#include "engine/sql/ast.h"
+#include "engine/sql/prepared_statement.h"
 
-namespace paceline::server {
+namespace paceline::engine {
 
 namespace {
 
@@ -80,9 +85,14 @@ void Escape(std::string_view value, char delimiter, std::string* out) {
 
 }  // namespace
 
-// ---------------------------------------------------------------- COPY
+CopyStatement::CopyStatement(Session* session, const sql::CopyStmt& copy)
+    : session_(session),
+      copy_(copy),
+      delimiter_(copy.delimiter.empty() ? '\t' : copy.delimiter[0]),
+      null_string_(copy.has_null_string ? copy.null_string : "\\N") {}
 
-Status Connection::RunCopy(const sql::CopyStmt& copy, bool* written) {
+Status CopyStatement::Run(ResultSink* sink, ClientInput* input) {
+  const sql::CopyStmt& copy = copy_;
   if (!copy.stdio) {
     return NotSupported("COPY to or from a file or program (use FROM STDIN / TO STDOUT, or psql's \\copy)");
   }
@@ -104,48 +114,46 @@ Status Connection::RunCopy(const sql::CopyStmt& copy, bool* written) {
   }
   const std::string table = QuoteIdentifier(copy.table);
   select += " FROM " + table;
-  if (!copy.from) {
-    engine::QueryResult rows;
-    PL_RETURN_IF_ERROR(session()->Execute(select, &rows));
-    const char delimiter = copy.delimiter.empty() ? '\t' : copy.delimiter[0];
-    const std::string null_string = copy.has_null_string ? copy.null_string : "\\N";
-    sink_.CopyOutStart(rows.columns.size());
-    std::string line;
-    for (const auto& row : rows.rows) {
-      line.clear();
-      for (size_t i = 0; i < row.size(); ++i) {
-        if (i) line.push_back(delimiter);
-        if (row[i].is_null()) line += null_string;
-        else Escape(row[i].ToString(), delimiter, &line);
-      }
-      line.push_back('\n');
-      PL_RETURN_IF_ERROR(sink_.CopyOutLine(line));
-    }
-    sink_.CopyOutDone();
-    sink_.Complete("COPY " + std::to_string(rows.rows.size()));
-    *written = true;
-    return Status::OK();
-  }
+  if (!copy.from) return ToClient(select, sink);
   std::shared_ptr<const sql::PreparedStatement> shape;
-  PL_RETURN_IF_ERROR(session()->Prepare(select, {}, &shape));
+  PL_RETURN_IF_ERROR(session_->Prepare(select, {}, &shape));
   // A COPY outside a block is one transaction of its own, an implicit
   // block (in a Query of several statements, theirs is open already).
-  const bool own_block = session()->state() == engine::TransactionState::kIdle;
-  if (own_block) PL_RETURN_IF_ERROR(session()->BeginImplicitBlock());
+  const bool own_block = session_->state() == TransactionState::kIdle;
+  if (own_block) PL_RETURN_IF_ERROR(session_->BeginImplicitBlock());
   uint64_t rows = 0;
-  Status s = CopyIn(copy, table, shape->columns, &rows);
+  Status s = FromClient(table, shape->columns, sink, input, &rows);
   if (own_block) {
-    Status end = session()->EndImplicitBlock(!s.ok());
+    Status end = session_->EndImplicitBlock(!s.ok());
     if (s.ok()) s = end;
   }
   PL_RETURN_IF_ERROR(s);
-  sink_.Complete("COPY " + std::to_string(rows));
-  *written = true;
+  sink->Complete("COPY " + std::to_string(rows));
   return Status::OK();
 }
 
-Status Connection::CopyIn(const sql::CopyStmt& copy, const std::string& table,
-                          const std::vector<engine::ResultColumn>& columns, uint64_t* rows) {
+Status CopyStatement::ToClient(const std::string& select, ResultSink* sink) {
+  QueryResult rows;
+  PL_RETURN_IF_ERROR(session_->Execute(select, &rows));
+  sink->CopyOutStart(rows.columns.size());
+  std::string line;
+  for (const auto& row : rows.rows) {
+    line.clear();
+    for (size_t i = 0; i < row.size(); ++i) {
+      if (i) line.push_back(delimiter_);
+      if (row[i].is_null()) line += null_string_;
+      else Escape(row[i].ToString(), delimiter_, &line);
+    }
+    line.push_back('\n');
+    PL_RETURN_IF_ERROR(sink->CopyOutLine(line));
+  }
+  sink->CopyOutDone();
+  sink->Complete("COPY " + std::to_string(rows.rows.size()));
+  return Status::OK();
+}
+
+Status CopyStatement::FromClient(const std::string& table, const std::vector<ResultColumn>& columns,
+                                 ResultSink* sink, ClientInput* input, uint64_t* rows) {
   std::string insert = "INSERT INTO " + table + " (";
   std::string values;
   for (size_t i = 0; i < columns.size(); ++i) {
@@ -153,17 +161,16 @@ Status Connection::CopyIn(const sql::CopyStmt& copy, const std::string& table,
     values += (i ? ", $" : "$") + std::to_string(i + 1);
   }
   insert += ") VALUES (" + values + ")";
-  const char delimiter = copy.delimiter.empty() ? '\t' : copy.delimiter[0];
-  const std::string null_string = copy.has_null_string ? copy.null_string : "\\N";
-  PL_RETURN_IF_ERROR(sink_.CopyInStart(columns.size()));
+  PL_RETURN_IF_ERROR(sink->CopyInStart(columns.size()));
 
   std::string data;   // received, not yet parsed (a partial line)
+  std::string chunk;  // the client's latest data
   bool ended = false;  // saw the "\." line
   uint64_t line_number = 0;
   std::vector<Value> params(columns.size());
   std::string field;
-  engine::QueryResult result;
-  auto where = [&] { return "COPY " + copy.table + ", line " + std::to_string(line_number); };
+  QueryResult result;
+  auto where = [&] { return "COPY " + copy_.table + ", line " + std::to_string(line_number); };
   // Loads one line; an error names the line.
   auto load = [&](std::string_view line) -> Status {
     ++line_number;
@@ -174,12 +181,12 @@ Status Connection::CopyIn(const sql::CopyStmt& copy, const std::string& table,
     }
     size_t column = 0, start = 0;
     for (;;) {
-      size_t end = line.find(delimiter, start);
+      size_t end = line.find(delimiter_, start);
       std::string_view raw = line.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
       if (column >= columns.size()) {
-        return Status("22P04", "extra data after last expected column");
+        return Status(sqlstate::kBadCopyFileFormat, "extra data after last expected column");
       }
-      if (raw == null_string) {
+      if (raw == null_string_) {
         params[column] = Value::Null();
       } else {
         Unescape(raw, &field);
@@ -190,61 +197,45 @@ Status Connection::CopyIn(const sql::CopyStmt& copy, const std::string& table,
       start = end + 1;
     }
     if (column < columns.size()) {
-      return Status("22P04", "missing data for column \"" + columns[column].name + "\"");
+      return Status(sqlstate::kBadCopyFileFormat, "missing data for column \"" + columns[column].name + "\"");
     }
-    if (session()->cancel_token()->Poll()) return CanceledStatus();  // between rows
-    PL_RETURN_IF_ERROR(session()->Execute(insert, params, &result));
+    if (session_->cancel_token()->Poll()) return CanceledStatus();  // between rows
+    PL_RETURN_IF_ERROR(session_->Execute(insert, params, &result));
     ++*rows;
     return Status::OK();
   };
   auto fail = [&](const Status& s, bool discard) {
-    if (discard) copy_discard_ = true;  // the client's remaining COPY messages are dropped silently
+    if (discard) input->DiscardCopyData();  // the client's remaining COPY messages are dropped silently
     return Status(s.sqlstate(), s.message() + " (" + where() + ")").WithDetail(s.detail());
   };
   for (;;) {
-    char type = 0;
-    std::string body;
-    PL_RETURN_IF_ERROR(reader_.ReadMessage(&type, &body));
-    switch (type) {
-      case 'd': {
-        if (ended) break;
-        data += body;
-        size_t start = 0;
-        for (size_t nl; !ended && (nl = data.find('\n', start)) != std::string::npos; start = nl + 1) {
-          Status s = load(std::string_view(data).substr(start, nl - start));
-          if (!s.ok()) return fail(s, true);
-        }
-        data.erase(0, start);
-        if (!ended && data.size() > options_.max_message_bytes) {
-          // A line still without its end: bounded like one message, so a
-          // client cannot grow the buffer without limit.
-          ++line_number;
-          return fail(Status(sqlstate::kProgramLimitExceeded,
-                             "COPY line exceeds the limit of " + std::to_string(options_.max_message_bytes) +
-                                 " bytes (max_message_bytes)"),
-                      true);
-        }
-        break;
+    bool done = false;
+    PL_RETURN_IF_ERROR(input->ReadCopyData(&chunk, &done));
+    if (done) {
+      if (!ended && !data.empty()) {
+        Status s = load(data);
+        if (!s.ok()) return fail(s, false);
       }
-      case 'c':
-        if (!ended && !data.empty()) {
-          Status s = load(data);
-          if (!s.ok()) return fail(s, false);
-        }
-        return Status::OK();
-      case 'f': {
-        Body b(body);
-        std::string_view message;
-        (void)b.CString(&message);
-        return Status(sqlstate::kQueryCanceled, "COPY from stdin failed: " + std::string(message));
-      }
-      case 'H': case 'S':
-        break;  // ignored during COPY IN, as PostgreSQL does
-      default:
-        copy_discard_ = true;
-        return Status(kProtocolViolation, "unexpected message type " + std::to_string(static_cast<unsigned char>(type)) +
-                                              " during COPY from stdin");
+      return Status::OK();
+    }
+    if (ended) continue;
+    data += chunk;
+    size_t start = 0;
+    for (size_t nl; !ended && (nl = data.find('\n', start)) != std::string::npos; start = nl + 1) {
+      Status s = load(std::string_view(data).substr(start, nl - start));
+      if (!s.ok()) return fail(s, true);
+    }
+    data.erase(0, start);
+    if (!ended && data.size() > input->MaxCopyLineBytes()) {
+      // A line still without its end: bounded like one message, so a
+      // client cannot grow the buffer without limit.
+      ++line_number;
+      return fail(Status(sqlstate::kProgramLimitExceeded, "COPY line exceeds the limit of " +
+                                                              std::to_string(input->MaxCopyLineBytes()) +
+                                                              " bytes (max_message_bytes)"),
+                  true);
     }
   }
 }
-}  // namespace paceline::server
+
+}  // namespace paceline::engine
