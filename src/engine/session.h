@@ -114,16 +114,21 @@ class Session {
   // so a cancel that arrives between or before those calls is not dropped.
   class RequestScope {
    public:
-    explicit RequestScope(Session* session) : session_(session) {
-      if (session_->request_depth_++ == 0) session_->cancel_.Reset();
-    }
-    ~RequestScope() { --session_->request_depth_; }
+    explicit RequestScope(Session* session) : session_(session) { session_->BeginRequest(); }
+    ~RequestScope() { session_->EndRequest(); }
     RequestScope(const RequestScope&) = delete;
     RequestScope& operator=(const RequestScope&) = delete;
 
    private:
     Session* session_;
   };
+
+  // What RequestScope does, for an owner that keeps its own scope object
+  // (ClientSession::RequestScope): calls in balanced pairs.
+  void BeginRequest() {
+    if (request_depth_++ == 0) cancel_.Reset();
+  }
+  void EndRequest() { --request_depth_; }
 
   TransactionState state() const { return state_; }
 

@@ -1,9 +1,8 @@
 // Connection: the per-client protocol state machine (see connection.h):
 // its life (Serve, Run, End, cancel and interrupt) and the message loop.
-// The message families live beside it: connection_startup.cc (start-up and
-// authentication), connection_extended.cc (Parse, Bind, Describe, Execute,
-// Close up to Sync), connection_pipeline.cc (such a batch as one scheduled
-// transaction). A simple Query (COPY included) runs behind the
+// Beside it: connection_startup.cc (start-up and authentication) and
+// connection_extended.cc (Parse, Bind, Describe, Execute and Close,
+// buffered up to Sync and decoded). Every request runs behind the
 // ClientSession.
 #include "server/connection.h"
 
@@ -196,7 +195,7 @@ bool Connection::MessageLoop() {
     // (the scope clears the session's token); one that arrives while it is
     // processed stops it (the scope keeps the session's calls for it from
     // clearing the token).
-    engine::Session::RequestScope request(session());
+    engine::ClientSession::RequestScope request(client_.get());
     if (sink_.discarding_copy()) {
       if (type == 'd' || type == 'c' || type == 'f') continue;  // the rest of a failed COPY
       sink_.EndCopyDiscard();

@@ -5,18 +5,14 @@
 // back an open transaction and drops the client's named prepared statements
 // and portals), and writes the engine's results through a WireResultSink.
 //
-// A simple Query runs whole behind the ClientSession (RunQuery: scheduled
-// when it holds a whole transaction, else statement by statement in the
-// Session's block rules; client_session.h). The extended protocol is still
-// carried out here: an extended-protocol batch up to Sync that holds a
-// whole transaction ([BEGIN] DML... [COMMIT] in Parse/Bind/Describe/
-// Execute ... Sync) is submitted as ONE TransactionRequest with every
-// parameter bound (Database::Run), its replies written in protocol order
-// once it has finished; otherwise its statements run one by one
-// (ClientSession::RunStatement) in the implicit block of the batch up to
-// Sync (BeginImplicitBlock / EndImplicitBlock), errors found here fail the
-// block (FailOpenBlock), and a scheduled BEGIN ... that failed leaves the
-// client in a failed block (EnterFailedBlock).
+// Every request runs whole behind the ClientSession (client_session.h): a
+// simple Query's text (RunQuery), and the extended protocol's Parse, Bind,
+// Describe, Execute and Close, buffered up to Sync or Flush (or a full
+// buffer) and decoded into one PipelineRequest (RunPipeline). A request
+// that holds a whole transaction goes to the scheduler; anything else runs
+// statement by statement in the implicit block's rules. After an error in
+// a pipeline every message up to Sync is dropped. The connection knows the
+// wire protocol and nothing of SQL.
 //
 // Errors: an error in a statement is an ErrorResponse (ERROR) and the
 // connection goes on; a protocol violation (malformed, truncated or oversize
@@ -46,8 +42,6 @@
 
 #include "common/status.h"
 #include "engine/client/client_session.h"
-#include "engine/database.h"
-#include "engine/session.h"
 #include "server/message_reader.h"
 #include "server/message_writer.h"
 #include "server/server_options.h"
@@ -112,29 +106,14 @@ class Connection {
   int32_t secret() const { return secret_; }
 
  private:
-  using StatementEntry = engine::PreparedNamespace::StatementEntry;
-  using Portal = engine::PreparedNamespace::Portal;
-  using StatementRef = engine::StatementRef;
   struct Message {
     char type;
     std::string body;
-  };
-  // An Execute of a scheduled batch whose reply waits for the transaction.
-  struct Deferred {
-    size_t offset;          // where its reply goes in the writer's buffer
-    int call = -1;          // index in the request (-1: BEGIN or COMMIT)
-    std::string tag;        // BEGIN / COMMIT
-    std::vector<int16_t> formats;  // its portal's result formats
   };
 
   // Destroys the client session (rolling back its open transaction), out
   // of RequestCancel's way.
   void ResetSession();
-  // The client's engine session (ClientSession's pass-through, until the
-  // statement rules below move behind it).
-  engine::Session* session() { return client_->session(); }
-  // The client's named statements and portals.
-  engine::PreparedNamespace& names() { return client_->names(); }
   Status Startup();
   // A read before login failed: FATAL for a timeout or a bad message;
   // nothing for a client that went away.
@@ -152,17 +131,9 @@ class Connection {
   char TransactionStatus() const;
   void ReadyForQuery();
 
-  // Extended Query.
+  // Runs the buffered extended-protocol messages (pending_), up to a Sync
+  // (`sync`) or a Flush.
   void ProcessPending(bool sync);
-  bool TrySubmitBatch();
-  Status HandleParse(std::string_view body);
-  Status HandleBind(std::string_view body);
-  Status HandleDescribe(std::string_view body);
-  Status HandleExecute(std::string_view body, bool autocommit);
-  Status HandleClose(std::string_view body);
-  // Writes rows [next_row, next_row + max_rows) of a started portal and
-  // CommandComplete or PortalSuspended.
-  Status SendPortalRows(Portal* portal, int32_t max_rows);
 
   // ParameterStatus for the reported settings that changed since they were
   // last sent.
@@ -192,13 +163,8 @@ class Connection {
   std::vector<Message> pending_;      // extended-protocol messages before Sync/Flush
   size_t pending_bytes_ = 0;
   bool skip_until_sync_ = false;      // after an error in an extended batch
-  bool batch_failed_ = false;         // an error since the last Sync
   std::map<std::string, std::string> reported_;  // ParameterStatus values sent
-  std::vector<Deferred> deferred_;    // a scheduled batch being built
-  std::vector<engine::StatementCall> deferred_calls_;
-  bool deferring_ = false;
-  engine::ParseMessage parse_;  // the Parse and Bind being decoded (reused: no allocation once warm)
-  engine::BindMessage bind_;
+  engine::PipelineRequest request_;  // pending_ decoded (reused: no allocation once warm)
 };
 
 }  // namespace paceline::server

@@ -46,10 +46,13 @@
 #include <thread>
 
 #include "common/status.h"
-#include "engine/database.h"
 #include "server/connection.h"
 #include "server/connection_threads.h"
 #include "server/server_options.h"
+
+namespace paceline::engine {
+class Database;
+}  // namespace paceline::engine
 
 namespace paceline::server {
 

@@ -1,9 +1,10 @@
-// The extended protocol's Parse and Bind messages as plain values, decoded
-// by the protocol layer from the wire and carried out by the engine
-// (PreparedNamespace). Every string_view borrows the caller's message
-// buffer and must stay valid for the call it is passed to. A caller that
-// decodes many messages reuses one value of each (Clear keeps the vectors'
-// capacity), so decoding allocates nothing once warm.
+// The extended protocol's messages as plain values, decoded by the
+// protocol layer from the wire and carried out by the engine
+// (ClientSession::RunPipeline, PreparedNamespace). Every string_view
+// borrows the caller's message buffers and must stay valid for the call it
+// is passed to. A caller reuses one PipelineRequest (Clear keeps every
+// vector's capacity, the messages' own included), so decoding allocates
+// nothing once warm.
 #pragma once
 
 #include <cstddef>
@@ -63,6 +64,104 @@ struct BindMessage {
     malformed = Status::OK();
     header_complete = false;
   }
+};
+
+// Describe: the parameters and columns of statement ('S') or portal ('P')
+// `name`. Close: forgets it. Any other target is a protocol violation,
+// reported in the message's turn.
+struct DescribeMessage {
+  char target = 'S';
+  std::string_view name;
+};
+using CloseMessage = DescribeMessage;
+
+// Execute: runs portal `portal` ("" the unnamed one), sending at most
+// `max_rows` rows (0: all); the rest waits for the next Execute.
+struct ExecuteMessage {
+  std::string_view portal;
+  int32_t max_rows = 0;
+};
+
+// The messages a client sent up to a Sync (`sync`), or up to a Flush or a
+// full buffer (not `sync`: the implicit block they opened stays open for
+// the messages that follow, up to their Sync), in order.
+class PipelineRequest {
+ public:
+  // 'P' Parse, 'B' Bind, 'D' Describe, 'E' Execute, 'C' Close; `index` is
+  // its place in that kind's list (parse(), bind(), ...).
+  struct Step {
+    char type;
+    uint32_t index;
+  };
+
+  // Empties it for the next request (capacity kept).
+  void Clear(bool sync) {
+    steps_.clear();
+    parses_used_ = binds_used_ = 0;
+    describes_.clear();
+    executes_.clear();
+    sync_ = sync;
+    malformed_ = Status::OK();
+  }
+  // A new message at the end, to be filled in by the caller.
+  ParseMessage& AddParse() {
+    ParseMessage& p = Add('P', &parses_, &parses_used_);
+    p.declared.clear();
+    return p;
+  }
+  BindMessage& AddBind() {
+    BindMessage& b = Add('B', &binds_, &binds_used_);
+    b.Clear();
+    return b;
+  }
+  DescribeMessage& AddDescribe(char type) {  // 'D' or 'C'
+    steps_.push_back({type, static_cast<uint32_t>(describes_.size())});
+    return describes_.emplace_back();
+  }
+  ExecuteMessage& AddExecute() {
+    steps_.push_back({'E', static_cast<uint32_t>(executes_.size())});
+    return executes_.emplace_back();
+  }
+  // Takes back the last message added (one whose decoding failed).
+  void DropLast() {
+    if (steps_.empty()) return;
+    switch (steps_.back().type) {
+      case 'P': --parses_used_; break;
+      case 'B': --binds_used_; break;
+      case 'E': executes_.pop_back(); break;
+      default: describes_.pop_back(); break;
+    }
+    steps_.pop_back();
+  }
+  // The message after the last one did not decode: `error` is reported in
+  // its turn, and the messages after it (up to Sync) are not run.
+  void SetMalformed(Status error) { malformed_ = std::move(error); }
+
+  const std::vector<Step>& steps() const { return steps_; }
+  const ParseMessage& parse(const Step& s) const { return parses_[s.index]; }
+  const BindMessage& bind(const Step& s) const { return binds_[s.index]; }
+  const DescribeMessage& describe(const Step& s) const { return describes_[s.index]; }  // 'D' and 'C'
+  const ExecuteMessage& execute(const Step& s) const { return executes_[s.index]; }
+  bool sync() const { return sync_; }
+  const Status& malformed() const { return malformed_; }
+
+ private:
+  template <typename T>
+  T& Add(char type, std::vector<T>* list, size_t* used) {
+    if (*used == list->size()) list->emplace_back();
+    steps_.push_back({type, static_cast<uint32_t>(*used)});
+    return (*list)[(*used)++];
+  }
+
+  std::vector<Step> steps_;
+  std::vector<ParseMessage> parses_;  // [0, parses_used_) hold this request's; the rest keep their capacity
+  size_t parses_used_ = 0;
+  std::vector<BindMessage> binds_;
+  size_t binds_used_ = 0;
+  std::vector<DescribeMessage> describes_;
+  std::vector<ExecuteMessage> executes_;
+  bool sync_ = true;
+  Status malformed_;
 };
 
 }  // namespace paceline::engine

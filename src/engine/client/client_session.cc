@@ -1,8 +1,10 @@
 #include "engine/client/client_session.h"
 
 #include "engine/client/copy_statement.h"
+#include "engine/client/pipeline_runner.h"
 #include "engine/client/query_runner.h"
 #include "engine/client/result_sink.h"
+#include "engine/client/statement_ref.h"
 #include "engine/database.h"
 #include "engine/session.h"
 #include "engine/sql/prepared_statement.h"
@@ -15,6 +17,11 @@ ClientSession::~ClientSession() = default;
 
 void ClientSession::RunQuery(std::string_view text, ResultSink* sink, ClientInput* input) {
   QueryRunner(this, db_, session_.get(), sink, input).Run(text);
+}
+
+bool ClientSession::RunPipeline(const PipelineRequest& request, ResultSink* sink, ClientInput* input) {
+  PipelineRunner(this, db_, session_.get(), &names_, sink, input, &pipeline_failed_).Run(request);
+  return pipeline_failed_;
 }
 
 Status ClientSession::RunStatement(const StatementRef& ref, const std::vector<Value>& params, QueryResult* result,
@@ -74,6 +81,10 @@ bool ClientSession::SubmitAllowed() const {
   if (session_->GetSetting("default_transaction_read_only", &read_only).ok() && read_only == "on") return false;
   return true;
 }
+
+void ClientSession::BeginRequest() { session_->BeginRequest(); }
+
+void ClientSession::EndRequest() { session_->EndRequest(); }
 
 void ClientSession::Cancel() { session_->Cancel(); }
 

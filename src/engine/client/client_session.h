@@ -17,9 +17,10 @@
 //  - Interactive: everything else runs statement by statement through the
 //    Session in the block rules of session.h (several statements form one
 //    implicit block, the first error fails it, a cancel stops the rest).
-// The extended protocol's messages are not behind it yet: the protocol
-// layer runs their statements through RunStatement and the Session's block
-// rules (session()).
+// The extended protocol's messages up to a Sync or a Flush (RunPipeline,
+// pipeline_runner.h) run here too: a pipeline that holds a whole
+// transaction goes to the scheduler the same way; anything else runs
+// message by message in the implicit block's rules.
 //
 // Thread-safety: used by one thread at a time (it may move between
 // threads); Cancel() may be called from any thread.
@@ -35,8 +36,8 @@
 
 #include "common/status.h"
 #include "common/value.h"
+#include "engine/client/client_request.h"
 #include "engine/client/prepared_namespace.h"
-#include "engine/client/statement_ref.h"
 #include "engine/query_result.h"
 #include "engine/transaction_state.h"
 
@@ -46,6 +47,7 @@ class ClientInput;
 class Database;
 class ResultSink;
 class Session;
+struct StatementRef;
 
 class ClientSession {
  public:
@@ -54,10 +56,30 @@ class ClientSession {
   ClientSession(const ClientSession&) = delete;
   ClientSession& operator=(const ClientSession&) = delete;
 
+  // One client message, from when the protocol layer has read it to when
+  // it has answered it: a cancel that arrived before it is dropped, one
+  // that arrives while it runs stops it (Session::RequestScope).
+  class RequestScope {
+   public:
+    explicit RequestScope(ClientSession* client) : client_(client) { client_->BeginRequest(); }
+    ~RequestScope() { client_->EndRequest(); }
+    RequestScope(const RequestScope&) = delete;
+    RequestScope& operator=(const RequestScope&) = delete;
+
+   private:
+    ClientSession* client_;
+  };
+
   // One simple Query message's text: its statements' results, or its
   // error (at most one; its position in the whole text), through `sink`.
   // An empty text is EmptyQuery.
   void RunQuery(std::string_view text, ResultSink* sink, ClientInput* input);
+  // The extended protocol's messages up to a Sync or a Flush, their
+  // replies through `sink`. Returns whether an error has been reported
+  // since the last Sync: the protocol layer then drops every message up to
+  // the next Sync, which it still passes on (an empty request that ends
+  // the failed implicit block).
+  bool RunPipeline(const PipelineRequest& request, ResultSink* sink, ClientInput* input);
   // One statement for the protocol layer: COPY, PREPARE, EXECUTE,
   // DEALLOCATE and the client's part of DISCARD ALL here, anything else
   // through the session. Reports its warnings; an error is returned (not
@@ -83,12 +105,9 @@ class ClientSession {
   // protocol reports (SET, or the end of a block, which undoes SET LOCAL).
   bool TakeSettingsChanged();
 
-  // The client's named statements and portals.
-  PreparedNamespace& names() { return names_; }
-  // The engine session, for the protocol code not yet behind this class.
-  Session* session() { return session_.get(); }
-
  private:
+  void BeginRequest();
+  void EndRequest();
   Status RunStatementHere(const StatementRef& ref, const std::vector<Value>& params, QueryResult* result,
                           bool* written, ResultSink* sink, ClientInput* input);
 
@@ -96,6 +115,7 @@ class ClientSession {
   std::unique_ptr<Session> session_;
   PreparedNamespace names_;  // after session_, which it borrows: destroyed first
   bool settings_changed_ = false;
+  bool pipeline_failed_ = false;  // an error since the last Sync
 };
 
 }  // namespace paceline::engine

@@ -42,7 +42,7 @@ Status PreparedNamespace::Parse(const ParseMessage& parse) {
   if (!parse.name.empty() && FindStatement(parse.name) != nullptr) return StatementExists(parse.name);
   StatementEntry entry;
   PL_RETURN_IF_ERROR(Prepare(parse.text, parse.declared, &entry));
-  statements_[std::string(parse.name)] = std::move(entry);
+  Store(parse.name, std::move(entry));
   return Status::OK();
 }
 

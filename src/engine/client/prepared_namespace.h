@@ -68,6 +68,9 @@ class PreparedNamespace {
   Status Prepare(std::string_view text, const std::vector<Type>& declared, StatementEntry* entry) const;
   // Parse: stores the statement under its name; replaces the unnamed one.
   Status Parse(const ParseMessage& parse);
+  // Parse of a statement prepared already (Prepare): stores it under
+  // `name`, which the caller has checked is free or "".
+  void Store(std::string_view name, StatementEntry entry) { statements_[std::string(name)] = std::move(entry); }
   // Bind: a portal from a statement, its parameters decoded by `input`
   // against the statement's parameter types; replaces the unnamed portal.
   Status Bind(const BindMessage& bind, ClientInput* input);

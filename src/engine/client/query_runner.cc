@@ -7,6 +7,8 @@
 #include "engine/client/client_session.h"
 #include "engine/client/request_errors.h"
 #include "engine/client/result_sink.h"
+#include "engine/client/statement_ref.h"
+#include "engine/client/scheduled_transaction.h"
 #include "engine/database.h"
 #include "engine/session.h"
 #include "engine/sql/literal_parameterizer.h"
@@ -84,18 +86,21 @@ bool QueryRunner::TrySubmitUnparsed(std::string_view text, const std::vector<sql
 bool QueryRunner::TrySubmitScript(std::string_view text, const std::vector<sql::ScriptStatement>& parts,
                                   const std::vector<sql::ParameterizedStatement>* normalized) {
   using Kind = sql::ScriptStatement::Kind;
+  using Part = ScheduledTransaction::Part;
   if (parts.empty() || !client_->SubmitAllowed()) return false;
-  // [BEGIN] DML... [COMMIT]
-  size_t first = 0, last = parts.size();
-  const bool begin = parts.front().kind == Kind::kBegin;
-  if (begin) first = 1;
-  const bool commit = last > first && parts.back().kind == Kind::kCommit;
-  if (commit) --last;
-  if (begin != commit || first >= last) return false;
+  ScheduledTransaction transaction(db_, session_);
+  for (const sql::ScriptStatement& part : parts) {
+    const Part p = part.kind == Kind::kBegin ? Part::kBegin
+                   : part.kind == Kind::kCommit ? Part::kCommit
+                   : part.kind == Kind::kDml    ? Part::kDml
+                                                : Part::kOther;
+    if (!transaction.Add(p)) return false;
+  }
+  if (!transaction.complete()) return false;
   std::vector<StatementCall> calls;
   std::vector<int> offsets;
-  for (size_t i = first; i < last; ++i) {
-    if (parts[i].kind != Kind::kDml) return false;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (parts[i].kind != Kind::kDml) continue;
     StatementCall call{std::string(parts[i].text), {}};
     // Prepared here from its normalized text, so the engine lexes nothing.
     // (Else the engine prepares the text itself, and reports its error.)
@@ -107,11 +112,10 @@ bool QueryRunner::TrySubmitScript(std::string_view text, const std::vector<sql::
     offsets.push_back(Utf8CharPosition(text, static_cast<int>(parts[i].offset)) - 1);
   }
   const size_t n = calls.size();
-  TransactionRequest request = TransactionRequest::Statements(std::move(calls));
-  request.cancel = session_->cancel_token();  // outlives the wait below
-  TransactionResult r = db_->Run(std::move(request));
-  if (begin) sink_->Complete("BEGIN");
-  const size_t failed = r.committed() ? n + 1 : FailedCall(r, n);
+  transaction.Run(std::move(calls));
+  TransactionResult& r = transaction.result();
+  if (transaction.begin()) sink_->Complete("BEGIN");
+  const size_t failed = transaction.failed();
   for (size_t i = 0; i < n && i < failed; ++i) {
     Status s = Report(r.results[i]);
     if (!s.ok()) {
@@ -120,13 +124,11 @@ bool QueryRunner::TrySubmitScript(std::string_view text, const std::vector<sql::
     }
   }
   if (r.committed()) {
-    if (commit) sink_->Complete("COMMIT");
+    if (transaction.commit()) sink_->Complete("COMMIT");
     return true;
   }
   sink_->Error(CatalogError(failed < n ? Shift(r.status, offsets[failed]) : r.status, text));
-  // An error inside BEGIN ... leaves the client in a failed block (the
-  // engine has already rolled it back); a failed commit ends it.
-  if (begin && failed < n) session_->EnterFailedBlock();
+  transaction.FinishFailed();
   return true;
 }
 

@@ -11,12 +11,6 @@ Status Shift(const Status& s, int offset) {
   return s.detail().empty() ? moved : moved.WithDetail(s.detail());
 }
 
-size_t FailedCall(const TransactionResult& r, size_t calls) {
-  if (r.results.empty()) return 0;
-  if (r.results.size() == calls && !r.results.back().command_tag.empty()) return calls;
-  return r.results.size() - 1;
-}
-
 Status CatalogError(const Status& s, std::string_view text) {
   if (s.ok() || !(s.Is(sqlstate::kFeatureNotSupported) || s.Is(sqlstate::kUndefinedTable) ||
                   s.Is(sqlstate::kUndefinedFunction) || s.Is(sqlstate::kUndefinedColumn) ||

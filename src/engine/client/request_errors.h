@@ -1,26 +1,19 @@
 // The errors of a client's request as the client must see them: a
-// statement's error positioned in the whole text it sent, the statement a
-// scheduled transaction failed at, and queries on catalogs Paceline does
-// not have.
+// statement's error positioned in the whole text it sent, and queries on
+// catalogs Paceline does not have.
 //
 // Pure functions; thread-safe.
 #pragma once
 
-#include <cstddef>
 #include <string_view>
 
 #include "common/status.h"
-#include "engine/transaction_request.h"
 
 namespace paceline::engine {
 
 // The same error with its position moved by `offset` characters (a
 // statement's position within the whole Query text).
 Status Shift(const Status& s, int offset);
-
-// The index of the statement that failed in a scheduled request with
-// `calls` statements, or `calls` when they all ran and the commit failed.
-size_t FailedCall(const TransactionResult& r, size_t calls);
 
 // Clients query the system catalogs on their own (psql's \d, pgbench's
 // partition check); Paceline has none: say so rather than "relation

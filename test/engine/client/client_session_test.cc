@@ -1,6 +1,7 @@
 // ClientSession (engine/client/client_session.h): a simple Query's text
-// run whole behind the engine's client entry point, its replies recorded
-// in order by a ResultSink, COPY's data read through a ClientInput — no
+// and the extended protocol's messages up to Sync run whole behind the
+// engine's client entry point, their replies recorded in order by a
+// ResultSink, parameters and COPY's data read through a ClientInput — no
 // protocol layer involved.
 #include "engine/client/client_session.h"
 
@@ -59,8 +60,10 @@ class RecordingSink : public ResultSink {
 // COPY FROM's data from a list of chunks, then the end.
 class ChunkInput : public ClientInput {
  public:
-  Status DecodeParameter(std::string_view, int16_t, const Type&, Value*) override {
-    return NotSupported("parameters");
+  // Text-format parameters only.
+  Status DecodeParameter(std::string_view bytes, int16_t format, const Type& type, Value* out) override {
+    if (format != 0) return NotSupported("binary parameters");
+    return CastValue(Value::Text(std::string(bytes)), type, true, out);
   }
   Status ReadCopyData(std::string* data, bool* done) override {
     *done = chunks.empty();
@@ -91,9 +94,36 @@ class ClientSessionTest : public ::testing::Test {
     return sink.events;
   }
 
+  // Builds a pipeline: Parse (unnamed) + Bind (unnamed) + Execute of each
+  // text, with text parameters.
+  struct Step {
+    std::string text;
+    std::vector<std::string> params;
+  };
+  std::vector<std::string> RunPipeline(const std::vector<Step>& steps, bool sync = true) {
+    engine::PipelineRequest request;
+    request.Clear(sync);
+    for (const Step& step : steps) {
+      ParseMessage& parse = request.AddParse();
+      parse.text = step.text;
+      BindMessage& bind = request.AddBind();
+      bind.param_count = static_cast<int16_t>(step.params.size());
+      for (const std::string& p : step.params) bind.params.emplace_back(p);
+      bind.header_complete = true;
+      request.AddExecute();
+    }
+    RecordingSink sink;
+    failed_ = client_->RunPipeline(request, &sink, &input_);
+    return sink.events;
+  }
+
+  // Transactions the scheduler took (queued, or run on the caller's thread).
+  uint64_t Scheduled() const { return db_->Stats().queued + db_->StatsHere().ran_here; }
+
   std::unique_ptr<Database> db_;
   std::unique_ptr<ClientSession> client_;
   ChunkInput input_;
+  bool failed_ = false;
 };
 
 using Events = std::vector<std::string>;
@@ -128,7 +158,14 @@ TEST_F(ClientSessionTest, BlocksAndSettingsChanges) {
 TEST_F(ClientSessionTest, PrepareExecuteAndDeallocateShareTheNamespace) {
   EXPECT_EQ(Run("PREPARE q (int) AS SELECT $1 + 1; EXECUTE q (41)"),
             (Events{"PREPARE", "columns 1", "row 42", "SELECT 1"}));
-  EXPECT_NE(client_->names().FindStatement("q"), nullptr);
+  // Parse and SQL PREPARE name the same statements.
+  PipelineRequest parse;
+  parse.Clear(true);
+  parse.AddParse().name = "q";
+  parse.AddDescribe('D').name = "q";
+  RecordingSink sink;
+  EXPECT_TRUE(client_->RunPipeline(parse, &sink, &input_) == false);  // the Sync ends what failed
+  EXPECT_EQ(sink.events, Events{"error 42P05 at 0"});
   EXPECT_EQ(Run("DEALLOCATE q"), Events{"DEALLOCATE"});
   EXPECT_EQ(Run("EXECUTE q"), Events{"error 26000 at 0"});
 }
@@ -143,6 +180,63 @@ TEST_F(ClientSessionTest, CopyInAndOut) {
   EXPECT_EQ(Run("COPY t FROM STDIN"), (Events{"copy in 2", "error 22P04 at 0"}));
   EXPECT_TRUE(input_.discarded);
   EXPECT_EQ(Run("SELECT count(*) FROM t"), (Events{"columns 1", "row 3", "SELECT 1"}));
+}
+
+TEST_F(ClientSessionTest, APipelineThatHoldsAWholeTransactionIsScheduled) {
+  // BEGIN, two INSERTs and COMMIT up to Sync: one transaction, its replies
+  // in protocol order after it has run.
+  EXPECT_EQ(RunPipeline({{"BEGIN", {}},
+                         {"INSERT INTO t VALUES ($1, 'a')", {"10"}},
+                         {"INSERT INTO t VALUES ($1, 'b')", {"11"}},
+                         {"COMMIT", {}}}),
+            (Events{"parse complete", "bind complete", "BEGIN", "parse complete", "bind complete", "INSERT 0 1",
+                    "parse complete", "bind complete", "INSERT 0 1", "parse complete", "bind complete", "COMMIT"}));
+  EXPECT_EQ(Scheduled(), 1u);
+  // A failure inside BEGIN: the statement's error, nothing committed, and
+  // the client in a failed block until it ends it.
+  EXPECT_EQ(RunPipeline({{"BEGIN", {}},
+                         {"INSERT INTO t VALUES ($1, 'c')", {"12"}},
+                         {"INSERT INTO t VALUES ($1, 'd')", {"10"}},
+                         {"COMMIT", {}}}),
+            (Events{"parse complete", "bind complete", "BEGIN", "parse complete", "bind complete", "INSERT 0 1",
+                    "parse complete", "bind complete", "error 23505 at 0"}));
+  EXPECT_EQ(client_->state(), TransactionState::kFailed);
+  EXPECT_EQ(Run("ROLLBACK"), Events{"ROLLBACK"});
+  EXPECT_EQ(Run("SELECT id FROM t ORDER BY id"), (Events{"columns 1", "row 10", "row 11", "SELECT 2"}));
+}
+
+TEST_F(ClientSessionTest, APipelineRunsMessageByMessageInOneImplicitBlock) {
+  // Two Executes of one portal with a row limit: not what the scheduler
+  // takes (each portal runs once, to completion); they run here, in one
+  // implicit block.
+  engine::PipelineRequest request;
+  request.Clear(true);
+  request.AddParse().text = "SELECT 1 UNION ALL SELECT 2";
+  request.AddBind().header_complete = true;
+  request.AddExecute().max_rows = 1;
+  request.AddExecute().max_rows = 1;  // its full limit: suspended, though no row is left (as PostgreSQL)
+  request.AddExecute();
+  RecordingSink sink;
+  EXPECT_FALSE(client_->RunPipeline(request, &sink, &input_));
+  EXPECT_EQ(sink.events, (Events{"parse complete", "bind complete", "row 1", "suspended", "row 2", "suspended",
+                                 "SELECT 0"}));
+  EXPECT_EQ(Scheduled(), 0u);
+}
+
+TEST_F(ClientSessionTest, AnErrorBeforeSyncRollsBackTheImplicitBlockAndDropsTheRest) {
+  // Flush after the first INSERT (no Sync): the block stays open; the
+  // second fails; what follows it up to Sync does not run; the Sync ends
+  // the failed block, and nothing of it stays.
+  EXPECT_EQ(RunPipeline({{"INSERT INTO t VALUES ($1, 'a')", {"20"}}}, false),
+            (Events{"parse complete", "bind complete", "INSERT 0 1"}));
+  EXPECT_FALSE(failed_);
+  EXPECT_EQ(RunPipeline({{"INSERT INTO t VALUES ($1, 'b')", {"20"}}, {"INSERT INTO t VALUES ($1, 'c')", {"21"}}}, false),
+            (Events{"parse complete", "bind complete", "error 23505 at 0"}));
+  EXPECT_TRUE(failed_);
+  EXPECT_EQ(RunPipeline({}), Events{});
+  EXPECT_FALSE(failed_);
+  EXPECT_EQ(client_->state(), TransactionState::kIdle);
+  EXPECT_EQ(Run("SELECT count(*) FROM t"), (Events{"columns 1", "row 0", "SELECT 1"}));
 }
 
 }  // namespace
