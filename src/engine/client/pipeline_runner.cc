@@ -97,7 +97,7 @@ bool PipelineRunner::TrySubmit(const PipelineRequest& request) {
         const ParseMessage& m = request.parse(step);
         if (!m.name.empty() && (names_->FindStatement(m.name) != nullptr || parsed.count(m.name))) return false;
         StatementEntry entry;
-        if (!names_->Prepare(m.text, m.declared, &entry).ok() || !entry.submittable) return false;
+        if (!names_->Prepare(m.text, m.declared, &entry).ok()) return false;
         parsed[m.name] = prepared.size();
         prepared.push_back(std::move(entry));
         break;
@@ -107,7 +107,7 @@ bool PipelineRunner::TrySubmit(const PipelineRequest& request) {
         if (!m.malformed.ok()) return false;
         auto p = parsed.find(m.statement);
         const StatementEntry* entry = p != parsed.end() ? &prepared[p->second] : names_->FindStatement(m.statement);
-        if (entry == nullptr || !entry->submittable) return false;
+        if (entry == nullptr) return false;
         if (!m.portal.empty() && (names_->FindPortal(m.portal) != nullptr || bound.count(m.portal))) return false;
         bound[m.portal] = entry;
         executed[m.portal] = false;

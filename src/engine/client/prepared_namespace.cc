@@ -3,7 +3,6 @@
 #include "engine/client/client_input.h"
 #include "engine/session.h"
 #include "engine/sql/prepared_statement.h"
-#include "engine/sql/statement_kind.h"
 
 namespace paceline::engine {
 
@@ -21,21 +20,7 @@ Status StatementExists(std::string_view name) {
 
 Status PreparedNamespace::Prepare(std::string_view text, const std::vector<Type>& declared,
                                   StatementEntry* entry) const {
-  PL_RETURN_IF_ERROR(session_->Prepare(text, declared, &entry->prepared));
-  const sql::PreparedStatement& p = *entry->prepared;
-  entry->submittable = false;
-  if (sql::IsDml(p.kind)) {
-    std::shared_ptr<const sql::PreparedStatement> plain = entry->prepared;
-    bool any_declared = false;
-    for (const Type& t : declared) any_declared |= t.id != TypeId::kUnknown;
-    if (any_declared && !session_->Prepare(text, {}, &plain).ok()) return Status::OK();
-    bool same = plain->param_types == p.param_types && plain->columns.size() == p.columns.size();
-    for (size_t i = 0; same && i < p.columns.size(); ++i) same = plain->columns[i].type == p.columns[i].type;
-    entry->submittable = same;
-  } else if (sql::IsPlainBegin(p.ast.get()) || sql::IsTransaction(p.ast.get(), sql::TransactionKind::kCommit)) {
-    entry->submittable = true;
-  }
-  return Status::OK();
+  return session_->Prepare(text, declared, &entry->prepared);
 }
 
 Status PreparedNamespace::Parse(const ParseMessage& parse) {

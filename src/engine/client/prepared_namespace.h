@@ -44,11 +44,10 @@ class PreparedNamespace {
  public:
   // A named (or the unnamed) prepared statement.
   struct StatementEntry {
+    // Prepared with the client's declared parameter types; a scheduled
+    // transaction carries it to the workers as it is (StatementCall), so
+    // the text has one cache entry.
     std::shared_ptr<const sql::PreparedStatement> prepared;
-    // Whether Database::Submit (which prepares the text without declared
-    // types) runs it exactly as prepared here: a DML statement, or BEGIN /
-    // COMMIT, with the same parameter and result types.
-    bool submittable = false;
   };
   // A bound statement, and its execution as far as it has gone.
   struct Portal {

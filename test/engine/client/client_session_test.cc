@@ -205,6 +205,28 @@ TEST_F(ClientSessionTest, APipelineThatHoldsAWholeTransactionIsScheduled) {
   EXPECT_EQ(Run("SELECT id FROM t ORDER BY id"), (Events{"columns 1", "row 10", "row 11", "SELECT 2"}));
 }
 
+TEST_F(ClientSessionTest, APipelineWithDeclaredParameterTypesIsScheduledAsPrepared) {
+  // The client declares $1 as int8 where the column is int4 (JDBC and
+  // psycopg declare their types): the statement runs as the client
+  // prepared it, scheduled like any other. Excluded: a second preparation
+  // without the declared types deciding it (its parameter types differ).
+  engine::PipelineRequest request;
+  request.Clear(true);
+  ParseMessage& parse = request.AddParse();
+  parse.text = "INSERT INTO t VALUES ($1, 'x')";
+  parse.declared = {Type(TypeId::kInt64)};
+  BindMessage& bind = request.AddBind();
+  bind.param_count = 1;
+  bind.params.emplace_back("30");
+  bind.header_complete = true;
+  request.AddExecute();
+  RecordingSink sink;
+  EXPECT_FALSE(client_->RunPipeline(request, &sink, &input_));
+  EXPECT_EQ(sink.events, (Events{"parse complete", "bind complete", "INSERT 0 1"}));
+  EXPECT_EQ(Scheduled(), 1u);
+  EXPECT_EQ(Run("SELECT v FROM t WHERE id = 30"), (Events{"columns 1", "row x", "SELECT 1"}));
+}
+
 TEST_F(ClientSessionTest, APipelineRunsMessageByMessageInOneImplicitBlock) {
   // Two Executes of one portal with a row limit: not what the scheduler
   // takes (each portal runs once, to completion); they run here, in one
