@@ -67,7 +67,12 @@ int Main() {
     return Invalid("--malloc-mmap-threshold-kb must be in [0, 32768]");
   }
   allocator.mmap_threshold_bytes = static_cast<size_t>(FLAGS_malloc_mmap_threshold_kb) << 10;
-  if (!ConfigureAllocator(allocator)) return Invalid("the allocator refused --malloc-mmap-threshold-kb");
+  if (!ConfigureAllocator(allocator)) {
+    // Not glibc's malloc (a sanitizer's, or a preloaded allocator): the
+    // threshold only shapes how freed memory returns, so run without it.
+    std::cerr << "paceline-server: warning: the allocator refused --malloc-mmap-threshold-kb; running with its "
+                 "own threshold\n";
+  }
 
   engine::Options options;
   Status s = EngineOptionsFromFlags(&options);
