@@ -23,6 +23,7 @@ inline constexpr std::string_view kDataException = "22000";
 inline constexpr std::string_view kStringDataRightTruncation = "22001";
 inline constexpr std::string_view kNumericValueOutOfRange = "22003";
 inline constexpr std::string_view kInvalidDatetimeFormat = "22007";
+inline constexpr std::string_view kSequenceGeneratorLimitExceeded = "2200H";
 inline constexpr std::string_view kDatetimeFieldOverflow = "22008";
 inline constexpr std::string_view kDivisionByZero = "22012";
 inline constexpr std::string_view kIntervalFieldOverflow = "22015";

@@ -1,0 +1,126 @@
+#include "engine/catalog/sequence.h"
+
+namespace paceline::catalog {
+
+namespace {
+
+std::pair<int64_t, int64_t> RangeOf(TypeId type) {
+  switch (type) {
+    case TypeId::kInt16: return {INT16_MIN, INT16_MAX};
+    case TypeId::kInt32: return {INT32_MIN, INT32_MAX};
+    default: return {INT64_MIN, INT64_MAX};
+  }
+}
+
+}  // namespace
+
+SequenceSchema SequenceSchema::Defaults(std::string name, TypeId type, int64_t increment) {
+  SequenceSchema s;
+  s.name = std::move(name);
+  s.type = type;
+  s.increment = increment;
+  const auto [lowest, highest] = RangeOf(type);
+  if (increment > 0) {
+    s.min = 1;
+    s.max = highest;
+    s.start = s.min;
+  } else {
+    s.min = lowest;
+    s.max = -1;
+    s.start = s.max;
+  }
+  return s;
+}
+
+Sequence::Sequence(SequenceSchema schema)
+    : schema_(std::move(schema)), last_(schema_.start), logged_value_(schema_.start) {}
+
+bool Sequence::Step(int64_t v, int64_t* next) const {
+  if (!__builtin_add_overflow(v, schema_.increment, next) && *next >= schema_.min && *next <= schema_.max) {
+    return true;
+  }
+  if (!schema_.cycle) return false;
+  *next = schema_.increment > 0 ? schema_.min : schema_.max;
+  return true;
+}
+
+Status Sequence::Next(const Logger& log, int64_t* value, uint64_t* lsn) {
+  std::lock_guard lock(mu_);
+  int64_t next = last_;
+  if (called_ && !Step(last_, &next)) {
+    const bool up = schema_.increment > 0;
+    return Status(sqlstate::kSequenceGeneratorLimitExceeded,
+                  std::string("nextval: reached ") + (up ? "maximum" : "minimum") + " value of sequence \"" +
+                      schema_.name + "\" (" + std::to_string(up ? schema_.max : schema_.min) + ")");
+  }
+  if (log_cnt_ == 0) {
+    // Log the highest value this batch may hand out: up to kLogAhead - 1
+    // steps past `next`, fewer when a bound without CYCLE comes first.
+    int64_t bound = next;
+    int64_t covered = 1;
+    for (int64_t stepped; covered < kLogAhead && Step(bound, &stepped); ++covered) bound = stepped;
+    if (log) logged_lsn_ = log(bound, true);
+    logged_value_ = bound;
+    logged_called_ = true;
+    log_cnt_ = covered;
+  }
+  --log_cnt_;
+  last_ = next;
+  called_ = true;
+  *value = next;
+  *lsn = logged_lsn_;
+  return Status::OK();
+}
+
+Status Sequence::Set(const Logger& log, int64_t v, bool called, uint64_t* lsn) {
+  std::lock_guard lock(mu_);
+  if (v < schema_.min || v > schema_.max) {
+    return Status(sqlstate::kNumericValueOutOfRange,
+                  "setval: value " + std::to_string(v) + " is out of bounds for sequence \"" + schema_.name + "\" (" +
+                      std::to_string(schema_.min) + ".." + std::to_string(schema_.max) + ")");
+  }
+  if (log) logged_lsn_ = log(v, called);
+  logged_value_ = v;
+  logged_called_ = called;
+  log_cnt_ = 0;
+  last_ = v;
+  called_ = called;
+  *lsn = logged_lsn_;
+  return Status::OK();
+}
+
+void Sequence::Restore(int64_t value, bool called) {
+  std::lock_guard lock(mu_);
+  last_ = logged_value_ = value;
+  called_ = logged_called_ = called;
+  log_cnt_ = 0;
+}
+
+void Sequence::Reset(SequenceSchema schema, bool restart, int64_t restart_value) {
+  std::lock_guard lock(mu_);
+  schema_ = std::move(schema);
+  if (restart) {
+    // The ALTER is logged as DDL and replayed before any later record: its
+    // state is the logged one from here on (a checkpoint copies it).
+    last_ = logged_value_ = restart_value;
+    called_ = logged_called_ = false;
+  }
+  log_cnt_ = 0;
+}
+
+SequenceSchema Sequence::schema() const {
+  std::lock_guard lock(mu_);
+  return schema_;
+}
+
+std::pair<int64_t, bool> Sequence::LoggedState() const {
+  std::lock_guard lock(mu_);
+  return {logged_value_, logged_called_};
+}
+
+std::pair<int64_t, bool> Sequence::State() const {
+  std::lock_guard lock(mu_);
+  return {last_, called_};
+}
+
+}  // namespace paceline::catalog
