@@ -26,15 +26,19 @@ std::vector<std::string> Catalog::TableNames() const {
   return names;
 }
 
+bool Catalog::RelationNameTaken(std::string_view name) const {
+  return tables_.count(name) || index_owner_.count(name) || views_.count(name) || sequences_.count(name);
+}
+
+Status Catalog::RelationExists(std::string_view name) {
+  return Status(sqlstate::kDuplicateTable, "relation \"" + std::string(name) + "\" already exists");
+}
+
 Status Catalog::CreateTable(TableSchema schema, std::vector<IndexSchema> indexes,
                             std::shared_ptr<storage::Table>* out) {
-  if (tables_.count(schema.name) || index_owner_.count(schema.name) || views_.count(schema.name)) {
-    return Status(sqlstate::kDuplicateTable, "relation \"" + schema.name + "\" already exists");
-  }
+  if (RelationNameTaken(schema.name)) return RelationExists(schema.name);
   for (const auto& index : indexes) {
-    if (tables_.count(index.name) || index_owner_.count(index.name) || views_.count(index.name)) {
-      return Status(sqlstate::kDuplicateTable, "relation \"" + index.name + "\" already exists");
-    }
+    if (RelationNameTaken(index.name)) return RelationExists(index.name);
   }
   auto table = std::make_shared<storage::Table>(next_table_id_++, std::move(schema));
   for (auto& index : indexes) {
@@ -82,9 +86,7 @@ const ViewSchema* Catalog::FindView(std::string_view name) const {
 }
 
 Status Catalog::CreateView(ViewSchema view, bool replace) {
-  if (tables_.count(view.name) || index_owner_.count(view.name) || (!replace && views_.count(view.name))) {
-    return Status(sqlstate::kDuplicateTable, "relation \"" + view.name + "\" already exists");
-  }
+  if (RelationNameTaken(view.name) && !(replace && views_.count(view.name))) return RelationExists(view.name);
   std::string name = view.name;
   views_[name] = std::move(view);
   Bump();
@@ -159,9 +161,7 @@ Status Catalog::DropDomain(std::string_view name, bool cascade) {
 }
 
 Status Catalog::CreateIndex(storage::Table* table, IndexSchema index) {
-  if (tables_.count(index.name) || index_owner_.count(index.name)) {
-    return Status(sqlstate::kDuplicateTable, "relation \"" + index.name + "\" already exists");
-  }
+  if (RelationNameTaken(index.name)) return RelationExists(index.name);
   std::string name = index.name;
   PL_RETURN_IF_ERROR(table->AddIndex(std::move(index)));
   index_owner_[name] = table->name();
@@ -181,6 +181,37 @@ Status Catalog::DropIndex(std::string_view name) {
   return Status::OK();
 }
 
+std::shared_ptr<Sequence> Catalog::FindSequence(std::string_view name) const {
+  auto it = sequences_.find(name);
+  return it == sequences_.end() ? nullptr : it->second;
+}
+
+std::vector<std::string> Catalog::SequenceNames() const {
+  std::vector<std::string> names;
+  for (const auto& [name, sequence] : sequences_) names.push_back(name);
+  return names;
+}
+
+Status Catalog::CreateSequence(SequenceSchema schema, std::shared_ptr<Sequence>* out) {
+  if (RelationNameTaken(schema.name)) return RelationExists(schema.name);
+  std::string name = schema.name;
+  auto sequence = std::make_shared<Sequence>(std::move(schema));
+  sequences_[name] = sequence;
+  Bump();
+  if (out) *out = std::move(sequence);
+  return Status::OK();
+}
+
+Status Catalog::DropSequence(std::string_view name) {
+  auto it = sequences_.find(name);
+  if (it == sequences_.end()) {
+    return Status(sqlstate::kUndefinedTable, "sequence \"" + std::string(name) + "\" does not exist");
+  }
+  sequences_.erase(it);
+  Bump();
+  return Status::OK();
+}
+
 Status Catalog::AddForeignKey(storage::Table* table, ForeignKey fk) {
   table->mutable_schema().foreign_keys.push_back(std::move(fk));
   Bump();
@@ -195,7 +226,7 @@ std::string Catalog::MakeIndexName(const std::string& table, const std::vector<s
   }
   base += "_" + suffix;
   std::string name = base;
-  for (int n = 1; tables_.count(name) || index_owner_.count(name); ++n) name = base + std::to_string(n);
+  for (int n = 1; RelationNameTaken(name); ++n) name = base + std::to_string(n);
   return name;
 }
 

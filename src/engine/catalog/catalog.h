@@ -1,14 +1,18 @@
 // Catalog: the named objects of a database: tables (with their storage),
-// views, domains, and the index names that belong to each table. Tables,
-// views and indexes share one namespace of relation names.
+// views, domains, sequences, and the index names that belong to each
+// table. Tables, views, indexes and sequences share one namespace of
+// relation names.
 //
 // Every change bumps version(), which the statement cache compares to decide
-// whether a prepared plan is still valid. Tables are held by shared_ptr so a
-// plan that references one keeps it alive even after a DROP.
+// whether a prepared plan is still valid. Tables and sequences are held by
+// shared_ptr so a plan that references one keeps it alive even after a
+// DROP.
 //
 // Thread-safety: lookups may run concurrently with each other; a change
 // (Create*/Drop*) needs exclusive use of the catalog, which the Database
-// guarantees by running DDL under its exclusive execution lock.
+// guarantees by running DDL under its exclusive execution lock. A
+// sequence's state is the one thing that changes under concurrent lookups:
+// its own mutex guards it (sequence.h), and it never bumps the version.
 #pragma once
 
 #include <atomic>
@@ -19,6 +23,7 @@
 
 #include "common/status.h"
 #include "engine/catalog/schema.h"
+#include "engine/catalog/sequence.h"
 #include "engine/storage/table.h"
 
 namespace paceline::catalog {
@@ -37,6 +42,8 @@ class Catalog {
   // The table that owns the index named `name`, or nullptr.
   std::shared_ptr<storage::Table> FindIndexTable(std::string_view name) const;
   std::vector<std::string> TableNames() const;
+  std::shared_ptr<Sequence> FindSequence(std::string_view name) const;
+  std::vector<std::string> SequenceNames() const;
 
   // Creates a table and its indexes (primary key first). 42P07 when a table
   // or index of that name exists; 23505 cannot happen on an empty table.
@@ -57,6 +64,10 @@ class Catalog {
   // 42P07 when the name is taken; 23505 when a unique index meets duplicates.
   Status CreateIndex(storage::Table* table, IndexSchema index);
   Status DropIndex(std::string_view name);
+  // 42P07 when the name is taken.
+  Status CreateSequence(SequenceSchema schema, std::shared_ptr<Sequence>* out);
+  // 42P01 when absent.
+  Status DropSequence(std::string_view name);
   // Records a foreign key on an existing table.
   Status AddForeignKey(storage::Table* table, ForeignKey fk);
   // A fresh index name derived as PostgreSQL does ("t_pkey", "t_a_b_key",
@@ -68,10 +79,14 @@ class Catalog {
 
  private:
   void Bump() { version_.fetch_add(1, std::memory_order_acq_rel); }
+  // Whether a table, index, view or sequence has this name.
+  bool RelationNameTaken(std::string_view name) const;
+  static Status RelationExists(std::string_view name);
 
   std::map<std::string, std::shared_ptr<storage::Table>, std::less<>> tables_;
   std::map<std::string, DomainSchema, std::less<>> domains_;
   std::map<std::string, ViewSchema, std::less<>> views_;
+  std::map<std::string, std::shared_ptr<Sequence>, std::less<>> sequences_;
   // The views that name `name` (directly); 2BP01 naming the first when
   // there is one and !cascade, else drops them all (recursively).
   Status DropDependentViews(std::string_view name, const char* kind, bool cascade);

@@ -96,5 +96,53 @@ TEST_F(CatalogTest, DropTableReferencedByForeignKeyNeedsCascade) {
   EXPECT_TRUE(Schema("c").foreign_keys.empty());
 }
 
+TEST(CatalogSequenceTest, SequencesShareTheRelationNamespace) {
+  // A sequence's name is taken for tables, indexes and views, and theirs
+  // for it (42P07 both ways); a derived index name steps around it.
+  Catalog catalog;
+  std::shared_ptr<Sequence> s;
+  ASSERT_TRUE(catalog.CreateSequence(SequenceSchema::Defaults("t_id_seq", TypeId::kInt64), &s).ok());
+  EXPECT_EQ(catalog.FindSequence("t_id_seq"), s);
+  const uint64_t version = catalog.version();
+  TableSchema table;
+  table.name = "t_id_seq";
+  ColumnSchema id;
+  id.name = "id";
+  id.type = Type(TypeId::kInt32);
+  table.columns.push_back(id);
+  EXPECT_TRUE(catalog.CreateTable(table, {}, nullptr).Is(sqlstate::kDuplicateTable));
+  ViewSchema view;
+  view.name = "t_id_seq";
+  EXPECT_TRUE(catalog.CreateView(view, /*replace=*/true).Is(sqlstate::kDuplicateTable));
+  table.name = "t";
+  IndexSchema index;
+  index.name = "t_id_seq";
+  index.columns = {0};
+  EXPECT_TRUE(catalog.CreateTable(table, {index}, nullptr).Is(sqlstate::kDuplicateTable));
+  ASSERT_TRUE(catalog.CreateTable(table, {}, nullptr).ok());
+  EXPECT_EQ(catalog.MakeIndexName("t", {"id"}, "seq"), "t_id_seq1");
+  EXPECT_TRUE(catalog.CreateSequence(SequenceSchema::Defaults("t", TypeId::kInt64), nullptr).Is(sqlstate::kDuplicateTable));
+  EXPECT_GT(catalog.version(), version);  // the CREATE TABLE
+
+  // Drop: 42P01 when absent; a plan's reference keeps the object alive.
+  const uint64_t before_drop = catalog.version();
+  ASSERT_TRUE(catalog.DropSequence("t_id_seq").ok());
+  EXPECT_GT(catalog.version(), before_drop);
+  EXPECT_EQ(catalog.FindSequence("t_id_seq"), nullptr);
+  EXPECT_EQ(catalog.SequenceNames(), std::vector<std::string>{});
+  Status st = catalog.DropSequence("t_id_seq");
+  EXPECT_TRUE(st.Is(sqlstate::kUndefinedTable));
+  EXPECT_EQ(st.message(), "sequence \"t_id_seq\" does not exist");
+  int64_t v = 0;
+  uint64_t lsn = 0;
+  EXPECT_TRUE(s->Next({}, &v, &lsn).ok());
+  EXPECT_EQ(v, 1);
+  // nextval never bumps the version: plans stay valid.
+  const uint64_t after = catalog.version();
+  ASSERT_TRUE(catalog.CreateSequence(SequenceSchema::Defaults("s", TypeId::kInt64), &s).ok());
+  EXPECT_TRUE(s->Next({}, &v, &lsn).ok());
+  EXPECT_EQ(catalog.version(), after + 1);
+}
+
 }  // namespace
 }  // namespace paceline::catalog
