@@ -20,33 +20,18 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from server_process import ServerProcess  # noqa: E402
-from wire_client import OPEN, TIMEOUT, Client, cstr, data_rows, fields  # noqa: E402
+from wire_client import TIMEOUT, Client, KvServerTest, cstr, data_rows, fields  # noqa: E402
 
 BINARY = None
 
 
-class BadInputTest(unittest.TestCase):
+class BadInputTest(KvServerTest):
     @classmethod
-    def setUpClass(cls):
-        cls.server = ServerProcess(BINARY, "--workers=2", "--max-message-mb=1").start()
-        c = cls.client()
-        c.connect()
-        c.query("CREATE TABLE kv (k INT PRIMARY KEY, v INT)")
-        OPEN.remove(c)
-        c.close()
-
-    @classmethod
-    def tearDownClass(cls):
-        code, err = cls.server.stop()
-        assert code == 0, err
-
-    @classmethod
-    def client(cls):
-        return Client(cls.server.port)
+    def server_args(cls):
+        return (BINARY, "--workers=2", "--max-message-mb=1")
 
     def tearDown(self):
-        while OPEN:
-            OPEN.pop().close()
+        super().tearDown()
         # A normal client keeps working whatever the last test did.
         p = subprocess.run(["psql", "-X", "-At", "-c", "SELECT 40 + 2"], capture_output=True, text=True,
                            env=self.server.env(), timeout=TIMEOUT)

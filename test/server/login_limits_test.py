@@ -14,12 +14,12 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from server_process import ServerProcess  # noqa: E402
-from wire_client import OPEN, TIMEOUT, Client, data_rows, fields, rss_kb  # noqa: E402
+from wire_client import TIMEOUT, Client, KvServerTest, data_rows, fields, rss_kb  # noqa: E402
 
 BINARY = None
 
 
-class BeforeLoginTest(unittest.TestCase):
+class BeforeLoginTest(KvServerTest):
     """Limits before authentication and on idle transactions: a socket that
     never logs in is closed after --authentication-timeout and never takes
     the place of an authenticated client; messages before login are bounded
@@ -28,23 +28,9 @@ class BeforeLoginTest(unittest.TestCase):
     25P03 and is rolled back."""
 
     @classmethod
-    def setUpClass(cls):
-        cls.server = ServerProcess(BINARY, "--workers=1", "--max-connections=3", "--max-authenticating=8",
-                                   "--authentication-timeout=1", "--idle-in-transaction-timeout=300").start()
-        c = Client(cls.server.port)
-        c.connect()
-        c.query("CREATE TABLE kv (k INT PRIMARY KEY, v INT)")
-        OPEN.remove(c)
-        c.close()
-
-    @classmethod
-    def tearDownClass(cls):
-        code, err = cls.server.stop()
-        assert code == 0, err
-
-    def tearDown(self):
-        while OPEN:
-            OPEN.pop().close()
+    def server_args(cls):
+        return (BINARY, "--workers=1", "--max-connections=3", "--max-authenticating=8", "--authentication-timeout=1",
+                "--idle-in-transaction-timeout=300")
 
     def test_silent_sockets_never_lock_authenticated_clients_out(self):
         # As many silent sockets as --max-connections: authenticated clients

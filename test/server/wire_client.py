@@ -2,9 +2,12 @@
 frames by hand (bad_input_test.py, login_limits_test.py): start-up,
 messages, queries, reading replies; and helpers to decode what comes
 back. Every Client's socket is kept in OPEN so a test's tearDown can close
-what the test left open."""
+what the test left open; KvServerTest is the fixture both files share."""
 import socket
 import struct
+import unittest
+
+from server_process import ServerProcess
 
 TIMEOUT = 20
 
@@ -122,3 +125,35 @@ def rss_kb(pid):
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return 0
+
+
+class KvServerTest(unittest.TestCase):
+    """One paceline-server for the test class, started with server_args()
+    (the binary first), with a table kv (k INT PRIMARY KEY, v INT); every
+    client socket a test opened is closed after it."""
+
+    @classmethod
+    def server_args(cls):
+        raise NotImplementedError
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = ServerProcess(*cls.server_args()).start()
+        c = cls.client()
+        c.connect()
+        c.query("CREATE TABLE kv (k INT PRIMARY KEY, v INT)")
+        OPEN.remove(c)
+        c.close()
+
+    @classmethod
+    def tearDownClass(cls):
+        code, err = cls.server.stop()
+        assert code == 0, err
+
+    @classmethod
+    def client(cls):
+        return Client(cls.server.port)
+
+    def tearDown(self):
+        while OPEN:
+            OPEN.pop().close()

@@ -85,8 +85,11 @@ bool PipelineRunner::TrySubmit(const PipelineRequest& request) {
   // prepared here, and stored as prepared by the replay below.
   std::vector<StatementEntry> prepared;                     // by Parse, in order
   std::map<std::string_view, size_t> parsed;                // name -> its latest Parse in `prepared`
-  std::map<std::string_view, const StatementEntry*> bound;  // portal -> its statement
-  std::map<std::string_view, bool> executed;
+  struct Bound {
+    const StatementEntry* statement;
+    bool executed;
+  };
+  std::map<std::string_view, Bound> bound;  // portal -> its statement, and whether it ran
   size_t parses = 0;
   for (const auto& step : request.steps()) parses += step.type == 'P';
   prepared.reserve(parses);  // `bound` points into it
@@ -109,8 +112,7 @@ bool PipelineRunner::TrySubmit(const PipelineRequest& request) {
         const StatementEntry* entry = p != parsed.end() ? &prepared[p->second] : names_->FindStatement(m.statement);
         if (entry == nullptr) return false;
         if (!m.portal.empty() && (names_->FindPortal(m.portal) != nullptr || bound.count(m.portal))) return false;
-        bound[m.portal] = entry;
-        executed[m.portal] = false;
+        bound[m.portal] = {entry, false};
         break;
       }
       case 'D': {
@@ -124,9 +126,9 @@ bool PipelineRunner::TrySubmit(const PipelineRequest& request) {
         const ExecuteMessage& m = request.execute(step);
         if (m.max_rows != 0) return false;
         auto p = bound.find(m.portal);
-        if (p == bound.end() || executed[m.portal]) return false;
-        executed[m.portal] = true;
-        if (!transaction.Add(PartOf(*p->second->prepared))) return false;
+        if (p == bound.end() || p->second.executed) return false;
+        p->second.executed = true;
+        if (!transaction.Add(PartOf(*p->second.statement->prepared))) return false;
         break;
       }
       default:
@@ -138,6 +140,7 @@ bool PipelineRunner::TrySubmit(const PipelineRequest& request) {
   // Replay: the statements stored and the portals bound (an error here
   // runs nothing), the replies kept for after the run.
   std::vector<Reply> replies;
+  replies.reserve(request.steps().size());
   std::vector<StatementCall> calls;
   size_t parse_index = 0;
   Status s;
