@@ -71,6 +71,16 @@ Database::~Database() {
     checkpointer_cv_.notify_all();
     checkpointer_.join();
   }
+  if (durability_ != nullptr) {
+    // A clean close: each sequence's exact state, so that a restart goes on
+    // where it stopped (as PostgreSQL's shutdown checkpoint does) rather
+    // than past the bound logged ahead.
+    for (const std::string& name : catalog_.SequenceNames()) {
+      catalog_.FindSequence(name)->LogState([&](int64_t value, bool called) {
+        return durability_->AppendSequence(name, value, called);
+      });
+    }
+  }
   if (durability_ != nullptr && options_.checkpoint_on_close && durability_->log_bytes_since_checkpoint() > 0) {
     durability::CheckpointStats stats;
     Checkpoint(&stats);  // a failure leaves the log, which recovery replays
@@ -121,7 +131,7 @@ Status Database::Open(const Options& options, std::unique_ptr<Database>* out) {
       std::shared_ptr<const sql::PreparedStatement> p;
       PL_RETURN_IF_ERROR(raw->Prepare(sql, {}, &p));
       QueryResult ignored;
-      return raw->RunDdl(*p, &ignored);  // durability_ is not set yet: not logged again
+      return raw->RunDdl(*p, &ignored, /*replaying=*/true);  // durability_ is not set yet: not logged again
     };
     PL_RETURN_IF_ERROR(durability::Durability::Open(d, &db->catalog_, run_ddl, &db->recovery_stats_,
                                                     &db->durability_));
@@ -396,7 +406,7 @@ Status Database::RunDml(const sql::PreparedStatement& statement, const std::vect
   return status;
 }
 
-Status Database::RunDdl(const sql::PreparedStatement& statement, QueryResult* result) {
+Status Database::RunDdl(const sql::PreparedStatement& statement, QueryResult* result, bool replaying) {
   // The caller holds the execution gate exclusively (no statement runs)
   // and the gates of the tables this changes (no block uses them). Blocks
   // idle on other tables, and the caller's own (DDL inside a block), may
@@ -409,7 +419,14 @@ Status Database::RunDdl(const sql::PreparedStatement& statement, QueryResult* re
   for (const auto& name : catalog_.TableNames()) before.push_back(catalog_.FindTable(name));
   std::vector<uint64_t> stamps;
   for (const auto& t : before) stamps.push_back(t->stamp());
-  sql::DdlExecutor ddl(&catalog_);
+  sql::DdlOptions ddl_options;
+  ddl_options.replaying = replaying;
+  if (durability_ != nullptr) {
+    ddl_options.log_sequence = [this](std::string_view name, int64_t value, bool called) {
+      return durability_->AppendSequence(name, value, called);
+    };
+  }
+  sql::DdlExecutor ddl(&catalog_, std::move(ddl_options));
   Status status = ddl.Execute(*statement.ast, result);
   cache_.DropStale(catalog_.version());  // stale plans would keep dropped tables alive
   if (status.ok() && durability_ != nullptr) status = durability_->WaitDurable(durability_->AppendDdl(statement.text));

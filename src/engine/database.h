@@ -178,7 +178,8 @@ class Database {
   // Statement execution shared by sessions, requests and procedures.
   Status RunDml(const sql::PreparedStatement& statement, const std::vector<Value>& params, Transaction* txn,
                 int64_t start_time, QueryResult* result);
-  Status RunDdl(const sql::PreparedStatement& statement, QueryResult* result);
+  // `replaying`: recovery runs a logged statement again (sql::DdlOptions).
+  Status RunDdl(const sql::PreparedStatement& statement, QueryResult* result, bool replaying = false);
   Status Prepare(std::string_view sql, const std::vector<Type>& declared,
                  std::shared_ptr<const sql::PreparedStatement>* out);
   // Prepares `sql` to run with `params` ($1..$n), the caller holding the

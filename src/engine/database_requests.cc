@@ -290,6 +290,8 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
   result->status = NewTransaction(timestamp, &txn);
   if (!result->status.ok()) return AttemptOutcome::kFailed;
   txn->SetCancelToken(request.cancel);
+  SequenceSession own_sequences(&catalog_, durability_.get());
+  txn->SetSequences(request.sequences != nullptr ? request.sequences : &own_sequences);
   const int64_t start = CurrentTimestampMicros();
   Status status;
   if (proc) {

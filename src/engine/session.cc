@@ -55,6 +55,7 @@ bool IsDdl(sql::StatementKind kind) {
     case sql::StatementKind::kCreateIndex: case sql::StatementKind::kCreateView: case sql::StatementKind::kDrop:
     case sql::StatementKind::kTruncate:
     case sql::StatementKind::kAlterTable:
+    case sql::StatementKind::kCreateSequence: case sql::StatementKind::kAlterSequence:
       return true;
     default:
       return false;
@@ -69,7 +70,8 @@ const char* ReadOnlyViolation(const sql::PreparedStatement& statement) {
     return first.insert ? "INSERT" : first.update ? "UPDATE" : "DELETE";
   }
   switch (statement.kind) {
-    case sql::StatementKind::kSelect: return statement.select->for_update ? "SELECT FOR UPDATE" : nullptr;
+    case sql::StatementKind::kSelect:
+      return statement.select->for_update ? "SELECT FOR UPDATE" : statement.sequence_write;
     case sql::StatementKind::kInsert: return "INSERT";
     case sql::StatementKind::kUpdate: return "UPDATE";
     case sql::StatementKind::kDelete: return "DELETE";
@@ -79,12 +81,15 @@ const char* ReadOnlyViolation(const sql::PreparedStatement& statement) {
     case sql::StatementKind::kCreateView: return "CREATE VIEW";
     case sql::StatementKind::kTruncate: return "TRUNCATE TABLE";
     case sql::StatementKind::kAlterTable: return "ALTER TABLE";
+    case sql::StatementKind::kCreateSequence: return "CREATE SEQUENCE";
+    case sql::StatementKind::kAlterSequence: return "ALTER SEQUENCE";
     case sql::StatementKind::kDrop:
       switch (statement.ast->drop->kind) {
         case sql::ObjectKind::kTable: return "DROP TABLE";
         case sql::ObjectKind::kIndex: return "DROP INDEX";
         case sql::ObjectKind::kDomain: return "DROP DOMAIN";
         case sql::ObjectKind::kView: return "DROP VIEW";
+        case sql::ObjectKind::kSequence: return "DROP SEQUENCE";
         case sql::ObjectKind::kOther: return "DROP";
       }
       return "DROP";
@@ -116,7 +121,10 @@ std::string Lower(std::string_view s) {
 }  // namespace
 
 Session::Session(Database* db)
-    : db_(db), settings_(DefaultSettings()), id_(db->next_session_id_.fetch_add(1, std::memory_order_relaxed)) {}
+    : db_(db),
+      sequences_(&db->catalog_, db->durability_.get()),
+      settings_(DefaultSettings()),
+      id_(db->next_session_id_.fetch_add(1, std::memory_order_relaxed)) {}
 
 Session::~Session() {
   if (txn_) EndTransaction(false);
@@ -401,8 +409,8 @@ Status Session::RunUtility(const sql::PreparedStatement& statement, QueryResult*
     case sql::StatementKind::kDiscard: {
       // PostgreSQL's DISCARD: ALL resets the session (settings here; the
       // protocol layer closes its prepared statements and portals). Plans
-      // are shared by every session and rebuilt after DDL, temporary tables
-      // and sequences do not exist: the other targets have nothing to drop.
+      // are shared by every session and rebuilt after DDL, and temporary
+      // tables do not exist; SEQUENCES (and ALL) forget currval and lastval.
       static constexpr const char* kTags[] = {"DISCARD ALL", "DISCARD PLANS", "DISCARD SEQUENCES", "DISCARD TEMP"};
       const sql::DiscardTarget target = ast.discard->target;
       if (target == sql::DiscardTarget::kAll) {
@@ -411,6 +419,7 @@ Status Session::RunUtility(const sql::PreparedStatement& statement, QueryResult*
         }
         ResetAllSettings(false);
       }
+      if (target == sql::DiscardTarget::kAll || target == sql::DiscardTarget::kSequences) sequences_.Discard();
       result->command_tag = kTags[static_cast<int>(target)];
       return Status::OK();
     }
@@ -486,7 +495,13 @@ Status Session::RunDmlInTransaction(const sql::PreparedStatement& statement, con
       footprint_->Add(*current, params);
       executed_.push_back({current->text, current->param_types, params});
     }
-    return db_->RunDml(*current, params, txn_.get(), txn_start_, result);
+    Status status = db_->RunDml(*current, params, txn_.get(), txn_start_, result);
+    // In a block the result reaches the client before COMMIT: a sequence
+    // value in it only once the record covering it is durable (once per
+    // kLogAhead values; an autocommit statement's commit covers it).
+    const uint64_t needed = sequences_.TakeNeededLsn();
+    if (status.ok() && block && needed != 0) status = db_->AwaitCommitDurable(needed);
+    return status;
   }
 }
 

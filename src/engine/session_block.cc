@@ -16,6 +16,7 @@ namespace paceline::engine {
 Status Session::Begin(uint64_t timestamp) {
   PL_RETURN_IF_ERROR(db_->NewTransaction(timestamp != 0 ? timestamp : db_->NextTimestamp(), &txn_));
   txn_->SetCancelToken(&cancel_);
+  txn_->SetSequences(&sequences_);
   txn_start_ = CurrentTimestampMicros();
   return Status::OK();
 }

@@ -36,6 +36,10 @@
 #include "engine/storage/epoch_manager.h"
 #include "engine/storage/table.h"
 
+namespace paceline::sql {
+class SequenceAccess;
+}
+
 namespace paceline::engine {
 
 class Transaction : private cc::CommitHooks {
@@ -87,6 +91,10 @@ class Transaction : private cc::CommitHooks {
   bool canceled() const { return cancel_ != nullptr && cancel_->canceled(); }
   // The token itself (may be null), for waits that a cancel must end (pg_sleep).
   const CancelToken* cancel_token() const { return cancel_; }
+  // nextval & co.'s view of the sequences (borrowed, may be null: the
+  // sequence functions then fail); set before the first statement.
+  void SetSequences(sql::SequenceAccess* sequences) { sequences_ = sequences; }
+  sql::SequenceAccess* sequences() const { return sequences_; }
   // A check point: 57014 when canceled (counted in CancelToken::checks()).
   Status CheckCanceled() const { return cancel_ != nullptr && cancel_->Poll() ? CanceledStatus() : Status::OK(); }
 
@@ -183,6 +191,7 @@ class Transaction : private cc::CommitHooks {
   const uint64_t timestamp_;
   std::unique_ptr<cc::TransactionContext> ctx_;
   const CancelToken* cancel_ = nullptr;
+  sql::SequenceAccess* sequences_ = nullptr;
   durability::Durability* durability_ = nullptr;
   std::string redo_;  // during Commit: the redo record Install appends
   uint64_t commit_lsn_ = 0;

@@ -39,6 +39,7 @@ struct StatementCall {
 
 // A request's statements as the engine prepared them (engine-internal:
 // defined in database.cc).
+class SequenceSession;
 struct PreparedCalls;
 
 struct TransactionRequest {
@@ -50,6 +51,9 @@ struct TransactionRequest {
   // next check point (see common/cancel_token.h). Either way it fails with
   // 57014, is not retried, and is no abort in the scheduler's History.
   const CancelToken* cancel = nullptr;
+  // The session whose currval and lastval nextval & co. read and set
+  // (borrowed, may be null: the request has its own, which it forgets).
+  SequenceSession* sequences = nullptr;
   // Filled by the engine, left empty by callers: the statements as
   // prepared when the footprint was read, which each attempt runs while the
   // catalog is the one they were bound against (instead of preparing

@@ -303,6 +303,22 @@ TEST_F(FootprintBuilderTest, ArrayComparisonsYieldNoReference) {
   EXPECT_EQ(Literal("SELECT 1 FROM stock WHERE s_w_id = ANY($1)", {Value::Null(TypeId::kArray)}), Names{});
 }
 
+// A sequence is never a reference: nextval's calls cost no conflict, so a
+// value drawn from one says nothing about which rows a transaction touches.
+// An INSERT keyed by nextval contributes its other values only.
+TEST_F(FootprintBuilderTest, SequenceCallsYieldNoReference) {
+  Run("CREATE SEQUENCE ids");
+  EXPECT_EQ(Literal("SELECT nextval('ids')", {}), Names{});
+  EXPECT_EQ(Literal("SELECT w_name FROM warehouse WHERE w_id = nextval('ids')", {}), Names{});
+  EXPECT_EQ(Literal("INSERT INTO warehouse (w_id, w_name) VALUES (nextval('ids'), $1)", {T("x")}),
+            (Names{"w_name='x'"}));
+  EXPECT_EQ(Literal("UPDATE warehouse SET w_name = 'n' || nextval('ids') WHERE w_id = $1", {I(5)}),
+            (Names{"w_id=5"}));
+  EXPECT_EQ(NamesOf(KeysSpec(kLiteral, kSingle), "INSERT INTO warehouse (w_id, w_name) VALUES (nextval('ids'), $1)",
+                    {T("x")}),
+            Names{});
+}
+
 TEST_F(FootprintBuilderTest, NonDmlStatementsHaveNoSlots) {
   EXPECT_TRUE(Prepare("BEGIN")->reference_slots.empty());
   EXPECT_TRUE(Prepare("CREATE TABLE t (a INT)")->reference_slots.empty());

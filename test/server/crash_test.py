@@ -5,6 +5,10 @@ kill points, with background checkpoints running), restarted on the same
 data directory, and must hold every acknowledged commit and no half of any
 transaction. Each transaction inserts one row into `a` and one into `b` with
 the same id: a torn transaction would leave an id in one table only.
+Each transaction also draws from a sequence: a block shows its value to the
+client before COMMIT, a one-message transaction stores it in `c`. After
+every restart the sequence must continue above every value any client saw
+or any committed row holds (it may skip values, never repeat one).
 
 Writers alternate the two paths a transaction takes through the server:
 one Query message holding the whole transaction (scheduled on a worker) and
@@ -46,6 +50,7 @@ class CrashTest(unittest.TestCase):
         """Writers commit until `kill_after` acknowledged commits, then the
         server is killed under them. Returns the acknowledged ids."""
         acked = []
+        shown = []  # sequence values a client received
         lock = threading.Lock()
         enough = threading.Event()
 
@@ -57,11 +62,14 @@ class CrashTest(unittest.TestCase):
                     i = base + w * 1_000_000 + n
                     n += 1
                     if n % 2:
-                        conn.execute("BEGIN; INSERT INTO a VALUES (%d, %d); INSERT INTO b VALUES (%d, 'w%d'); COMMIT"
-                                     % (i, w, i, w))
+                        conn.execute("BEGIN; INSERT INTO a VALUES (%d, %d); INSERT INTO b VALUES (%d, 'w%d'); "
+                                     "INSERT INTO c VALUES (nextval('s')); COMMIT" % (i, w, i, w))
                     else:
                         with conn.transaction():
                             conn.execute("INSERT INTO a VALUES (%s, %s)", (i, w))
+                            value = conn.execute("SELECT nextval('s')").fetchone()[0]
+                            with lock:
+                                shown.append(value)
                             conn.execute("INSERT INTO b VALUES (%s, %s)", (i, "w%d" % w))
                     with lock:
                         acked.append(i)
@@ -84,22 +92,31 @@ class CrashTest(unittest.TestCase):
             t.join(timeout=60)
         self.assertTrue(enough.is_set(), "the writers did not reach %d commits" % kill_after)
         with lock:
-            return list(acked)
+            return list(acked), list(shown)
 
     def test_acknowledged_commits_survive_sigkill(self):
         server = self.start()
         with self.connect(server) as conn:
             conn.execute("CREATE TABLE a (id INT PRIMARY KEY, w INT NOT NULL)")
             conn.execute("CREATE TABLE b (id INT PRIMARY KEY, note TEXT NOT NULL)")
+            conn.execute("CREATE TABLE c (id BIGINT PRIMARY KEY)")
+            conn.execute("CREATE SEQUENCE s")
         all_acked = []
+        all_shown = []
         rng = random.Random(7)
         for round_ in range(4):  # several kill points
-            acked = self.run_writers(server, base=round_ * 10_000_000, kill_after=rng.randint(100, 600))
+            acked, shown = self.run_writers(server, base=round_ * 10_000_000, kill_after=rng.randint(100, 600))
             all_acked += acked
+            all_shown += shown
             server = self.start()  # recovery
             with self.connect(server) as conn:
                 a = {r[0] for r in conn.execute("SELECT id FROM a").fetchall()}
                 b = {r[0] for r in conn.execute("SELECT id FROM b").fetchall()}
+                stored = conn.execute("SELECT coalesce(max(id), 0) FROM c").fetchone()[0]
+                after = conn.execute("SELECT nextval('s')").fetchone()[0]
+            self.assertGreater(len(all_shown), 0)
+            self.assertGreater(after, max(all_shown + [stored]),
+                               "a sequence value seen before kill %d would be handed out again" % round_)
             missing = set(all_acked) - a
             self.assertEqual(missing, set(), "acknowledged commits lost after kill %d" % round_)
             self.assertEqual(set(all_acked) - b, set())

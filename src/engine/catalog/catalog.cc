@@ -75,6 +75,8 @@ Status Catalog::DropTable(std::string_view name, bool cascade) {
   }
   PL_RETURN_IF_ERROR(DropDependentViews(name, "table", cascade));
   for (const auto& index : it->second->indexes()) index_owner_.erase(index->schema().name);
+  // The sequences it owns (OWNED BY, serial, identity) go with it.
+  std::erase_if(sequences_, [&](const auto& entry) { return entry.second->schema().owned_by_table == name; });
   tables_.erase(it);
   Bump();
   return Status::OK();
@@ -186,6 +188,15 @@ std::shared_ptr<Sequence> Catalog::FindSequence(std::string_view name) const {
   return it == sequences_.end() ? nullptr : it->second;
 }
 
+Status Catalog::SequenceNamed(std::string_view name, std::shared_ptr<Sequence>* out, std::string_view missing) const {
+  *out = FindSequence(name);
+  if (*out) return Status::OK();
+  if (RelationNameTaken(name)) {
+    return Status(sqlstate::kWrongObjectType, "\"" + std::string(name) + "\" is not a sequence");
+  }
+  return Status(sqlstate::kUndefinedTable, std::string(missing) + " \"" + std::string(name) + "\" does not exist");
+}
+
 std::vector<std::string> Catalog::SequenceNames() const {
   std::vector<std::string> names;
   for (const auto& [name, sequence] : sequences_) names.push_back(name);
@@ -202,12 +213,22 @@ Status Catalog::CreateSequence(SequenceSchema schema, std::shared_ptr<Sequence>*
   return Status::OK();
 }
 
-Status Catalog::DropSequence(std::string_view name) {
-  auto it = sequences_.find(name);
-  if (it == sequences_.end()) {
+Status Catalog::DropSequence(std::string_view name, bool cascade) {
+  if (sequences_.find(name) == sequences_.end()) {
     return Status(sqlstate::kUndefinedTable, "sequence \"" + std::string(name) + "\" does not exist");
   }
-  sequences_.erase(it);
+  PL_RETURN_IF_ERROR(DropDependentViews(name, "sequence", cascade));
+  sequences_.erase(sequences_.find(name));
+  Bump();
+  return Status::OK();
+}
+
+Status Catalog::AlterSequence(std::string_view name, SequenceSchema schema, bool restart, int64_t restart_value) {
+  auto it = sequences_.find(name);
+  if (it == sequences_.end()) {
+    return Status(sqlstate::kUndefinedTable, "relation \"" + std::string(name) + "\" does not exist");
+  }
+  it->second->Reset(std::move(schema), restart, restart_value);
   Bump();
   return Status::OK();
 }

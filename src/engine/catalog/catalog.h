@@ -44,13 +44,19 @@ class Catalog {
   std::vector<std::string> TableNames() const;
   std::shared_ptr<Sequence> FindSequence(std::string_view name) const;
   std::vector<std::string> SequenceNames() const;
+  // The sequence `name`, or PostgreSQL's errors: 42809 `"name" is not a
+  // sequence` when another relation has the name, else 42P01 `<missing>
+  // "name" does not exist` (missing: "relation", or "sequence" for DROP).
+  Status SequenceNamed(std::string_view name, std::shared_ptr<Sequence>* out,
+                       std::string_view missing = "relation") const;
 
   // Creates a table and its indexes (primary key first). 42P07 when a table
   // or index of that name exists; 23505 cannot happen on an empty table.
   Status CreateTable(TableSchema schema, std::vector<IndexSchema> indexes,
                      std::shared_ptr<storage::Table>* out);
   // 42P01 when absent. Foreign keys that name the table from other tables
-  // are dropped with it only when `cascade`; otherwise 2BP01.
+  // are dropped with it only when `cascade`; otherwise 2BP01. The sequences
+  // the table owns (SequenceSchema::owned_by_table) are dropped with it.
   Status DropTable(std::string_view name, bool cascade);
   Status CreateDomain(DomainSchema domain);
   // 42P07 when the name is taken by a table, index, or (unless `replace`)
@@ -66,8 +72,11 @@ class Catalog {
   Status DropIndex(std::string_view name);
   // 42P07 when the name is taken.
   Status CreateSequence(SequenceSchema schema, std::shared_ptr<Sequence>* out);
-  // 42P01 when absent.
-  Status DropSequence(std::string_view name);
+  // 42P01 when absent. Views that call it go too when `cascade`; otherwise
+  // 2BP01.
+  Status DropSequence(std::string_view name, bool cascade = false);
+  // ALTER SEQUENCE: a new description (Sequence::Reset). 42P01 when absent.
+  Status AlterSequence(std::string_view name, SequenceSchema schema, bool restart, int64_t restart_value);
   // Records a foreign key on an existing table.
   Status AddForeignKey(storage::Table* table, ForeignKey fk);
   // A fresh index name derived as PostgreSQL does ("t_pkey", "t_a_b_key",

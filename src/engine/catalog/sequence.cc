@@ -12,6 +12,11 @@ std::pair<int64_t, int64_t> RangeOf(TypeId type) {
   }
 }
 
+uint64_t NextSequenceId() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 }  // namespace
 
 SequenceSchema SequenceSchema::Defaults(std::string name, TypeId type, int64_t increment) {
@@ -33,7 +38,7 @@ SequenceSchema SequenceSchema::Defaults(std::string name, TypeId type, int64_t i
 }
 
 Sequence::Sequence(SequenceSchema schema)
-    : schema_(std::move(schema)), last_(schema_.start), logged_value_(schema_.start) {}
+    : id_(NextSequenceId()), schema_(std::move(schema)), last_(schema_.start), logged_value_(schema_.start) {}
 
 bool Sequence::Step(int64_t v, int64_t* next) const {
   if (!__builtin_add_overflow(v, schema_.increment, next) && *next >= schema_.min && *next <= schema_.max) {
@@ -106,6 +111,17 @@ void Sequence::Reset(SequenceSchema schema, bool restart, int64_t restart_value)
     called_ = logged_called_ = false;
   }
   log_cnt_ = 0;
+}
+
+uint64_t Sequence::LogState(const Logger& log) {
+  std::lock_guard lock(mu_);
+  // Every value handed out is at most last_ (at least, descending): the
+  // exact state repeats none.
+  logged_value_ = last_;
+  logged_called_ = called_;
+  log_cnt_ = 0;
+  logged_lsn_ = log ? log(last_, called_) : 0;
+  return logged_lsn_;
 }
 
 SequenceSchema Sequence::schema() const {

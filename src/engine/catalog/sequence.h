@@ -24,6 +24,7 @@
 // Ownership: plain object; the catalog owns it.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -45,6 +46,10 @@ struct SequenceSchema {
   int64_t start = 1;
   int64_t cache = 1;  // accepted; every value is handed out one at a time
   bool cycle = false;
+  // OWNED BY table.column: dropped with the table (or the column); "" when
+  // owned by nothing.
+  std::string owned_by_table;
+  std::string owned_by_column;
 
   // PostgreSQL's defaults for `type` and the increment's sign: ascending
   // from 1 to the type's maximum, or descending from -1 to its minimum,
@@ -78,7 +83,15 @@ class Sequence {
   // ALTER SEQUENCE: a new description; `restart` sets the state to
   // (restart_value, not called).
   void Reset(SequenceSchema schema, bool restart, int64_t restart_value);
+  // Logs the exact state instead of a bound ahead of it (and makes it the
+  // logged state): before an ALTER, whose new bounds may exclude the bound
+  // logged ahead, and at a clean close, so that a restart continues where
+  // the sequence stopped. Returns the record's LSN (0 with an empty log).
+  uint64_t LogState(const Logger& log);
 
+  // Unique among the sequences of this process, never reused: a session's
+  // currval belongs to this object, not to a later one of the same name.
+  uint64_t id() const { return id_; }
   SequenceSchema schema() const;
   // The state as last logged (or restored), for a checkpoint.
   std::pair<int64_t, bool> LoggedState() const;
@@ -89,6 +102,7 @@ class Sequence {
   // The value after `v`, or false past a bound without CYCLE.
   bool Step(int64_t v, int64_t* next) const;
 
+  const uint64_t id_;
   mutable std::mutex mu_;
   SequenceSchema schema_;
   int64_t last_;

@@ -69,6 +69,7 @@ struct RecoveryStats {
   uint64_t log_records = 0;   // replayed after the checkpoint
   uint64_t log_bytes = 0;
   uint64_t ddl_statements = 0;
+  uint64_t sequence_records = 0;  // kSequence records replayed (checkpoint and log)
   bool torn_tail = false;     // an incomplete last record was cut off
   uint64_t next_lsn = 1;
   double seconds = 0;
@@ -104,6 +105,8 @@ class Durability {
   uint64_t AppendRowImages(std::string_view payload);
   // A DDL statement that succeeded (the caller holds the gate exclusively).
   uint64_t AppendDdl(const std::string& sql);
+  // "Sequence `name` is at (value, called)" (redo_record.h): its LSN.
+  uint64_t AppendSequence(std::string_view name, int64_t value, bool called);
 
   uint64_t appended_lsn() const { return writer_->appended_lsn(); }
   uint64_t durable_lsn() const { return writer_->durable_lsn(); }

@@ -55,4 +55,24 @@ bool DecodeCheckpointEnd(std::string_view payload, CheckpointEnd* out) {
          payload.empty();
 }
 
+std::string EncodeSequenceState(const SequenceState& state) {
+  std::string out;
+  PutFixed(&out, static_cast<uint16_t>(state.name.size()));
+  out.append(state.name);
+  PutFixed(&out, state.value);
+  PutFixed(&out, static_cast<uint8_t>(state.called ? 1 : 0));
+  return out;
+}
+
+bool DecodeSequenceState(std::string_view payload, SequenceState* out) {
+  uint16_t name_size = 0;
+  if (!TakeFixed(&payload, &name_size) || payload.size() < name_size) return false;
+  out->name = payload.substr(0, name_size);
+  payload.remove_prefix(name_size);
+  uint8_t called = 0;
+  if (!TakeFixed(&payload, &out->value) || !TakeFixed(&payload, &called) || called > 1) return false;
+  out->called = called == 1;
+  return payload.empty();
+}
+
 }  // namespace paceline::engine::durability

@@ -8,14 +8,19 @@
 // each named row hold that image, whatever it held before, so replay is
 // idempotent and order within a record does not matter (a record names a
 // row at most once). Catalog changes are kDdl records holding the statement's
-// text, replayed by running it. A checkpoint file holds kDdl records (every
-// catalog change since the database was created), kRowImages records (every
-// live row) and one kCheckpointEnd record.
+// text, replayed by running it. A kSequence record says "from here on, the
+// sequence named so is at (value, is_called)" (catalog/sequence.h logs one
+// per kLogAhead values, one per setval, and one before each ALTER
+// SEQUENCE); replay sets that state, so the last in log order wins. A
+// checkpoint file holds kDdl records (every catalog change since the
+// database was created), one kSequence record per sequence, kRowImages
+// records (every live row) and one kCheckpointEnd record.
 //
 //   kRowImages payload: repeated { u16 name length, name bytes, u64 row id,
 //                                  u8 1 + image bytes (u32 size first) | u8 0 }
 //   kDdl payload:       the statement's text
 //   kCheckpointEnd:     u64 start LSN, u64 end LSN, u64 rows (see Checkpoint)
+//   kSequence:          u16 name length, name bytes, i64 value, u8 is_called
 //
 // Integers are little-endian. Thread-safety: stateless functions and a
 // reader over caller-owned bytes.
@@ -29,7 +34,7 @@
 
 namespace paceline::engine::durability {
 
-enum class RecordType : uint8_t { kRowImages = 1, kDdl = 2, kCheckpointEnd = 3 };
+enum class RecordType : uint8_t { kRowImages = 1, kDdl = 2, kCheckpointEnd = 3, kSequence = 4 };
 
 // Appends one row's entry to a kRowImages payload (`image` nullptr: deleted).
 void AppendRowImage(std::string_view table, uint64_t row_id, const storage::Tuple* image, std::string* payload);
@@ -63,5 +68,13 @@ struct CheckpointEnd {
 };
 std::string EncodeCheckpointEnd(const CheckpointEnd& end);
 bool DecodeCheckpointEnd(std::string_view payload, CheckpointEnd* out);
+
+struct SequenceState {
+  std::string_view name;  // a view into the payload when decoded
+  int64_t value = 0;
+  bool called = false;
+};
+std::string EncodeSequenceState(const SequenceState& state);
+bool DecodeSequenceState(std::string_view payload, SequenceState* out);
 
 }  // namespace paceline::engine::durability

@@ -62,7 +62,10 @@ void Collect(int source, const BoundExpr& e, const storage::TupleLayout& layout,
     const BoundExpr& col = *e.children[0];
     if (col.kind != BoundKind::kColumn || col.source != source) return;
     for (size_t i = 1; i < e.children.size(); ++i) {
-      if (!e.children[i]->OnlyUses(source) || !KeyCompatible(layout.type(col.index), e.children[i]->type)) return;
+      if (!e.children[i]->OnlyUses(source) || e.children[i]->ContainsVolatile() ||
+          !KeyCompatible(layout.type(col.index), e.children[i]->type)) {
+        return;
+      }
     }
     out->push_back({col.index, BinaryOp::kEq, nullptr, &e});
     return;
@@ -75,7 +78,11 @@ void Collect(int source, const BoundExpr& e, const storage::TupleLayout& layout,
   for (int side = 0; side < 2; ++side) {
     const BoundExpr& col = *e.children[side];
     const BoundExpr& val = *e.children[1 - side];
-    if (col.kind != BoundKind::kColumn || col.source != source || !val.OnlyUses(source)) continue;
+    // A volatile value (nextval, random) is one per row compared, never
+    // one key for the whole scan.
+    if (col.kind != BoundKind::kColumn || col.source != source || !val.OnlyUses(source) || val.ContainsVolatile()) {
+      continue;
+    }
     if (!KeyCompatible(layout.type(col.index), val.type)) continue;
     out->push_back({col.index, side == 0 ? e.op : Flip(e.op), &val});
     return;

@@ -334,7 +334,7 @@ struct CreateViewStmt {
   int location = -1;
 };
 
-enum class ObjectKind { kTable, kIndex, kDomain, kView, kOther };
+enum class ObjectKind { kTable, kIndex, kDomain, kView, kSequence, kOther };
 
 struct DropStmt {
   ObjectKind kind = ObjectKind::kTable;
@@ -345,6 +345,35 @@ struct DropStmt {
 
 struct TruncateStmt {
   std::vector<std::string> tables;
+};
+
+// One option of CREATE / ALTER SEQUENCE (and, later, of an identity
+// column), as written; SequenceOptions (sequence_options.h) checks them.
+struct SequenceOption {
+  enum class Kind { kAs, kIncrement, kStart, kRestart, kMinValue, kMaxValue, kCache, kCycle, kOwnedBy };
+  Kind kind;
+  bool has_value = false;               // false: NO MINVALUE / NO MAXVALUE / a bare RESTART
+  int64_t value = 0;                    // kIncrement .. kCache
+  bool flag = false;                    // kCycle: CYCLE (true) or NO CYCLE
+  TypeName type;                        // kAs
+  std::vector<std::string> names;       // kOwnedBy: [table, column], or ["none"]
+  int location = -1;
+};
+
+// CREATE SEQUENCE [IF NOT EXISTS] name [options].
+struct CreateSequenceStmt {
+  std::string name;
+  bool if_not_exists = false;
+  std::vector<SequenceOption> options;
+  int location = -1;
+};
+
+// ALTER SEQUENCE [IF EXISTS] name options.
+struct AlterSequenceStmt {
+  std::string name;
+  bool if_exists = false;
+  std::vector<SequenceOption> options;
+  int location = -1;
 };
 
 enum class AlterKind { kAddConstraint, kAddColumn, kOther };
@@ -431,6 +460,7 @@ struct ExecuteStmt {
 enum class StatementKind {
   kSelect, kInsert, kUpdate, kDelete,
   kCreateTable, kCreateDomain, kCreateIndex, kCreateView, kDrop, kTruncate, kAlterTable,
+  kCreateSequence, kAlterSequence,
   kTransaction, kSet, kShow,
   kVacuum, kAnalyze,    // accepted, no effect
   kCheckpoint,          // a checkpoint of the data directory (none without one)
@@ -460,6 +490,8 @@ struct Statement {
   std::unique_ptr<DropStmt> drop;
   std::unique_ptr<TruncateStmt> truncate;
   std::unique_ptr<AlterTableStmt> alter_table;
+  std::unique_ptr<CreateSequenceStmt> create_sequence;
+  std::unique_ptr<AlterSequenceStmt> alter_sequence;
   std::unique_ptr<TransactionStmt> transaction;
   std::unique_ptr<SetStmt> set;
   std::unique_ptr<ShowStmt> show;

@@ -89,7 +89,8 @@ bool Binder::IsAggregateName(const std::string& name) {
 }
 
 bool Binder::IsScalarFunctionName(const std::string& name) {
-  return std::any_of(std::begin(kFunctions), std::end(kFunctions), [&](const FunctionInfo& f) { return name == f.name; });
+  return IsSequenceFunctionName(name) ||
+         std::any_of(std::begin(kFunctions), std::end(kFunctions), [&](const FunctionInfo& f) { return name == f.name; });
 }
 
 Status Binder::BindAggregate(const Expr& e, Context& ctx, BoundExprPtr* out) {
@@ -235,6 +236,7 @@ Status Binder::BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
                   "ORDER BY specified, but " + name + " is not an aggregate function", Pos(e.location));
   }
   if (IsArrayFunction(name) && !e.distinct && !e.star) return BindArrayFunction(e, ctx, out);
+  if (IsSequenceFunctionName(name) && !e.distinct && !e.star) return BindSequenceFunction(e, ctx, out);
   if (IsTableFunctionName(name)) return NotSupported(name + " in the select list (use FROM " + name + "(...))");
   if (e.distinct || e.star) {
     return SyntaxError("DISTINCT or * specified, but " + name + " is not an aggregate function", Pos(e.location));

@@ -58,6 +58,9 @@ class Binder {
   // The data-modifying WITH queries of the bound statement, in written
   // order: each runs once, before the statement.
   const std::vector<std::shared_ptr<const DerivedPlan>>& ModifyingCtes() const { return modifying_ctes_; }
+  // The first sequence-changing function the statement calls ("nextval()",
+  // "setval()"), or null.
+  const char* SequenceWrite() const { return sequence_write_; }
 
  private:
   struct ScopeEntry;
@@ -150,6 +153,12 @@ class Binder {
   static bool IsIntervalArithmetic(BinaryOp op, const BoundExpr& left, const BoundExpr& right);
   Status BindIntervalArithmetic(BinaryOp op, BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out);
   Status BindIntervalFunction(const std::string& name, std::vector<BoundExprPtr>& args, BoundExpr* node, int location);
+  // nextval/currval/setval/lastval (bind_sequence.cc): a constant name
+  // (text, or text::regclass) is resolved now (42P01 / 42809) and kept as
+  // the catalog's name with index 0; any other name argument is text,
+  // resolved at run time (index -1).
+  static bool IsSequenceFunctionName(const std::string& name);
+  Status BindSequenceFunction(const Expr& e, Context& ctx, BoundExprPtr* out);
   // Binds a boolean condition of `clause`; a non-boolean one is 42804
   // "argument of <clause> must be type boolean" (of AND when `and_operand`).
   Status BindPredicate(const Expr& e, Context& ctx, const char* clause, BoundExprPtr* out, bool and_operand = false);
@@ -225,7 +234,8 @@ class Binder {
   bool insert_source_ = false;     // binding the SELECT of INSERT .. SELECT
   bool keep_unknown_outputs_ = false;  // untyped outputs stay untyped (see BindNested)
   mutable std::vector<uint32_t> tables_used_;  // as LookupTable found them
-  mutable std::vector<std::string> relations_named_;  // tables and views, as FROM named them
+  mutable std::vector<std::string> relations_named_;
+  const char* sequence_write_ = nullptr;  // tables and views, as FROM named them
   int view_depth_ = 0;  // views being bound around this binder's statement
   // While a data-modifying WITH query binds: the context whose WITH queries
   // (those before it) it sees, as a statement of its own.

@@ -114,6 +114,7 @@ BoundExprPtr MakeNode(BoundKind kind, Type type, int location) {
 }
 
 BoundExprPtr FoldConstant(BoundExprPtr node) {
+  if (node->kind == BoundKind::kFunction && IsVolatile(node->function)) return node;
   for (const auto& c : node->children) {
     if (c->kind != BoundKind::kConstant) return node;
   }

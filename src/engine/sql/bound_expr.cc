@@ -49,6 +49,26 @@ BoundExprPtr BoundExpr::Clone() const {
   return e;
 }
 
+bool IsVolatile(ScalarFunction function) {
+  switch (function) {
+    case ScalarFunction::kRandom: case ScalarFunction::kClockTimestamp: case ScalarFunction::kGenRandomUuid:
+    case ScalarFunction::kPgSleep: case ScalarFunction::kPgSleepFor:
+    case ScalarFunction::kNextval: case ScalarFunction::kCurrval: case ScalarFunction::kSetval:
+    case ScalarFunction::kLastval:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool BoundExpr::ContainsVolatile() const {
+  if (kind == BoundKind::kFunction && IsVolatile(function)) return true;
+  for (const auto& c : children) {
+    if (c->ContainsVolatile()) return true;
+  }
+  return false;
+}
+
 bool BoundExpr::Equals(const BoundExpr& o) const {
   if (kind != o.kind || !(type == o.type) || children.size() != o.children.size()) return false;
   switch (kind) {

@@ -64,7 +64,16 @@ enum class ScalarFunction {
   kJsonDeletePath,  // jsonb #- text[]
   // Intervals and sleeping (bind_interval.cc, evaluate_interval.cc).
   kJustifyDays, kJustifyHours, kJustifyInterval, kPgSleep, kPgSleepFor,
+  // Sequences (bind_sequence.cc, evaluate_sequence.cc): children[0] the
+  // name (none for lastval), index 0 when it is the catalog's name already,
+  // -1 when it is regclass text to read at run time.
+  kNextval, kCurrval, kSetval, kLastval,
 };
+
+// Volatile functions: a new value (or effect) at every call (random,
+// clock_timestamp, gen_random_uuid, pg_sleep, the sequence functions).
+// Never folded into a constant, never evaluated once as an index key.
+bool IsVolatile(ScalarFunction function);
 
 // A set-returning function in FROM (DerivedPlan::function): what its rows are.
 enum class TableFunctionKind {
@@ -121,6 +130,8 @@ struct BoundExpr {
   BoundExprPtr Clone() const;
   // Structural equality (used to match SELECT expressions to GROUP BY ones).
   bool Equals(const BoundExpr& other) const;
+  // Whether this tree calls a volatile function (IsVolatile).
+  bool ContainsVolatile() const;
   // True when the expression reads no column of a source ≥ `source_limit`
   // and no slot (it can be evaluated once sources [0, limit) are bound). A
   // column of an enclosing query counts as bound; a subquery reads the

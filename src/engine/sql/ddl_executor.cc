@@ -5,6 +5,7 @@
 
 #include "common/utf8.h"
 #include "engine/sql/binder.h"
+#include "engine/sql/sequence_ddl.h"
 
 namespace paceline::sql {
 
@@ -30,6 +31,8 @@ Status DdlExecutor::Execute(const Statement& s, engine::QueryResult* result) {
     case StatementKind::kDrop: return Drop(*s.drop, result);
     case StatementKind::kTruncate: return Truncate(*s.truncate, result);
     case StatementKind::kAlterTable: return AlterTable(*s.alter_table, result);
+    case StatementKind::kCreateSequence: return SequenceDdl(catalog_, options_).Create(*s.create_sequence, result);
+    case StatementKind::kAlterSequence: return SequenceDdl(catalog_, options_).Alter(*s.alter_sequence, result);
     default: return InternalError("not a DDL statement");
   }
 }
@@ -267,6 +270,10 @@ Status DdlExecutor::Drop(const DropStmt& stmt, engine::QueryResult* result) {
             return Status(sqlstate::kWrongObjectType, "\"" + name + "\" is not a table")
                 .WithDetail("Use DROP VIEW to remove a view.");
           }
+          if (catalog_->FindSequence(name)) {
+            return Status(sqlstate::kWrongObjectType, "\"" + name + "\" is not a table")
+                .WithDetail("Use DROP SEQUENCE to remove a sequence.");
+          }
           if (stmt.if_exists) continue;
           return Status(sqlstate::kUndefinedTable, "table \"" + name + "\" does not exist");
         }
@@ -349,6 +356,8 @@ Status DdlExecutor::Drop(const DropStmt& stmt, engine::QueryResult* result) {
       }
       Tag(result, "DROP VIEW");
       return Status::OK();
+    case ObjectKind::kSequence:
+      return SequenceDdl(catalog_, options_).Drop(stmt, result);
     case ObjectKind::kOther:
       return NotSupported("DROP of this kind of object");
   }

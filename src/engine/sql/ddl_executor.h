@@ -1,5 +1,5 @@
 // DdlExecutor: runs CREATE TABLE / DOMAIN / INDEX, DROP, TRUNCATE and ALTER
-// TABLE against the catalog.
+// TABLE against the catalog; sequences go to SequenceDdl.
 //
 // DDL takes effect immediately and is not undone by a later ROLLBACK (see
 // README: Paceline's DDL is not transactional). Foreign keys are recorded,
@@ -9,8 +9,10 @@
 // Thread-safety: the caller has exclusive use of the catalog and the tables.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "common/status.h"
 #include "engine/catalog/catalog.h"
@@ -19,9 +21,21 @@
 
 namespace paceline::sql {
 
+struct DdlOptions {
+  // The statement succeeded once and is replayed from the redo log: checks
+  // against a sequence's current value are skipped, since its state at this
+  // point of the log comes from the records after it.
+  bool replaying = false;
+  // Appends "sequence `name` is at (value, called)" to the redo log before
+  // the statement's own record; empty: nothing is logged (in memory, or
+  // replaying).
+  std::function<uint64_t(std::string_view name, int64_t value, bool called)> log_sequence;
+};
+
 class DdlExecutor {
  public:
-  explicit DdlExecutor(catalog::Catalog* catalog) : catalog_(catalog) {}
+  explicit DdlExecutor(catalog::Catalog* catalog, DdlOptions options = {})
+      : catalog_(catalog), options_(std::move(options)) {}
 
   Status Execute(const Statement& statement, engine::QueryResult* result);
 
@@ -49,6 +63,7 @@ class DdlExecutor {
   int Pos(int location) const;
 
   catalog::Catalog* catalog_;
+  DdlOptions options_;
   std::shared_ptr<const std::string> source_;  // of the statement being executed
 };
 

@@ -134,6 +134,9 @@ Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) 
     case ScalarFunction::kJustifyDays: case ScalarFunction::kJustifyHours: case ScalarFunction::kJustifyInterval:
     case ScalarFunction::kPgSleep: case ScalarFunction::kPgSleepFor:
       return EvaluateIntervalFunction(e, args, ctx, out);
+    case ScalarFunction::kNextval: case ScalarFunction::kCurrval: case ScalarFunction::kSetval:
+    case ScalarFunction::kLastval:
+      return EvaluateSequenceFunction(e, args, ctx, out);
     case ScalarFunction::kNullIf:
       if (!args[0].is_null() && !args[1].is_null() && Value::Compare(args[0], args[1]) == 0) {
         *out = Value::Null(e.type.id);

@@ -34,6 +34,11 @@ Status IntervalArithmetic(BinaryOp op, const Value& a, const Value& b, const Typ
 Status EvaluateIntervalFunction(const BoundExpr& e, const std::vector<Value>& args, const EvalContext& ctx,
                                 Value* out);
 
+// nextval, currval, setval and lastval with their evaluated arguments
+// (evaluate_sequence.cc), through ctx.sequences.
+Status EvaluateSequenceFunction(const BoundExpr& e, const std::vector<Value>& args, const EvalContext& ctx,
+                                Value* out);
+
 // A kFunction node (evaluate_function.cc).
 Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out);
 // A json function or operator node with its evaluated arguments

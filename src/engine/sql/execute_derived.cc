@@ -188,6 +188,8 @@ Status Executor::DerivedRows(const DerivedPlan& derived, std::vector<std::vector
     row_ctx.statement_time = ctx_.statement_time;
     row_ctx.outer = &ctx_;
     row_ctx.subqueries = this;
+    row_ctx.cancel = ctx_.cancel;
+    row_ctx.sequences = ctx_.sequences;
     out->clear();
     if (derived.function.kind != TableFunctionKind::kNone) {
       PL_RETURN_IF_ERROR(FunctionRows(derived, row_ctx, out));

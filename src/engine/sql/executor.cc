@@ -44,6 +44,7 @@ Executor::Executor(engine::Transaction* txn, const std::vector<Value>* params, i
   ctx_.statement_time = statement_time;
   ctx_.subqueries = this;
   ctx_.cancel = txn != nullptr ? txn->cancel_token() : nullptr;
+  ctx_.sequences = txn != nullptr ? txn->sequences() : nullptr;
 }
 
 Executor::Executor(Executor* parent, const EvalContext* outer) : root_(parent->root_), txn_(parent->txn_) {
@@ -51,6 +52,7 @@ Executor::Executor(Executor* parent, const EvalContext* outer) : root_(parent->r
   ctx_.statement_time = parent->ctx_.statement_time;
   ctx_.subqueries = this;
   ctx_.cancel = parent->ctx_.cancel;
+  ctx_.sequences = parent->ctx_.sequences;
   ctx_.outer = outer;
 }
 

@@ -20,6 +20,7 @@
 namespace paceline::sql {
 
 struct EvalContext;
+class SequenceAccess;
 
 // Runs the subqueries an expression contains (the Executor implements it:
 // a subquery reads rows through the statement's transaction).
@@ -40,6 +41,7 @@ struct EvalContext {
   const EvalContext* outer = nullptr;               // the enclosing query's row (kOuterColumn)
   SubqueryRunner* subqueries = nullptr;             // null: a kSubquery is an internal error
   const CancelToken* cancel = nullptr;              // ends pg_sleep early (57014); may be null
+  SequenceAccess* sequences = nullptr;              // nextval & co.; null: they fail (XX000)
 };
 
 Status Evaluate(const BoundExpr& expr, const EvalContext& ctx, Value* out);

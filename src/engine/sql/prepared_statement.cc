@@ -65,6 +65,7 @@ Status PreparedStatement::FromStatement(std::unique_ptr<Statement> statement, co
   p->param_types = binder.ParameterTypes();
   p->table_ids = binder.TablesUsed();
   p->modifying_ctes = binder.ModifyingCtes();
+  p->sequence_write = binder.SequenceWrite();
   ReferenceSlotExtractor(&catalog).Extract(*p, &p->reference_slots);
   p->ast = std::move(statement);
   *out = std::move(p);

@@ -45,6 +45,9 @@ struct PreparedStatement {
   // WITH name AS (INSERT/UPDATE/DELETE ..) queries, in written order: the
   // executor runs each once before the statement (Executor::RunModifyingCtes).
   std::vector<std::shared_ptr<const DerivedPlan>> modifying_ctes;
+  // "nextval()" or "setval()" when the statement calls one (it changes a
+  // sequence: refused in a read-only transaction); null otherwise.
+  const char* sequence_write = nullptr;
 
   // Parses and binds `text`, which must hold exactly one statement (an
   // empty text gives kind kUnsupported with unsupported_what "empty query";

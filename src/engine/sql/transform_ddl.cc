@@ -218,6 +218,7 @@ Status Transformer::TransformDrop(const PgQuery__DropStmt& s, std::unique_ptr<Dr
     case PG_QUERY__OBJECT_TYPE__OBJECT_INDEX: drop->kind = ObjectKind::kIndex; break;
     case PG_QUERY__OBJECT_TYPE__OBJECT_DOMAIN: drop->kind = ObjectKind::kDomain; break;
     case PG_QUERY__OBJECT_TYPE__OBJECT_VIEW: drop->kind = ObjectKind::kView; break;
+    case PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE: drop->kind = ObjectKind::kSequence; break;
     default: drop->kind = ObjectKind::kOther; break;
   }
   drop->if_exists = s.missing_ok;

@@ -149,8 +149,6 @@ std::string StatementName(const Node& node) {
       return node.create_table_as_stmt->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_MATVIEW
                  ? "CREATE MATERIALIZED VIEW"
                  : "CREATE TABLE AS";
-    case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT: return "CREATE SEQUENCE";
-    case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT: return "ALTER SEQUENCE";
     case PG_QUERY__NODE__NODE_CREATEDB_STMT: return "CREATE DATABASE";
     case PG_QUERY__NODE__NODE_DROPDB_STMT: return "DROP DATABASE";
     case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT: return "CREATE SCHEMA";
@@ -385,6 +383,12 @@ Status Transformer::TransformStatement(const Node& node, Statement* stmt) {
       if (node.alter_table_stmt->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE) break;  // ALTER INDEX, ...
       stmt->kind = StatementKind::kAlterTable;
       return TransformAlterTable(*node.alter_table_stmt, &stmt->alter_table);
+    case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
+      stmt->kind = StatementKind::kCreateSequence;
+      return TransformCreateSequence(*node.create_seq_stmt, &stmt->create_sequence);
+    case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
+      stmt->kind = StatementKind::kAlterSequence;
+      return TransformAlterSequence(*node.alter_seq_stmt, &stmt->alter_sequence);
     case PG_QUERY__NODE__NODE_TRANSACTION_STMT:
       stmt->kind = StatementKind::kTransaction;
       return TransformTransaction(*node.transaction_stmt, &stmt->transaction);

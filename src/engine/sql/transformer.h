@@ -8,6 +8,7 @@
 //   transform_select.cc      SELECT, VALUES, FROM items, ORDER BY, locking
 //   transform_modify.cc      INSERT, UPDATE, DELETE
 //   transform_ddl.cc         CREATE/DROP/ALTER/TRUNCATE, constraints, types
+//   transform_sequence.cc    CREATE/ALTER SEQUENCE and their options
 //   transform_utility.cc     transactions, SET, COPY
 //   transform_expression.cc  expressions
 // A statement kind the dispatch does not know becomes
@@ -91,6 +92,9 @@ class Transformer {
   Status TransformTruncate(const PgQuery__TruncateStmt& s, std::unique_ptr<TruncateStmt>* out);
   Status TransformAlterTable(const PgQuery__AlterTableStmt& s, std::unique_ptr<AlterTableStmt>* out);
   Status TransformAlterTableCmd(const PgQuery__AlterTableCmd& c, AlterTableCmd* out);
+  Status TransformCreateSequence(const PgQuery__CreateSeqStmt& s, std::unique_ptr<CreateSequenceStmt>* out);
+  Status TransformAlterSequence(const PgQuery__AlterSeqStmt& s, std::unique_ptr<AlterSequenceStmt>* out);
+  Status TransformSequenceOptions(Node* const* items, size_t n, std::vector<SequenceOption>* out);
   Status TransformTransaction(const PgQuery__TransactionStmt& s, std::unique_ptr<TransactionStmt>* out);
   Status TransformVariableSet(const PgQuery__VariableSetStmt& s, std::unique_ptr<SetStmt>* out);
   Status TransformSetValue(const Node* node, std::string* out);

@@ -144,5 +144,35 @@ TEST(CatalogSequenceTest, SequencesShareTheRelationNamespace) {
   EXPECT_EQ(catalog.version(), after + 1);
 }
 
+TEST(CatalogSequenceTest, AlterBumpsTheVersionAndATableTakesItsOwnedSequences) {
+  Catalog catalog;
+  TableSchema table;
+  table.name = "t";
+  ColumnSchema id;
+  id.name = "id";
+  id.type = Type(TypeId::kInt32);
+  table.columns.push_back(id);
+  ASSERT_TRUE(catalog.CreateTable(table, {}, nullptr).ok());
+  SequenceSchema owned = SequenceSchema::Defaults("t_id_seq", TypeId::kInt32);
+  owned.owned_by_table = "t";
+  owned.owned_by_column = "id";
+  ASSERT_TRUE(catalog.CreateSequence(owned, nullptr).ok());
+  ASSERT_TRUE(catalog.CreateSequence(SequenceSchema::Defaults("free", TypeId::kInt64), nullptr).ok());
+
+  // ALTER: a new description and, with restart, a new state; a new version.
+  const uint64_t before = catalog.version();
+  SequenceSchema changed = catalog.FindSequence("free")->schema();
+  changed.increment = 7;
+  ASSERT_TRUE(catalog.AlterSequence("free", changed, /*restart=*/true, 100).ok());
+  EXPECT_GT(catalog.version(), before);
+  EXPECT_EQ(catalog.FindSequence("free")->schema().increment, 7);
+  EXPECT_EQ(catalog.FindSequence("free")->State(), (std::pair<int64_t, bool>{100, false}));
+  EXPECT_TRUE(catalog.AlterSequence("nosuch", changed, false, 0).Is(sqlstate::kUndefinedTable));
+
+  // DROP TABLE drops t_id_seq (owned by t.id) and keeps the free one.
+  ASSERT_TRUE(catalog.DropTable("t", /*cascade=*/false).ok());
+  EXPECT_EQ(catalog.SequenceNames(), std::vector<std::string>{"free"});
+}
+
 }  // namespace
 }  // namespace paceline::catalog

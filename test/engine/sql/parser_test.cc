@@ -1178,6 +1178,49 @@ TEST(ParserTest, VacuumAndAnalyze) {
 
 // ---------------------------------------------------------------- unsupported
 
+// Sequence options keep what was written: integers past int32 (the
+// grammar's Float), NO MINVALUE (no value), a bare RESTART, AS a type,
+// CYCLE as a flag and OWNED BY as a name list.
+TEST(ParserTest, SequenceOptionsAreKeptAsWritten) {
+  std::unique_ptr<Statement> stmt = ParseOne(
+      "CREATE SEQUENCE IF NOT EXISTS s AS smallint INCREMENT BY -2 MINVALUE -9223372036854775808 NO MAXVALUE "
+      "START WITH 3000000000 CACHE 5 NO CYCLE OWNED BY t.c");
+  ASSERT_NE(stmt, nullptr);
+  ASSERT_EQ(stmt->kind, StatementKind::kCreateSequence);
+  const CreateSequenceStmt& create = *stmt->create_sequence;
+  EXPECT_EQ(create.name, "s");
+  EXPECT_TRUE(create.if_not_exists);
+  using Kind = SequenceOption::Kind;
+  ASSERT_EQ(create.options.size(), 8u);
+  EXPECT_EQ(create.options[0].kind, Kind::kAs);
+  EXPECT_EQ(create.options[0].type.name, "int2");
+  EXPECT_EQ(create.options[1].kind, Kind::kIncrement);
+  EXPECT_EQ(create.options[1].value, -2);
+  EXPECT_EQ(create.options[2].kind, Kind::kMinValue);
+  EXPECT_EQ(create.options[2].value, INT64_MIN);
+  EXPECT_EQ(create.options[3].kind, Kind::kMaxValue);
+  EXPECT_FALSE(create.options[3].has_value);
+  EXPECT_EQ(create.options[4].value, 3000000000);
+  EXPECT_EQ(create.options[5].kind, Kind::kCache);
+  EXPECT_EQ(create.options[6].kind, Kind::kCycle);
+  EXPECT_FALSE(create.options[6].flag);
+  EXPECT_EQ(create.options[7].kind, Kind::kOwnedBy);
+  EXPECT_EQ(create.options[7].names, (std::vector<std::string>{"t", "c"}));
+
+  stmt = ParseOne("ALTER SEQUENCE IF EXISTS s RESTART OWNED BY NONE");
+  ASSERT_EQ(stmt->kind, StatementKind::kAlterSequence);
+  EXPECT_TRUE(stmt->alter_sequence->if_exists);
+  ASSERT_EQ(stmt->alter_sequence->options.size(), 2u);
+  EXPECT_EQ(stmt->alter_sequence->options[0].kind, Kind::kRestart);
+  EXPECT_FALSE(stmt->alter_sequence->options[0].has_value);
+  EXPECT_EQ(stmt->alter_sequence->options[1].names, std::vector<std::string>{"none"});
+
+  stmt = ParseOne("DROP SEQUENCE IF EXISTS a, b CASCADE");
+  ASSERT_EQ(stmt->kind, StatementKind::kDrop);
+  EXPECT_EQ(stmt->drop->kind, ObjectKind::kSequence);
+  EXPECT_EQ(stmt->drop->names, (std::vector<std::string>{"a", "b"}));
+}
+
 TEST(ParserTest, UnsupportedStatementKindsAreNamed) {
   struct Case {
     const char* sql;
@@ -1191,14 +1234,13 @@ TEST(ParserTest, UnsupportedStatementKindsAreNamed) {
       {"CREATE TABLE t2 AS SELECT * FROM t", "CREATE TABLE AS"},
       {"CREATE MATERIALIZED VIEW mv AS SELECT 1", "CREATE MATERIALIZED VIEW"},
       {"SELECT * INTO t2 FROM t", "SELECT INTO"},
-      {"CREATE SEQUENCE s", "CREATE SEQUENCE"},
       {"CREATE SCHEMA s", "CREATE SCHEMA"},
       {"GRANT SELECT ON t TO bob", "GRANT"},
       {"REVOKE SELECT ON t FROM bob", "REVOKE"},
       {"LOCK TABLE t", "LOCK TABLE"},
       {"ALTER INDEX i RENAME TO j", "ALTER INDEX RENAME"},
       {"ALTER TABLE t RENAME TO u", "ALTER TABLE RENAME"},
-      {"ALTER SEQUENCE s RESTART", "ALTER SEQUENCE"},
+      {"ALTER SEQUENCE s RENAME TO u", "ALTER SEQUENCE RENAME"},
       {"ALTER INDEX i SET (fillfactor = 50)", "ALTER INDEX"},
       {"CREATE TYPE mood AS ENUM ('sad', 'ok')", "CREATE TYPE"},
       {"DO $$ BEGIN END $$", "DO"},

@@ -1,0 +1,99 @@
+// Binder: nextval, currval, setval and lastval (see binder.h).
+//
+// The name argument is what PostgreSQL types regclass: a string constant
+// ('s', or 's'::regclass as pg_dump and Django write it) is resolved while
+// binding, so a missing sequence is reported at PREPARE as PostgreSQL does;
+// any other text expression is resolved when the call runs. The sequence's
+// name joins RelationsNamed (a view that calls nextval depends on it) but
+// not TablesUsed: a sequence is no table, so no table gate or lock is taken
+// for it and it is never a reference for the scheduler.
+#include "engine/sql/binder_internal.h"
+
+#include "engine/sql/sequence_access.h"
+
+namespace paceline::sql {
+
+using namespace bind;  // NOLINT: the binder's own helpers
+
+namespace {
+
+struct SequenceFunctionInfo {
+  const char* name;
+  ScalarFunction function;
+  size_t min_args;
+  size_t max_args;
+};
+
+constexpr SequenceFunctionInfo kSequenceFunctions[] = {
+    {"nextval", ScalarFunction::kNextval, 1, 1},
+    {"currval", ScalarFunction::kCurrval, 1, 1},
+    {"setval", ScalarFunction::kSetval, 2, 3},
+    {"lastval", ScalarFunction::kLastval, 0, 0},
+};
+
+}  // namespace
+
+bool Binder::IsSequenceFunctionName(const std::string& name) {
+  for (const auto& f : kSequenceFunctions) {
+    if (name == f.name) return true;
+  }
+  return false;
+}
+
+Status Binder::BindSequenceFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
+  const SequenceFunctionInfo* info = nullptr;
+  for (const auto& f : kSequenceFunctions) {
+    if (e.function_name == f.name) info = &f;
+  }
+  auto node = MakeNode(BoundKind::kFunction, Type(TypeId::kInt64), e.location);
+  node->function = info->function;
+  std::vector<BoundExprPtr> args;
+  std::string name_type;  // the name argument's type as an error names it
+  for (size_t i = 0; i < e.list.size(); ++i) {
+    const Expr* arg = e.list[i].get();
+    if (i == 0 && arg->kind == ExprKind::kCast && arg->cast_type.name == "regclass" && !arg->cast_type.is_array) {
+      arg = arg->left.get();
+      name_type = "regclass";
+    }
+    if (i == 0 && arg->kind == ExprKind::kLiteral && arg->literal_kind == LiteralKind::kString) {
+      std::string name;
+      PL_RETURN_IF_ERROR(SequenceNameFromText(arg->text, &name).WithPosition(Pos(arg->location)));
+      std::shared_ptr<catalog::Sequence> sequence;
+      PL_RETURN_IF_ERROR(catalog_->SequenceNamed(name, &sequence).WithPosition(Pos(arg->location)));
+      relations_named_.push_back(name);
+      if (name_type.empty()) name_type = "unknown";
+      args.push_back(BoundExpr::Constant(Value::Text(name), Type(TypeId::kText)));
+      node->index = 0;
+      continue;
+    }
+    BoundExprPtr bound;
+    PL_RETURN_IF_ERROR(BindExpr(*arg, ctx, &bound));
+    args.push_back(std::move(bound));
+    if (i == 0) node->index = -1;
+  }
+  auto no_such_function = [&] {
+    std::string sig;
+    for (size_t i = 0; i < args.size(); ++i) {
+      sig += (i == 0 ? "" : ", ") + (i == 0 && !name_type.empty() ? name_type : TypeText(args[i]->type));
+    }
+    return Status(sqlstate::kUndefinedFunction, "function " + std::string(info->name) + "(" + sig + ") does not exist",
+                  Pos(e.location));
+  };
+  if (args.size() < info->min_args || args.size() > info->max_args) return no_such_function();
+  // The name is text; setval's value bigint and its is_called boolean.
+  const Type wanted[] = {Type(TypeId::kText), Type(TypeId::kInt64), Type(TypeId::kBool)};
+  for (size_t i = 0; i < args.size(); ++i) {
+    BoundExprPtr& a = args[i];
+    const bool fits = IsUnknown(*a) || (i == 0 ? a->type.IsString() : i == 1 ? a->type.IsInteger()
+                                                                              : a->type.id == TypeId::kBool);
+    if (!fits) return no_such_function();
+    PL_RETURN_IF_ERROR(Coerce(&a, wanted[i], false, e.location));
+  }
+  if (sequence_write_ == nullptr && info->function == ScalarFunction::kNextval) sequence_write_ = "nextval()";
+  if (sequence_write_ == nullptr && info->function == ScalarFunction::kSetval) sequence_write_ = "setval()";
+  node->children = std::move(args);
+  *out = std::move(node);
+  return Status::OK();
+}
+
+}  // namespace paceline::sql

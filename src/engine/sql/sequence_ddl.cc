@@ -1,0 +1,60 @@
+// SequenceDdl: CREATE / ALTER / DROP SEQUENCE (see sequence_ddl.h).
+#include "engine/sql/sequence_ddl.h"
+
+#include "engine/sql/sequence_options.h"
+
+namespace paceline::sql {
+
+Status SequenceDdl::Create(const CreateSequenceStmt& stmt, engine::QueryResult* result) {
+  result->command_tag = "CREATE SEQUENCE";
+  // IF NOT EXISTS skips when any relation has the name, as PostgreSQL does.
+  if (stmt.if_not_exists && (catalog_->FindSequence(stmt.name) || catalog_->FindTable(stmt.name) ||
+                             catalog_->FindView(stmt.name) || catalog_->FindIndexTable(stmt.name))) {
+    return Status::OK();
+  }
+  SequenceChange change;
+  PL_RETURN_IF_ERROR(SequenceOptions::ForCreate(*catalog_, stmt.name, stmt.options, &change));
+  std::shared_ptr<catalog::Sequence> sequence;
+  const catalog::SequenceSchema schema = change.schema;
+  PL_RETURN_IF_ERROR(catalog_->CreateSequence(std::move(change.schema), &sequence));
+  // CREATE SEQUENCE .. RESTART v starts from v instead of START.
+  if (change.restart_value != schema.start) sequence->Reset(schema, /*restart=*/true, change.restart_value);
+  return Status::OK();
+}
+
+Status SequenceDdl::Alter(const AlterSequenceStmt& stmt, engine::QueryResult* result) {
+  result->command_tag = "ALTER SEQUENCE";
+  std::shared_ptr<catalog::Sequence> sequence;
+  Status found = catalog_->SequenceNamed(stmt.name, &sequence);
+  if (!found.ok()) return stmt.if_exists && found.Is(sqlstate::kUndefinedTable) ? Status::OK() : found;
+  SequenceChange change;
+  PL_RETURN_IF_ERROR(SequenceOptions::ForAlter(*catalog_, *sequence, stmt.options, !options_.replaying, &change));
+  PL_RETURN_IF_ERROR(catalog_->AlterSequence(stmt.name, std::move(change.schema), change.restart, change.restart_value));
+  if (options_.log_sequence) {
+    sequence->LogState([&](int64_t value, bool called) { return options_.log_sequence(stmt.name, value, called); });
+  }
+  return Status::OK();
+}
+
+Status SequenceDdl::Drop(const DropStmt& stmt, engine::QueryResult* result) {
+  result->command_tag = "DROP SEQUENCE";
+  std::vector<std::string> present;
+  for (const auto& name : stmt.names) {
+    std::shared_ptr<catalog::Sequence> sequence;
+    Status found = catalog_->SequenceNamed(name, &sequence, "sequence");
+    if (found.ok()) present.push_back(name);
+    else if (!(stmt.if_exists && found.Is(sqlstate::kUndefinedTable))) return found;
+  }
+  // A view that calls one holds the whole DROP back (unless CASCADE):
+  // checked first, so that a failing DROP drops nothing.
+  for (const auto& name : present) {
+    if (!stmt.cascade && !catalog_->DependentViews(name).empty()) return catalog_->DropSequence(name, false);
+  }
+  for (const auto& name : present) {
+    // Named twice in one DROP: gone already.
+    if (catalog_->FindSequence(name)) PL_RETURN_IF_ERROR(catalog_->DropSequence(name, stmt.cascade));
+  }
+  return Status::OK();
+}
+
+}  // namespace paceline::sql
