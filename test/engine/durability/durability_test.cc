@@ -29,6 +29,7 @@
 #include "engine/log/log_frame.h"
 #include "engine/log/log_reader.h"
 #include "test/engine/session_sql.h"
+#include "test/engine/durability/durability_fixtures.h"
 #include "test/engine/temp_dir.h"
 
 namespace paceline::engine {
@@ -38,56 +39,10 @@ using test_sql::Ok;
 using test_sql::RunSql;
 
 using test::TempDir;
-
-// Every row of `sql`'s result, as text, one line per row.
-std::string Rows(const std::unique_ptr<Session>& s, const std::string& sql) {
-  QueryResult r;
-  Status st = RunSql(s, sql, &r);
-  EXPECT_TRUE(st.ok()) << sql << ": " << st.ToString();
-  std::string out;
-  for (const auto& row : r.rows) {
-    for (size_t i = 0; i < row.size(); ++i) out += (i ? "|" : "") + row[i].ToString();
-    out += "\n";
-  }
-  return out;
-}
-
-std::vector<std::string> SegmentFiles(const std::string& data_dir) {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(data_dir + "/wal")) out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-class DurabilityTest : public ::testing::TestWithParam<bool> {
- protected:
-  bool checkpoint_on_close() const { return GetParam(); }
-
-  Options MakeOptions() const {
-    Options o;
-    o.data_dir = dir_.path();
-    o.workers = 2;
-    o.sync = "fsync";
-    o.checkpoint_on_close = checkpoint_on_close();
-    o.checkpoint_interval = std::chrono::seconds(0);
-    o.checkpoint_log_bytes = 0;
-    return o;
-  }
-  void Open(Options o) {
-    Status s = Database::Open(o, &db_);
-    ASSERT_TRUE(s.ok()) << s.ToString();
-    session_ = db_->CreateSession();
-  }
-  void Open() { Open(MakeOptions()); }
-  void Close() {
-    session_.reset();
-    db_.reset();
-  }
-
-  TempDir dir_;
-  std::unique_ptr<Database> db_;
-  std::unique_ptr<Session> session_;
-};
+using test_durability::DurabilityFilesTest;
+using test_durability::DurabilityTest;
+using test_durability::Rows;
+using test_durability::SegmentFiles;
 
 TEST_P(DurabilityTest, EverythingCommittedIsBackAfterARestart) {
   Open();
@@ -206,103 +161,6 @@ TEST_P(DurabilityTest, ACheckpointThenMoreLog) {
   EXPECT_EQ(Rows(session_, "SELECT count(*) FROM t"), "91\n");
 }
 
-// CREATE / ALTER / DROP SEQUENCE are logged DDL: after a restart, from the
-// log or from a checkpoint, the sequences that exist are exactly those left,
-// with their options and the state an ALTER .. RESTART gave them.
-TEST_P(DurabilityTest, SequencesAndTheirOptionsSurviveARestart) {
-  auto check = [&] {
-    const catalog::Catalog& catalog = db_->catalog();
-    EXPECT_EQ(catalog.SequenceNames(), (std::vector<std::string>{"down", "kept"}));
-    ASSERT_NE(catalog.FindSequence("kept"), nullptr);
-    const catalog::SequenceSchema kept = catalog.FindSequence("kept")->schema();
-    EXPECT_EQ(kept.type, TypeId::kInt32);
-    EXPECT_EQ(kept.increment, 5);
-    EXPECT_EQ(kept.max, 1000);
-    EXPECT_TRUE(kept.cycle);
-    EXPECT_EQ(catalog.FindSequence("kept")->State(), (std::pair<int64_t, bool>{40, false}));
-    const catalog::SequenceSchema down = catalog.FindSequence("down")->schema();
-    EXPECT_EQ(down.increment, -1);
-    EXPECT_EQ(down.min, INT64_MIN);
-    EXPECT_EQ(down.start, -1);
-  };
-  Open();
-  Ok(session_, "CREATE SEQUENCE kept AS integer START 10");
-  Ok(session_, "CREATE SEQUENCE down INCREMENT -1");
-  Ok(session_, "CREATE SEQUENCE gone");
-  Ok(session_, "CREATE TABLE owner (a INT)");
-  Ok(session_, "CREATE SEQUENCE owned OWNED BY owner.a");
-  Ok(session_, "ALTER SEQUENCE kept INCREMENT 5 MAXVALUE 1000 CYCLE RESTART 40");
-  Ok(session_, "DROP SEQUENCE gone");
-  Ok(session_, "DROP TABLE owner");
-  check();
-  Close();
-  Open();
-  check();
-  durability::CheckpointStats stats;
-  ASSERT_TRUE(db_->Checkpoint(&stats).ok());
-  Close();
-  Open();
-  EXPECT_TRUE(db_->recovery_stats().had_checkpoint);
-  check();
-}
-
-// nextval after a restart continues above every value handed out, never
-// repeating one (it may skip up to kLogAhead - 1). Excluded: an ALTER whose
-// new bounds exclude the bound logged ahead (max 10 while 32 is logged)
-// making recovery fail or the sequence end early, and an ALTER checked on
-// replay against a state the log has not reached yet (MINVALUE 80 replayed
-// from a checkpoint's DDL history, where the sequence is still at 1).
-TEST_P(DurabilityTest, SequencesNeverRepeatAValueAfterARestart) {
-  auto next = [&](const std::string& name) {
-    return std::stoll(Rows(session_, "SELECT nextval('" + name + "')"));
-  };
-  Open();
-  Ok(session_, "CREATE SEQUENCE s");
-  Ok(session_, "CREATE SEQUENCE narrowed");
-  Ok(session_, "CREATE SEQUENCE raised");
-  int64_t last = 0;
-  for (int i = 0; i < 70; ++i) last = next("s");
-  EXPECT_EQ(last, 70);
-  for (int i = 0; i < 5; ++i) next("narrowed");
-  Ok(session_, "ALTER SEQUENCE narrowed MAXVALUE 10");
-  for (int i = 0; i < 90; ++i) next("raised");
-  Ok(session_, "ALTER SEQUENCE raised MINVALUE 80 START 80");
-  Ok(session_, "BEGIN");
-  EXPECT_EQ(next("s"), 71);  // shown inside a block: durable before it is shown
-  Ok(session_, "ROLLBACK");
-  // A clean close logs each sequence's exact state: nothing is skipped.
-  Close();
-  Open();
-  EXPECT_EQ(next("s"), 72);
-  EXPECT_EQ(next("narrowed"), 6);
-  EXPECT_EQ(next("raised"), 91);
-  // A checkpoint copies the state logged ahead: a crash after it (the data
-  // directory copied while the database runs) comes back past that bound.
-  durability::CheckpointStats stats;
-  ASSERT_TRUE(db_->Checkpoint(&stats).ok());
-  const int64_t shown = next("s");
-  EXPECT_EQ(shown, 73);
-  TempDir crashed;
-  std::filesystem::copy(dir_.path(), crashed.path(), std::filesystem::copy_options::recursive |
-                                                         std::filesystem::copy_options::overwrite_existing);
-  {
-    Options o = MakeOptions();
-    o.data_dir = crashed.path();
-    std::unique_ptr<Database> db;
-    ASSERT_TRUE(Database::Open(o, &db).ok());
-    EXPECT_TRUE(db->recovery_stats().had_checkpoint);
-    EXPECT_GT(db->recovery_stats().sequence_records, 0u);
-    const int64_t after_crash = std::stoll(Rows(db->CreateSession(), "SELECT nextval('s')"));
-    EXPECT_GT(after_crash, shown);
-    EXPECT_LE(after_crash, shown + catalog::Sequence::kLogAhead);
-  }
-  Close();
-  Open();
-  EXPECT_EQ(next("s"), 74);
-  EXPECT_EQ(next("narrowed"), 7);
-  EXPECT_EQ(next("raised"), 92);
-}
-
 TEST_P(DurabilityTest, FuzzyCheckpointsUnderConcurrentTransfersKeepTheSum) {
   Open();
   constexpr int kAccounts = 50;
@@ -399,60 +257,6 @@ TEST_P(DurabilityTest, WorkersGoOnWhileTheLogSyncsAndClientsHearOnlyAfterIt) {
 INSTANTIATE_TEST_SUITE_P(CloseWithAndWithoutCheckpoint, DurabilityTest, ::testing::Bool(),
                          [](const auto& info) { return info.param ? "checkpoint_on_close" : "log_only"; });
 
-class DurabilityFilesTest : public ::testing::Test {
- protected:
-  Options MakeOptions() const {
-    Options o;
-    o.data_dir = dir_.path();
-    o.workers = 0;
-    o.checkpoint_on_close = false;  // the log is what these tests damage
-    o.checkpoint_interval = std::chrono::seconds(0);
-    o.checkpoint_log_bytes = 0;
-    return o;
-  }
-  // Creates t and commits `n` single-row inserts (k = 0..n-1), then closes.
-  void Fill(int n) {
-    std::unique_ptr<Database> db;
-    ASSERT_TRUE(Database::Open(MakeOptions(), &db).ok());
-    auto s = db->CreateSession();
-    Ok(s, "CREATE TABLE t (k INT PRIMARY KEY, pad TEXT)");
-    for (int i = 0; i < n; ++i) Ok(s, "INSERT INTO t VALUES (" + std::to_string(i) + ", 'row " + std::to_string(i) + "')");
-  }
-  // The end offsets of the frames of the log's (single) segment.
-  std::vector<size_t> FrameEnds() const {
-    std::vector<size_t> ends;
-    log::LogReadResult read;
-    size_t offset = 0;
-    Status s = log::ReadLog(dir_.path() + "/wal", 1, false,
-                            [&](uint64_t, uint8_t, std::string_view payload) {
-                              offset += log::kFrameHeaderBytes + payload.size();
-                              ends.push_back(offset);
-                              return Status::OK();
-                            },
-                            &read);
-    EXPECT_TRUE(s.ok()) << s.ToString();
-    return ends;
-  }
-  // Makes `copy_dir` a data directory whose log is `segment` cut at `end`
-  // (and nothing else: a segment an earlier open started is removed).
-  static void CopyLogPrefix(const std::string& segment, size_t end, const std::string& copy_dir) {
-    std::filesystem::create_directories(copy_dir + "/wal");
-    const std::string copied = copy_dir + "/wal/" + std::filesystem::path(segment).filename().string();
-    std::filesystem::copy_file(segment, copied, std::filesystem::copy_options::overwrite_existing);
-    std::filesystem::resize_file(copied, end);
-    for (const auto& e : std::filesystem::directory_iterator(copy_dir + "/wal")) {
-      if (e.path() != copied) std::filesystem::remove(e.path());
-    }
-  }
-  std::string Count(Status* status) {
-    std::unique_ptr<Database> db;
-    *status = Database::Open(MakeOptions(), &db);
-    if (!status->ok()) return "";
-    return Rows(db->CreateSession(), "SELECT count(*), max(k) FROM t");
-  }
-  TempDir dir_;
-};
-
 TEST_F(DurabilityFilesTest, ATornLastRecordIsCutOff) {
   Fill(20);
   const std::string segment = SegmentFiles(dir_.path()).back();
@@ -537,51 +341,6 @@ TEST_F(DurabilityFilesTest, EveryPrefixOfTheLogRecovers) {
     std::unique_ptr<Database> db;
     Status s = Database::Open(o, &db);
     ASSERT_TRUE(s.ok()) << "the log cut at offset " << end << ": " << s.ToString();
-  }
-}
-
-// A crash may cut the log after any record. Interleaving: two clients
-// insert rows keyed by nextval (submitted, committed by workers) while a
-// third calls nextval alone. Excluded: a prefix holding a committed row whose
-// id the recovered sequence would hand out again (the covering sequence
-// record must precede every commit that used a value it covers).
-TEST_F(DurabilityFilesTest, EveryPrefixOfTheLogKeepsSequencesAboveTheirCommittedValues) {
-  {
-    Options o = MakeOptions();
-    o.workers = 2;
-    std::unique_ptr<Database> db;
-    ASSERT_TRUE(Database::Open(o, &db).ok());
-    Ok(db->CreateSession(), "CREATE SEQUENCE s");
-    Ok(db->CreateSession(), "CREATE TABLE vals (id BIGINT PRIMARY KEY, c INT)");
-    std::vector<std::thread> clients;
-    for (int c = 0; c < 3; ++c) {
-      clients.emplace_back([&, c] {
-        for (int i = 0; i < 150; ++i) {
-          StatementCall call = c < 2 ? StatementCall{"INSERT INTO vals VALUES (nextval('s'), $1)", {Value::Int32(c)}}
-                                     : StatementCall{"SELECT nextval('s')", {}};
-          TransactionResult r = db->Submit(TransactionRequest::Statements({call})).get();
-          EXPECT_TRUE(r.committed()) << r.status.ToString();
-        }
-      });
-    }
-    for (auto& t : clients) t.join();
-  }
-  const std::string segment = SegmentFiles(dir_.path()).back();
-  const std::vector<size_t> ends = FrameEnds();
-  ASSERT_GT(ends.size(), 300u);  // 300 commits and one record per 32 values
-  TempDir copy;
-  Options o = MakeOptions();
-  o.data_dir = copy.path();
-  for (size_t i = 2; i < ends.size(); i += 7) {  // every seventh prefix after the two CREATEs, and the whole log
-    const size_t end = i + 7 >= ends.size() ? ends.back() : ends[i];
-    CopyLogPrefix(segment, end, copy.path());
-    std::unique_ptr<Database> db;
-    Status s = Database::Open(o, &db);
-    ASSERT_TRUE(s.ok()) << "the log cut at offset " << end << ": " << s.ToString();
-    auto session = db->CreateSession();
-    const std::string max = Rows(session, "SELECT coalesce(max(id), 0) FROM vals");
-    const int64_t next = std::stoll(Rows(session, "SELECT nextval('s')"));
-    ASSERT_GT(next, std::stoll(max)) << "the log cut at offset " << end;
   }
 }
 
