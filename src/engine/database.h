@@ -316,9 +316,12 @@ class Database {
   // `done` of a committed request, once its redo record is durable (at once
   // without a data directory, and for failures).
   ResultCallback AfterDurable(ResultCallback done);
-  // Blocks until what a commit at `lsn` (0: a read-only one) depends on is
+  // Blocks until what a commit at `commit_lsn` (0: a read-only one) that
+  // handed out sequence values covered by `sequence_lsn` depends on is
   // durable; the log's I/O error if any.
-  Status AwaitCommitDurable(uint64_t lsn);
+  Status AwaitCommitDurable(uint64_t commit_lsn, uint64_t sequence_lsn = 0);
+  // The LSN that acknowledgement waits for (AwaitCommitDurable).
+  uint64_t AcknowledgedAfter(uint64_t commit_lsn, uint64_t sequence_lsn) const;
   std::unique_ptr<Runner> runner_;
   std::unique_ptr<WorkerPool> pool_;  // last: its workers stop first
 };

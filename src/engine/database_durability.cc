@@ -3,6 +3,8 @@
 // record to be durable. Opening and recovery are in database.cc.
 #include "engine/database.h"
 
+#include <algorithm>
+
 namespace paceline::engine {
 
 Status Database::Checkpoint(durability::CheckpointStats* stats) {
@@ -53,7 +55,7 @@ ResultCallback Database::AfterDurable(ResultCallback done) {
       done(std::move(result));
       return;
     }
-    const uint64_t lsn = result.commit_lsn != 0 ? result.commit_lsn : durability_->appended_lsn();
+    const uint64_t lsn = AcknowledgedAfter(result.commit_lsn, result.sequence_lsn);
     auto shared = std::make_shared<TransactionResult>(std::move(result));
     durability_->WhenDurable(lsn, [done = std::move(done), shared](const Status& s) mutable {
       if (!s.ok()) {
@@ -65,9 +67,16 @@ ResultCallback Database::AfterDurable(ResultCallback done) {
   };
 }
 
-Status Database::AwaitCommitDurable(uint64_t lsn) {
+uint64_t Database::AcknowledgedAfter(uint64_t commit_lsn, uint64_t sequence_lsn) const {
+  // A writer's own record comes after every record it depends on (what it
+  // read, the sequence values it drew). A read-only transaction depends on
+  // the commits it may have read and on its sequence values' record.
+  return commit_lsn != 0 ? commit_lsn : std::max(durability_->commit_end_lsn(), sequence_lsn);
+}
+
+Status Database::AwaitCommitDurable(uint64_t commit_lsn, uint64_t sequence_lsn) {
   if (durability_ == nullptr) return Status::OK();
-  return durability_->WaitDurable(lsn != 0 ? lsn : durability_->appended_lsn());
+  return durability_->WaitDurable(AcknowledgedAfter(commit_lsn, sequence_lsn));
 }
 
 }  // namespace paceline::engine

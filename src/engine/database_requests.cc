@@ -170,7 +170,7 @@ TransactionResult Database::Run(TransactionRequest request) {
   scheduler::Footprint footprint = FootprintOf(request, &request.prepared);
   if (scheduler_->MayRunHere(footprint)) {
     TransactionResult result = pool_->RunHere(std::move(request), std::move(footprint));
-    if (result.committed()) result.status = AwaitCommitDurable(result.commit_lsn);
+    if (result.committed()) result.status = AwaitCommitDurable(result.commit_lsn, result.sequence_lsn);
     return result;
   }
   // (The callback owns the promise: it may still run after get() returns.)
@@ -291,7 +291,8 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
   if (!result->status.ok()) return AttemptOutcome::kFailed;
   txn->SetCancelToken(request.cancel);
   SequenceSession own_sequences(&catalog_, durability_.get());
-  txn->SetSequences(request.sequences != nullptr ? request.sequences : &own_sequences);
+  SequenceSession* sequences = request.sequences != nullptr ? request.sequences : &own_sequences;
+  txn->SetSequences(sequences);
   const int64_t start = CurrentTimestampMicros();
   Status status;
   if (proc) {
@@ -338,6 +339,7 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
   result->status = status;
   if (status.ok()) {
     result->commit_lsn = txn->commit_lsn();
+    result->sequence_lsn = sequences->TakeNeededLsn();
     return AttemptOutcome::kCommitted;
   }
   cc::AbortReason conflict = txn->abort_reason();
@@ -358,7 +360,7 @@ void Database::Execute(const TransactionRequest& request, TransactionResult* res
     cc::AbortReason reason;
     if (RunAttempt(request, timestamp, result, &reason) != AttemptOutcome::kConflict) {
       result->conflicts = static_cast<uint32_t>(attempt);
-      if (result->committed()) result->status = AwaitCommitDurable(result->commit_lsn);
+      if (result->committed()) result->status = AwaitCommitDurable(result->commit_lsn, result->sequence_lsn);
       return;
     }
     if (attempt >= options_.max_retries) {

@@ -158,7 +158,7 @@ Status Session::EndTransaction(bool commit) {
     db_->CollectGarbage();
   }
   // Acknowledged only once durable (locks are already released).
-  if (commit && status.ok()) status = db_->AwaitCommitDurable(txn_->commit_lsn());
+  if (commit && status.ok()) status = db_->AwaitCommitDurable(txn_->commit_lsn(), sequences_.TakeNeededLsn());
   last_abort_reason_ = txn_->abort_reason();
   const uint32_t culprit = txn_->culprit_table();
   if (footprint_) {

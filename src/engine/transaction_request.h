@@ -82,6 +82,8 @@ struct TransactionResult {
   // A commit's redo record (0: it wrote nothing, or no data directory);
   // its result is delivered once the record is durable.
   uint64_t commit_lsn = 0;
+  // The newest sequence record its nextval/setval calls need (0: none).
+  uint64_t sequence_lsn = 0;
   uint32_t conflicts = 0;            // attempts aborted by conflicts before this outcome (retries + 1 at the limit)
   bool committed() const { return status.ok(); }
 };

@@ -58,23 +58,39 @@ Status Sequence::Next(const Logger& log, int64_t* value, uint64_t* lsn) {
                   std::string("nextval: reached ") + (up ? "maximum" : "minimum") + " value of sequence \"" +
                       schema_.name + "\" (" + std::to_string(up ? schema_.max : schema_.min) + ")");
   }
-  if (log_cnt_ == 0) {
-    // Log the highest value this batch may hand out: up to kLogAhead - 1
-    // steps past `next`, fewer when a bound without CYCLE comes first.
-    int64_t bound = next;
-    int64_t covered = 1;
-    for (int64_t stepped; covered < kLogAhead && Step(bound, &stepped); ++covered) bound = stepped;
-    if (log) logged_lsn_ = log(bound, true);
-    logged_value_ = bound;
-    logged_called_ = true;
-    log_cnt_ = covered;
+  if (current_.count == 0) {
+    if (ahead_.count > 0) {
+      current_ = ahead_;
+      ahead_ = Batch();
+    } else {
+      current_ = LogBatch(log, next);
+    }
   }
-  --log_cnt_;
+  --current_.count;
+  // The next batch's record goes out a whole batch ahead, so that it is
+  // durable by the time its first value is handed out: a client then
+  // rarely waits for a sync.
+  int64_t after_bound;
+  if (ahead_.count == 0 && Step(logged_value_, &after_bound)) {
+    ahead_ = LogBatch(log, after_bound);
+  }
   last_ = next;
   called_ = true;
   *value = next;
-  *lsn = logged_lsn_;
+  *lsn = current_.lsn;
   return Status::OK();
+}
+
+Sequence::Batch Sequence::LogBatch(const Logger& log, int64_t first) {
+  // Up to kLogAhead values from `first`, fewer when a bound without CYCLE
+  // comes first; the record states the highest.
+  int64_t bound = first;
+  int64_t covered = 1;
+  for (int64_t stepped; covered < kLogAhead && Step(bound, &stepped); ++covered) bound = stepped;
+  if (log) logged_lsn_ = log(bound, true);
+  logged_value_ = bound;
+  logged_called_ = true;
+  return Batch{covered, logged_lsn_};
 }
 
 Status Sequence::Set(const Logger& log, int64_t v, bool called, uint64_t* lsn) {
@@ -87,7 +103,7 @@ Status Sequence::Set(const Logger& log, int64_t v, bool called, uint64_t* lsn) {
   if (log) logged_lsn_ = log(v, called);
   logged_value_ = v;
   logged_called_ = called;
-  log_cnt_ = 0;
+  current_ = ahead_ = Batch();
   last_ = v;
   called_ = called;
   *lsn = logged_lsn_;
@@ -98,7 +114,7 @@ void Sequence::Restore(int64_t value, bool called) {
   std::lock_guard lock(mu_);
   last_ = logged_value_ = value;
   called_ = logged_called_ = called;
-  log_cnt_ = 0;
+  current_ = ahead_ = Batch();
 }
 
 void Sequence::Reset(SequenceSchema schema, bool restart, int64_t restart_value) {
@@ -110,7 +126,7 @@ void Sequence::Reset(SequenceSchema schema, bool restart, int64_t restart_value)
     last_ = logged_value_ = restart_value;
     called_ = logged_called_ = false;
   }
-  log_cnt_ = 0;
+  current_ = ahead_ = Batch();
 }
 
 uint64_t Sequence::LogState(const Logger& log) {
@@ -119,7 +135,7 @@ uint64_t Sequence::LogState(const Logger& log) {
   // exact state repeats none.
   logged_value_ = last_;
   logged_called_ = called_;
-  log_cnt_ = 0;
+  current_ = ahead_ = Batch();
   logged_lsn_ = log ? log(last_, called_) : 0;
   return logged_lsn_;
 }

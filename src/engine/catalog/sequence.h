@@ -9,14 +9,17 @@
 // and two transactions never conflict over a sequence (it is no row, so
 // the concurrency controls and the scheduler never see it).
 //
-// Durability: logged ahead, as PostgreSQL's SEQ_LOG_VALS. When the values
-// covered by the last logged state are used up, Next asks the caller's
-// Logger to log the state after kLogAhead values, the highest it may hand
-// out before logging again; the next kLogAhead - 1 calls log nothing.
+// Durability: logged ahead, as PostgreSQL's SEQ_LOG_VALS. Next asks the
+// caller's Logger to log the state after a batch of kLogAhead values, the
+// highest it may hand out under that record; the batch's other values log
+// nothing. The next batch's record is logged as soon as the current batch
+// starts, so that it is durable before its values are handed out (a
+// client waits for a sync only when a whole batch is drawn faster than
+// the log syncs).
 // Logging happens under the sequence's mutex, so one sequence's records are
 // in the order of the states they describe. Recovery restores the last
-// logged state (Restore): after a crash a sequence skips at most
-// kLogAhead - 1 values and never repeats one, provided no value left the
+// logged state (Restore): after a crash a sequence skips fewer than
+// 2 * kLogAhead values and never repeats one, provided no value left the
 // engine before the record covering it was durable (Next returns that
 // record's LSN for the caller to wait on).
 //
@@ -99,15 +102,25 @@ class Sequence {
   std::pair<int64_t, bool> State() const;
 
  private:
+  // Values logged and not yet handed out: those of the current record
+  // (with its LSN), and those of the record logged ahead of it, if any.
+  struct Batch {
+    int64_t count = 0;
+    uint64_t lsn = 0;
+  };
+
   // The value after `v`, or false past a bound without CYCLE.
   bool Step(int64_t v, int64_t* next) const;
+  // Logs the batch of values from `first`; it becomes the logged state.
+  Batch LogBatch(const Logger& log, int64_t first);
 
   const uint64_t id_;
   mutable std::mutex mu_;
   SequenceSchema schema_;
   int64_t last_;
   bool called_ = false;
-  int64_t log_cnt_ = 0;  // values Next may still hand out under the last logged record
+  Batch current_;
+  Batch ahead_;
   int64_t logged_value_;
   bool logged_called_ = false;
   uint64_t logged_lsn_ = 0;

@@ -225,7 +225,13 @@ Status Durability::Recover(catalog::Catalog* catalog, const DdlRunner& run_ddl, 
 }
 
 uint64_t Durability::AppendRowImages(std::string_view payload) {
-  return writer_->Append(static_cast<uint8_t>(RecordType::kRowImages), payload);
+  const uint64_t lsn = writer_->Append(static_cast<uint8_t>(RecordType::kRowImages), payload);
+  // Raised before the caller publishes the images, so that whoever reads
+  // them sees an end at or after this record.
+  uint64_t seen = commit_end_lsn_.load(std::memory_order_relaxed);
+  while (seen < lsn && !commit_end_lsn_.compare_exchange_weak(seen, lsn, std::memory_order_acq_rel)) {
+  }
+  return lsn;
 }
 
 uint64_t Durability::AppendDdl(const std::string& sql) {

@@ -109,6 +109,12 @@ class Durability {
   uint64_t AppendSequence(std::string_view name, int64_t value, bool called);
 
   uint64_t appended_lsn() const { return writer_->appended_lsn(); }
+  // The LSN of the newest row-images record (a commit, a bulk load)
+  // appended, 0 when none: all a read-only transaction may have read is at
+  // or before it (a record is appended before its images are published).
+  // Sequence records do not move it: what a transaction's own sequence
+  // calls need, it knows (SequenceSession::TakeNeededLsn).
+  uint64_t commit_end_lsn() const { return commit_end_lsn_.load(std::memory_order_acquire); }
   uint64_t durable_lsn() const { return writer_->durable_lsn(); }
   // See LogWriter: fn(status) once `lsn` is durable (SyncMode off: at once).
   void WhenDurable(uint64_t lsn, std::function<void(const Status&)> fn) { writer_->WhenDurable(lsn, std::move(fn)); }
@@ -131,6 +137,7 @@ class Durability {
   const DurabilityOptions options_;
   int lock_fd_ = -1;
   std::unique_ptr<log::LogWriter> writer_;
+  std::atomic<uint64_t> commit_end_lsn_{0};
   std::shared_mutex install_mu_;
   std::mutex ddl_mu_;
   std::vector<std::string> ddl_history_;  // every DDL statement run, in order

@@ -104,21 +104,24 @@ TEST(SequenceTest, LogsOncePerBatchWithTheBatchsHighestValue) {
   ASSERT_TRUE(s.Next(log.logger(), &v, &lsn).ok());
   EXPECT_EQ(v, 1);
   EXPECT_EQ(lsn, 1u);
-  EXPECT_EQ(log.records, (std::vector<std::pair<int64_t, bool>>{{32, true}}));
+  // The batch's record, and the next batch's, logged one batch ahead.
+  EXPECT_EQ(log.records, (std::vector<std::pair<int64_t, bool>>{{32, true}, {64, true}}));
   Take(&s, log.logger(), 31);  // values 2..32: covered, nothing logged
-  EXPECT_EQ(log.records.size(), 1u);
+  EXPECT_EQ(log.records.size(), 2u);
   ASSERT_TRUE(s.Next(log.logger(), &v, &lsn).ok());
   EXPECT_EQ(v, 33);
-  EXPECT_EQ(lsn, 2u);  // the record that covers it
-  EXPECT_EQ(log.records.back(), (std::pair<int64_t, bool>{64, true}));
-  EXPECT_EQ(s.LoggedState(), (std::pair<int64_t, bool>{64, true}));
+  EXPECT_EQ(lsn, 2u);  // the record that covers it, logged a batch earlier
+  EXPECT_EQ(log.records.size(), 3u);
+  EXPECT_EQ(log.records.back(), (std::pair<int64_t, bool>{96, true}));
+  EXPECT_EQ(s.LoggedState(), (std::pair<int64_t, bool>{96, true}));
 
   // setval logs its exact state, and the next batch starts after it.
   ASSERT_TRUE(s.Set(log.logger(), 1000, true, &lsn).ok());
   EXPECT_EQ(log.records.back(), (std::pair<int64_t, bool>{1000, true}));
   ASSERT_TRUE(s.Next(log.logger(), &v, &lsn).ok());
   EXPECT_EQ(v, 1001);
-  EXPECT_EQ(log.records.back(), (std::pair<int64_t, bool>{1032, true}));
+  EXPECT_EQ(log.records[log.records.size() - 2], (std::pair<int64_t, bool>{1032, true}));
+  EXPECT_EQ(log.records.back(), (std::pair<int64_t, bool>{1064, true}));
 }
 
 TEST(SequenceTest, ABatchStopsAtABoundAndWrapsWhenItCycles) {
@@ -127,24 +130,27 @@ TEST(SequenceTest, ABatchStopsAtABoundAndWrapsWhenItCycles) {
   schema.max = 95;
   Sequence s(schema);  // 1, 11, ..., 91
   Take(&s, log.logger(), 1);
-  EXPECT_EQ(log.records.back(), (std::pair<int64_t, bool>{91, true}));
+  EXPECT_EQ(log.records.back(), (std::pair<int64_t, bool>{91, true}));  // and no batch after it
+  log.records.clear();
   schema.cycle = true;
   Sequence c(schema);
   Take(&c, log.logger(), 1);
-  // 32 values from 1 with a wrap after 91: 1..91 (10), 1..91 (10), 1..91 (10), 1, 11.
-  EXPECT_EQ(log.records.back(), (std::pair<int64_t, bool>{11, true}));
+  // 32 values from 1 with a wrap after 91: 1..91 (10), 1..91 (10), 1..91 (10), 1, 11;
+  // the next 32 from 21: 21..91 (8), 1..91 (10), 1..91 (10), 1..31 (4).
+  EXPECT_EQ(log.records, (std::vector<std::pair<int64_t, bool>>{{11, true}, {31, true}}));
 }
 
 TEST(SequenceTest, RecoveryFromTheLastRecordNeverRepeatsAValue) {
-  // A crash after 40 values: the last record says 64; the recovered
-  // sequence continues at 65 (values 41..64 skipped, none repeated).
+  // A crash after 40 values: the last record says 96 (the batch after the
+  // current one); the recovered sequence continues at 97 (values 41..96
+  // skipped, none repeated).
   Log log;
   Sequence s(SequenceSchema::Defaults("s", TypeId::kInt64));
   std::vector<int64_t> before = Take(&s, log.logger(), 40);
   Sequence recovered(SequenceSchema::Defaults("s", TypeId::kInt64));
   recovered.Restore(log.records.back().first, log.records.back().second);
   std::vector<int64_t> after = Take(&recovered, log.logger(), 3);
-  EXPECT_EQ(after, (std::vector<int64_t>{65, 66, 67}));
+  EXPECT_EQ(after, (std::vector<int64_t>{97, 98, 99}));
   EXPECT_GT(after.front(), *std::max_element(before.begin(), before.end()));
 }
 
@@ -155,13 +161,14 @@ TEST(SequenceTest, RestartIsTheLoggedStateFromThen) {
   s.Reset(s.schema(), /*restart=*/true, 7);
   EXPECT_EQ(s.LoggedState(), (std::pair<int64_t, bool>{7, false}));
   EXPECT_EQ(Take(&s, log.logger(), 2), (std::vector<int64_t>{7, 8}));
-  EXPECT_EQ(log.records.back(), (std::pair<int64_t, bool>{38, true}));
+  EXPECT_EQ(log.records[log.records.size() - 2], (std::pair<int64_t, bool>{38, true}));
+  EXPECT_EQ(log.records.back(), (std::pair<int64_t, bool>{70, true}));
 }
 
 TEST(SequenceTest, EightThreadsNeverGetOneValueTwice) {
   // Concurrent nextval: every value once, no gap, one record per 32
-  // values. Excluded: two threads handed one value (a lost update of the
-  // state) or a batch logged twice.
+  // values (and the next batch's, logged ahead). Excluded: two threads
+  // handed one value (a lost update of the state) or a batch logged twice.
   Log log;
   Sequence s(SequenceSchema::Defaults("s", TypeId::kInt64));
   constexpr int kThreads = 8, kEach = 10000;
@@ -176,7 +183,7 @@ TEST(SequenceTest, EightThreadsNeverGetOneValueTwice) {
   EXPECT_EQ(all.size(), static_cast<size_t>(kThreads * kEach));
   EXPECT_EQ(*all.begin(), 1);
   EXPECT_EQ(*all.rbegin(), kThreads * kEach);
-  EXPECT_EQ(log.records.size(), static_cast<size_t>((kThreads * kEach + Sequence::kLogAhead - 1) / Sequence::kLogAhead));
+  EXPECT_EQ(log.records.size(), static_cast<size_t>(kThreads * kEach / Sequence::kLogAhead + 1));
 }
 
 }  // namespace
