@@ -8,9 +8,11 @@
 
 namespace paceline::engine {
 
-catalog::Sequence::Logger SequenceSession::LoggerFor(std::string_view name) {
-  if (durability_ == nullptr) return {};
-  return [this, name](int64_t value, bool called) { return durability_->AppendSequence(name, value, called); };
+SequenceSession::SequenceSession(const catalog::Catalog* catalog, durability::Durability* durability)
+    : catalog_(catalog), durability_(durability) {
+  if (durability_ != nullptr) {
+    logger_ = [this](int64_t value, bool called) { return durability_->AppendSequence(logging_, value, called); };
+  }
 }
 
 void SequenceSession::Remember(const catalog::Sequence& sequence, std::string_view name, int64_t value) {
@@ -24,7 +26,8 @@ Status SequenceSession::NextVal(std::string_view name, int64_t* out) {
   std::shared_ptr<catalog::Sequence> sequence;
   PL_RETURN_IF_ERROR(catalog_->SequenceNamed(name, &sequence));
   uint64_t lsn = 0;
-  PL_RETURN_IF_ERROR(sequence->Next(LoggerFor(name), out, &lsn));
+  logging_ = name;
+  PL_RETURN_IF_ERROR(sequence->Next(logger_, out, &lsn));
   needed_lsn_ = std::max(needed_lsn_, lsn);
   Remember(*sequence, name, *out);
   return Status::OK();
@@ -46,7 +49,8 @@ Status SequenceSession::SetVal(std::string_view name, int64_t value, bool called
   std::shared_ptr<catalog::Sequence> sequence;
   PL_RETURN_IF_ERROR(catalog_->SequenceNamed(name, &sequence));
   uint64_t lsn = 0;
-  PL_RETURN_IF_ERROR(sequence->Set(LoggerFor(name), value, called, &lsn));
+  logging_ = name;
+  PL_RETURN_IF_ERROR(sequence->Set(logger_, value, called, &lsn));
   needed_lsn_ = std::max(needed_lsn_, lsn);
   // As PostgreSQL: currval follows a setval that marks the value used;
   // lastval is nextval's alone.

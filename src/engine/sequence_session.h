@@ -30,8 +30,9 @@ class Durability;
 
 class SequenceSession : public sql::SequenceAccess {
  public:
-  SequenceSession(const catalog::Catalog* catalog, durability::Durability* durability)
-      : catalog_(catalog), durability_(durability) {}
+  SequenceSession(const catalog::Catalog* catalog, durability::Durability* durability);
+  SequenceSession(const SequenceSession&) = delete;  // its logger holds `this`
+  SequenceSession& operator=(const SequenceSession&) = delete;
 
   Status NextVal(std::string_view name, int64_t* out) override;
   Status CurrVal(std::string_view name, int64_t* out) override;
@@ -45,11 +46,15 @@ class SequenceSession : public sql::SequenceAccess {
   void Discard();
 
  private:
-  catalog::Sequence::Logger LoggerFor(std::string_view name);
   void Remember(const catalog::Sequence& sequence, std::string_view name, int64_t value);
 
   const catalog::Catalog* catalog_;
   durability::Durability* durability_;
+  // Logs for the sequence named logging_ (set before each call): built
+  // once, so that a nextval whose batch is already logged allocates
+  // nothing. Empty in memory.
+  std::string_view logging_;
+  catalog::Sequence::Logger logger_;
   std::unordered_map<uint64_t, int64_t> currval_;  // by Sequence::id()
   uint64_t last_id_ = 0;                           // lastval's sequence (0: none yet)
   std::string last_name_;

@@ -3,11 +3,16 @@ frames by hand (bad_input_test.py, login_limits_test.py): start-up,
 messages, queries, reading replies; and helpers to decode what comes
 back. Every Client's socket is kept in OPEN so a test's tearDown can close
 what the test left open; KvServerTest is the fixture both files share."""
+import os
 import socket
 import struct
+import sys
 import unittest
 
 from server_process import ServerProcess
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "script"))
+from memory_burst import rss_kb  # noqa: E402,F401  (re-exported for the tests)
 
 TIMEOUT = 20
 
@@ -117,14 +122,6 @@ def data_rows(msgs):
                 at += length
         rows.append(tuple(row))
     return rows
-
-
-def rss_kb(pid):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
 
 
 class KvServerTest(unittest.TestCase):

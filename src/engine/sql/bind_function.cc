@@ -79,7 +79,17 @@ constexpr FunctionInfo kFunctions[] = {
     {"justify_interval", ScalarFunction::kJustifyInterval, 1, 1},
     {"pg_sleep", ScalarFunction::kPgSleep, 1, 1},
     {"pg_sleep_for", ScalarFunction::kPgSleepFor, 1, 1},
+    // Their name argument is bound as a regclass (bind_sequence.cc).
+    {"nextval", ScalarFunction::kNextval, 1, 1},
+    {"currval", ScalarFunction::kCurrval, 1, 1},
+    {"setval", ScalarFunction::kSetval, 2, 3},
+    {"lastval", ScalarFunction::kLastval, 0, 0},
 };
+
+bool IsSequenceFunction(ScalarFunction f) {
+  return f == ScalarFunction::kNextval || f == ScalarFunction::kCurrval || f == ScalarFunction::kSetval ||
+         f == ScalarFunction::kLastval;
+}
 
 }  // namespace
 
@@ -89,8 +99,7 @@ bool Binder::IsAggregateName(const std::string& name) {
 }
 
 bool Binder::IsScalarFunctionName(const std::string& name) {
-  return IsSequenceFunctionName(name) ||
-         std::any_of(std::begin(kFunctions), std::end(kFunctions), [&](const FunctionInfo& f) { return name == f.name; });
+  return std::any_of(std::begin(kFunctions), std::end(kFunctions), [&](const FunctionInfo& f) { return name == f.name; });
 }
 
 Status Binder::BindAggregate(const Expr& e, Context& ctx, BoundExprPtr* out) {
@@ -236,7 +245,14 @@ Status Binder::BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
                   "ORDER BY specified, but " + name + " is not an aggregate function", Pos(e.location));
   }
   if (IsArrayFunction(name) && !e.distinct && !e.star) return BindArrayFunction(e, ctx, out);
-  if (IsSequenceFunctionName(name) && !e.distinct && !e.star) return BindSequenceFunction(e, ctx, out);
+  if (!e.distinct && !e.star) {
+    for (const auto& f : kFunctions) {
+      if (name == f.name && IsSequenceFunction(f.function)) {
+        return BindSequenceFunction(e, ctx, f.function, static_cast<size_t>(f.min_args), static_cast<size_t>(f.max_args),
+                                    out);
+      }
+    }
+  }
   if (IsTableFunctionName(name)) return NotSupported(name + " in the select list (use FROM " + name + "(...))");
   if (e.distinct || e.star) {
     return SyntaxError("DISTINCT or * specified, but " + name + " is not an aggregate function", Pos(e.location));

@@ -15,38 +15,10 @@ namespace paceline::sql {
 
 using namespace bind;  // NOLINT: the binder's own helpers
 
-namespace {
-
-struct SequenceFunctionInfo {
-  const char* name;
-  ScalarFunction function;
-  size_t min_args;
-  size_t max_args;
-};
-
-constexpr SequenceFunctionInfo kSequenceFunctions[] = {
-    {"nextval", ScalarFunction::kNextval, 1, 1},
-    {"currval", ScalarFunction::kCurrval, 1, 1},
-    {"setval", ScalarFunction::kSetval, 2, 3},
-    {"lastval", ScalarFunction::kLastval, 0, 0},
-};
-
-}  // namespace
-
-bool Binder::IsSequenceFunctionName(const std::string& name) {
-  for (const auto& f : kSequenceFunctions) {
-    if (name == f.name) return true;
-  }
-  return false;
-}
-
-Status Binder::BindSequenceFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
-  const SequenceFunctionInfo* info = nullptr;
-  for (const auto& f : kSequenceFunctions) {
-    if (e.function_name == f.name) info = &f;
-  }
+Status Binder::BindSequenceFunction(const Expr& e, Context& ctx, ScalarFunction function, size_t min_args,
+                                    size_t max_args, BoundExprPtr* out) {
   auto node = MakeNode(BoundKind::kFunction, Type(TypeId::kInt64), e.location);
-  node->function = info->function;
+  node->function = function;
   std::vector<BoundExprPtr> args;
   std::string name_type;  // the name argument's type as an error names it
   for (size_t i = 0; i < e.list.size(); ++i) {
@@ -76,10 +48,10 @@ Status Binder::BindSequenceFunction(const Expr& e, Context& ctx, BoundExprPtr* o
     for (size_t i = 0; i < args.size(); ++i) {
       sig += (i == 0 ? "" : ", ") + (i == 0 && !name_type.empty() ? name_type : TypeText(args[i]->type));
     }
-    return Status(sqlstate::kUndefinedFunction, "function " + std::string(info->name) + "(" + sig + ") does not exist",
+    return Status(sqlstate::kUndefinedFunction, "function " + e.function_name + "(" + sig + ") does not exist",
                   Pos(e.location));
   };
-  if (args.size() < info->min_args || args.size() > info->max_args) return no_such_function();
+  if (args.size() < min_args || args.size() > max_args) return no_such_function();
   // The name is text; setval's value bigint and its is_called boolean.
   const Type wanted[] = {Type(TypeId::kText), Type(TypeId::kInt64), Type(TypeId::kBool)};
   for (size_t i = 0; i < args.size(); ++i) {
@@ -89,8 +61,8 @@ Status Binder::BindSequenceFunction(const Expr& e, Context& ctx, BoundExprPtr* o
     if (!fits) return no_such_function();
     PL_RETURN_IF_ERROR(Coerce(&a, wanted[i], false, e.location));
   }
-  if (sequence_write_ == nullptr && info->function == ScalarFunction::kNextval) sequence_write_ = "nextval()";
-  if (sequence_write_ == nullptr && info->function == ScalarFunction::kSetval) sequence_write_ = "setval()";
+  if (sequence_write_ == nullptr && function == ScalarFunction::kNextval) sequence_write_ = "nextval()";
+  if (sequence_write_ == nullptr && function == ScalarFunction::kSetval) sequence_write_ = "setval()";
   node->children = std::move(args);
   *out = std::move(node);
   return Status::OK();

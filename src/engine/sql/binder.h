@@ -153,12 +153,13 @@ class Binder {
   static bool IsIntervalArithmetic(BinaryOp op, const BoundExpr& left, const BoundExpr& right);
   Status BindIntervalArithmetic(BinaryOp op, BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out);
   Status BindIntervalFunction(const std::string& name, std::vector<BoundExprPtr>& args, BoundExpr* node, int location);
-  // nextval/currval/setval/lastval (bind_sequence.cc): a constant name
-  // (text, or text::regclass) is resolved now (42P01 / 42809) and kept as
-  // the catalog's name with index 0; any other name argument is text,
-  // resolved at run time (index -1).
-  static bool IsSequenceFunctionName(const std::string& name);
-  Status BindSequenceFunction(const Expr& e, Context& ctx, BoundExprPtr* out);
+  // nextval/currval/setval/lastval (`function`, taking min..max
+  // arguments; bind_sequence.cc): a constant name (text, or
+  // text::regclass) is resolved now (42P01 / 42809) and kept as the
+  // catalog's name with index 0; any other name argument is text, resolved
+  // at run time (index -1).
+  Status BindSequenceFunction(const Expr& e, Context& ctx, ScalarFunction function, size_t min_args, size_t max_args,
+                              BoundExprPtr* out);
   // Binds a boolean condition of `clause`; a non-boolean one is 42804
   // "argument of <clause> must be type boolean" (of AND when `and_operand`).
   Status BindPredicate(const Expr& e, Context& ctx, const char* clause, BoundExprPtr* out, bool and_operand = false);

@@ -96,6 +96,17 @@ TEST_F(CatalogTest, DropTableReferencedByForeignKeyNeedsCascade) {
   EXPECT_TRUE(Schema("c").foreign_keys.empty());
 }
 
+// A table `name` (id INT).
+TableSchema OneIntColumn(const std::string& name) {
+  TableSchema table;
+  table.name = name;
+  ColumnSchema id;
+  id.name = "id";
+  id.type = Type(TypeId::kInt32);
+  table.columns.push_back(id);
+  return table;
+}
+
 TEST(CatalogSequenceTest, SequencesShareTheRelationNamespace) {
   // A sequence's name is taken for tables, indexes and views, and theirs
   // for it (42P07 both ways); a derived index name steps around it.
@@ -104,12 +115,7 @@ TEST(CatalogSequenceTest, SequencesShareTheRelationNamespace) {
   ASSERT_TRUE(catalog.CreateSequence(SequenceSchema::Defaults("t_id_seq", TypeId::kInt64), &s).ok());
   EXPECT_EQ(catalog.FindSequence("t_id_seq"), s);
   const uint64_t version = catalog.version();
-  TableSchema table;
-  table.name = "t_id_seq";
-  ColumnSchema id;
-  id.name = "id";
-  id.type = Type(TypeId::kInt32);
-  table.columns.push_back(id);
+  TableSchema table = OneIntColumn("t_id_seq");
   EXPECT_TRUE(catalog.CreateTable(table, {}, nullptr).Is(sqlstate::kDuplicateTable));
   ViewSchema view;
   view.name = "t_id_seq";
@@ -146,12 +152,7 @@ TEST(CatalogSequenceTest, SequencesShareTheRelationNamespace) {
 
 TEST(CatalogSequenceTest, AlterBumpsTheVersionAndATableTakesItsOwnedSequences) {
   Catalog catalog;
-  TableSchema table;
-  table.name = "t";
-  ColumnSchema id;
-  id.name = "id";
-  id.type = Type(TypeId::kInt32);
-  table.columns.push_back(id);
+  TableSchema table = OneIntColumn("t");
   ASSERT_TRUE(catalog.CreateTable(table, {}, nullptr).ok());
   SequenceSchema owned = SequenceSchema::Defaults("t_id_seq", TypeId::kInt32);
   owned.owned_by_table = "t";
