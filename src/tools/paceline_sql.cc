@@ -111,10 +111,7 @@ class Shell {
       r.columns = {{"Column", Type(TypeId::kText)}, {"Type", Type(TypeId::kText)},
                    {"Nullable", Type(TypeId::kText)}, {"Default", Type(TypeId::kText)}};
       for (const auto& c : table->schema().columns) {
-        std::string def = c.default_is_now            ? "now()"
-                          : c.default_is_random_uuid ? "gen_random_uuid()"
-                          : c.default_value          ? c.default_value->ToString()
-                                                     : "";
+        const std::string& def = c.default_value.expression;
         r.rows.push_back({Value::Text(c.domain.empty() ? c.type.ToString() : c.domain),
                           Value::Text(c.not_null ? "not null" : ""), Value::Text(def)});
         r.rows.back().insert(r.rows.back().begin(), Value::Text(c.name));

@@ -74,6 +74,9 @@ Status Catalog::DropTable(std::string_view name, bool cascade) {
     }
   }
   PL_RETURN_IF_ERROR(DropDependentViews(name, "table", cascade));
+  for (const auto& sequence_name : OwnedSequences(name)) {
+    PL_RETURN_IF_ERROR(DropDependentDefaults(sequence_name, name, "table " + std::string(name), cascade));
+  }
   for (const auto& index : it->second->indexes()) index_owner_.erase(index->schema().name);
   // The sequences it owns (OWNED BY, serial, identity) go with it.
   std::erase_if(sequences_, [&](const auto& entry) { return entry.second->schema().owned_by_table == name; });
@@ -126,6 +129,53 @@ Status Catalog::DropDependentViews(std::string_view name, const char* kind, bool
   }
   for (const auto& dependent : dependents) {
     if (views_.count(dependent)) PL_RETURN_IF_ERROR(DropView(dependent, true));
+  }
+  return Status::OK();
+}
+
+Status Catalog::CheckSequenceDrop(std::string_view name) {
+  return DropSequenceDependents(name, /*cascade=*/false);  // without CASCADE they are only looked at
+}
+
+Status Catalog::DropSequenceDependents(std::string_view name, bool cascade) {
+  PL_RETURN_IF_ERROR(DropDependentDefaults(name, "", "sequence " + std::string(name), cascade));
+  return DropDependentViews(name, "sequence", cascade);
+}
+
+std::vector<std::string> Catalog::OwnedSequences(std::string_view table) const {
+  std::vector<std::string> owned;
+  for (const auto& [name, sequence] : sequences_) {
+    if (sequence->schema().owned_by_table == table) owned.push_back(name);
+  }
+  return owned;
+}
+
+Status Catalog::CheckDefaultsCalling(std::string_view sequence, const std::vector<std::string>& dropped,
+                                     const std::string& dropping) const {
+  for (const auto& [table_name, table] : tables_) {
+    if (std::find(dropped.begin(), dropped.end(), table_name) != dropped.end()) continue;
+    for (const auto& column : table->schema().columns) {
+      const auto& uses = column.default_value.sequences;
+      if (std::find(uses.begin(), uses.end(), sequence) == uses.end()) continue;
+      return Status(sqlstate::kDependentObjectsStillExist, "cannot drop " + dropping + " because other objects depend on it")
+          .WithDetail("default value for column " + column.name + " of table " + table_name + " depends on sequence " +
+                      std::string(sequence));
+    }
+  }
+  return Status::OK();
+}
+
+Status Catalog::DropDependentDefaults(std::string_view sequence, std::string_view except, const std::string& dropping,
+                                      bool cascade) {
+  if (!cascade) return CheckDefaultsCalling(sequence, {std::string(except)}, dropping);
+  for (auto& [table_name, table] : tables_) {
+    if (table_name == except) continue;
+    for (auto& column : table->mutable_schema().columns) {
+      const auto& uses = column.default_value.sequences;
+      if (std::find(uses.begin(), uses.end(), sequence) == uses.end()) continue;
+      column.default_value = ColumnDefault();
+      Bump();
+    }
   }
   return Status::OK();
 }
@@ -217,7 +267,7 @@ Status Catalog::DropSequence(std::string_view name, bool cascade) {
   if (sequences_.find(name) == sequences_.end()) {
     return Status(sqlstate::kUndefinedTable, "sequence \"" + std::string(name) + "\" does not exist");
   }
-  PL_RETURN_IF_ERROR(DropDependentViews(name, "sequence", cascade));
+  PL_RETURN_IF_ERROR(DropSequenceDependents(name, cascade));
   sequences_.erase(sequences_.find(name));
   Bump();
   return Status::OK();

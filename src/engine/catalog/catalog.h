@@ -56,7 +56,8 @@ class Catalog {
                      std::shared_ptr<storage::Table>* out);
   // 42P01 when absent. Foreign keys that name the table from other tables
   // are dropped with it only when `cascade`; otherwise 2BP01. The sequences
-  // the table owns (SequenceSchema::owned_by_table) are dropped with it.
+  // the table owns (SequenceSchema::owned_by_table) are dropped with it;
+  // another table's DEFAULT that calls one is 2BP01 unless `cascade`.
   Status DropTable(std::string_view name, bool cascade);
   Status CreateDomain(DomainSchema domain);
   // 42P07 when the name is taken by a table, index, or (unless `replace`)
@@ -72,9 +73,17 @@ class Catalog {
   Status DropIndex(std::string_view name);
   // 42P07 when the name is taken.
   Status CreateSequence(SequenceSchema schema, std::shared_ptr<Sequence>* out);
-  // 42P01 when absent. Views that call it go too when `cascade`; otherwise
-  // 2BP01.
+  // 42P01 when absent. Views that call it go too when `cascade`, and column
+  // DEFAULTs that call it are dropped; otherwise 2BP01.
   Status DropSequence(std::string_view name, bool cascade = false);
+  // The sequences that table `table` owns (SequenceSchema::owned_by_table).
+  std::vector<std::string> OwnedSequences(std::string_view table) const;
+  // 2BP01 "cannot drop <dropping> because other objects depend on it" when
+  // a column DEFAULT of a table not in `dropped` calls sequence `sequence`.
+  Status CheckDefaultsCalling(std::string_view sequence, const std::vector<std::string>& dropped,
+                              const std::string& dropping) const;
+  // The 2BP01 that DropSequence(name, false) would give, changing nothing.
+  Status CheckSequenceDrop(std::string_view name);
   // ALTER SEQUENCE: a new description (Sequence::Reset). 42P01 when absent.
   Status AlterSequence(std::string_view name, SequenceSchema schema, bool restart, int64_t restart_value);
   // Records a foreign key on an existing table.
@@ -99,6 +108,13 @@ class Catalog {
   // The views that name `name` (directly); 2BP01 naming the first when
   // there is one and !cascade, else drops them all (recursively).
   Status DropDependentViews(std::string_view name, const char* kind, bool cascade);
+  // DropDependentDefaults and DropDependentViews of sequence `name`.
+  Status DropSequenceDependents(std::string_view name, bool cascade);
+  // The column DEFAULTs (of tables other than `except`) that name sequence
+  // `sequence`: 2BP01 "cannot drop <dropping> ..." naming the first when
+  // !cascade; else the columns lose their DEFAULT, as in PostgreSQL.
+  Status DropDependentDefaults(std::string_view sequence, std::string_view except, const std::string& dropping,
+                               bool cascade);
   std::map<std::string, std::string, std::less<>> index_owner_;  // index name → table name
   uint32_t next_table_id_ = 1;
   std::atomic<uint64_t> version_{1};

@@ -18,16 +18,26 @@
 
 namespace paceline::catalog {
 
+// A column's DEFAULT, as PostgreSQL keeps it in pg_attrdef: the expression's
+// SQL text (what pg_get_expr shows: "nextval('t_id_seq'::regclass)",
+// "now()", "0"), bound again wherever a row is inserted, so a volatile
+// default (nextval, gen_random_uuid) is evaluated for each row. `constant`
+// holds the value when the expression is a constant (inserted without
+// binding); `sequences` the sequences it names, which cannot be dropped while
+// it names them. An empty expression: no default (NULL).
+struct ColumnDefault {
+  std::string expression;
+  std::optional<Value> constant;
+  std::vector<std::string> sequences;
+
+  bool present() const { return !expression.empty(); }
+};
+
 struct ColumnSchema {
   std::string name;
   Type type;
   bool not_null = false;
-  // DEFAULT: a constant, the current time (DEFAULT now()/CURRENT_TIMESTAMP/
-  // CURRENT_DATE) or a new UUID (DEFAULT gen_random_uuid()), evaluated when a
-  // row is inserted; none means NULL.
-  std::optional<Value> default_value;
-  bool default_is_now = false;
-  bool default_is_random_uuid = false;
+  ColumnDefault default_value;
   std::string domain;  // the CREATE DOMAIN name the column was declared with, "" otherwise
   bool domain_not_null = false;  // the domain itself is NOT NULL (its error is reported first)
 };

@@ -291,6 +291,7 @@ struct ConstraintDef {
   std::string ref_table;                  // FOREIGN KEY / REFERENCES
   std::vector<std::string> ref_columns;   // empty: the referenced table's primary key
   ExprPtr default_value;                  // kDefault
+  std::string default_text;               // kDefault: PostgreSQL's text of it ("now()")
   int location = -1;
 };
 

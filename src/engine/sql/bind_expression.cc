@@ -468,39 +468,44 @@ Status Binder::BindPredicate(const Expr& e, Context& ctx, const char* clause, Bo
   return Status::OK();
 }
 
-Status Binder::BindDefault(const Expr& expr, const Type& type, std::optional<Value>* constant, bool* is_now,
-                           bool* is_random_uuid) {
+Status Binder::BindDefault(const ConstraintDef& def, const catalog::ColumnSchema& column,
+                           catalog::ColumnDefault* out) {
+  const Expr& expr = *def.default_value;
   Context ctx;
   ctx.clause = "DEFAULT expressions";
   BoundExprPtr e;
-  PL_RETURN_IF_ERROR(BindExpr(expr, ctx, &e));
-  *is_now = false;
-  *is_random_uuid = false;
-  constant->reset();
+  const size_t named_before = relations_named_.size();
+  Status bound = BindExpr(expr, ctx, &e);
+  if (bound.Is(sqlstate::kUndefinedColumn)) {  // no column is in scope: any reference is one
+    return Status(sqlstate::kFeatureNotSupported, "cannot use column reference in DEFAULT expression",
+                  bound.position());
+  }
+  PL_RETURN_IF_ERROR(bound);
+  *out = catalog::ColumnDefault();
   if (AnyNode(*e, [](const BoundExpr& x) { return x.kind == BoundKind::kSubquery; })) {
     return Status(sqlstate::kFeatureNotSupported, "cannot use subquery in DEFAULT expression", Pos(expr.location));
   }
-  if (e->kind == BoundKind::kFunction &&
-      (e->function == ScalarFunction::kNow || e->function == ScalarFunction::kCurrentDate)) {
-    *is_now = true;
-    return Status::OK();
+  if (AnyNode(*e, [](const BoundExpr& x) { return x.kind == BoundKind::kParameter; })) {
+    return Status(sqlstate::kUndefinedParameter, "there is no parameter $1", Pos(expr.location));
   }
-  if (e->kind == BoundKind::kFunction && e->function == ScalarFunction::kGenRandomUuid) {
-    if (!CanAssign(TypeId::kUuid, type.id)) {
-      return Status(sqlstate::kDatatypeMismatch, "column is of type " + TypeText(type) +
-                                                     " but default expression is of type uuid");
-    }
-    *is_random_uuid = true;
-    return Status::OK();
+  const Type given = e->type;
+  Status coerced = CoerceForAssignment(&e, column, expr.location);
+  if (coerced.Is(sqlstate::kDatatypeMismatch)) {
+    return Status(sqlstate::kDatatypeMismatch, "column \"" + column.name + "\" is of type " + TypeText(column.type) +
+                                                   " but default expression is of type " + TypeText(given),
+                  Pos(expr.location));
   }
-  if (!e->IsColumnFree() || e->kind == BoundKind::kParameter) {
-    return NotSupported("a DEFAULT that is not a constant, now() or gen_random_uuid()");
+  PL_RETURN_IF_ERROR(coerced);
+  if (def.default_text.empty()) return InternalError("a DEFAULT expression without its text");
+  if (e->kind == BoundKind::kConstant) {
+    // DEFAULT NULL is no default at all, as in PostgreSQL.
+    if (e->constant.is_null()) return Status::OK();
+    out->constant = e->constant;
   }
-  PL_RETURN_IF_ERROR(Coerce(&e, type, false, expr.location));
-  Value v;
-  EvalContext none;
-  PL_RETURN_IF_ERROR(Evaluate(*e, none, &v));
-  *constant = std::move(v);
+  out->expression = def.default_text;
+  for (size_t i = named_before; i < relations_named_.size(); ++i) {
+    if (catalog_->FindSequence(relations_named_[i])) out->sequences.push_back(relations_named_[i]);
+  }
   return Status::OK();
 }
 

@@ -11,30 +11,28 @@
 #include "common/utf8.h"
 #include "engine/sql/access_path_planner.h"
 #include "engine/sql/expression_evaluator.h"
+#include "engine/sql/parser.h"
 
 namespace paceline::sql {
 
 using namespace bind;  // NOLINT: the binder's own helpers
 
-BoundExprPtr Binder::DefaultValue(const catalog::ColumnSchema& column) const {
-  if (column.default_is_now) {
-    auto e = MakeNode(BoundKind::kFunction, Type(TypeId::kTimestampTz), -1);
-    e->function = ScalarFunction::kNow;
-    if (column.type.id == TypeId::kTimestampTz) return e;
-    auto cast = MakeNode(BoundKind::kCast, column.type, -1);
-    cast->children.push_back(std::move(e));
-    return cast;
+Status Binder::DefaultValue(const catalog::ColumnSchema& column, BoundExprPtr* out) {
+  const catalog::ColumnDefault& d = column.default_value;
+  if (!d.present()) {
+    *out = BoundExpr::Constant(Value::Null(column.type.id), column.type);
+    return Status::OK();
   }
-  if (column.default_is_random_uuid) {
-    auto e = MakeNode(BoundKind::kFunction, Type(TypeId::kUuid), -1);
-    e->function = ScalarFunction::kGenRandomUuid;
-    if (column.type.id == TypeId::kUuid) return e;
-    auto cast = MakeNode(BoundKind::kCast, column.type, -1);
-    cast->children.push_back(std::move(e));
-    return cast;
+  if (d.constant) {
+    *out = BoundExpr::Constant(*d.constant, column.type);
+    return Status::OK();
   }
-  if (column.default_value) return BoundExpr::Constant(*column.default_value, column.type);
-  return BoundExpr::Constant(Value::Null(column.type.id), column.type);
+  ExprPtr expr;
+  PL_RETURN_IF_ERROR(ParseExpression(d.expression, &expr));
+  Context ctx;
+  ctx.clause = "DEFAULT expressions";
+  PL_RETURN_IF_ERROR(BindExpr(*expr, ctx, out));
+  return Coerce(out, column.type, false, -1);
 }
 
 Status Binder::BindReturning(const std::vector<SelectItem>& items, storage::Table* table, const std::string& alias,
@@ -72,10 +70,16 @@ Status Binder::BindInsert(const InsertStmt& stmt, std::unique_ptr<InsertPlan>* o
       plan->target_columns.push_back(c);
     }
   }
-  for (const auto& column : schema.columns) plan->column_defaults.push_back(DefaultValue(column));
+  if (stmt.source == nullptr) plan->target_columns.clear();  // DEFAULT VALUES
+  // The defaults of the columns not given, bound once for the statement.
+  plan->column_defaults.resize(schema.columns.size());
+  for (size_t c = 0; c < schema.columns.size(); ++c) {
+    const auto& given = plan->target_columns;
+    if (std::find(given.begin(), given.end(), static_cast<int>(c)) != given.end()) continue;
+    PL_RETURN_IF_ERROR(DefaultValue(schema.columns[c], &plan->column_defaults[c]));
+  }
 
   if (stmt.source == nullptr) {
-    plan->target_columns.clear();  // DEFAULT VALUES
     plan->rows.emplace_back();
   } else if (!stmt.source->values.empty()) {
     Context ctx;
@@ -95,7 +99,7 @@ Status Binder::BindInsert(const InsertStmt& stmt, std::unique_ptr<InsertPlan>* o
         const catalog::ColumnSchema& column = schema.columns[plan->target_columns[i]];
         BoundExprPtr e;
         if (row[i] == nullptr) {  // DEFAULT
-          e = DefaultValue(column);
+          PL_RETURN_IF_ERROR(DefaultValue(column, &e));
         } else {
           PL_RETURN_IF_ERROR(BindExpr(*row[i], ctx, &e));
           PL_RETURN_IF_ERROR(CoerceForAssignment(&e, column, row[i]->location));
@@ -189,7 +193,7 @@ Status Binder::BindUpdate(const UpdateStmt& stmt, std::unique_ptr<UpdatePlan>* o
     }
     BoundExprPtr e;
     if (set.value == nullptr) {
-      e = DefaultValue(schema.columns[c]);
+      PL_RETURN_IF_ERROR(DefaultValue(schema.columns[c], &e));
     } else {
       PL_RETURN_IF_ERROR(BindExpr(*set.value, ctx, &e));
       PL_RETURN_IF_ERROR(CoerceForAssignment(&e, schema.columns[c], set.value->location));

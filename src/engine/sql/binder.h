@@ -39,9 +39,11 @@ class Binder {
   Status BindUpdate(const UpdateStmt& stmt, std::unique_ptr<UpdatePlan>* out);
   Status BindDelete(const DeleteStmt& stmt, std::unique_ptr<DeletePlan>* out);
 
-  // A column DEFAULT: a constant folded to `type`, or now()/current_date.
-  Status BindDefault(const Expr& expr, const Type& type, std::optional<Value>* constant, bool* is_now,
-                     bool* is_random_uuid);
+  // A column DEFAULT (`def`, kDefault) for `column`: any expression without
+  // column references, parameters or subqueries that PostgreSQL would take,
+  // of a type assignable to the column's; folded to `out->constant` when it
+  // is one. `out->sequences` receives the sequences it names.
+  Status BindDefault(const ConstraintDef& def, const catalog::ColumnSchema& column, catalog::ColumnDefault* out);
 
   // Resolves a type name, domains included; `domain` receives the domain
   // name when the type is one ("" otherwise).
@@ -213,7 +215,8 @@ class Binder {
   Status BindModifyReturning(const std::vector<SelectItem>& items, Context& ctx, std::vector<BoundExprPtr>* exprs,
                              std::vector<engine::ResultColumn>* columns);
   Status BindTargetScan(const TableRef& ref, const Expr* where, SourcePlan* target, Context& ctx);
-  BoundExprPtr DefaultValue(const catalog::ColumnSchema& column) const;
+  // The column's DEFAULT (NULL when it has none), bound for one statement.
+  Status DefaultValue(const catalog::ColumnSchema& column, BoundExprPtr* out);
   Status LookupTable(const TableRef& ref, std::shared_ptr<storage::Table>* out) const;
   // Replaces GROUP BY expressions by slots; a remaining column is 42803.
   Status ApplyGrouping(BoundExprPtr* e, const SelectPlan& plan, int location);
@@ -235,8 +238,8 @@ class Binder {
   bool insert_source_ = false;     // binding the SELECT of INSERT .. SELECT
   bool keep_unknown_outputs_ = false;  // untyped outputs stay untyped (see BindNested)
   mutable std::vector<uint32_t> tables_used_;  // as LookupTable found them
-  mutable std::vector<std::string> relations_named_;
-  const char* sequence_write_ = nullptr;  // tables and views, as FROM named them
+  mutable std::vector<std::string> relations_named_;  // tables, views and sequences the statement names
+  const char* sequence_write_ = nullptr;
   int view_depth_ = 0;  // views being bound around this binder's statement
   // While a data-modifying WITH query binds: the context whose WITH queries
   // (those before it) it sees, as a statement of its own.

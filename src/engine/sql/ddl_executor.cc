@@ -121,6 +121,7 @@ Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult
   catalog::TableSchema schema;
   schema.name = stmt.name;
   std::vector<ConstraintDef> table_constraints;
+  std::vector<catalog::SequenceSchema> serial_sequences;  // created before the table, as PostgreSQL does
   for (const auto& col : stmt.columns) {
     if (schema.FindColumn(col.name) >= 0) {
       return Status(sqlstate::kDuplicateColumn, "column \"" + col.name + "\" specified more than once",
@@ -128,18 +129,45 @@ Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult
     }
     catalog::ColumnSchema column;
     column.name = col.name;
-    PL_RETURN_IF_ERROR(binder.ResolveType(col.type, &column.type, &column.domain));
+    // PostgreSQL's column rules: NULL and NOT NULL may not disagree, and
+    // there is one DEFAULT; serial counts as NOT NULL and a DEFAULT.
+    bool is_not_null = false, saw_nullable = false, saw_default = false;
+    TypeId serial_type;
+    if (SequenceDdl::IsSerial(col.type, &serial_type)) {
+      if (col.type.is_array) {
+        return Status(sqlstate::kFeatureNotSupported, "array of serial is not implemented", Pos(col.type.location));
+      }
+      serial_sequences.emplace_back();
+      SequenceDdl(catalog_, options_).Serial(stmt.name, col.name, serial_type, &column, &serial_sequences.back());
+      is_not_null = saw_nullable = saw_default = true;
+    } else {
+      PL_RETURN_IF_ERROR(binder.ResolveType(col.type, &column.type, &column.domain));
+    }
     if (!column.domain.empty()) {
       column.domain_not_null = catalog_->FindDomain(column.domain)->not_null;
       column.not_null = column.domain_not_null;
     }
+    auto conflicting_null = [&](const ConstraintDef& c) {
+      return Status(sqlstate::kSyntaxError, "conflicting NULL/NOT NULL declarations for column \"" + col.name +
+                                                "\" of table \"" + stmt.name + "\"", Pos(c.location));
+    };
     for (const auto& c : col.constraints) {
       switch (c.kind) {
-        case ConstraintKind::kNotNull: column.not_null = true; break;
-        case ConstraintKind::kNull: break;
+        case ConstraintKind::kNotNull:
+          if (saw_nullable && !is_not_null) return conflicting_null(c);
+          is_not_null = saw_nullable = column.not_null = true;
+          break;
+        case ConstraintKind::kNull:
+          if (saw_nullable && is_not_null) return conflicting_null(c);
+          saw_nullable = true;
+          break;
         case ConstraintKind::kDefault:
-          PL_RETURN_IF_ERROR(binder.BindDefault(*c.default_value, column.type, &column.default_value,
-                                                &column.default_is_now, &column.default_is_random_uuid));
+          if (saw_default) {
+            return Status(sqlstate::kSyntaxError, "multiple default values specified for column \"" + col.name +
+                                                      "\" of table \"" + stmt.name + "\"", Pos(c.location));
+          }
+          saw_default = true;
+          PL_RETURN_IF_ERROR(binder.BindDefault(c, column, &column.default_value));
           break;
         case ConstraintKind::kPrimaryKey: case ConstraintKind::kUnique: case ConstraintKind::kForeignKey: {
           ConstraintDef def;
@@ -174,7 +202,8 @@ Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult
   bool has_primary = false;
   for (const auto& def : table_constraints) {
     if (def.kind == ConstraintKind::kForeignKey) {
-      fks.push_back(ConstraintDef{def.kind, def.name, def.columns, def.ref_table, def.ref_columns, nullptr, def.location});
+      fks.push_back(ConstraintDef{def.kind, def.name, def.columns, def.ref_table, def.ref_columns, nullptr, "",
+                                  def.location});
       continue;
     }
     bool primary = def.kind == ConstraintKind::kPrimaryKey;
@@ -203,7 +232,20 @@ Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult
     PL_RETURN_IF_ERROR(MakeForeignKey(schema, def, primary, &fk));
     schema.foreign_keys.push_back(std::move(fk));
   }
-  PL_RETURN_IF_ERROR(catalog_->CreateTable(std::move(schema), std::move(indexes), nullptr));
+  // The serial columns' sequences first, dropped again if the table fails.
+  std::vector<std::string> created;
+  Status status;
+  for (auto& sequence : serial_sequences) {
+    std::string name = sequence.name;
+    status = catalog_->CreateSequence(std::move(sequence), nullptr);
+    if (!status.ok()) break;
+    created.push_back(std::move(name));
+  }
+  if (status.ok()) status = catalog_->CreateTable(std::move(schema), std::move(indexes), nullptr);
+  if (!status.ok()) {
+    for (const auto& name : created) (void)catalog_->DropSequence(name);
+    return status;
+  }
   Tag(result, "CREATE TABLE");
   return Status::OK();
 }
@@ -302,11 +344,16 @@ Status DdlExecutor::Drop(const DropStmt& stmt, engine::QueryResult* result) {
         }
       }
       for (const auto& name : present) {
+        if (stmt.cascade) break;
         std::vector<std::string> views = catalog_->DependentViews(name);
-        if (!stmt.cascade && !views.empty()) {
+        if (!views.empty()) {
           return Status(sqlstate::kDependentObjectsStillExist,
                         "cannot drop table " + name + " because other objects depend on it")
               .WithDetail("view " + views[0] + " depends on table " + name);
+        }
+        // Another table's DEFAULT that calls a sequence the table owns.
+        for (const auto& sequence : catalog_->OwnedSequences(name)) {
+          PL_RETURN_IF_ERROR(catalog_->CheckDefaultsCalling(sequence, present, "table " + name));
         }
       }
       for (const auto& name : present) {

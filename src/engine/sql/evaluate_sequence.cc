@@ -5,6 +5,17 @@
 
 namespace paceline::sql {
 
+std::string RegclassText(std::string_view name) {
+  bool plain = !name.empty() && !(name[0] >= '0' && name[0] <= '9') && name[0] != '$';
+  for (char ch : name) {
+    plain &= (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '$';
+  }
+  if (plain) return std::string(name);
+  std::string quoted = "\"";
+  for (char ch : name) quoted += ch == '"' ? "\"\"" : std::string(1, ch);
+  return quoted + "\"";
+}
+
 Status SequenceNameFromText(std::string_view text, std::string* out) {
   // Dot-separated identifiers: "quoted" (with "" for a quote) kept as
   // written, unquoted ones lower-cased (ASCII, as PostgreSQL's downcasing).

@@ -78,14 +78,13 @@ Status Executor::Insert(const InsertPlan& plan, engine::QueryResult* result) {
   std::vector<bool> given(ncols, false);
   for (int c : plan.target_columns) given[c] = true;
   std::vector<Value> defaults(ncols);
-  // A volatile default (gen_random_uuid()) is evaluated for every row, the
-  // others once per statement.
+  // A volatile default (nextval(), gen_random_uuid()) is evaluated for
+  // every row, the others (constants, now()) once per statement.
   std::vector<size_t> per_row;
   for (size_t c = 0; c < ncols; ++c) {
     if (given[c]) continue;
     const BoundExpr& d = *plan.column_defaults[c];
-    const BoundExpr& call = d.kind == BoundKind::kCast ? *d.children[0] : d;
-    if (call.kind == BoundKind::kFunction && call.function == ScalarFunction::kGenRandomUuid) {
+    if (d.ContainsVolatile()) {
       per_row.push_back(c);
     } else {
       PL_RETURN_IF_ERROR(Evaluate(d, none, &defaults[c]));

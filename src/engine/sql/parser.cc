@@ -181,6 +181,18 @@ Status Parse(std::string_view text, std::vector<std::unique_ptr<Statement>>* sta
   return Status::OK();
 }
 
+Status ParseExpression(std::string_view text, ExprPtr* expression) {
+  std::vector<std::unique_ptr<Statement>> statements;
+  PL_RETURN_IF_ERROR(Parse("SELECT " + std::string(text), &statements));
+  const SelectStmt* select = statements.size() == 1 ? statements[0]->select.get() : nullptr;
+  if (select == nullptr || select->set_op != SetOperation::kNone || select->targets.size() != 1 ||
+      !select->from.empty()) {
+    return SyntaxError("not one expression: " + std::string(text), 0);
+  }
+  *expression = std::move(statements[0]->select->targets[0].expr);
+  return Status::OK();
+}
+
 std::vector<std::string> SplitStatements(std::string_view text) {
   // Cuts at the ';' tokens of PostgreSQL's lexer (pg_query_split_with_scanner
   // drops statements that begin with an unknown word, so it cannot be used

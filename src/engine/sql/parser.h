@@ -27,6 +27,11 @@ namespace paceline::sql {
 // and the 1-based position of the error in `text`.
 Status Parse(std::string_view text, std::vector<std::unique_ptr<Statement>>* statements);
 
+// Parses one expression, such as a column DEFAULT kept as text
+// (catalog::ColumnDefault): `text` is parsed as `SELECT <text>`; 42601 when
+// it is not exactly one expression.
+Status ParseExpression(std::string_view text, ExprPtr* expression);
+
 // Splits `text` into its ';'-separated statements with PostgreSQL's lexer
 // (quotes, dollar quotes and comments respected), without parsing them, so a
 // shell can run statements one by one and report a syntax error in one

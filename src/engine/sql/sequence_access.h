@@ -42,4 +42,11 @@ class SequenceAccess {
 // naming another schema is 3F000 `schema "x" does not exist`.
 Status SequenceNameFromText(std::string_view text, std::string* out);
 
+// The inverse, as regclass output shows a name: as it is when it is a plain
+// identifier (lower-case letters, digits, _ and $, not starting with a
+// digit), else in double quotes with " doubled ("My Seq" → "\"My Seq\"").
+// Unlike quote_ident it does not quote keywords (the names it is given, a
+// serial's "<table>_<column>_seq", are none).
+std::string RegclassText(std::string_view name);
+
 }  // namespace paceline::sql

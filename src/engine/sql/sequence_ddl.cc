@@ -1,6 +1,7 @@
 // SequenceDdl: CREATE / ALTER / DROP SEQUENCE (see sequence_ddl.h).
 #include "engine/sql/sequence_ddl.h"
 
+#include "engine/sql/sequence_access.h"
 #include "engine/sql/sequence_options.h"
 
 namespace paceline::sql {
@@ -45,16 +46,45 @@ Status SequenceDdl::Drop(const DropStmt& stmt, engine::QueryResult* result) {
     if (found.ok()) present.push_back(name);
     else if (!(stmt.if_exists && found.Is(sqlstate::kUndefinedTable))) return found;
   }
-  // A view that calls one holds the whole DROP back (unless CASCADE):
-  // checked first, so that a failing DROP drops nothing.
+  // A view or a column DEFAULT that calls one holds the whole DROP back
+  // (unless CASCADE): checked first, so that a failing DROP drops nothing.
   for (const auto& name : present) {
-    if (!stmt.cascade && !catalog_->DependentViews(name).empty()) return catalog_->DropSequence(name, false);
+    if (stmt.cascade) break;
+    Status held = catalog_->CheckSequenceDrop(name);
+    if (held.ok()) continue;
+    if (present.size() == 1) return held;
+    // PostgreSQL's wording when several objects are dropped.
+    return Status(held.sqlstate(), "cannot drop desired object(s) because other objects depend on them")
+        .WithDetail(held.detail());
   }
   for (const auto& name : present) {
     // Named twice in one DROP: gone already.
     if (catalog_->FindSequence(name)) PL_RETURN_IF_ERROR(catalog_->DropSequence(name, stmt.cascade));
   }
   return Status::OK();
+}
+
+bool SequenceDdl::IsSerial(const TypeName& type, TypeId* integer) {
+  if (type.name == "serial" || type.name == "serial4") *integer = TypeId::kInt32;
+  else if (type.name == "bigserial" || type.name == "serial8") *integer = TypeId::kInt64;
+  else if (type.name == "smallserial" || type.name == "serial2") *integer = TypeId::kInt16;
+  else return false;
+  return true;
+}
+
+void SequenceDdl::Serial(const std::string& table, const std::string& column_name, TypeId integer,
+                         catalog::ColumnSchema* column, catalog::SequenceSchema* sequence) const {
+  const std::string name = catalog_->MakeIndexName(table, {column_name}, "seq");
+  *sequence = catalog::SequenceSchema::Defaults(name, integer);
+  sequence->owned_by_table = table;
+  sequence->owned_by_column = column_name;
+  column->type = Type(integer);
+  column->not_null = true;
+  column->default_value = catalog::ColumnDefault();
+  std::string literal;  // the name as a string constant: ' doubled
+  for (char ch : RegclassText(name)) literal += ch == '\'' ? "''" : std::string(1, ch);
+  column->default_value.expression = "nextval('" + literal + "'::regclass)";
+  column->default_value.sequences = {name};
 }
 
 }  // namespace paceline::sql

@@ -31,6 +31,19 @@ class SequenceDdl {
   // DROP SEQUENCE names...: every name is checked before any is dropped.
   Status Drop(const DropStmt& stmt, engine::QueryResult* result);
 
+  // serial, bigserial and smallserial (serial4, serial8, serial2), as
+  // PostgreSQL recognises them in CREATE TABLE: an unqualified type name
+  // (an array of one is the caller's 0A000). Sets *integer to the column's
+  // type (kInt32, kInt64, kInt16).
+  static bool IsSerial(const TypeName& type, TypeId* integer);
+  // Makes `column` (`column_name` of table `table`, declared serial) what
+  // PostgreSQL makes it: of type `integer`, NOT NULL, DEFAULT
+  // nextval('<table>_<column>_seq'::regclass), and describes in *sequence the
+  // sequence it will own (the name made unique with a number when taken).
+  // Creates nothing; the column's other constraints are the caller's.
+  void Serial(const std::string& table, const std::string& column_name, TypeId integer, catalog::ColumnSchema* column,
+              catalog::SequenceSchema* sequence) const;
+
  private:
   catalog::Catalog* catalog_;
   const DdlOptions& options_;

@@ -86,6 +86,7 @@ Status Transformer::TransformConstraint(const PgQuery__Constraint& c, Constraint
       return Status::OK();
     case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
       out->kind = ConstraintKind::kDefault;
+      if (c.raw_expr != nullptr) out->default_text = DeparseExpression(*c.raw_expr);
       return TransformExpr(c.raw_expr, &out->default_value);
     case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK:
       out->kind = ConstraintKind::kCheck;  // the expression is not kept: the binder rejects CHECK

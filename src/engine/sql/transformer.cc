@@ -310,6 +310,48 @@ bool ParseInt64(std::string_view text, int64_t* value) {
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), *value);
   return ec == std::errc() && ptr == text.data() + text.size();
 }
+
+// PostgreSQL's own text of an expression, as ruleutils prints it: the
+// expression is wrapped in `SELECT <expr>`, packed and handed to
+// libpg_query's deparser, and the SELECT taken off again. "" when the
+// deparser refuses it.
+std::string DeparseExpression(const Node& expression) {
+  PgQuery__ResTarget target = PG_QUERY__RES_TARGET__INIT;
+  target.val = const_cast<Node*>(&expression);
+  PgQuery__Node target_node = PG_QUERY__NODE__INIT;
+  target_node.node_case = PG_QUERY__NODE__NODE_RES_TARGET;
+  target_node.res_target = &target;
+  PgQuery__Node* targets[] = {&target_node};
+  PgQuery__SelectStmt select = PG_QUERY__SELECT_STMT__INIT;
+  select.n_target_list = 1;
+  select.target_list = targets;
+  select.op = PG_QUERY__SET_OPERATION__SETOP_NONE;
+  select.limit_option = PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_DEFAULT;
+  PgQuery__Node select_node = PG_QUERY__NODE__INIT;
+  select_node.node_case = PG_QUERY__NODE__NODE_SELECT_STMT;
+  select_node.select_stmt = &select;
+  PgQuery__RawStmt raw = PG_QUERY__RAW_STMT__INIT;
+  raw.stmt = &select_node;
+  PgQuery__RawStmt* stmts[] = {&raw};
+  PgQuery__ParseResult tree = PG_QUERY__PARSE_RESULT__INIT;
+  tree.version = PG_VERSION_NUM;
+  tree.n_stmts = 1;
+  tree.stmts = stmts;
+
+  std::string packed(pg_query__parse_result__get_packed_size(&tree), '\0');
+  pg_query__parse_result__pack(&tree, reinterpret_cast<uint8_t*>(packed.data()));
+  PgQueryProtobuf protobuf{packed.size(), packed.data()};
+  PgQueryDeparseResult result = pg_query_deparse_protobuf(protobuf);
+  std::string text;
+  constexpr std::string_view kSelect = "SELECT ";
+  if (result.error == nullptr && result.query != nullptr) {
+    text = result.query;
+    text = text.rfind(kSelect, 0) == 0 ? text.substr(kSelect.size()) : "";
+  }
+  pg_query_free_deparse_result(result);
+  return text;
+}
+
 // ---------------------------------------------------------------- errors
 
 int Transformer::CharPosition(int byte_offset) const { return Utf8CharPosition(text_, byte_offset); }

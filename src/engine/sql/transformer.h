@@ -58,6 +58,7 @@ std::optional<BinaryOp> BinaryOpFromName(std::string_view name);
 ExprPtr MakeExpr(ExprKind kind, int location);
 ExprPtr MakeBinary(BinaryOp op, ExprPtr left, ExprPtr right, int location);
 bool ParseInt64(std::string_view text, int64_t* value);
+std::string DeparseExpression(const Node& expression);
 
 // ---------------------------------------------------------------- transformer
 

@@ -65,6 +65,16 @@ class DurabilityTest : public ::testing::TestWithParam<bool> {
     session_ = db_->CreateSession();
   }
   void Open() { Open(MakeOptions()); }
+  // A crash while the database runs: its data directory copied into
+  // `crashed` (kept by the caller) and opened there, beside the running one.
+  void OpenCrashCopy(const TempDir& crashed, std::unique_ptr<Database>* db) const {
+    std::filesystem::copy(dir_.path(), crashed.path(), std::filesystem::copy_options::recursive |
+                                                           std::filesystem::copy_options::overwrite_existing);
+    Options o = MakeOptions();
+    o.data_dir = crashed.path();
+    Status s = Database::Open(o, db);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
   void Close() {
     session_.reset();
     db_.reset();
