@@ -75,6 +75,7 @@ inline constexpr std::string_view kInvalidTableDefinition = "42P16";
 inline constexpr std::string_view kInvalidColumnReference = "42P10";
 inline constexpr std::string_view kInvalidObjectDefinition = "42P17";
 inline constexpr std::string_view kDependentObjectsStillExist = "2BP01";
+inline constexpr std::string_view kGeneratedAlways = "428C9";
 inline constexpr std::string_view kProgramLimitExceeded = "54000";
 inline constexpr std::string_view kStatementTooComplex = "54001";
 inline constexpr std::string_view kTooManyConnections = "53300";

@@ -142,6 +142,16 @@ Status Catalog::DropSequenceDependents(std::string_view name, bool cascade) {
   return DropDependentViews(name, "sequence", cascade);
 }
 
+namespace {
+
+// An identity column's own sequence: not even CASCADE drops it.
+Status IdentityRequires(const std::string& dropping, const std::string& column, const std::string& table) {
+  return Status(sqlstate::kDependentObjectsStillExist,
+                "cannot drop " + dropping + " because column " + column + " of table " + table + " requires it");
+}
+
+}  // namespace
+
 std::vector<std::string> Catalog::OwnedSequences(std::string_view table) const {
   std::vector<std::string> owned;
   for (const auto& [name, sequence] : sequences_) {
@@ -157,6 +167,7 @@ Status Catalog::CheckDefaultsCalling(std::string_view sequence, const std::vecto
     for (const auto& column : table->schema().columns) {
       const auto& uses = column.default_value.sequences;
       if (std::find(uses.begin(), uses.end(), sequence) == uses.end()) continue;
+      if (column.identity != 0) return IdentityRequires(dropping, column.name, table_name);
       return Status(sqlstate::kDependentObjectsStillExist, "cannot drop " + dropping + " because other objects depend on it")
           .WithDetail("default value for column " + column.name + " of table " + table_name + " depends on sequence " +
                       std::string(sequence));
@@ -168,6 +179,15 @@ Status Catalog::CheckDefaultsCalling(std::string_view sequence, const std::vecto
 Status Catalog::DropDependentDefaults(std::string_view sequence, std::string_view except, const std::string& dropping,
                                       bool cascade) {
   if (!cascade) return CheckDefaultsCalling(sequence, {std::string(except)}, dropping);
+  for (const auto& [table_name, table] : tables_) {
+    for (const auto& column : table->schema().columns) {
+      const auto& uses = column.default_value.sequences;
+      if (table_name != except && column.identity != 0 &&
+          std::find(uses.begin(), uses.end(), sequence) != uses.end()) {
+        return IdentityRequires(dropping, column.name, table_name);
+      }
+    }
+  }
   for (auto& [table_name, table] : tables_) {
     if (table_name == except) continue;
     for (auto& column : table->mutable_schema().columns) {

@@ -79,7 +79,8 @@ class Catalog {
   // The sequences that table `table` owns (SequenceSchema::owned_by_table).
   std::vector<std::string> OwnedSequences(std::string_view table) const;
   // 2BP01 "cannot drop <dropping> because other objects depend on it" when
-  // a column DEFAULT of a table not in `dropped` calls sequence `sequence`.
+  // a column DEFAULT of a table not in `dropped` calls sequence `sequence`
+  // ("... because column c of table t requires it" for an identity column).
   Status CheckDefaultsCalling(std::string_view sequence, const std::vector<std::string>& dropped,
                               const std::string& dropping) const;
   // The 2BP01 that DropSequence(name, false) would give, changing nothing.
@@ -112,7 +113,8 @@ class Catalog {
   Status DropSequenceDependents(std::string_view name, bool cascade);
   // The column DEFAULTs (of tables other than `except`) that name sequence
   // `sequence`: 2BP01 "cannot drop <dropping> ..." naming the first when
-  // !cascade; else the columns lose their DEFAULT, as in PostgreSQL.
+  // !cascade; else the columns lose their DEFAULT, as in PostgreSQL (an
+  // identity column's sequence is 2BP01 even then).
   Status DropDependentDefaults(std::string_view sequence, std::string_view except, const std::string& dropping,
                                bool cascade);
   std::map<std::string, std::string, std::less<>> index_owner_;  // index name → table name

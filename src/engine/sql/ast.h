@@ -250,8 +250,12 @@ struct SelectStmt {
 
 // ---------------------------------------------------------------- DML
 
+// INSERT's OVERRIDING clause, for identity columns.
+enum class Overriding { kNone, kSystemValue, kUserValue };
+
 struct InsertStmt {
   TableRef table;
+  Overriding overriding = Overriding::kNone;
   std::vector<std::string> columns;   // empty: all columns in order
   std::unique_ptr<SelectStmt> source; // VALUES rows or a SELECT; null with DEFAULT VALUES
   std::vector<SelectItem> returning;
@@ -282,7 +286,20 @@ struct DeleteStmt {
 
 // ---------------------------------------------------------------- DDL
 
-enum class ConstraintKind { kPrimaryKey, kUnique, kForeignKey, kNotNull, kNull, kDefault, kCheck };
+// One option of CREATE / ALTER SEQUENCE or of an identity column, as
+// written; SequenceOptions (sequence_options.h) checks them.
+struct SequenceOption {
+  enum class Kind { kAs, kIncrement, kStart, kRestart, kMinValue, kMaxValue, kCache, kCycle, kOwnedBy };
+  Kind kind;
+  bool has_value = false;               // false: NO MINVALUE / NO MAXVALUE / a bare RESTART
+  int64_t value = 0;                    // kIncrement .. kCache
+  bool flag = false;                    // kCycle: CYCLE (true) or NO CYCLE
+  TypeName type;                        // kAs
+  std::vector<std::string> names;       // kOwnedBy: [table, column], or ["none"]
+  int location = -1;
+};
+
+enum class ConstraintKind { kPrimaryKey, kUnique, kForeignKey, kNotNull, kNull, kDefault, kCheck, kIdentity };
 
 struct ConstraintDef {
   ConstraintKind kind;
@@ -292,6 +309,8 @@ struct ConstraintDef {
   std::vector<std::string> ref_columns;   // empty: the referenced table's primary key
   ExprPtr default_value;                  // kDefault
   std::string default_text;               // kDefault: PostgreSQL's text of it ("now()")
+  char identity = 0;                      // kIdentity: 'a' GENERATED ALWAYS, 'd' BY DEFAULT
+  std::vector<SequenceOption> sequence_options;  // kIdentity: ( sequence options )
   int location = -1;
 };
 
@@ -346,19 +365,6 @@ struct DropStmt {
 
 struct TruncateStmt {
   std::vector<std::string> tables;
-};
-
-// One option of CREATE / ALTER SEQUENCE (and, later, of an identity
-// column), as written; SequenceOptions (sequence_options.h) checks them.
-struct SequenceOption {
-  enum class Kind { kAs, kIncrement, kStart, kRestart, kMinValue, kMaxValue, kCache, kCycle, kOwnedBy };
-  Kind kind;
-  bool has_value = false;               // false: NO MINVALUE / NO MAXVALUE / a bare RESTART
-  int64_t value = 0;                    // kIncrement .. kCache
-  bool flag = false;                    // kCycle: CYCLE (true) or NO CYCLE
-  TypeName type;                        // kAs
-  std::vector<std::string> names;       // kOwnedBy: [table, column], or ["none"]
-  int location = -1;
 };
 
 // CREATE SEQUENCE [IF NOT EXISTS] name [options].

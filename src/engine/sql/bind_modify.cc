@@ -17,6 +17,16 @@ namespace paceline::sql {
 
 using namespace bind;  // NOLINT: the binder's own helpers
 
+namespace {
+
+// 428C9 for a value given to GENERATED ALWAYS identity column `column`.
+Status GeneratedAlways(std::string message, const std::string& column) {
+  return Status(sqlstate::kGeneratedAlways, std::move(message))
+      .WithDetail("Column \"" + column + "\" is an identity column defined as GENERATED ALWAYS.");
+}
+
+}  // namespace
+
 Status Binder::DefaultValue(const catalog::ColumnSchema& column, BoundExprPtr* out) {
   const catalog::ColumnDefault& d = column.default_value;
   if (!d.present()) {
@@ -71,11 +81,16 @@ Status Binder::BindInsert(const InsertStmt& stmt, std::unique_ptr<InsertPlan>* o
     }
   }
   if (stmt.source == nullptr) plan->target_columns.clear();  // DEFAULT VALUES
+  PL_RETURN_IF_ERROR(CheckIdentityTargets(stmt, plan.get()));
   // The defaults of the columns not given, bound once for the statement.
   plan->column_defaults.resize(schema.columns.size());
   for (size_t c = 0; c < schema.columns.size(); ++c) {
     const auto& given = plan->target_columns;
-    if (std::find(given.begin(), given.end(), static_cast<int>(c)) != given.end()) continue;
+    const auto& overridden = plan->overridden_columns;
+    if (std::find(given.begin(), given.end(), static_cast<int>(c)) != given.end() &&
+        std::find(overridden.begin(), overridden.end(), static_cast<int>(c)) == overridden.end()) {
+      continue;
+    }
     PL_RETURN_IF_ERROR(DefaultValue(schema.columns[c], &plan->column_defaults[c]));
   }
 
@@ -137,6 +152,27 @@ Status Binder::BindInsert(const InsertStmt& stmt, std::unique_ptr<InsertPlan>* o
   return Status::OK();
 }
 
+Status Binder::CheckIdentityTargets(const InsertStmt& stmt, InsertPlan* plan) const {
+  const catalog::TableSchema& schema = plan->table->schema();
+  for (size_t i = 0; i < plan->target_columns.size(); ++i) {
+    const int c = plan->target_columns[i];
+    const catalog::ColumnSchema& column = schema.columns[c];
+    if (column.identity == 0) continue;
+    if (stmt.overriding == Overriding::kUserValue) {
+      plan->overridden_columns.push_back(c);
+      continue;
+    }
+    if (column.identity != 'a' || stmt.overriding == Overriding::kSystemValue) continue;
+    // GENERATED ALWAYS: only DEFAULT may be given.
+    bool only_default = stmt.source->values.size() > 0;
+    for (const auto& row : stmt.source->values) only_default &= i < row.size() && row[i] == nullptr;
+    if (!only_default) {
+      return GeneratedAlways("cannot insert a non-DEFAULT value into column \"" + column.name + "\"", column.name);
+    }
+  }
+  return Status::OK();
+}
+
 Status Binder::BindTargetScan(const TableRef& ref, const Expr* where, SourcePlan* target, Context& ctx) {
   PL_RETURN_IF_ERROR(LookupTable(ref, &target->table));
   target->alias = ref.alias.empty() ? ref.name : ref.alias;
@@ -194,6 +230,8 @@ Status Binder::BindUpdate(const UpdateStmt& stmt, std::unique_ptr<UpdatePlan>* o
     BoundExprPtr e;
     if (set.value == nullptr) {
       PL_RETURN_IF_ERROR(DefaultValue(schema.columns[c], &e));
+    } else if (schema.columns[c].identity == 'a') {
+      return GeneratedAlways("column \"" + set.column + "\" can only be updated to DEFAULT", set.column);
     } else {
       PL_RETURN_IF_ERROR(BindExpr(*set.value, ctx, &e));
       PL_RETURN_IF_ERROR(CoerceForAssignment(&e, schema.columns[c], set.value->location));

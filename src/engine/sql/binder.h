@@ -215,6 +215,11 @@ class Binder {
   Status BindModifyReturning(const std::vector<SelectItem>& items, Context& ctx, std::vector<BoundExprPtr>* exprs,
                              std::vector<engine::ResultColumn>* columns);
   Status BindTargetScan(const TableRef& ref, const Expr* where, SourcePlan* target, Context& ctx);
+  // PostgreSQL's identity rules for INSERT's target columns: 428C9 for a
+  // value other than DEFAULT given to a GENERATED ALWAYS column (unless
+  // OVERRIDING SYSTEM VALUE); OVERRIDING USER VALUE fills
+  // plan->overridden_columns.
+  Status CheckIdentityTargets(const InsertStmt& stmt, InsertPlan* plan) const;
   // The column's DEFAULT (NULL when it has none), bound for one statement.
   Status DefaultValue(const catalog::ColumnSchema& column, BoundExprPtr* out);
   Status LookupTable(const TableRef& ref, std::shared_ptr<storage::Table>* out) const;

@@ -121,7 +121,9 @@ Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult
   catalog::TableSchema schema;
   schema.name = stmt.name;
   std::vector<ConstraintDef> table_constraints;
-  std::vector<catalog::SequenceSchema> serial_sequences;  // created before the table, as PostgreSQL does
+  // The sequences of serial and identity columns: created before the table,
+  // as PostgreSQL does.
+  std::vector<catalog::SequenceSchema> serial_sequences;
   for (const auto& col : stmt.columns) {
     if (schema.FindColumn(col.name) >= 0) {
       return Status(sqlstate::kDuplicateColumn, "column \"" + col.name + "\" specified more than once",
@@ -131,7 +133,7 @@ Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult
     column.name = col.name;
     // PostgreSQL's column rules: NULL and NOT NULL may not disagree, and
     // there is one DEFAULT; serial counts as NOT NULL and a DEFAULT.
-    bool is_not_null = false, saw_nullable = false, saw_default = false;
+    bool is_not_null = false, saw_nullable = false, saw_default = false, saw_identity = false;
     TypeId serial_type;
     if (SequenceDdl::IsSerial(col.type, &serial_type)) {
       if (col.type.is_array) {
@@ -147,6 +149,10 @@ Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult
       column.domain_not_null = catalog_->FindDomain(column.domain)->not_null;
       column.not_null = column.domain_not_null;
     }
+    auto both_default_and_identity = [&](const ConstraintDef& c) {
+      return Status(sqlstate::kSyntaxError, "both default and identity specified for column \"" + col.name +
+                                                "\" of table \"" + stmt.name + "\"", Pos(c.location));
+    };
     auto conflicting_null = [&](const ConstraintDef& c) {
       return Status(sqlstate::kSyntaxError, "conflicting NULL/NOT NULL declarations for column \"" + col.name +
                                                 "\" of table \"" + stmt.name + "\"", Pos(c.location));
@@ -166,9 +172,24 @@ Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult
             return Status(sqlstate::kSyntaxError, "multiple default values specified for column \"" + col.name +
                                                       "\" of table \"" + stmt.name + "\"", Pos(c.location));
           }
+          if (saw_identity) return both_default_and_identity(c);
           saw_default = true;
           PL_RETURN_IF_ERROR(binder.BindDefault(c, column, &column.default_value));
           break;
+        case ConstraintKind::kIdentity: {
+          if (saw_identity) {
+            return Status(sqlstate::kSyntaxError, "multiple identity specifications for column \"" + col.name +
+                                                      "\" of table \"" + stmt.name + "\"", Pos(c.location));
+          }
+          if (saw_default) return both_default_and_identity(c);
+          if (saw_nullable && !is_not_null) return conflicting_null(c);
+          saw_identity = is_not_null = saw_nullable = true;
+          serial_sequences.emplace_back();
+          PL_RETURN_IF_ERROR(SequenceDdl(catalog_, options_)
+                                 .Identity(stmt.name, c, &column, &serial_sequences.back())
+                                 .WithPosition(Pos(c.location)));
+          break;
+        }
         case ConstraintKind::kPrimaryKey: case ConstraintKind::kUnique: case ConstraintKind::kForeignKey: {
           ConstraintDef def;
           def.kind = c.kind;
@@ -200,10 +221,9 @@ Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult
   std::vector<catalog::IndexSchema> indexes;
   std::vector<ConstraintDef> fks;
   bool has_primary = false;
-  for (const auto& def : table_constraints) {
+  for (auto& def : table_constraints) {
     if (def.kind == ConstraintKind::kForeignKey) {
-      fks.push_back(ConstraintDef{def.kind, def.name, def.columns, def.ref_table, def.ref_columns, nullptr, "",
-                                  def.location});
+      fks.push_back(std::move(def));
       continue;
     }
     bool primary = def.kind == ConstraintKind::kPrimaryKey;

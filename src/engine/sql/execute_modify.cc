@@ -77,6 +77,7 @@ Status Executor::Insert(const InsertPlan& plan, engine::QueryResult* result) {
   }
   std::vector<bool> given(ncols, false);
   for (int c : plan.target_columns) given[c] = true;
+  for (int c : plan.overridden_columns) given[c] = false;  // OVERRIDING USER VALUE
   std::vector<Value> defaults(ncols);
   // A volatile default (nextval(), gen_random_uuid()) is evaluated for
   // every row, the others (constants, now()) once per statement.
@@ -94,7 +95,9 @@ Status Executor::Insert(const InsertPlan& plan, engine::QueryResult* result) {
   for (auto& row : supplied) {
     std::vector<Value> values = defaults;
     for (size_t c : per_row) PL_RETURN_IF_ERROR(Evaluate(*plan.column_defaults[c], none, &values[c]));
-    for (size_t i = 0; i < plan.target_columns.size(); ++i) values[plan.target_columns[i]] = std::move(row[i]);
+    for (size_t i = 0; i < plan.target_columns.size(); ++i) {
+      if (given[plan.target_columns[i]]) values[plan.target_columns[i]] = std::move(row[i]);
+    }
     PL_RETURN_IF_ERROR(CheckNotNull(*table, values));
     storage::TuplePtr tuple = table->layout().Build(values);
     const Tuple* raw = tuple.get();

@@ -230,6 +230,9 @@ struct InsertPlan {
   std::vector<std::vector<BoundExprPtr>> rows;      // VALUES, cast to column types
   std::unique_ptr<SelectPlan> query;                // INSERT .. SELECT (outputs cast)
   std::vector<BoundExprPtr> column_defaults;        // per table column, for those not supplied
+  // OVERRIDING USER VALUE: the identity columns among target_columns, whose
+  // supplied values give way to their DEFAULT.
+  std::vector<int> overridden_columns;
   std::vector<BoundExprPtr> returning;              // over source 0 = the new row
   std::vector<engine::ResultColumn> returning_columns;
 };

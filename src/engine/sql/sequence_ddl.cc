@@ -1,6 +1,8 @@
 // SequenceDdl: CREATE / ALTER / DROP SEQUENCE (see sequence_ddl.h).
 #include "engine/sql/sequence_ddl.h"
 
+#include <algorithm>
+
 #include "engine/sql/sequence_access.h"
 #include "engine/sql/sequence_options.h"
 
@@ -85,6 +87,33 @@ void SequenceDdl::Serial(const std::string& table, const std::string& column_nam
   for (char ch : RegclassText(name)) literal += ch == '\'' ? "''" : std::string(1, ch);
   column->default_value.expression = "nextval('" + literal + "'::regclass)";
   column->default_value.sequences = {name};
+}
+
+Status SequenceDdl::Identity(const std::string& table, const ConstraintDef& def, catalog::ColumnSchema* column,
+                             catalog::SequenceSchema* sequence) const {
+  const TypeId integer = column->type.id;
+  if (column->type.IsArray() ||
+      (integer != TypeId::kInt16 && integer != TypeId::kInt32 && integer != TypeId::kInt64)) {
+    return Status(sqlstate::kInvalidParameterValue, "identity column type must be smallint, integer, or bigint");
+  }
+  Serial(table, column->name, integer, column, sequence);
+  // The sequence is of the column's type unless the options say AS.
+  std::vector<SequenceOption> options = def.sequence_options;
+  const bool has_as = std::any_of(options.begin(), options.end(),
+                                  [](const SequenceOption& o) { return o.kind == SequenceOption::Kind::kAs; });
+  if (!has_as) {
+    SequenceOption as;
+    as.kind = SequenceOption::Kind::kAs;
+    as.type.name = integer == TypeId::kInt16 ? "int2" : integer == TypeId::kInt32 ? "int4" : "int8";
+    options.push_back(std::move(as));
+  }
+  SequenceChange change;
+  PL_RETURN_IF_ERROR(SequenceOptions::ForCreate(*catalog_, sequence->name, options, &change));
+  change.schema.owned_by_table = table;
+  change.schema.owned_by_column = column->name;
+  *sequence = std::move(change.schema);
+  column->identity = def.identity;
+  return Status::OK();
 }
 
 }  // namespace paceline::sql

@@ -43,6 +43,12 @@ class SequenceDdl {
   // Creates nothing; the column's other constraints are the caller's.
   void Serial(const std::string& table, const std::string& column_name, TypeId integer, catalog::ColumnSchema* column,
               catalog::SequenceSchema* sequence) const;
+  // The same for `column` of `table` declared GENERATED .. AS IDENTITY by
+  // `def` (kIdentity), its sequence made with the options given there; the
+  // column's type must already be set (22023 unless smallint, integer or
+  // bigint).
+  Status Identity(const std::string& table, const ConstraintDef& def, catalog::ColumnSchema* column,
+                  catalog::SequenceSchema* sequence) const;
 
  private:
   catalog::Catalog* catalog_;

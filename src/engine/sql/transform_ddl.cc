@@ -120,7 +120,10 @@ Status Transformer::TransformConstraint(const PgQuery__Constraint& c, Constraint
     case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE:
     case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED:
       return Unsupported("DEFERRABLE constraints", c.location);
-    case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY: return Unsupported("identity columns", c.location);
+    case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY:
+      out->kind = ConstraintKind::kIdentity;
+      out->identity = c.generated_when != nullptr && c.generated_when[0] == 'a' ? 'a' : 'd';
+      return TransformSequenceOptions(c.options, c.n_options, &out->sequence_options);
     case PG_QUERY__CONSTR_TYPE__CONSTR_GENERATED: return Unsupported("generated columns", c.location);
     case PG_QUERY__CONSTR_TYPE__CONSTR_EXCLUSION: return Unsupported("EXCLUDE constraints", c.location);
     default: return Unsupported("constraint type " + std::to_string(c.contype), c.location);

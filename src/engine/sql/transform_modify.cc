@@ -7,11 +7,9 @@ namespace paceline::sql::transform {
 
 Status Transformer::TransformInsert(const PgQuery__InsertStmt& s, std::unique_ptr<InsertStmt>* out) {
   if (s.on_conflict_clause != nullptr) return Unsupported("ON CONFLICT", s.on_conflict_clause->location);
-  if (s.override == PG_QUERY__OVERRIDING_KIND__OVERRIDING_USER_VALUE ||
-      s.override == PG_QUERY__OVERRIDING_KIND__OVERRIDING_SYSTEM_VALUE) {
-    return Unsupported("OVERRIDING", -1);
-  }
   auto insert = std::make_unique<InsertStmt>();
+  if (s.override == PG_QUERY__OVERRIDING_KIND__OVERRIDING_USER_VALUE) insert->overriding = Overriding::kUserValue;
+  if (s.override == PG_QUERY__OVERRIDING_KIND__OVERRIDING_SYSTEM_VALUE) insert->overriding = Overriding::kSystemValue;
   if (s.relation == nullptr) return InternalError("INSERT without a table");
   PL_RETURN_IF_ERROR(TransformRangeVar(*s.relation, &insert->table));
   for (size_t i = 0; i < s.n_cols; ++i) {

@@ -114,11 +114,11 @@ TEST_P(DurabilityTest, SequencesNeverRepeatAValueAfterARestart) {
   EXPECT_EQ(next("raised"), 92);
 }
 
-// serial columns are CREATE TABLE statements that make a sequence: after a
-// restart (from the log or a checkpoint, and after a crash) the column keeps
-// its DEFAULT and its sequence, and inserts continue above every id handed
-// out. A DEFAULT dropped by DROP SEQUENCE .. CASCADE stays dropped.
-TEST_P(DurabilityTest, SerialColumnsKeepTheirSequencesAndDefaultsAfterARestart) {
+// serial and identity columns are CREATE TABLE statements that make a
+// sequence: after a restart (from the log or a checkpoint, and after a
+// crash) the column keeps its DEFAULT (and identity) and its sequence, and
+// inserts continue above every id handed out. A DEFAULT dropped by DROP SEQUENCE .. CASCADE stays dropped.
+TEST_P(DurabilityTest, SerialAndIdentityColumnsKeepTheirSequencesAfterARestart) {
   auto insert = [&](const std::unique_ptr<Session>& session) {
     return std::stoll(Rows(session, "INSERT INTO t (v) VALUES ('x') RETURNING id"));
   };
@@ -135,12 +135,19 @@ TEST_P(DurabilityTest, SerialColumnsKeepTheirSequencesAndDefaultsAfterARestart) 
     EXPECT_FALSE(d.columns[0].default_value.present());
     EXPECT_EQ(d.columns[1].default_value.expression, "7");
     EXPECT_EQ(catalog.FindSequence("extra"), nullptr);
+    const catalog::TableSchema& idt = catalog.FindTable("idt")->schema();
+    EXPECT_EQ(idt.columns[0].identity, 'a');
+    ASSERT_NE(catalog.FindSequence("idt_id_seq"), nullptr);
+    EXPECT_EQ(catalog.FindSequence("idt_id_seq")->schema().start, 100);
+    EXPECT_EQ(catalog.FindSequence("idt_id_seq")->schema().type, TypeId::kInt64);
   };
   Open();
   Ok(session_, "CREATE TABLE t (id serial PRIMARY KEY, v text)");
   Ok(session_, "CREATE SEQUENCE extra");
   Ok(session_, "CREATE TABLE d (a int DEFAULT nextval('extra'), b int DEFAULT 7)");
   Ok(session_, "DROP SEQUENCE extra CASCADE");
+  Ok(session_, "CREATE TABLE idt (id bigint GENERATED ALWAYS AS IDENTITY (START 100), v int)");
+  Ok(session_, "INSERT INTO idt (v) VALUES (1)");
   int64_t last = 0;
   for (int i = 0; i < 40; ++i) last = insert(session_);
   EXPECT_EQ(last, 40);
@@ -164,6 +171,7 @@ TEST_P(DurabilityTest, SerialColumnsKeepTheirSequencesAndDefaultsAfterARestart) 
   Open();
   check();
   EXPECT_EQ(insert(session_), shown + 1);
+  EXPECT_EQ(Rows(session_, "INSERT INTO idt (v) VALUES (2) RETURNING id"), "101\n");
 }
 
 // A crash may cut the log after any record. Interleaving: two clients
