@@ -485,8 +485,14 @@ Status Binder::BindDefault(const ConstraintDef& def, const catalog::ColumnSchema
   if (AnyNode(*e, [](const BoundExpr& x) { return x.kind == BoundKind::kSubquery; })) {
     return Status(sqlstate::kFeatureNotSupported, "cannot use subquery in DEFAULT expression", Pos(expr.location));
   }
-  if (AnyNode(*e, [](const BoundExpr& x) { return x.kind == BoundKind::kParameter; })) {
-    return Status(sqlstate::kUndefinedParameter, "there is no parameter $1", Pos(expr.location));
+  const BoundExpr* parameter = nullptr;
+  AnyNode(*e, [&](const BoundExpr& x) {
+    if (x.kind == BoundKind::kParameter && parameter == nullptr) parameter = &x;
+    return parameter != nullptr;
+  });
+  if (parameter != nullptr) {
+    return Status(sqlstate::kUndefinedParameter, "there is no parameter $" + std::to_string(parameter->index + 1),
+                  Pos(parameter->location));
   }
   const Type given = e->type;
   Status coerced = CoerceForAssignment(&e, column, expr.location);

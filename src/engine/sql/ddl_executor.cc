@@ -252,7 +252,8 @@ Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult
     PL_RETURN_IF_ERROR(MakeForeignKey(schema, def, primary, &fk));
     schema.foreign_keys.push_back(std::move(fk));
   }
-  // The serial columns' sequences first, dropped again if the table fails.
+  // The serial and identity columns' sequences first, dropped again if the
+  // table fails.
   std::vector<std::string> created;
   Status status;
   for (auto& sequence : serial_sequences) {
