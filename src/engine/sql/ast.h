@@ -365,6 +365,7 @@ struct DropStmt {
 
 struct TruncateStmt {
   std::vector<std::string> tables;
+  bool restart_identity = false;  // RESTART IDENTITY: the tables' own sequences start again
 };
 
 // CREATE SEQUENCE [IF NOT EXISTS] name [options].

@@ -502,6 +502,13 @@ Status DdlExecutor::Truncate(const TruncateStmt& stmt, engine::QueryResult* resu
     tables.push_back(table);
   }
   for (auto& t : tables) t->Truncate();
+  if (stmt.restart_identity) {
+    for (const auto& name : stmt.tables) {
+      for (const auto& sequence : catalog_->OwnedSequences(name)) {
+        PL_RETURN_IF_ERROR(SequenceDdl(catalog_, options_).Restart(sequence));
+      }
+    }
+  }
   Tag(result, "TRUNCATE TABLE");
   return Status::OK();
 }

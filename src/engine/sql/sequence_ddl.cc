@@ -33,10 +33,22 @@ Status SequenceDdl::Alter(const AlterSequenceStmt& stmt, engine::QueryResult* re
   SequenceChange change;
   PL_RETURN_IF_ERROR(SequenceOptions::ForAlter(*catalog_, *sequence, stmt.options, !options_.replaying, &change));
   PL_RETURN_IF_ERROR(catalog_->AlterSequence(stmt.name, std::move(change.schema), change.restart, change.restart_value));
-  if (options_.log_sequence) {
-    sequence->LogState([&](int64_t value, bool called) { return options_.log_sequence(stmt.name, value, called); });
-  }
+  LogState(stmt.name, *sequence);
   return Status::OK();
+}
+
+Status SequenceDdl::Restart(const std::string& name) {
+  std::shared_ptr<catalog::Sequence> sequence;
+  PL_RETURN_IF_ERROR(catalog_->SequenceNamed(name, &sequence));
+  const catalog::SequenceSchema schema = sequence->schema();
+  PL_RETURN_IF_ERROR(catalog_->AlterSequence(name, schema, /*restart=*/true, schema.start));
+  LogState(name, *sequence);
+  return Status::OK();
+}
+
+void SequenceDdl::LogState(const std::string& name, catalog::Sequence& sequence) const {
+  if (!options_.log_sequence) return;
+  sequence.LogState([&](int64_t value, bool called) { return options_.log_sequence(name, value, called); });
 }
 
 Status SequenceDdl::Drop(const DropStmt& stmt, engine::QueryResult* result) {

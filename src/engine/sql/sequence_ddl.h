@@ -28,6 +28,9 @@ class SequenceDdl {
   // ALTER logs the sequence's exact state before its own record, so that
   // replay reaches the ALTER with the state it had (Sequence::LogState).
   Status Alter(const AlterSequenceStmt& stmt, engine::QueryResult* result);
+  // RESTART of sequence `name` at its START, logged as ALTER's is
+  // (TRUNCATE .. RESTART IDENTITY).
+  Status Restart(const std::string& name);
   // DROP SEQUENCE names...: every name is checked before any is dropped.
   Status Drop(const DropStmt& stmt, engine::QueryResult* result);
 
@@ -51,6 +54,10 @@ class SequenceDdl {
                   catalog::SequenceSchema* sequence) const;
 
  private:
+  // Logs the sequence's exact state before the statement's own record
+  // (Sequence::LogState), when the statement is logged.
+  void LogState(const std::string& name, catalog::Sequence& sequence) const;
+
   catalog::Catalog* catalog_;
   const DdlOptions& options_;
 };

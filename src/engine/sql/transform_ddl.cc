@@ -246,8 +246,9 @@ Status Transformer::TransformDrop(const PgQuery__DropStmt& s, std::unique_ptr<Dr
 }
 
 Status Transformer::TransformTruncate(const PgQuery__TruncateStmt& s, std::unique_ptr<TruncateStmt>* out) {
-  // RESTART IDENTITY, CONTINUE IDENTITY, CASCADE and RESTRICT are ignored.
+  // CASCADE and RESTRICT are ignored (foreign keys are not enforced).
   auto truncate = std::make_unique<TruncateStmt>();
+  truncate->restart_identity = s.restart_seqs;
   for (size_t i = 0; i < s.n_relations; ++i) {
     const Node* n = s.relations[i];
     if (!Is(n, PG_QUERY__NODE__NODE_RANGE_VAR)) return Unsupported("TRUNCATE of " + NodeFieldName(n), -1);

@@ -147,6 +147,8 @@ TEST_P(DurabilityTest, SerialAndIdentityColumnsKeepTheirSequencesAfterARestart) 
   Ok(session_, "CREATE TABLE d (a int DEFAULT nextval('extra'), b int DEFAULT 7)");
   Ok(session_, "DROP SEQUENCE extra CASCADE");
   Ok(session_, "CREATE TABLE idt (id bigint GENERATED ALWAYS AS IDENTITY (START 100), v int)");
+  Ok(session_, "INSERT INTO idt (v) VALUES (1), (1)");
+  Ok(session_, "TRUNCATE idt RESTART IDENTITY");  // replayed: starts at 100 again
   Ok(session_, "INSERT INTO idt (v) VALUES (1)");
   int64_t last = 0;
   for (int i = 0; i < 40; ++i) last = insert(session_);
