@@ -165,8 +165,7 @@ Status Catalog::CheckDefaultsCalling(std::string_view sequence, const std::vecto
   for (const auto& [table_name, table] : tables_) {
     if (std::find(dropped.begin(), dropped.end(), table_name) != dropped.end()) continue;
     for (const auto& column : table->schema().columns) {
-      const auto& uses = column.default_value.sequences;
-      if (std::find(uses.begin(), uses.end(), sequence) == uses.end()) continue;
+      if (!column.default_value.Calls(sequence)) continue;
       if (column.identity != 0) return IdentityRequires(dropping, column.name, table_name);
       return Status(sqlstate::kDependentObjectsStillExist, "cannot drop " + dropping + " because other objects depend on it")
           .WithDetail("default value for column " + column.name + " of table " + table_name + " depends on sequence " +
@@ -181,9 +180,7 @@ Status Catalog::DropDependentDefaults(std::string_view sequence, std::string_vie
   if (!cascade) return CheckDefaultsCalling(sequence, {std::string(except)}, dropping);
   for (const auto& [table_name, table] : tables_) {
     for (const auto& column : table->schema().columns) {
-      const auto& uses = column.default_value.sequences;
-      if (table_name != except && column.identity != 0 &&
-          std::find(uses.begin(), uses.end(), sequence) != uses.end()) {
+      if (table_name != except && column.identity != 0 && column.default_value.Calls(sequence)) {
         return IdentityRequires(dropping, column.name, table_name);
       }
     }
@@ -191,8 +188,7 @@ Status Catalog::DropDependentDefaults(std::string_view sequence, std::string_vie
   for (auto& [table_name, table] : tables_) {
     if (table_name == except) continue;
     for (auto& column : table->mutable_schema().columns) {
-      const auto& uses = column.default_value.sequences;
-      if (std::find(uses.begin(), uses.end(), sequence) == uses.end()) continue;
+      if (!column.default_value.Calls(sequence)) continue;
       column.default_value = ColumnDefault();
       Bump();
     }

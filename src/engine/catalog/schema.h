@@ -8,9 +8,11 @@
 // the owning object is published by the Catalog.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/types.h"
@@ -31,6 +33,9 @@ struct ColumnDefault {
   std::vector<std::string> sequences;
 
   bool present() const { return !expression.empty(); }
+  bool Calls(std::string_view sequence) const {
+    return std::find(sequences.begin(), sequences.end(), sequence) != sequences.end();
+  }
 };
 
 struct ColumnSchema {
