@@ -2,6 +2,8 @@
 // statement mark, commit and abort with index maintenance (transaction.h).
 #include "engine/transaction.h"
 
+#include <algorithm>
+
 #include "engine/durability/redo_record.h"
 #include "engine/log/log_frame.h"
 
@@ -91,10 +93,25 @@ void Transaction::RecordWrite(Table* table, Row* row, TuplePtr image, bool inser
   undo_.push_back(std::move(undo));
 }
 
-Status Transaction::AddIndexEntries(Table* table, Row* row, const Tuple& image, const Tuple* old_image) {
+Status Transaction::AddIndexEntries(Table* table, Row* row, const Tuple& image, const Tuple* old_image,
+                                    std::span<const Index* const> arbiters, Row** holder) {
   std::string key, old_key;
-  for (const auto& index_ptr : table->indexes()) {
-    Index* index = index_ptr.get();
+  // The arbiters first, so that their conflict is found before another
+  // index's duplicate would be a 23505.
+  const auto is_arbiter = [&](const Index* index) {
+    return std::find(arbiters.begin(), arbiters.end(), index) != arbiters.end();
+  };
+  std::vector<Index*> order;
+  order.reserve(table->indexes().size());
+  for (const auto& index : table->indexes()) {
+    if (is_arbiter(index.get())) order.push_back(index.get());
+  }
+  const size_t arbiter_count = order.size();
+  for (const auto& index : table->indexes()) {
+    if (!is_arbiter(index.get())) order.push_back(index.get());
+  }
+  for (size_t position = 0; position < order.size(); ++position) {
+    Index* index = order[position];
     bool has_null = false, old_has_null = false;
     PL_RETURN_IF_ERROR(index->KeyOf(image, &key, &has_null));
     if (old_image != nullptr) {
@@ -133,6 +150,10 @@ Status Transaction::AddIndexEntries(Table* table, Row* row, const Tuple& image, 
     };
     Index::InsertResult result;
     PL_RETURN_IF_ERROR(index->Insert(key, has_null, row, classify, &result));
+    if (result.blocking != nullptr && position < arbiter_count) {
+      *holder = result.blocking;
+      return Status::OK();
+    }
     if (result.blocking != nullptr) {
       return Status(sqlstate::kUniqueViolation,
                     "duplicate key value violates unique constraint \"" + index->schema().name + "\"")
@@ -177,12 +198,28 @@ Row* Transaction::DeletedHolderOf(Table* table, const Tuple& tuple) {
 }
 
 Status Transaction::Insert(Table* table, TuplePtr tuple) {
-  if (Row* deleted = DeletedHolderOf(table, *tuple)) {
+  Row* inserted = nullptr;
+  return InsertUnlessHeld(table, &tuple, {}, nullptr, &inserted);
+}
+
+Status Transaction::InsertOrFindHolder(Table* table, TuplePtr* tuple, std::span<const Index* const> arbiters,
+                                       Row** holder, Row** inserted) {
+  *holder = nullptr;
+  return InsertUnlessHeld(table, tuple, arbiters, holder, inserted);
+}
+
+Status Transaction::InsertUnlessHeld(Table* table, TuplePtr* tuple, std::span<const Index* const> arbiters,
+                                     Row** holder, Row** inserted) {
+  *inserted = nullptr;
+  if (Row* deleted = DeletedHolderOf(table, **tuple)) {
     // The row this transaction deleted still holds the key for everybody
     // else until commit; the new image takes that row's place (as an update
     // of it), so the index entry never points at an uncommitted row while a
     // committed one holds its key.
-    return WriteOver(table, deleted, std::move(tuple), deleted->tuple.load(std::memory_order_acquire));
+    PL_RETURN_IF_ERROR(
+        WriteOver(table, deleted, tuple, deleted->tuple.load(std::memory_order_acquire), arbiters, holder));
+    if (holder == nullptr || *holder == nullptr) *inserted = deleted;
+    return Status::OK();
   }
   Row* row = table->AllocateRow();
   Status status = cc_->PrepareInsert(ctx_.get(), row);
@@ -193,27 +230,37 @@ Status Transaction::Insert(Table* table, TuplePtr tuple) {
   size_t mark = Mark();
   // The row joins the write set first (absent to others until commit), so
   // that an undo of this statement finds and releases it.
-  RecordWrite(table, row, std::move(tuple), /*inserted=*/true);
+  RecordWrite(table, row, std::move(*tuple), /*inserted=*/true);
   const Tuple& image = *writes_[row].image;
-  status = AddIndexEntries(table, row, image, nullptr);
+  status = AddIndexEntries(table, row, image, nullptr, arbiters, holder);
+  if (status.ok() && holder != nullptr && *holder != nullptr) {
+    *tuple = std::move(writes_[row].image);  // the caller's again: nothing inserted
+    RollbackTo(mark);
+    return Status::OK();
+  }
   if (status.ok()) status = cc_->InsertedKey(ctx_.get(), table, nullptr, std::string());
-  if (!status.ok()) RollbackTo(mark);
-  return status;
-}
-
-Status Transaction::Update(Table* table, Row* row, TuplePtr tuple, const Tuple* old_image) {
-  PL_RETURN_IF_ERROR(cc_->PrepareWrite(ctx_.get(), row));
-  return WriteOver(table, row, std::move(tuple), old_image);
-}
-
-Status Transaction::WriteOver(Table* table, Row* row, TuplePtr tuple, const Tuple* old_image) {
-  size_t mark = Mark();
-  Status status = AddIndexEntries(table, row, *tuple, old_image);
   if (!status.ok()) {
     RollbackTo(mark);
     return status;
   }
-  RecordWrite(table, row, std::move(tuple), /*inserted=*/false);
+  *inserted = row;
+  return Status::OK();
+}
+
+Status Transaction::Update(Table* table, Row* row, TuplePtr tuple, const Tuple* old_image) {
+  PL_RETURN_IF_ERROR(cc_->PrepareWrite(ctx_.get(), row));
+  return WriteOver(table, row, &tuple, old_image, {}, nullptr);
+}
+
+Status Transaction::WriteOver(Table* table, Row* row, TuplePtr* tuple, const Tuple* old_image,
+                              std::span<const Index* const> arbiters, Row** holder) {
+  size_t mark = Mark();
+  Status status = AddIndexEntries(table, row, **tuple, old_image, arbiters, holder);
+  if (!status.ok() || (holder != nullptr && *holder != nullptr)) {
+    RollbackTo(mark);
+    return status;
+  }
+  RecordWrite(table, row, std::move(*tuple), /*inserted=*/false);
   return Status::OK();
 }
 

@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -72,6 +73,19 @@ class Transaction : private cc::CommitHooks {
   // Inserts a new row with image `tuple` into `table`. 23505 (naming the
   // constraint and key) when a unique index already holds the key.
   Status Insert(storage::Table* table, storage::TuplePtr tuple);
+  // INSERT .. ON CONFLICT's insert: as Insert, except that when a live row
+  // (committed, or this transaction's own) already holds the new row's key
+  // in one of `arbiters` (unique indexes of `table`), nothing is inserted,
+  // `*holder` names that row and `*tuple` stays the caller's; otherwise
+  // `*holder` is nullptr and the row is inserted. The arbiters are checked
+  // before the other indexes, so their conflict wins over a duplicate key in
+  // another index (23505). Another transaction's uncommitted row holding the
+  // key is a conflict, as for Insert. The holder was read as for a unique
+  // check (locked shared under 2PL, validated at commit under OCC).
+  // `*inserted` is the row the new image went to (nullptr with a holder).
+  Status InsertOrFindHolder(storage::Table* table, storage::TuplePtr* tuple,
+                            std::span<const storage::Index* const> arbiters, storage::Row** holder,
+                            storage::Row** inserted);
   // Replaces the image of a row this transaction can see; `old_image` is
   // what Read(row) gave it (not read again). 23505 as Insert when an
   // updated unique key collides.
@@ -164,13 +178,22 @@ class Transaction : private cc::CommitHooks {
 
   // Adds index entries for `image` of `row` in every index whose key differs
   // from `old_image`'s (all when old_image is null).
+  // `arbiters` and `holder` as InsertOrFindHolder (holder nullptr: none;
+  // a found holder leaves the entries added so far for the caller to undo).
   Status AddIndexEntries(storage::Table* table, storage::Row* row, const storage::Tuple& image,
-                         const storage::Tuple* old_image);
+                         const storage::Tuple* old_image, std::span<const storage::Index* const> arbiters,
+                         storage::Row** holder);
+  // Insert and InsertOrFindHolder (`holder` nullptr for Insert); the row
+  // written, when it was, in `*inserted`.
+  Status InsertUnlessHeld(storage::Table* table, storage::TuplePtr* tuple,
+                          std::span<const storage::Index* const> arbiters, storage::Row** holder,
+                          storage::Row** inserted);
   void RecordWrite(storage::Table* table, storage::Row* row, storage::TuplePtr image, bool inserted);
   // Makes `tuple` the new image of existing `row` (index entries for keys
   // that differ from `old_image`'s added; undone on error).
-  Status WriteOver(storage::Table* table, storage::Row* row, storage::TuplePtr tuple,
-                   const storage::Tuple* old_image);
+  Status WriteOver(storage::Table* table, storage::Row* row, storage::TuplePtr* tuple,
+                   const storage::Tuple* old_image, std::span<const storage::Index* const> arbiters,
+                   storage::Row** holder);
   // A committed row this transaction deleted whose unique key `tuple`
   // takes again (an insert then reuses that row), or nullptr.
   storage::Row* DeletedHolderOf(storage::Table* table, const storage::Tuple& tuple);

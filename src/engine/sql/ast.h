@@ -253,18 +253,32 @@ struct SelectStmt {
 // INSERT's OVERRIDING clause, for identity columns.
 enum class Overriding { kNone, kSystemValue, kUserValue };
 
-struct InsertStmt {
-  TableRef table;
-  Overriding overriding = Overriding::kNone;
-  std::vector<std::string> columns;   // empty: all columns in order
-  std::unique_ptr<SelectStmt> source; // VALUES rows or a SELECT; null with DEFAULT VALUES
-  std::vector<SelectItem> returning;
-};
-
 struct SetClause {
   std::string column;
   ExprPtr value;  // null means DEFAULT
   int location = -1;
+};
+
+// INSERT's ON CONFLICT clause. The conflict target is the inferred columns
+// (with an optional index predicate), a constraint's name, or nothing
+// (DO NOTHING only: every unique index).
+struct OnConflictClause {
+  bool update = false;                    // DO UPDATE; false: DO NOTHING
+  std::vector<std::string> columns;       // ON CONFLICT (a, b)
+  ExprPtr index_where;                    // ON CONFLICT (a) WHERE ..; null when absent
+  std::string constraint;                 // ON CONFLICT ON CONSTRAINT name
+  std::vector<SetClause> set;             // DO UPDATE SET ..
+  ExprPtr where;                          // DO UPDATE .. WHERE; null when absent
+  int location = -1;
+};
+
+struct InsertStmt {
+  TableRef table;                     // its alias: INSERT INTO t AS alias
+  Overriding overriding = Overriding::kNone;
+  std::vector<std::string> columns;   // empty: all columns in order
+  std::unique_ptr<SelectStmt> source; // VALUES rows or a SELECT; null with DEFAULT VALUES
+  std::unique_ptr<OnConflictClause> on_conflict;  // null when absent
+  std::vector<SelectItem> returning;
 };
 
 struct UpdateStmt {

@@ -144,8 +144,10 @@ Status Binder::BindInsert(const InsertStmt& stmt, std::unique_ptr<InsertPlan>* o
       plan->query->columns[i].type = plan->query->outputs[i]->type;
     }
   }
-  PL_RETURN_IF_ERROR(BindReturning(stmt.returning, plan->table.get(), plan->table->name(), &plan->returning,
-                                   &plan->returning_columns));
+  const std::string alias = stmt.table.alias.empty() ? plan->table->name() : stmt.table.alias;
+  if (stmt.on_conflict != nullptr) PL_RETURN_IF_ERROR(BindOnConflict(*stmt.on_conflict, alias, plan.get()));
+  PL_RETURN_IF_ERROR(
+      BindReturning(stmt.returning, plan->table.get(), alias, &plan->returning, &plan->returning_columns));
   for (auto& e : plan->returning) FinalizeParameters(e.get());
   if (plan->query) FinalizeParameters(plan->query.get());
   *out = std::move(plan);
@@ -170,6 +172,116 @@ Status Binder::CheckIdentityTargets(const InsertStmt& stmt, InsertPlan* plan) co
       return GeneratedAlways("cannot insert a non-DEFAULT value into column \"" + column.name + "\"", column.name);
     }
   }
+  return Status::OK();
+}
+
+Status Binder::BindSetList(const std::vector<SetClause>& set, const catalog::TableSchema& schema, Context& ctx,
+                           std::vector<int>* columns, std::vector<BoundExprPtr>* values) {
+  ctx.clause = "UPDATE";
+  for (const auto& item : set) {
+    int c = schema.FindColumn(item.column);
+    if (c < 0) {
+      return Status(sqlstate::kUndefinedColumn,
+                    "column \"" + item.column + "\" of relation \"" + schema.name + "\" does not exist",
+                    Pos(item.location));
+    }
+    if (std::find(columns->begin(), columns->end(), c) != columns->end()) {
+      return SyntaxError("multiple assignments to same column \"" + item.column + "\"", Pos(item.location));
+    }
+    BoundExprPtr e;
+    if (item.value == nullptr) {
+      PL_RETURN_IF_ERROR(DefaultValue(schema.columns[c], &e));
+    } else if (schema.columns[c].identity == 'a') {
+      return GeneratedAlways("column \"" + item.column + "\" can only be updated to DEFAULT", item.column);
+    } else {
+      PL_RETURN_IF_ERROR(BindExpr(*item.value, ctx, &e));
+      PL_RETURN_IF_ERROR(CoerceForAssignment(&e, schema.columns[c], item.value->location));
+    }
+    columns->push_back(c);
+    values->push_back(std::move(e));
+  }
+  return Status::OK();
+}
+
+Status Binder::BindArbiters(const OnConflictClause& clause, const std::string& alias, InsertPlan* plan) {
+  storage::Table* table = plan->table.get();
+  const catalog::TableSchema& schema = table->schema();
+  std::vector<const storage::Index*>& arbiters = plan->on_conflict->arbiters;
+  if (!clause.constraint.empty()) {
+    for (const auto& index : table->indexes()) {
+      if (index->unique() && index->schema().name == clause.constraint) arbiters.push_back(index.get());
+    }
+    for (const auto& key : schema.foreign_keys) {
+      if (arbiters.empty() && key.name == clause.constraint) {
+        return Status(sqlstate::kWrongObjectType, "constraint in ON CONFLICT clause has no associated index");
+      }
+    }
+    if (arbiters.empty()) {
+      return Status(sqlstate::kUndefinedObject,
+                    "constraint \"" + clause.constraint + "\" for table \"" + schema.name + "\" does not exist");
+    }
+    return Status::OK();
+  }
+  if (clause.columns.empty()) {
+    if (clause.update) {
+      return SyntaxError("ON CONFLICT DO UPDATE requires inference specification or constraint name",
+                         Pos(clause.location));
+    }
+    for (const auto& index : table->indexes()) {  // DO NOTHING: a conflict in any unique index
+      if (index->unique()) arbiters.push_back(index.get());
+    }
+    return Status::OK();
+  }
+  // Inference: every unique index on exactly the named columns (in any
+  // order). With no partial indexes, every such index satisfies the WHERE
+  // of the target, which is still bound for its errors.
+  std::vector<int> wanted;
+  for (const auto& name : clause.columns) {
+    int c = schema.FindColumn(name);
+    if (c < 0) {
+      return Status(sqlstate::kUndefinedColumn, "column \"" + name + "\" does not exist", Pos(clause.location));
+    }
+    wanted.push_back(c);
+  }
+  std::sort(wanted.begin(), wanted.end());
+  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  if (clause.index_where != nullptr) {
+    Context ctx;
+    ctx.scope.push_back(ScopeEntry::ForTable(alias, table));
+    BoundExprPtr ignored;
+    PL_RETURN_IF_ERROR(BindPredicate(*clause.index_where, ctx, "index predicate", &ignored));
+  }
+  for (const auto& index : table->indexes()) {
+    if (!index->unique()) continue;
+    std::vector<int> columns = index->schema().columns;
+    std::sort(columns.begin(), columns.end());
+    if (columns == wanted) arbiters.push_back(index.get());
+  }
+  if (arbiters.empty()) {
+    return Status(sqlstate::kInvalidColumnReference,
+                  "there is no unique or exclusion constraint matching the ON CONFLICT specification");
+  }
+  return Status::OK();
+}
+
+Status Binder::BindOnConflict(const OnConflictClause& clause, const std::string& alias, InsertPlan* plan) {
+  plan->on_conflict = std::make_unique<OnConflictPlan>();
+  OnConflictPlan& on_conflict = *plan->on_conflict;
+  on_conflict.update = clause.update;
+  PL_RETURN_IF_ERROR(BindArbiters(clause, alias, plan));
+  if (!clause.update) return Status::OK();
+  // DO UPDATE reads the row holding the key (under the target's name) and
+  // the row proposed for insertion (`excluded`).
+  Context ctx;
+  ctx.scope.push_back(ScopeEntry::ForTable(alias, plan->table.get()));
+  ScopeEntry excluded = ScopeEntry::ForTable("excluded", plan->table.get());
+  excluded.source = 1;
+  ctx.scope.push_back(std::move(excluded));
+  PL_RETURN_IF_ERROR(
+      BindSetList(clause.set, plan->table->schema(), ctx, &on_conflict.set_columns, &on_conflict.set_values));
+  if (clause.where != nullptr) PL_RETURN_IF_ERROR(BindPredicate(*clause.where, ctx, "WHERE", &on_conflict.where));
+  for (auto& e : on_conflict.set_values) FinalizeParameters(e.get());
+  if (on_conflict.where) FinalizeParameters(on_conflict.where.get());
   return Status::OK();
 }
 
@@ -215,30 +327,8 @@ Status Binder::BindUpdate(const UpdateStmt& stmt, std::unique_ptr<UpdatePlan>* o
   Context ctx;
   PL_RETURN_IF_ERROR(BindWith(stmt.with, ctx));
   PL_RETURN_IF_ERROR(BindTarget(stmt.table, stmt.from, stmt.where.get(), ctx, &plan->target, &plan->join));
-  const catalog::TableSchema& schema = plan->target.table->schema();
-  ctx.clause = "UPDATE";
-  for (const auto& set : stmt.set) {
-    int c = schema.FindColumn(set.column);
-    if (c < 0) {
-      return Status(sqlstate::kUndefinedColumn,
-                    "column \"" + set.column + "\" of relation \"" + schema.name + "\" does not exist",
-                    Pos(set.location));
-    }
-    if (std::find(plan->set_columns.begin(), plan->set_columns.end(), c) != plan->set_columns.end()) {
-      return SyntaxError("multiple assignments to same column \"" + set.column + "\"", Pos(set.location));
-    }
-    BoundExprPtr e;
-    if (set.value == nullptr) {
-      PL_RETURN_IF_ERROR(DefaultValue(schema.columns[c], &e));
-    } else if (schema.columns[c].identity == 'a') {
-      return GeneratedAlways("column \"" + set.column + "\" can only be updated to DEFAULT", set.column);
-    } else {
-      PL_RETURN_IF_ERROR(BindExpr(*set.value, ctx, &e));
-      PL_RETURN_IF_ERROR(CoerceForAssignment(&e, schema.columns[c], set.value->location));
-    }
-    plan->set_columns.push_back(c);
-    plan->set_values.push_back(std::move(e));
-  }
+  PL_RETURN_IF_ERROR(BindSetList(stmt.set, plan->target.table->schema(), ctx, &plan->set_columns,
+                                 &plan->set_values));
   PL_RETURN_IF_ERROR(BindModifyReturning(stmt.returning, ctx, &plan->returning, &plan->returning_columns));
   FinalizeParameters(&plan->target);
   if (plan->join) FinalizeParameters(plan->join.get());

@@ -220,6 +220,18 @@ class Binder {
   // OVERRIDING SYSTEM VALUE); OVERRIDING USER VALUE fills
   // plan->overridden_columns.
   Status CheckIdentityTargets(const InsertStmt& stmt, InsertPlan* plan) const;
+  // UPDATE's SET list (and ON CONFLICT DO UPDATE's) over `schema`'s columns,
+  // in `ctx`: 42703, 42601 for a column set twice, 428C9 for a GENERATED
+  // ALWAYS column given a value; a null value (DEFAULT) is the column's default.
+  Status BindSetList(const std::vector<SetClause>& set, const catalog::TableSchema& schema, Context& ctx,
+                     std::vector<int>* columns, std::vector<BoundExprPtr>* values);
+  // INSERT's ON CONFLICT clause into plan->on_conflict; `alias` names the
+  // target row in DO UPDATE (the table's name when INSERT gives no alias).
+  Status BindOnConflict(const OnConflictClause& clause, const std::string& alias, InsertPlan* plan);
+  // The arbiter indexes of the conflict target: the constraint named (42704),
+  // the unique indexes on exactly the columns named (42P10 when none), or
+  // every unique index (DO NOTHING without a target; 42601 for DO UPDATE).
+  Status BindArbiters(const OnConflictClause& clause, const std::string& alias, InsertPlan* plan);
   // The column's DEFAULT (NULL when it has none), bound for one statement.
   Status DefaultValue(const catalog::ColumnSchema& column, BoundExprPtr* out);
   Status LookupTable(const TableRef& ref, std::shared_ptr<storage::Table>* out) const;

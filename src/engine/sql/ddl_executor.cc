@@ -78,6 +78,19 @@ Status DdlExecutor::MakeForeignKey(const catalog::TableSchema& schema, const Con
                                    const catalog::IndexSchema* new_primary, catalog::ForeignKey* out) const {
   PL_RETURN_IF_ERROR(ColumnPositions(schema, def.columns, &out->columns));
   out->name = def.name;
+  if (out->name.empty()) {  // PostgreSQL's name: <table>_<columns>_fkey, numbered when taken
+    std::string base = schema.name;
+    for (const auto& column : def.columns) base += "_" + column;
+    base += "_fkey";
+    out->name = base;
+    const auto taken = [&](const std::string& name) {  // by another foreign key of the table
+      for (const auto& fk : schema.foreign_keys) {
+        if (fk.name == name) return true;
+      }
+      return false;
+    };
+    for (int n = 1; taken(out->name); ++n) out->name = base + std::to_string(n);
+  }
   out->ref_table = def.ref_table;
   out->ref_columns = def.ref_columns;
   // A table may reference itself, also while it is being created.

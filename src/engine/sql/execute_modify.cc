@@ -23,6 +23,18 @@ Status NotNullViolation(const storage::Table& table, const catalog::ColumnSchema
                                                  table.name() + "\" violates not-null constraint");
 }
 
+// The image of `old` with `values` in `set_columns` (UPDATE, ON CONFLICT DO
+// UPDATE); 23502 when a value is NULL in a NOT NULL column.
+Status UpdatedImage(const storage::Table& table, const Tuple& old, const std::vector<int>& set_columns,
+                    const std::vector<Value>& values, storage::TuplePtr* out) {
+  const auto& columns = table.schema().columns;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (values[i].is_null() && columns[set_columns[i]].not_null) return NotNullViolation(table, columns[set_columns[i]]);
+  }
+  *out = table.layout().Update(old, set_columns, values);
+  return Status::OK();
+}
+
 }  // namespace
 
 Status Executor::CheckNotNull(const storage::Table& table, const std::vector<Value>& values) {
@@ -92,6 +104,7 @@ Status Executor::Insert(const InsertPlan& plan, engine::QueryResult* result) {
     }
   }
   uint64_t count = 0;
+  std::unordered_set<Row*> touched;  // ON CONFLICT: the rows this statement wrote
   for (auto& row : supplied) {
     std::vector<Value> values = defaults;
     for (size_t c : per_row) PL_RETURN_IF_ERROR(Evaluate(*plan.column_defaults[c], none, &values[c]));
@@ -100,9 +113,14 @@ Status Executor::Insert(const InsertPlan& plan, engine::QueryResult* result) {
     }
     PL_RETURN_IF_ERROR(CheckNotNull(*table, values));
     storage::TuplePtr tuple = table->layout().Build(values);
-    const Tuple* raw = tuple.get();
-    PL_RETURN_IF_ERROR(txn_->Insert(table, std::move(tuple)));
-    PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), raw, nullptr, result));
+    const Tuple* written = tuple.get();
+    if (plan.on_conflict) {
+      PL_RETURN_IF_ERROR(InsertOnConflict(plan, std::move(tuple), &touched, &written));
+      if (written == nullptr) continue;
+    } else {
+      PL_RETURN_IF_ERROR(txn_->Insert(table, std::move(tuple)));
+    }
+    PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), written, nullptr, result));
     ++count;
   }
   if (!plan.returning.empty()) {
@@ -114,6 +132,53 @@ Status Executor::Insert(const InsertPlan& plan, engine::QueryResult* result) {
   return Status::OK();
 }
 
+Status Executor::InsertOnConflict(const InsertPlan& plan, storage::TuplePtr tuple, std::unordered_set<Row*>* touched,
+                                  const Tuple** written) {
+  const OnConflictPlan& on_conflict = *plan.on_conflict;
+  storage::Table* table = plan.table.get();
+  *written = nullptr;
+  for (;;) {
+    const Tuple* proposed = tuple.get();
+    Row* holder = nullptr;
+    Row* inserted = nullptr;
+    PL_RETURN_IF_ERROR(txn_->InsertOrFindHolder(table, &tuple, on_conflict.arbiters, &holder, &inserted));
+    if (holder == nullptr) {
+      touched->insert(inserted);
+      *written = proposed;
+      return Status::OK();
+    }
+    if (!on_conflict.update) return Status::OK();  // DO NOTHING
+    if (touched->count(holder) > 0) {
+      return Status(sqlstate::kCardinalityViolation,
+                    "ON CONFLICT DO UPDATE command cannot affect row a second time");
+    }
+    const Tuple* existing = nullptr;
+    PL_RETURN_IF_ERROR(txn_->Read(holder, /*for_update=*/true, &existing));
+    // Gone since the unique check saw it (a committed delete, under OCC,
+    // which validates that read at commit): the key is free again.
+    if (existing == nullptr) continue;
+    tuples_.assign({existing, tuple.get()});
+    layouts_.assign(2, &table->layout());
+    ctx_.tuples = tuples_.data();
+    ctx_.layouts = layouts_.data();
+    if (on_conflict.where) {
+      bool pass = false;
+      PL_RETURN_IF_ERROR(EvaluatePredicate(*on_conflict.where, ctx_, &pass));
+      if (!pass) return Status::OK();
+    }
+    std::vector<Value> values(on_conflict.set_values.size());
+    for (size_t i = 0; i < values.size(); ++i) {
+      PL_RETURN_IF_ERROR(Evaluate(*on_conflict.set_values[i], ctx_, &values[i]));
+    }
+    storage::TuplePtr updated;
+    PL_RETURN_IF_ERROR(UpdatedImage(*table, *existing, on_conflict.set_columns, values, &updated));
+    const Tuple* raw = updated.get();
+    PL_RETURN_IF_ERROR(txn_->Update(table, holder, std::move(updated), existing));
+    touched->insert(holder);
+    *written = raw;
+    return Status::OK();
+  }
+}
 
 Status Executor::CollectJoinTargets(const SelectPlan& join, const std::vector<BoundExprPtr>& set_values,
                                    std::vector<std::pair<Row*, const Tuple*>>* out,
@@ -177,7 +242,6 @@ Status Executor::Update(const UpdatePlan& plan, engine::QueryResult* result) {
       }
     }
   }
-  const auto& columns = table->schema().columns;
   std::vector<Value> values(plan.set_values.size());
   for (size_t t = 0; t < targets.size(); ++t) {
     const auto& [row, old] = targets[t];
@@ -189,11 +253,9 @@ Status Executor::Update(const UpdatePlan& plan, engine::QueryResult* result) {
       } else {
         PL_RETURN_IF_ERROR(Evaluate(*plan.set_values[i], ctx_, &values[i]));
       }
-      if (values[i].is_null() && columns[plan.set_columns[i]].not_null) {
-        return NotNullViolation(*table, columns[plan.set_columns[i]]);
-      }
     }
-    storage::TuplePtr tuple = table->layout().Update(*old, plan.set_columns, values);
+    storage::TuplePtr tuple;
+    PL_RETURN_IF_ERROR(UpdatedImage(*table, *old, plan.set_columns, values, &tuple));
     const Tuple* raw = tuple.get();
     PL_RETURN_IF_ERROR(txn_->Update(table, row, std::move(tuple), old));
     PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), raw, joined.empty() ? nullptr : &joined[t], result));

@@ -122,6 +122,13 @@ class Executor : public SubqueryRunner {
   static const void* FullJoinKey(const storage::Tuple* t, const storage::Row* row) {
     return row != nullptr ? static_cast<const void*>(row) : static_cast<const void*>(t);
   }
+  // One row of INSERT .. ON CONFLICT: inserts `tuple`, or, when an arbiter
+  // index's key is held by a live row, does nothing (DO NOTHING, or DO
+  // UPDATE whose WHERE is false) or updates that row (21000 when this
+  // statement already inserted or updated it). `touched` holds the rows the
+  // statement wrote; `*written` is the new image (nullptr when nothing was).
+  Status InsertOnConflict(const InsertPlan& plan, storage::TuplePtr tuple, std::unordered_set<storage::Row*>* touched,
+                          const storage::Tuple** written);
   // Rows of the single source of UPDATE/DELETE that pass its filters.
   Status CollectTargets(const SourcePlan& target, std::vector<std::pair<storage::Row*, const storage::Tuple*>>* out);
   // UPDATE .. FROM / DELETE .. USING: the target rows (source 0 of `join`)

@@ -224,6 +224,19 @@ struct SelectPlan {
   }
 };
 
+// INSERT .. ON CONFLICT.
+struct OnConflictPlan {
+  // The unique indexes whose conflicts the clause handles (compared with
+  // the table's indexes, never dereferenced).
+  std::vector<const storage::Index*> arbiters;
+  bool update = false;  // DO UPDATE; false: DO NOTHING
+  // DO UPDATE SET, over source 0 = the row holding the key and source 1 =
+  // the row proposed for insertion (`excluded`); null value = DEFAULT.
+  std::vector<int> set_columns;
+  std::vector<BoundExprPtr> set_values;
+  BoundExprPtr where;  // DO UPDATE .. WHERE, over the same sources; null: always
+};
+
 struct InsertPlan {
   std::shared_ptr<storage::Table> table;
   std::vector<int> target_columns;                  // table position of each supplied value
@@ -233,7 +246,8 @@ struct InsertPlan {
   // OVERRIDING USER VALUE: the identity columns among target_columns, whose
   // supplied values give way to their DEFAULT.
   std::vector<int> overridden_columns;
-  std::vector<BoundExprPtr> returning;              // over source 0 = the new row
+  std::unique_ptr<OnConflictPlan> on_conflict;      // null: no ON CONFLICT clause
+  std::vector<BoundExprPtr> returning;              // over source 0 = the new (or updated) row
   std::vector<engine::ResultColumn> returning_columns;
 };
 

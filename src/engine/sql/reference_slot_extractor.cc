@@ -99,6 +99,12 @@ void ReferenceSlotExtractor::ExtractModify(const InsertPlan* insert, const Updat
       EndClause();
       ExtractSelect(*plan.query);
     }
+    if (plan.on_conflict) {  // DO UPDATE's subqueries (its row is the inserted key's)
+      for (const auto& v : plan.on_conflict->set_values) {
+        if (v) ExtractSubqueries(*v);
+      }
+      if (plan.on_conflict->where) ExtractSubqueries(*plan.on_conflict->where);
+    }
   }
 }
 

@@ -6,7 +6,6 @@
 namespace paceline::sql::transform {
 
 Status Transformer::TransformInsert(const PgQuery__InsertStmt& s, std::unique_ptr<InsertStmt>* out) {
-  if (s.on_conflict_clause != nullptr) return Unsupported("ON CONFLICT", s.on_conflict_clause->location);
   auto insert = std::make_unique<InsertStmt>();
   if (s.override == PG_QUERY__OVERRIDING_KIND__OVERRIDING_USER_VALUE) insert->overriding = Overriding::kUserValue;
   if (s.override == PG_QUERY__OVERRIDING_KIND__OVERRIDING_SYSTEM_VALUE) insert->overriding = Overriding::kSystemValue;
@@ -34,19 +33,18 @@ Status Transformer::TransformInsert(const PgQuery__InsertStmt& s, std::unique_pt
       insert->source->with = std::move(with);
     }
   }
+  if (s.on_conflict_clause != nullptr) {
+    insert->on_conflict = std::make_unique<OnConflictClause>();
+    PL_RETURN_IF_ERROR(TransformOnConflict(*s.on_conflict_clause, insert->on_conflict.get()));
+  }
   PL_RETURN_IF_ERROR(TransformTargetList(s.returning_list, s.n_returning_list, &insert->returning));
   *out = std::move(insert);
   return Status::OK();
 }
 
-Status Transformer::TransformUpdate(const PgQuery__UpdateStmt& s, std::unique_ptr<UpdateStmt>* out) {
-  auto update = std::make_unique<UpdateStmt>();
-  if (s.with_clause != nullptr) PL_RETURN_IF_ERROR(TransformWith(*s.with_clause, &update->with));
-  PL_RETURN_IF_ERROR(TransformFromList(s.from_clause, s.n_from_clause, &update->from));
-  if (s.relation == nullptr) return InternalError("UPDATE without a table");
-  PL_RETURN_IF_ERROR(TransformRangeVar(*s.relation, &update->table));
-  for (size_t i = 0; i < s.n_target_list; ++i) {
-    const Node* n = s.target_list[i];
+Status Transformer::TransformSetList(Node* const* items, size_t count, std::vector<SetClause>* out) {
+  for (size_t i = 0; i < count; ++i) {
+    const Node* n = items[i];
     if (!Is(n, PG_QUERY__NODE__NODE_RES_TARGET)) return Unsupported("SET item " + NodeFieldName(n), -1);
     const PgQuery__ResTarget& target = *n->res_target;
     if (target.n_indirection > 0) {
@@ -61,8 +59,40 @@ Status Transformer::TransformUpdate(const PgQuery__UpdateStmt& s, std::unique_pt
     if (!Is(target.val, PG_QUERY__NODE__NODE_SET_TO_DEFAULT)) {  // DEFAULT leaves value null
       PL_RETURN_IF_ERROR(TransformExpr(target.val, &clause.value));
     }
-    update->set.push_back(std::move(clause));
+    out->push_back(std::move(clause));
   }
+  return Status::OK();
+}
+
+Status Transformer::TransformOnConflict(const PgQuery__OnConflictClause& c, OnConflictClause* out) {
+  out->location = c.location;
+  out->update = c.action == PG_QUERY__ON_CONFLICT_ACTION__ONCONFLICT_UPDATE;
+  if (c.infer != nullptr) {
+    const PgQuery__InferClause& infer = *c.infer;
+    out->constraint = Str(infer.conname);
+    for (size_t i = 0; i < infer.n_index_elems; ++i) {
+      const Node* n = infer.index_elems[i];
+      if (!Is(n, PG_QUERY__NODE__NODE_INDEX_ELEM)) return Unsupported("ON CONFLICT item " + NodeFieldName(n), -1);
+      const PgQuery__IndexElem& elem = *n->index_elem;
+      if (elem.expr != nullptr) return Unsupported("an expression in the ON CONFLICT target", infer.location);
+      if (elem.n_collation > 0 || elem.n_opclass > 0) {
+        return Unsupported("COLLATE or an operator class in the ON CONFLICT target", infer.location);
+      }
+      out->columns.push_back(Str(elem.name));
+    }
+    PL_RETURN_IF_ERROR(TransformExpr(infer.where_clause, &out->index_where));
+  }
+  PL_RETURN_IF_ERROR(TransformSetList(c.target_list, c.n_target_list, &out->set));
+  return TransformExpr(c.where_clause, &out->where);
+}
+
+Status Transformer::TransformUpdate(const PgQuery__UpdateStmt& s, std::unique_ptr<UpdateStmt>* out) {
+  auto update = std::make_unique<UpdateStmt>();
+  if (s.with_clause != nullptr) PL_RETURN_IF_ERROR(TransformWith(*s.with_clause, &update->with));
+  PL_RETURN_IF_ERROR(TransformFromList(s.from_clause, s.n_from_clause, &update->from));
+  if (s.relation == nullptr) return InternalError("UPDATE without a table");
+  PL_RETURN_IF_ERROR(TransformRangeVar(*s.relation, &update->table));
+  PL_RETURN_IF_ERROR(TransformSetList(s.target_list, s.n_target_list, &update->set));
   PL_RETURN_IF_ERROR(TransformExpr(s.where_clause, &update->where));
   PL_RETURN_IF_ERROR(TransformTargetList(s.returning_list, s.n_returning_list, &update->returning));
   *out = std::move(update);

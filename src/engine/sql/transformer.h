@@ -83,6 +83,9 @@ class Transformer {
   Status TransformOrderLimitLocking(const PgQuery__SelectStmt& s, SelectStmt* select);
   Status TransformValues(const PgQuery__SelectStmt& s, SelectStmt* out);
   Status TransformInsert(const PgQuery__InsertStmt& s, std::unique_ptr<InsertStmt>* out);
+  Status TransformOnConflict(const PgQuery__OnConflictClause& c, OnConflictClause* out);
+  // UPDATE's SET list, and ON CONFLICT DO UPDATE's.
+  Status TransformSetList(Node* const* items, size_t count, std::vector<SetClause>* out);
   Status TransformUpdate(const PgQuery__UpdateStmt& s, std::unique_ptr<UpdateStmt>* out);
   Status TransformDelete(const PgQuery__DeleteStmt& s, std::unique_ptr<DeleteStmt>* out);
   Status TransformCreateTable(const PgQuery__CreateStmt& s, std::unique_ptr<CreateTableStmt>* out);

@@ -1037,6 +1037,33 @@ TEST(ParserTest, IdentityColumnsAndOverriding) {
   EXPECT_EQ(plain->insert->overriding, Overriding::kNone);
 }
 
+TEST(ParserTest, OnConflict) {
+  PARSE_ONE(update, "INSERT INTO t AS x VALUES (1, 2) ON CONFLICT (a, b) WHERE a > 0 "
+                    "DO UPDATE SET b = excluded.b, c = DEFAULT WHERE x.b < 5");
+  ASSERT_NE(update->insert->on_conflict, nullptr);
+  const OnConflictClause& u = *update->insert->on_conflict;
+  EXPECT_EQ(update->insert->table.alias, "x");
+  EXPECT_TRUE(u.update);
+  EXPECT_EQ(u.columns, (std::vector<std::string>{"a", "b"}));
+  EXPECT_NE(u.index_where, nullptr);
+  EXPECT_TRUE(u.constraint.empty());
+  ASSERT_EQ(u.set.size(), 2u);
+  EXPECT_EQ(u.set[0].column, "b");
+  EXPECT_EQ(u.set[0].value->qualifier, "excluded");
+  EXPECT_EQ(u.set[1].value, nullptr);  // DEFAULT
+  EXPECT_NE(u.where, nullptr);
+  PARSE_ONE(nothing, "INSERT INTO t VALUES (1) ON CONFLICT ON CONSTRAINT t_pkey DO NOTHING");
+  const OnConflictClause& n = *nothing->insert->on_conflict;
+  EXPECT_FALSE(n.update);
+  EXPECT_EQ(n.constraint, "t_pkey");
+  EXPECT_TRUE(n.columns.empty());
+  PARSE_ONE(bare, "INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING");
+  EXPECT_TRUE(bare->insert->on_conflict->columns.empty());
+  EXPECT_TRUE(bare->insert->on_conflict->constraint.empty());
+  PARSE_ONE(plain, "INSERT INTO t VALUES (1)");
+  EXPECT_EQ(plain->insert->on_conflict, nullptr);
+}
+
 TEST(ParserTest, Truncate) {
   PARSE_ONE(stmt, "TRUNCATE TABLE a, public.b RESTART IDENTITY CASCADE");
   ASSERT_EQ(stmt->kind, StatementKind::kTruncate);
@@ -1400,7 +1427,10 @@ TEST(ParserTest, UnsupportedConstructsInsideStatementsAreErrors) {
       {"SELECT a FROM t GROUP BY ROLLUP (a)", "GROUPING SETS, ROLLUP and CUBE is not supported"},
       {"SELECT a FROM t FOR UPDATE SKIP LOCKED", "SKIP LOCKED is not supported"},
       {"SELECT a FROM t FOR UPDATE NOWAIT", "NOWAIT is not supported"},
-      {"INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING", "ON CONFLICT is not supported"},
+      {"INSERT INTO t VALUES (1) ON CONFLICT ((a + 1)) DO NOTHING",
+       "an expression in the ON CONFLICT target is not supported"},
+      {"INSERT INTO t VALUES (1) ON CONFLICT (a) DO UPDATE SET (a, b) = (1, 2)",
+       "multi-column SET (a, b) = (...) is not supported"},
       {"UPDATE t SET (a, b) = (1, 2)", "multi-column SET (a, b) = (...) is not supported"},
       {"CREATE TABLE t (a int, b int GENERATED ALWAYS AS (a * 2) STORED)", "generated columns is not supported"},
       {"CREATE TABLE t (a int REFERENCES u ON DELETE CASCADE)", "ON DELETE CASCADE is not supported"},
