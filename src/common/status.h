@@ -42,6 +42,7 @@ inline constexpr std::string_view kUniqueViolation = "23505";
 inline constexpr std::string_view kInvalidTransactionState = "25000";
 inline constexpr std::string_view kActiveSqlTransaction = "25001";
 inline constexpr std::string_view kNoActiveSqlTransaction = "25P01";
+inline constexpr std::string_view kInvalidSavepoint = "3B001";  // invalid_savepoint_specification
 inline constexpr std::string_view kInFailedSqlTransaction = "25P02";
 inline constexpr std::string_view kIdleInTransactionTimeout = "25P03";
 inline constexpr std::string_view kInvalidSqlStatementName = "26000";

@@ -325,7 +325,9 @@ Status Session::ExecutePrepared(const sql::PreparedStatement& statement, const s
                                 QueryResult* result) {
   RequestScope request(this);
   result->Clear();
-  if (!sql::EndsBlock(statement.ast.get())) PL_RETURN_IF_ERROR(CheckNotInFailedBlock());
+  if (!sql::EndsBlock(statement.ast.get()) && !sql::IsTransaction(statement.ast.get(), sql::TransactionKind::kRollbackTo)) {
+    PL_RETURN_IF_ERROR(CheckNotInFailedBlock());
+  }
   if (statement.kind == sql::StatementKind::kTransaction) {
     return RunTransactionControl(*statement.ast->transaction, result);
   }

@@ -167,7 +167,9 @@ class Session {
   // A statement of the open block failed outside this session (its text did
   // not parse, a COPY or a protocol message failed): the block fails as if
   // the session had run it (kInBlock -> kFailed, its transaction aborted,
-  // its locks, gates and lanes given back at once). Otherwise does nothing.
+  // its locks, gates and lanes given back at once; but with a savepoint to
+  // go back to, and no conflict behind the failure, the transaction stays
+  // for ROLLBACK TO SAVEPOINT). Otherwise does nothing.
   void FailOpenBlock();
   // The client's BEGIN ... ran elsewhere (submitted whole as one
   // TransactionRequest, which the engine rolled back when a statement
@@ -239,6 +241,13 @@ class Session {
   // Commits (a conflict is returned, the transaction then rolled back) or
   // rolls back the open transaction, and gives back its table gates.
   Status EndTransaction(bool commit);
+  // SAVEPOINT, RELEASE [SAVEPOINT] and ROLLBACK TO [SAVEPOINT] (see
+  // savepoints_): 25P01 outside a block, 3B001 for an unknown name. ROLLBACK
+  // TO resumes a failed block unless a conflict ended its transaction
+  // (40001: only the whole transaction can be retried).
+  Status RunSavepointCommand(const sql::TransactionStmt& stmt, QueryResult* result);
+  // The newest savepoint named `name`, or 3B001.
+  Status FindSavepoint(const std::string& name, size_t* index) const;
   // At a block's end: ROLLBACK undoes its SETs, the end of any block undoes
   // its SET LOCALs; the next transaction's READ ONLY mode is the default's.
   void EndBlockSettings(bool commit);
@@ -292,6 +301,17 @@ class Session {
   const uint64_t id_;
   std::vector<uint64_t> block_lanes_;  // the keys of the conflict lanes the open block holds
   bool implicit_block_ = false;  // the open block is BeginImplicitBlock's
+  // The open block's savepoints, oldest first (a name may repeat: the
+  // newest counts): where its transaction's undo log stood
+  // (Transaction::Mark) and its settings, for ROLLBACK TO.
+  struct Savepoint {
+    std::string name;
+    size_t mark = 0;
+    std::map<std::string, std::string, std::less<>> settings;
+    size_t local_settings = 0;
+    bool read_only = false;
+  };
+  std::vector<Savepoint> savepoints_;
 };
 
 }  // namespace paceline::engine

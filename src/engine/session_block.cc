@@ -30,6 +30,10 @@ Status Session::BeginBlock() {
 void Session::FailOpenBlock() {
   if (state_ != TransactionState::kInBlock) return;
   state_ = TransactionState::kFailed;
+  // A savepoint to go back to keeps the transaction (the failed statement
+  // was undone already), unless a conflict ended it (its reads are stale or
+  // the CC gave up on it): only a retry of the whole transaction helps then.
+  if (!savepoints_.empty() && txn_ && txn_->abort_reason() == cc::AbortReason::kNone) return;
   // As PostgreSQL aborts at the error and cleans up at ROLLBACK: the locks
   // and writes go now (a 2PL waiter need not wait for the client's
   // ROLLBACK; wait-die and wound-wait count on the loser letting go).
@@ -202,6 +206,7 @@ Status Session::EndTransaction(bool commit) {
     executed_.clear();
   }
   if (state_ != TransactionState::kIdle) EndBlockSettings(commit && status.ok());
+  savepoints_.clear();
   txn_.reset();
   LeaveTableGates();
   state_ = TransactionState::kIdle;
@@ -234,16 +239,72 @@ Status Session::RunTransactionControl(const sql::TransactionStmt& stmt, QueryRes
       if (state_ == TransactionState::kIdle) return Status::OK();
       return EndTransaction(commit);  // a rollback cannot fail
     }
+    case sql::TransactionKind::kSavepoint:
+    case sql::TransactionKind::kRelease:
+    case sql::TransactionKind::kRollbackTo: {
+      Status s = RunSavepointCommand(stmt, result);
+      if (!s.ok()) FailOpenBlock();
+      return s;
+    }
     default: {
-      const char* what = stmt.kind == sql::TransactionKind::kSavepoint  ? "SAVEPOINT"
-                         : stmt.kind == sql::TransactionKind::kRelease  ? "RELEASE SAVEPOINT"
-                         : stmt.kind == sql::TransactionKind::kRollbackTo ? "ROLLBACK TO SAVEPOINT"
-                                                                          : "this transaction command";
-      Status s = NotSupported(what);
+      Status s = NotSupported("this transaction command");
       FailOpenBlock();
       return s;
     }
   }
+}
+
+Status Session::FindSavepoint(const std::string& name, size_t* index) const {
+  for (size_t i = savepoints_.size(); i-- > 0;) {
+    if (savepoints_[i].name == name) {
+      *index = i;
+      return Status::OK();
+    }
+  }
+  return Status(sqlstate::kInvalidSavepoint, "savepoint \"" + name + "\" does not exist");
+}
+
+Status Session::RunSavepointCommand(const sql::TransactionStmt& stmt, QueryResult* result) {
+  const sql::TransactionKind kind = stmt.kind;
+  const char* what = kind == sql::TransactionKind::kSavepoint ? "SAVEPOINT"
+                     : kind == sql::TransactionKind::kRelease ? "RELEASE SAVEPOINT"
+                                                              : "ROLLBACK TO SAVEPOINT";
+  if (state_ == TransactionState::kIdle || implicit_block_) {
+    return Status(sqlstate::kNoActiveSqlTransaction, std::string(what) + " can only be used in transaction blocks");
+  }
+  if (kind == sql::TransactionKind::kSavepoint) {
+    Savepoint savepoint;
+    savepoint.name = stmt.savepoint_name;
+    savepoint.mark = txn_ ? txn_->Mark() : 0;
+    savepoint.settings = settings_;
+    savepoint.local_settings = local_settings_.size();
+    savepoint.read_only = read_only_;
+    savepoints_.push_back(std::move(savepoint));
+    result->command_tag = "SAVEPOINT";
+    return Status::OK();
+  }
+  size_t index = 0;
+  PL_RETURN_IF_ERROR(FindSavepoint(stmt.savepoint_name, &index));
+  if (kind == sql::TransactionKind::kRelease) {  // it and every later one go; their work stays
+    savepoints_.resize(index);
+    result->command_tag = "RELEASE";
+    return Status::OK();
+  }
+  // ROLLBACK TO: the work after the savepoint goes, the savepoint stays.
+  if (!txn_ || txn_->finished()) {
+    return Status(sqlstate::kSerializationFailure,
+                  "could not serialize access: a conflict ended the transaction, so it cannot go back to savepoint \"" +
+                      stmt.savepoint_name + "\"; roll it back and retry it");
+  }
+  Savepoint& savepoint = savepoints_[index];
+  txn_->RollbackTo(savepoint.mark);
+  settings_ = savepoint.settings;
+  local_settings_.resize(std::min(local_settings_.size(), savepoint.local_settings));
+  read_only_ = savepoint.read_only;
+  savepoints_.resize(index + 1);
+  state_ = TransactionState::kInBlock;
+  result->command_tag = "ROLLBACK";
+  return Status::OK();
 }
 
 bool Session::EnterTableGatesNow(const sql::PreparedStatement& statement, uint32_t* busy) {

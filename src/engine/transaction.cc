@@ -288,7 +288,11 @@ void Transaction::RollbackTo(size_t mark) {
         writes_[undo.row] = std::move(undo.previous);
       } else {
         auto it = writes_.find(undo.row);
-        if (it != writes_.end() && it->second.inserted) created.emplace_back(it->second.table, undo.row);
+        if (it != writes_.end() && it->second.inserted) {
+          created.emplace_back(it->second.table, undo.row);
+        } else if (it != writes_.end()) {
+          undone_rows_.push_back(undo.row);  // see WriteRows
+        }
         writes_.erase(undo.row);
       }
     } else {
@@ -302,6 +306,11 @@ void Transaction::RollbackTo(size_t mark) {
 const std::vector<Row*>& Transaction::WriteRows() {
   write_rows_.clear();
   for (const auto& [row, write] : writes_) write_rows_.push_back(const_cast<Row*>(row));
+  // Rows whose write was undone (ROLLBACK TO SAVEPOINT) count as written,
+  // unchanged: a scan before the undo saw this transaction's image of them,
+  // which no other transaction's write can contradict, and their committed
+  // version was read (and is validated) before they were written.
+  write_rows_.insert(write_rows_.end(), undone_rows_.begin(), undone_rows_.end());
   return write_rows_;
 }
 

@@ -222,6 +222,8 @@ class Transaction : private cc::CommitHooks {
   std::unordered_map<const storage::Row*, Write> writes_;
   std::vector<Undo> undo_;
   std::vector<storage::Row*> write_rows_;
+  // Existing rows whose write a RollbackTo undid (may repeat; see WriteRows).
+  std::vector<storage::Row*> undone_rows_;
   bool finished_ = false;
 };
 

@@ -8,6 +8,7 @@
 //   lost update, bank invariant with consistent read-only audits, write
 //   skew, phantom (scan-then-insert-if-absent), concurrent duplicate unique
 //   keys, concurrent upserts of one key, aborted inserts leaving nothing.
+// Savepoints: transfers rolled back to a savepoint beside concurrent writers.
 // Execution tests: retry limit → 40001, user aborts never retried, stealing
 // only when enabled.
 // Deterministic schedules (interactive sessions, one statement at a time)
@@ -604,6 +605,81 @@ TEST_P(ConformanceTest, InteractiveBlocksKeepTheTotal) {
   EXPECT_EQ(bad_audits.load(), 0);
   EXPECT_EQ(QueryInt("SELECT sum(balance) FROM account"), kAccounts * kInitial);
   EXPECT_EQ(QueryInt("SELECT count(*) FROM account WHERE balance < 0"), 0);
+}
+
+// Savepoints under concurrent writers. Client threads run blocks of two
+// transfers on shared accounts; each transfer runs after a SAVEPOINT, and
+// every third is undone with ROLLBACK TO (a business change of mind), or
+// fails on a duplicate key in a ledger table and is resumed with ROLLBACK
+// TO, before the block goes on and commits (retrying the whole block on
+// 40001). Excluded: money created or lost, a transfer undone by ROLLBACK
+// TO that still shows (in the balances or as its ledger row), and a kept
+// transfer whose ledger row is missing.
+TEST_P(ConformanceTest, SavepointsRolledBackBesideConcurrentWriters) {
+  constexpr int kAccounts = 6, kClients = 4, kBlocksEach = 60;
+  constexpr int64_t kInitial = 1000;
+  Exec("CREATE TABLE account (id INT PRIMARY KEY, balance BIGINT NOT NULL)");
+  Exec("CREATE TABLE ledger (id INT PRIMARY KEY, amount INT NOT NULL)");
+  Exec("INSERT INTO ledger VALUES (0, 0)");  // the key every failing transfer collides with
+  for (int i = 1; i <= kAccounts; ++i) {
+    Exec("INSERT INTO account VALUES (" + std::to_string(i) + ", " + std::to_string(kInitial) + ")");
+  }
+  std::atomic<int> failures{0};
+  std::atomic<int64_t> kept_amount{0};
+  auto worker = [&](int client) {
+    auto s = db_->CreateSession();
+    auto step = [&](const std::string& sql, QueryResult* r) { return s->Execute(sql, r); };
+    for (int b = 0; b < kBlocksEach; ++b) {
+      int64_t kept = 0;
+      for (int attempt = 0;; ++attempt) {
+        kept = 0;
+        QueryResult r;
+        Status st = step("BEGIN", &r);
+        for (int t = 0; t < 2 && st.ok(); ++t) {
+          const int n = (client * kBlocksEach + b) * 2 + t;  // this transfer's number
+          const int from = n % kAccounts + 1, to = (n + 1 + client) % kAccounts + 1;
+          const int amount = n % 7 + 1;
+          st = step("SAVEPOINT transfer", &r);
+          if (st.ok()) st = step("UPDATE account SET balance = balance - " + std::to_string(amount) + " WHERE id = " + std::to_string(from), &r);
+          if (st.ok()) st = step("UPDATE account SET balance = balance + " + std::to_string(amount) + " WHERE id = " + std::to_string(to), &r);
+          if (!st.ok()) break;
+          if (n % 3 == 0) {  // changed mind
+            st = step("ROLLBACK TO SAVEPOINT transfer", &r);
+          } else if (n % 3 == 1) {  // a duplicate key: the block fails until ROLLBACK TO
+            Status dup = step("INSERT INTO ledger VALUES (0, " + std::to_string(amount) + ")", &r);
+            if (dup.Is(sqlstate::kUniqueViolation)) {
+              st = step("ROLLBACK TO SAVEPOINT transfer", &r);
+            } else {
+              st = dup.ok() ? Status(sqlstate::kInternalError, "a duplicate ledger key was accepted") : dup;
+            }
+          } else {
+            st = step("INSERT INTO ledger VALUES (" + std::to_string(n + 1) + ", " + std::to_string(amount) + ")", &r);
+            if (st.ok()) kept += amount;
+          }
+          if (st.ok()) st = step("RELEASE SAVEPOINT transfer", &r);
+        }
+        if (st.ok()) st = step("COMMIT", &r);
+        if (st.ok()) break;
+        if (s->state() != TransactionState::kIdle) step("ROLLBACK", &r);
+        if (!(st.Is(sqlstate::kSerializationFailure) || st.Is(sqlstate::kDeadlockDetected)) || attempt > 10000) {
+          ADD_FAILURE() << st.ToString();
+          failures.fetch_add(1);
+          break;
+        }
+        PauseBeforeRetry(attempt + 1, std::chrono::milliseconds(1));
+      }
+      kept_amount.fetch_add(kept);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int c = 0; c < kClients; ++c) threads.emplace_back(worker, c);
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(QueryInt("SELECT sum(balance) FROM account"), kAccounts * kInitial);
+  // Exactly the kept transfers (n % 3 == 2) left a ledger row, with their amounts.
+  EXPECT_EQ(QueryInt("SELECT count(*) FROM ledger WHERE id > 0"), kClients * kBlocksEach * 2 / 3);
+  EXPECT_EQ(QueryInt("SELECT count(*) FROM ledger WHERE id > 0 AND (id - 1) % 3 <> 2"), 0);
+  EXPECT_EQ(QueryInt("SELECT sum(amount) FROM ledger"), kept_amount.load());
 }
 
 // Schema changes while transactions run: DDL waits for running

@@ -385,6 +385,13 @@ TEST_P(HermitageTest, OneMessageTransactions) {
   constexpr int kRounds = 5;
   for (const Case& c : file.cases) {
     SCOPED_TRACE(c.name);
+    // A savepoint needs a session: a request holds DML only.
+    if (std::any_of(c.steps.begin(), c.steps.end(), [](const Step& step) {
+          return step.sql.starts_with("SAVEPOINT") || step.sql.starts_with("ROLLBACK TO") ||
+                 step.sql.starts_with("RELEASE");
+        })) {
+      continue;
+    }
     // Each session's transaction as one request; a session's autocommit
     // statements are a request each. Blocks that end in ROLLBACK are left
     // out: a one-message transaction commits.
