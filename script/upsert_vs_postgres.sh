@@ -7,13 +7,14 @@
 # spread: k among 100,000 keys (mostly inserts in the first run, then
 #         updates); hot: k among 8 keys (every transaction meets others on
 #         its row; PostgreSQL's READ COMMITTED waits for the row lock,
-#         Paceline retries the conflict inside the server).
+#         Paceline retries the conflict inside the server); one: every
+#         transaction upserts the same key.
 # After the runs each side's sum of n must equal the transactions pgbench
 # counted (no lost or doubled upsert) and no key may be there twice.
 # Paceline runs with a data directory (--sync=fsync, 8 workers), as
 # PostgreSQL does. Needs a running PostgreSQL 15 cluster (pg_ctlcluster 15
-# main start) and pgbench. A benchmark, not a test (REPEATS=n, SCRIPTS="hot"
-# for some of spread and hot).
+# main start) and pgbench. A benchmark, not a test (REPEATS=n, SCRIPTS="one"
+# for some of spread, hot and one; default spread and hot).
 # Usage: script/upsert_vs_postgres.sh build/src/tools/paceline-server
 set -e
 BIN=$1
@@ -21,6 +22,7 @@ W=$(mktemp -d)
 UPSERT="INSERT INTO counters VALUES (:k, 1) ON CONFLICT (k) DO UPDATE SET n = counters.n + 1;"
 printf '\\set k random(1, 100000)\n%s\n' "$UPSERT" > $W/spread.sql
 printf '\\set k random(1, 8)\n%s\n' "$UPSERT" > $W/hot.sql
+printf '\\set k 1\n%s\n' "$UPSERT" > $W/one.sql
 chmod 755 $W; chmod 644 $W/*.sql
 DATA=$(mktemp -d)
 $BIN --port=5499 --data-dir=$DATA --sync=fsync --workers=8 > $W/server.log 2>&1 &

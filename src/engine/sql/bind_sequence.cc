@@ -1,4 +1,5 @@
-// Binder: nextval, currval, setval and lastval (see binder.h).
+// Binder: nextval, currval, setval, lastval and pg_get_serial_sequence (see
+// binder.h).
 //
 // The name argument is what PostgreSQL types regclass: a string constant
 // ('s', or 's'::regclass as pg_dump and Django write it) is resolved while
@@ -65,6 +66,39 @@ Status Binder::BindSequenceFunction(const Expr& e, Context& ctx, ScalarFunction 
   if (sequence_write_ == nullptr && function == ScalarFunction::kSetval) sequence_write_ = "setval()";
   node->children = std::move(args);
   *out = std::move(node);
+  return Status::OK();
+}
+
+Status Binder::BindSerialSequence(const Expr& e, BoundExprPtr* out) {
+  if (e.list.size() != 2) {
+    std::string sig;
+    for (size_t i = 0; i < e.list.size(); ++i) sig += i == 0 ? "unknown" : ", unknown";
+    return Status(sqlstate::kUndefinedFunction, "function pg_get_serial_sequence(" + sig + ") does not exist",
+                  Pos(e.location));
+  }
+  for (const auto& arg : e.list) {
+    if (arg->kind != ExprKind::kLiteral || arg->literal_kind != LiteralKind::kString) {
+      return NotSupported("pg_get_serial_sequence with arguments other than string constants");
+    }
+  }
+  // The table as regclass input names it; the column as written.
+  std::string table_name;
+  PL_RETURN_IF_ERROR(SequenceNameFromText(e.list[0]->text, &table_name).WithPosition(Pos(e.list[0]->location)));
+  const std::string& column = e.list[1]->text;
+  std::shared_ptr<storage::Table> table = catalog_->FindTable(table_name);
+  if (!table) return Status(sqlstate::kUndefinedTable, "relation \"" + table_name + "\" does not exist");
+  if (table->schema().FindColumn(column) < 0) {
+    return Status(sqlstate::kUndefinedColumn,
+                  "column \"" + column + "\" of relation \"" + table_name + "\" does not exist");
+  }
+  relations_named_.push_back(table_name);
+  Value name = Value::Null(TypeId::kText);
+  for (const std::string& sequence : catalog_->OwnedSequences(table_name)) {
+    std::shared_ptr<catalog::Sequence> owned = catalog_->FindSequence(sequence);
+    if (owned && owned->schema().owned_by_column == column) name = Value::Text("public." + RegclassText(sequence));
+  }
+  *out = BoundExpr::Constant(std::move(name), Type(TypeId::kText));
+  (*out)->location = e.location;
   return Status::OK();
 }
 

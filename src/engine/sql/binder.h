@@ -160,6 +160,10 @@ class Binder {
   // text::regclass) is resolved now (42P01 / 42809) and kept as the
   // catalog's name with index 0; any other name argument is text, resolved
   // at run time (index -1).
+  // pg_get_serial_sequence('table', 'column'): the name ('public.t_id_seq')
+  // of the sequence the column owns (serial, identity, OWNED BY), NULL when
+  // none; resolved while binding (constant arguments only, else 0A000).
+  Status BindSerialSequence(const Expr& e, BoundExprPtr* out);
   Status BindSequenceFunction(const Expr& e, Context& ctx, ScalarFunction function, size_t min_args, size_t max_args,
                               BoundExprPtr* out);
   // Binds a boolean condition of `clause`; a non-boolean one is 42804
