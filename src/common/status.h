@@ -38,6 +38,7 @@ inline constexpr std::string_view kUntranslatableCharacter = "22P05";
 inline constexpr std::string_view kIntegrityConstraintViolation = "23000";
 inline constexpr std::string_view kNotNullViolation = "23502";
 inline constexpr std::string_view kForeignKeyViolation = "23503";
+inline constexpr std::string_view kCheckViolation = "23514";
 inline constexpr std::string_view kUniqueViolation = "23505";
 inline constexpr std::string_view kInvalidTransactionState = "25000";
 inline constexpr std::string_view kActiveSqlTransaction = "25001";

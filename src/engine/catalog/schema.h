@@ -87,10 +87,18 @@ struct IndexSchema {
   IndexMethod method = IndexMethod::kOrdered;
 };
 
+// A CHECK constraint: PostgreSQL's text of its condition, bound again
+// wherever a row of the table is written (a row passes unless it is false).
+struct CheckConstraint {
+  std::string name;
+  std::string expression;
+};
+
 struct TableSchema {
   std::string name;
   std::vector<ColumnSchema> columns;
   std::vector<ForeignKey> foreign_keys;
+  std::vector<CheckConstraint> checks;  // in name order (the order they are checked)
 
   // Position of the column named `name`, or -1.
   int FindColumn(std::string_view name) const {

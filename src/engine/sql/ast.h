@@ -323,6 +323,8 @@ struct ConstraintDef {
   std::vector<std::string> ref_columns;   // empty: the referenced table's primary key
   ExprPtr default_value;                  // kDefault
   std::string default_text;               // kDefault: PostgreSQL's text of it ("now()")
+  ExprPtr check;                          // kCheck: the condition
+  std::string check_text;                 // kCheck: PostgreSQL's text of it ("(a > 0)")
   char identity = 0;                      // kIdentity: 'a' GENERATED ALWAYS, 'd' BY DEFAULT
   std::vector<SequenceOption> sequence_options;  // kIdentity: ( sequence options )
   int location = -1;

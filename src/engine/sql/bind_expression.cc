@@ -452,7 +452,8 @@ Status Binder::BindCase(const Expr& e, Context& ctx, BoundExprPtr* out) {
   return Status::OK();
 }
 
-Status Binder::BindPredicate(const Expr& e, Context& ctx, const char* clause, BoundExprPtr* out, bool and_operand) {
+Status Binder::BindPredicate(const Expr& e, Context& ctx, const char* clause, BoundExprPtr* out, bool and_operand,
+                             const char* argument_of) {
   const char* saved = ctx.clause;
   ctx.clause = clause;
   Status s = BindExpr(e, ctx, out);
@@ -461,7 +462,8 @@ Status Binder::BindPredicate(const Expr& e, Context& ctx, const char* clause, Bo
   if (IsUnknown(**out)) PL_RETURN_IF_ERROR(Coerce(out, Type(TypeId::kBool), false, e.location));
   if ((*out)->type.id != TypeId::kBool) {
     return Status(sqlstate::kDatatypeMismatch,
-                  std::string("argument of ") + (and_operand ? "AND" : clause) + " must be type boolean, not type " +
+                  std::string("argument of ") + (and_operand ? "AND" : argument_of != nullptr ? argument_of : clause) +
+                      " must be type boolean, not type " +
                       TypeText((*out)->type),
                   Pos(LeftmostLocation(e)));
   }

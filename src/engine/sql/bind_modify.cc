@@ -45,6 +45,37 @@ Status Binder::DefaultValue(const catalog::ColumnSchema& column, BoundExprPtr* o
   return Coerce(out, column.type, false, -1);
 }
 
+Status Binder::BindCheckCondition(const Expr& condition, storage::Table* table, BoundExprPtr* out) {
+  Context ctx;
+  ctx.scope.push_back(ScopeEntry::ForTable(table->name(), table));
+  PL_RETURN_IF_ERROR(BindPredicate(condition, ctx, "check constraints", out, false, "CHECK"));
+  if (AnyNode(**out, [](const BoundExpr& x) { return x.kind == BoundKind::kSubquery; })) {
+    return Status(sqlstate::kFeatureNotSupported, "cannot use subquery in check constraint", Pos(condition.location));
+  }
+  const BoundExpr* parameter = nullptr;
+  AnyNode(**out, [&](const BoundExpr& x) {
+    if (x.kind == BoundKind::kParameter && parameter == nullptr) parameter = &x;
+    return parameter != nullptr;
+  });
+  if (parameter != nullptr) {
+    return Status(sqlstate::kUndefinedParameter, "there is no parameter $" + std::to_string(parameter->index + 1),
+                  Pos(parameter->location));
+  }
+  return Status::OK();
+}
+
+Status Binder::BindChecks(storage::Table* table, std::vector<CheckPlan>* out) {
+  for (const catalog::CheckConstraint& check : table->schema().checks) {
+    ExprPtr condition;
+    PL_RETURN_IF_ERROR(ParseExpression(check.expression, &condition));
+    CheckPlan plan;
+    plan.name = check.name;
+    PL_RETURN_IF_ERROR(BindCheckCondition(*condition, table, &plan.condition));
+    out->push_back(std::move(plan));
+  }
+  return Status::OK();
+}
+
 Status Binder::BindReturning(const std::vector<SelectItem>& items, storage::Table* table, const std::string& alias,
                              std::vector<BoundExprPtr>* exprs, std::vector<engine::ResultColumn>* columns) {
   if (items.empty()) return Status::OK();
@@ -81,6 +112,24 @@ Status Binder::BindInsert(const InsertStmt& stmt, std::unique_ptr<InsertPlan>* o
     }
   }
   if (stmt.source == nullptr) plan->target_columns.clear();  // DEFAULT VALUES
+  if (stmt.source != nullptr && stmt.source->values.empty()) {
+    // Untyped literals and parameters in the select list take the types of
+    // the target columns, as in PostgreSQL (INSERT INTO t SELECT '5', $1).
+    insert_source_ = true;
+    keep_unknown_outputs_ = true;
+    Status s = BindSelect(*stmt.source, &plan->query);
+    insert_source_ = false;
+    keep_unknown_outputs_ = false;
+    PL_RETURN_IF_ERROR(s);
+  }
+  if (stmt.columns.empty() && stmt.source != nullptr) {
+    // Without a column list the values fill the first columns, in order;
+    // the others take their defaults (VALUES rows of unequal length are
+    // the parser's error).
+    const size_t given = plan->query ? plan->query->outputs.size()
+                                     : (stmt.source->values.empty() ? 0 : stmt.source->values[0].size());
+    if (given < plan->target_columns.size()) plan->target_columns.resize(given);
+  }
   PL_RETURN_IF_ERROR(CheckIdentityTargets(stmt, plan.get()));
   // The defaults of the columns not given, bound once for the statement.
   plan->column_defaults.resize(schema.columns.size());
@@ -102,6 +151,9 @@ Status Binder::BindInsert(const InsertStmt& stmt, std::unique_ptr<InsertPlan>* o
     ctx.clause = "VALUES";
     auto location = [](const ExprPtr& item) { return item ? item->location : -1; };
     for (const auto& row : stmt.source->values) {
+      if (row.size() != stmt.source->values[0].size()) {
+        return SyntaxError("VALUES lists must all be the same length", Pos(row.empty() ? -1 : location(row[0])));
+      }
       if (row.size() > plan->target_columns.size()) {
         return SyntaxError("INSERT has more expressions than target columns",
                            Pos(location(row[plan->target_columns.size()])));
@@ -125,14 +177,6 @@ Status Binder::BindInsert(const InsertStmt& stmt, std::unique_ptr<InsertPlan>* o
       plan->rows.push_back(std::move(bound));
     }
   } else {
-    // Untyped literals and parameters in the select list take the types of
-    // the target columns, as in PostgreSQL (INSERT INTO t SELECT '5', $1).
-    insert_source_ = true;
-    keep_unknown_outputs_ = true;
-    Status s = BindSelect(*stmt.source, &plan->query);
-    insert_source_ = false;
-    keep_unknown_outputs_ = false;
-    PL_RETURN_IF_ERROR(s);
     if (plan->query->outputs.size() > plan->target_columns.size()) {
       return SyntaxError("INSERT has more expressions than target columns");
     }
@@ -144,6 +188,7 @@ Status Binder::BindInsert(const InsertStmt& stmt, std::unique_ptr<InsertPlan>* o
       plan->query->columns[i].type = plan->query->outputs[i]->type;
     }
   }
+  PL_RETURN_IF_ERROR(BindChecks(plan->table.get(), &plan->checks));
   const std::string alias = stmt.table.alias.empty() ? plan->table->name() : stmt.table.alias;
   if (stmt.on_conflict != nullptr) PL_RETURN_IF_ERROR(BindOnConflict(*stmt.on_conflict, alias, plan.get()));
   PL_RETURN_IF_ERROR(
@@ -329,6 +374,7 @@ Status Binder::BindUpdate(const UpdateStmt& stmt, std::unique_ptr<UpdatePlan>* o
   PL_RETURN_IF_ERROR(BindTarget(stmt.table, stmt.from, stmt.where.get(), ctx, &plan->target, &plan->join));
   PL_RETURN_IF_ERROR(BindSetList(stmt.set, plan->target.table->schema(), ctx, &plan->set_columns,
                                  &plan->set_values));
+  PL_RETURN_IF_ERROR(BindChecks(plan->target.table.get(), &plan->checks));
   PL_RETURN_IF_ERROR(BindModifyReturning(stmt.returning, ctx, &plan->returning, &plan->returning_columns));
   FinalizeParameters(&plan->target);
   if (plan->join) FinalizeParameters(plan->join.get());

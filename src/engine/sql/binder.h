@@ -44,6 +44,10 @@ class Binder {
   // of a type assignable to the column's; folded to `out->constant` when it
   // is one. `out->sequences` receives the sequences it names.
   Status BindDefault(const ConstraintDef& def, const catalog::ColumnSchema& column, catalog::ColumnDefault* out);
+  // A CHECK condition over `table`'s columns (source 0): 42804 when not
+  // boolean, 0A000 for a subquery, 42803/42P20 for an aggregate or window
+  // function, 42P02 for a parameter.
+  Status BindCheckCondition(const Expr& condition, storage::Table* table, BoundExprPtr* out);
 
   // Resolves a type name, domains included; `domain` receives the domain
   // name when the type is one ("" otherwise).
@@ -168,7 +172,10 @@ class Binder {
                               BoundExprPtr* out);
   // Binds a boolean condition of `clause`; a non-boolean one is 42804
   // "argument of <clause> must be type boolean" (of AND when `and_operand`).
-  Status BindPredicate(const Expr& e, Context& ctx, const char* clause, BoundExprPtr* out, bool and_operand = false);
+  // `argument_of` names the clause in 42804's "argument of X must be type
+  // boolean" when it differs from `clause` (CHECK: "check constraints").
+  Status BindPredicate(const Expr& e, Context& ctx, const char* clause, BoundExprPtr* out, bool and_operand = false,
+                       const char* argument_of = nullptr);
 
   // Converts `e` to `target`: a parameter of unknown type adopts it, a
   // constant is cast now, anything else gets a cast node. `assignment`
@@ -236,6 +243,8 @@ class Binder {
   // the unique indexes on exactly the columns named (42P10 when none), or
   // every unique index (DO NOTHING without a target; 42601 for DO UPDATE).
   Status BindArbiters(const OnConflictClause& clause, const std::string& alias, InsertPlan* plan);
+  // Every CHECK constraint of `table`, bound for one statement that writes it.
+  Status BindChecks(storage::Table* table, std::vector<CheckPlan>* out);
   // The column's DEFAULT (NULL when it has none), bound for one statement.
   Status DefaultValue(const catalog::ColumnSchema& column, BoundExprPtr* out);
   Status LookupTable(const TableRef& ref, std::shared_ptr<storage::Table>* out) const;

@@ -41,6 +41,10 @@ class DdlExecutor {
 
  private:
   Status CreateTable(const CreateTableStmt& stmt, engine::QueryResult* result);
+  // Binds the CHECK constraints of new table `table` (42804, 0A000, ...),
+  // names them as PostgreSQL does (42710 for a name given twice) and sets
+  // them in its schema.
+  Status AddChecks(storage::Table* table, const std::vector<const ConstraintDef*>& defs);
   Status CreateDomain(const CreateDomainStmt& stmt, engine::QueryResult* result);
   Status CreateIndex(const CreateIndexStmt& stmt, engine::QueryResult* result);
   // `text`: the whole statement, kept as the view's definition.

@@ -45,6 +45,30 @@ Status Executor::CheckNotNull(const storage::Table& table, const std::vector<Val
   return Status::OK();
 }
 
+Status Executor::CheckConstraints(const std::vector<CheckPlan>& checks, const storage::Table& table,
+                                  const Tuple& tuple) {
+  if (checks.empty()) return Status::OK();
+  const Tuple* tuples[1] = {&tuple};
+  const storage::TupleLayout* layouts[1] = {&table.layout()};
+  EvalContext ctx = ctx_;
+  ctx.tuples = tuples;
+  ctx.layouts = layouts;
+  for (const CheckPlan& check : checks) {
+    Value passed;
+    PL_RETURN_IF_ERROR(Evaluate(*check.condition, ctx, &passed));
+    if (passed.is_null() || passed.bool_value()) continue;
+    std::string row;
+    for (size_t c = 0; c < table.schema().columns.size(); ++c) {
+      const Value v = table.layout().Get(tuple, static_cast<int>(c));
+      row += (c == 0 ? "" : ", ") + (v.is_null() ? std::string("null") : v.ToString());
+    }
+    return Status(sqlstate::kCheckViolation, "new row for relation \"" + table.name() +
+                                                 "\" violates check constraint \"" + check.name + "\"")
+        .WithDetail("Failing row contains (" + row + ").");
+  }
+  return Status::OK();
+}
+
 Status Executor::Returning(const std::vector<BoundExprPtr>& exprs, const storage::TupleLayout& layout,
                            const Tuple* tuple, const std::vector<const Tuple*>* joined, engine::QueryResult* result) {
   if (exprs.empty()) return Status::OK();
@@ -113,6 +137,7 @@ Status Executor::Insert(const InsertPlan& plan, engine::QueryResult* result) {
     }
     PL_RETURN_IF_ERROR(CheckNotNull(*table, values));
     storage::TuplePtr tuple = table->layout().Build(values);
+    PL_RETURN_IF_ERROR(CheckConstraints(plan.checks, *table, *tuple));
     const Tuple* written = tuple.get();
     if (plan.on_conflict) {
       PL_RETURN_IF_ERROR(InsertOnConflict(plan, std::move(tuple), &touched, &written));
@@ -172,6 +197,7 @@ Status Executor::InsertOnConflict(const InsertPlan& plan, storage::TuplePtr tupl
     }
     storage::TuplePtr updated;
     PL_RETURN_IF_ERROR(UpdatedImage(*table, *existing, on_conflict.set_columns, values, &updated));
+    PL_RETURN_IF_ERROR(CheckConstraints(plan.checks, *table, *updated));
     const Tuple* raw = updated.get();
     PL_RETURN_IF_ERROR(txn_->Update(table, holder, std::move(updated), existing));
     touched->insert(holder);
@@ -256,6 +282,7 @@ Status Executor::Update(const UpdatePlan& plan, engine::QueryResult* result) {
     }
     storage::TuplePtr tuple;
     PL_RETURN_IF_ERROR(UpdatedImage(*table, *old, plan.set_columns, values, &tuple));
+    PL_RETURN_IF_ERROR(CheckConstraints(plan.checks, *table, *tuple));
     const Tuple* raw = tuple.get();
     PL_RETURN_IF_ERROR(txn_->Update(table, row, std::move(tuple), old));
     PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), raw, joined.empty() ? nullptr : &joined[t], result));

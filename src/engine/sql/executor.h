@@ -122,6 +122,10 @@ class Executor : public SubqueryRunner {
   static const void* FullJoinKey(const storage::Tuple* t, const storage::Row* row) {
     return row != nullptr ? static_cast<const void*>(row) : static_cast<const void*>(t);
   }
+  // 23514 when a condition of `checks` is false for `tuple`, a new image of
+  // a row of `table` (NULL passes).
+  Status CheckConstraints(const std::vector<CheckPlan>& checks, const storage::Table& table,
+                          const storage::Tuple& tuple);
   // One row of INSERT .. ON CONFLICT: inserts `tuple`, or, when an arbiter
   // index's key is held by a live row, does nothing (DO NOTHING, or DO
   // UPDATE whose WHERE is false) or updates that row (21000 when this

@@ -224,6 +224,12 @@ struct SelectPlan {
   }
 };
 
+// A CHECK constraint of a written table, bound over source 0 = the new row.
+struct CheckPlan {
+  std::string name;
+  BoundExprPtr condition;
+};
+
 // INSERT .. ON CONFLICT.
 struct OnConflictPlan {
   // The unique indexes whose conflicts the clause handles (compared with
@@ -247,6 +253,7 @@ struct InsertPlan {
   // supplied values give way to their DEFAULT.
   std::vector<int> overridden_columns;
   std::unique_ptr<OnConflictPlan> on_conflict;      // null: no ON CONFLICT clause
+  std::vector<CheckPlan> checks;                    // the table's, for every row written
   std::vector<BoundExprPtr> returning;              // over source 0 = the new (or updated) row
   std::vector<engine::ResultColumn> returning_columns;
 };
@@ -259,6 +266,7 @@ struct UpdatePlan {
   std::unique_ptr<SelectPlan> join;
   std::vector<int> set_columns;
   std::vector<BoundExprPtr> set_values;  // cast to column types; null = DEFAULT
+  std::vector<CheckPlan> checks;         // the table's, for every new image
   // Over source 0 = the new row; with `join`, also over its other sources
   // as the target row's first joined row had them.
   std::vector<BoundExprPtr> returning;

@@ -89,8 +89,10 @@ Status Transformer::TransformConstraint(const PgQuery__Constraint& c, Constraint
       if (c.raw_expr != nullptr) out->default_text = DeparseExpression(*c.raw_expr);
       return TransformExpr(c.raw_expr, &out->default_value);
     case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK:
-      out->kind = ConstraintKind::kCheck;  // the expression is not kept: the binder rejects CHECK
-      return Status::OK();
+      out->kind = ConstraintKind::kCheck;
+      if (c.raw_expr == nullptr) return InternalError("CHECK without a condition");
+      out->check_text = DeparseExpression(*c.raw_expr);
+      return TransformExpr(c.raw_expr, &out->check);
     case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY:
     case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE:
       out->kind = c.contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY ? ConstraintKind::kPrimaryKey

@@ -141,6 +141,33 @@ TEST_P(DurabilityTest, EverythingCommittedIsBackAfterARestart) {
   }
 }
 
+// CHECK constraints are part of CREATE TABLE: after a restart (and after a
+// checkpoint) they are there with their names, and still refuse rows.
+TEST_P(DurabilityTest, CheckConstraintsAreBackAfterARestart) {
+  auto refused = [&](const std::string& sql) {
+    QueryResult r;
+    Status s = session_->Execute(sql, &r);
+    EXPECT_TRUE(s.Is(sqlstate::kCheckViolation)) << sql << ": " << s.ToString();
+    return s.message();
+  };
+  Open();
+  Ok(session_, "CREATE TABLE stock (id INT PRIMARY KEY, n INT CHECK (n >= 0), CONSTRAINT small CHECK (id < 100))");
+  Ok(session_, "INSERT INTO stock VALUES (1, 5)");
+  for (int restart = 0; restart < 2; ++restart) {
+    Close();
+    Open();
+    const catalog::TableSchema& schema = db_->catalog().FindTable("stock")->schema();
+    ASSERT_EQ(schema.checks.size(), 2u);
+    EXPECT_EQ(schema.checks[0].name, "small");
+    EXPECT_EQ(schema.checks[1].name, "stock_n_check");
+    EXPECT_NE(refused("UPDATE stock SET n = n - 6").find("\"stock_n_check\""), std::string::npos);
+    EXPECT_NE(refused("INSERT INTO stock VALUES (100, 1)").find("\"small\""), std::string::npos);
+    durability::CheckpointStats stats;
+    ASSERT_TRUE(db_->Checkpoint(&stats).ok());
+  }
+  EXPECT_EQ(Rows(session_, "SELECT id, n FROM stock"), "1|5\n");
+}
+
 TEST_P(DurabilityTest, ACheckpointThenMoreLog) {
   Open();
   Ok(session_, "CREATE TABLE t (k INT PRIMARY KEY, v INT)");
