@@ -96,83 +96,76 @@ void Transaction::RecordWrite(Table* table, Row* row, TuplePtr image, bool inser
 Status Transaction::AddIndexEntries(Table* table, Row* row, const Tuple& image, const Tuple* old_image,
                                     std::span<const Index* const> arbiters, Row** holder) {
   std::string key, old_key;
-  // The arbiters first, so that their conflict is found before another
-  // index's duplicate would be a 23505.
-  const auto is_arbiter = [&](const Index* index) {
-    return std::find(arbiters.begin(), arbiters.end(), index) != arbiters.end();
-  };
-  std::vector<Index*> order;
-  order.reserve(table->indexes().size());
-  for (const auto& index : table->indexes()) {
-    if (is_arbiter(index.get())) order.push_back(index.get());
-  }
-  const size_t arbiter_count = order.size();
-  for (const auto& index : table->indexes()) {
-    if (!is_arbiter(index.get())) order.push_back(index.get());
-  }
-  for (size_t position = 0; position < order.size(); ++position) {
-    Index* index = order[position];
-    bool has_null = false, old_has_null = false;
-    PL_RETURN_IF_ERROR(index->KeyOf(image, &key, &has_null));
-    if (old_image != nullptr) {
-      PL_RETURN_IF_ERROR(index->KeyOf(*old_image, &old_key, &old_has_null));
-      if (old_key == key && old_has_null == has_null) continue;
-    }
-    // Whether another row's entry for this unique key is live: the image
-    // this transaction sees of it still has the key.
-    auto classify = [&](Row* existing, const std::string& k, bool* live) -> Status {
-      const Tuple* t = nullptr;
-      auto own = writes_.find(existing);
-      if (own != writes_.end()) {
-        t = own->second.image.get();
-        const Tuple* committed = existing->tuple.load(std::memory_order_acquire);
-        std::string committed_key;
-        bool committed_null = false;
-        if ((t == nullptr || !index->KeyOf(*t, &committed_key, &committed_null).ok() || committed_key != k) &&
-            committed != nullptr && index->KeyOf(*committed, &committed_key, &committed_null).ok() &&
-            !committed_null && committed_key == k) {
-          // This transaction moved the key away from a row that still holds
-          // it for everybody else: repointing the entry now would hide that
-          // committed row from other transactions until this one commits.
-          // (A deleted row's key inserted again reuses the row: see Insert.)
-          return Status(sqlstate::kFeatureNotSupported,
-                        "giving a unique key to another row in the transaction that moved it away from a row is "
-                        "not supported (unique constraint \"" + index->schema().name + "\")");
+  // Two passes: the arbiters first, so that their conflict is found before
+  // another index's duplicate would be a 23505; then the other indexes
+  // (the only pass without arbiters).
+  for (int pass = arbiters.empty() ? 1 : 0; pass < 2; ++pass) {
+    for (const auto& index_ptr : table->indexes()) {
+      Index* index = index_ptr.get();
+      const bool arbiter = std::find(arbiters.begin(), arbiters.end(), index) != arbiters.end();
+      if (arbiter != (pass == 0)) continue;
+      bool has_null = false, old_has_null = false;
+      PL_RETURN_IF_ERROR(index->KeyOf(image, &key, &has_null));
+      if (old_image != nullptr) {
+        PL_RETURN_IF_ERROR(index->KeyOf(*old_image, &old_key, &old_has_null));
+        if (old_key == key && old_has_null == has_null) continue;
+      }
+      // Whether another row's entry for this unique key is live: the image
+      // this transaction sees of it still has the key.
+      auto classify = [&](Row* existing, const std::string& k, bool* live) -> Status {
+        const Tuple* t = nullptr;
+        auto own = writes_.find(existing);
+        if (own != writes_.end()) {
+          t = own->second.image.get();
+          const Tuple* committed = existing->tuple.load(std::memory_order_acquire);
+          std::string committed_key;
+          bool committed_null = false;
+          if ((t == nullptr || !index->KeyOf(*t, &committed_key, &committed_null).ok() || committed_key != k) &&
+              committed != nullptr && index->KeyOf(*committed, &committed_key, &committed_null).ok() &&
+              !committed_null && committed_key == k) {
+            // This transaction moved the key away from a row that still holds
+            // it for everybody else: repointing the entry now would hide that
+            // committed row from other transactions until this one commits.
+            // (A deleted row's key inserted again reuses the row: see Insert.)
+            return Status(sqlstate::kFeatureNotSupported,
+                          "giving a unique key to another row in the transaction that moved it away from a row is "
+                          "not supported (unique constraint \"" + index->schema().name + "\")");
+          }
+        } else {
+          PL_RETURN_IF_ERROR(cc_->ReadForUniqueCheck(ctx_.get(), existing, &t));
         }
-      } else {
-        PL_RETURN_IF_ERROR(cc_->ReadForUniqueCheck(ctx_.get(), existing, &t));
+        std::string existing_key;
+        bool existing_null = false;
+        *live = t != nullptr && index->KeyOf(*t, &existing_key, &existing_null).ok() && !existing_null &&
+                existing_key == k;
+        return Status::OK();
+      };
+      Index::InsertResult result;
+      PL_RETURN_IF_ERROR(index->Insert(key, has_null, row, classify, &result));
+      if (result.blocking != nullptr && arbiter) {
+        *holder = result.blocking;
+        return Status::OK();
       }
-      std::string existing_key;
-      bool existing_null = false;
-      *live = t != nullptr && index->KeyOf(*t, &existing_key, &existing_null).ok() && !existing_null &&
-              existing_key == k;
-      return Status::OK();
-    };
-    Index::InsertResult result;
-    PL_RETURN_IF_ERROR(index->Insert(key, has_null, row, classify, &result));
-    if (result.blocking != nullptr && position < arbiter_count) {
-      *holder = result.blocking;
-      return Status::OK();
-    }
-    if (result.blocking != nullptr) {
-      return Status(sqlstate::kUniqueViolation,
-                    "duplicate key value violates unique constraint \"" + index->schema().name + "\"")
-          .WithDetail(DescribeKey(*table, *index, image));
-    }
-    if (result.added) {
-      Undo undo;
-      undo.kind = Undo::Kind::kIndexEntry;
-      undo.row = row;
-      undo.index = index;
-      undo.key = key;
-      undo.has_null = has_null;
-      undo.replaced = result.replaced;
-      undo_.push_back(std::move(undo));
-      if (result.replaced != nullptr && writes_.find(result.replaced) == writes_.end()) {
-        PL_RETURN_IF_ERROR(cc_->ConfirmTakeover(ctx_.get(), result.replaced));
+      if (result.blocking != nullptr) {
+        return Status(sqlstate::kUniqueViolation,
+                      "duplicate key value violates unique constraint \"" + index->schema().name + "\"")
+            .WithDetail(DescribeKey(*table, *index, image));
       }
+      if (result.added) {
+        Undo undo;
+        undo.kind = Undo::Kind::kIndexEntry;
+        undo.row = row;
+        undo.index = index;
+        undo.key = key;
+        undo.has_null = has_null;
+        undo.replaced = result.replaced;
+        undo_.push_back(std::move(undo));
+        if (result.replaced != nullptr && writes_.find(result.replaced) == writes_.end()) {
+          PL_RETURN_IF_ERROR(cc_->ConfirmTakeover(ctx_.get(), result.replaced));
+        }
+      }
+      PL_RETURN_IF_ERROR(cc_->InsertedKey(ctx_.get(), table, index, index->EntryKey(key, has_null, row)));
     }
-    PL_RETURN_IF_ERROR(cc_->InsertedKey(ctx_.get(), table, index, index->EntryKey(key, has_null, row)));
   }
   return Status::OK();
 }

@@ -470,6 +470,22 @@ Status Binder::BindPredicate(const Expr& e, Context& ctx, const char* clause, Bo
   return Status::OK();
 }
 
+Status Binder::CheckStoredExpression(const BoundExpr& e, const char* what, int location) const {
+  if (AnyNode(e, [](const BoundExpr& x) { return x.kind == BoundKind::kSubquery; })) {
+    return Status(sqlstate::kFeatureNotSupported, std::string("cannot use subquery in ") + what, Pos(location));
+  }
+  const BoundExpr* parameter = nullptr;
+  AnyNode(e, [&](const BoundExpr& x) {
+    if (x.kind == BoundKind::kParameter && parameter == nullptr) parameter = &x;
+    return parameter != nullptr;
+  });
+  if (parameter != nullptr) {
+    return Status(sqlstate::kUndefinedParameter, "there is no parameter $" + std::to_string(parameter->index + 1),
+                  Pos(parameter->location));
+  }
+  return Status::OK();
+}
+
 Status Binder::BindDefault(const ConstraintDef& def, const catalog::ColumnSchema& column,
                            catalog::ColumnDefault* out) {
   const Expr& expr = *def.default_value;
@@ -484,18 +500,7 @@ Status Binder::BindDefault(const ConstraintDef& def, const catalog::ColumnSchema
   }
   PL_RETURN_IF_ERROR(bound);
   *out = catalog::ColumnDefault();
-  if (AnyNode(*e, [](const BoundExpr& x) { return x.kind == BoundKind::kSubquery; })) {
-    return Status(sqlstate::kFeatureNotSupported, "cannot use subquery in DEFAULT expression", Pos(expr.location));
-  }
-  const BoundExpr* parameter = nullptr;
-  AnyNode(*e, [&](const BoundExpr& x) {
-    if (x.kind == BoundKind::kParameter && parameter == nullptr) parameter = &x;
-    return parameter != nullptr;
-  });
-  if (parameter != nullptr) {
-    return Status(sqlstate::kUndefinedParameter, "there is no parameter $" + std::to_string(parameter->index + 1),
-                  Pos(parameter->location));
-  }
+  PL_RETURN_IF_ERROR(CheckStoredExpression(*e, "DEFAULT expression", expr.location));
   const Type given = e->type;
   Status coerced = CoerceForAssignment(&e, column, expr.location);
   if (coerced.Is(sqlstate::kDatatypeMismatch)) {

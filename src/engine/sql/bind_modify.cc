@@ -49,19 +49,7 @@ Status Binder::BindCheckCondition(const Expr& condition, storage::Table* table, 
   Context ctx;
   ctx.scope.push_back(ScopeEntry::ForTable(table->name(), table));
   PL_RETURN_IF_ERROR(BindPredicate(condition, ctx, "check constraints", out, false, "CHECK"));
-  if (AnyNode(**out, [](const BoundExpr& x) { return x.kind == BoundKind::kSubquery; })) {
-    return Status(sqlstate::kFeatureNotSupported, "cannot use subquery in check constraint", Pos(condition.location));
-  }
-  const BoundExpr* parameter = nullptr;
-  AnyNode(**out, [&](const BoundExpr& x) {
-    if (x.kind == BoundKind::kParameter && parameter == nullptr) parameter = &x;
-    return parameter != nullptr;
-  });
-  if (parameter != nullptr) {
-    return Status(sqlstate::kUndefinedParameter, "there is no parameter $" + std::to_string(parameter->index + 1),
-                  Pos(parameter->location));
-  }
-  return Status::OK();
+  return CheckStoredExpression(**out, "check constraint", condition.location);
 }
 
 Status Binder::BindChecks(storage::Table* table, std::vector<CheckPlan>* out) {
@@ -125,7 +113,7 @@ Status Binder::BindInsert(const InsertStmt& stmt, std::unique_ptr<InsertPlan>* o
   if (stmt.columns.empty() && stmt.source != nullptr) {
     // Without a column list the values fill the first columns, in order;
     // the others take their defaults (VALUES rows of unequal length are
-    // the parser's error).
+    // 42601 below).
     const size_t given = plan->query ? plan->query->outputs.size()
                                      : (stmt.source->values.empty() ? 0 : stmt.source->values[0].size());
     if (given < plan->target_columns.size()) plan->target_columns.resize(given);

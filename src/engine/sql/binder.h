@@ -245,6 +245,10 @@ class Binder {
   Status BindArbiters(const OnConflictClause& clause, const std::string& alias, InsertPlan* plan);
   // Every CHECK constraint of `table`, bound for one statement that writes it.
   Status BindChecks(storage::Table* table, std::vector<CheckPlan>* out);
+  // What an expression stored in the catalog (a DEFAULT, a CHECK) may not
+  // hold: a subquery (0A000 "cannot use subquery in <what>") or a parameter
+  // (42P02).
+  Status CheckStoredExpression(const BoundExpr& e, const char* what, int location) const;
   // The column's DEFAULT (NULL when it has none), bound for one statement.
   Status DefaultValue(const catalog::ColumnSchema& column, BoundExprPtr* out);
   Status LookupTable(const TableRef& ref, std::shared_ptr<storage::Table>* out) const;
