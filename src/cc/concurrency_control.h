@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "cc/abort_reason.h"
+#include "cc/row_lock.h"
 #include "common/cancel_token.h"
 #include "common/status.h"
 #include "engine/storage/index.h"
@@ -140,6 +141,14 @@ class ConcurrencyControl {
   virtual Status Read(TransactionContext* ctx, storage::Row* row, bool for_update, size_t predicate,
                       const storage::Tuple** image) = 0;
   virtual Status ReadForUniqueCheck(TransactionContext* ctx, storage::Row* row, const storage::Tuple** image) = 0;
+  // Read under a row-locking clause: the row is locked (2PL) or claimed
+  // (OCC) in `lock`'s mode until the transaction ends, then read as Read
+  // reads it. When another transaction holds it in a conflicting mode and
+  // lock.wait is not kBlock, *available is false and nothing is locked,
+  // read or waited for (the caller fails with 55P03 or skips the row);
+  // otherwise *available is true.
+  virtual Status ReadLocked(TransactionContext* ctx, storage::Row* row, RowLock lock, size_t predicate,
+                            const storage::Tuple** image, bool* available) = 0;
   // After the entry of a unique key was repointed from `previous` (found
   // stale by ReadForUniqueCheck) to a row of this transaction: a conflict if
   // `previous` changed since that read (a committer may have given it the

@@ -9,14 +9,11 @@ LockManager::LockManager(DeadlockRule rule, std::chrono::milliseconds lock_timeo
     : rule_(rule), lock_timeout_(lock_timeout), waiting_(waiting), buckets_(new Bucket[kBuckets]) {}
 
 LockManager::Bucket& LockManager::BucketOf(const storage::Row* row) {
-  uint64_t h = reinterpret_cast<uintptr_t>(row);
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  return buckets_[h % kBuckets];
+  return buckets_[storage::HashRowAddress(row) % kBuckets];
 }
 
-Status LockManager::Lock(LockingContext* ctx, storage::Row* row, LockMode mode) {
+Status LockManager::Lock(LockingContext* ctx, storage::Row* row, LockMode mode, bool* granted) {
+  if (granted != nullptr) *granted = true;
   auto held = ctx->held.find(row);
   if (held != ctx->held.end() && (held->second == LockMode::kExclusive || mode == LockMode::kShared)) {
     return Status::OK();
@@ -70,6 +67,11 @@ Status LockManager::Lock(LockingContext* ctx, storage::Row* row, LockMode mode) 
         e.owners.emplace_back(ctx, mode);
       }
       ctx->held[row] = mode;
+      leave(e);
+      return Status::OK();
+    }
+    if (granted != nullptr) {  // NOWAIT, SKIP LOCKED: not a conflict, no wait
+      *granted = false;
       leave(e);
       return Status::OK();
     }

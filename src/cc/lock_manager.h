@@ -29,7 +29,10 @@ class LockManager {
  public:
   // `waiting` counts the transactions waiting at any moment (borrowed).
   LockManager(DeadlockRule rule, std::chrono::milliseconds lock_timeout, std::atomic<size_t>* waiting);
-  Status Lock(LockingContext* ctx, storage::Row* row, LockMode mode);
+  // `granted` null: waits under the rule as above. Otherwise never waits:
+  // *granted says whether the lock was granted at once (NOWAIT, SKIP
+  // LOCKED), and the status is an error only for a wounded `ctx`.
+  Status Lock(LockingContext* ctx, storage::Row* row, LockMode mode, bool* granted = nullptr);
   // Releases every row lock of ctx.
   void ReleaseAll(LockingContext* ctx);
 

@@ -33,6 +33,7 @@ class OccContext : public TransactionContext {
   std::vector<Predicate> predicates;
   std::vector<Row*> inserted;  // rows marked pending by this transaction
   std::vector<Row*> locked;    // write set rows locked at commit
+  std::vector<Row*> claimed;   // rows claimed by a row-locking clause
 };
 
 OccContext* Cast(TransactionContext* ctx) { return static_cast<OccContext*>(ctx); }
@@ -78,6 +79,20 @@ Status Occ::Read(TransactionContext* ctx, Row* row, bool /*for_update*/, size_t 
     *image = t;
     return Status::OK();
   }
+}
+
+Status Occ::ReadLocked(TransactionContext* ctx, Row* row, RowLock lock, size_t predicate, const Tuple** image,
+                       bool* available) {
+  OccContext* c = Cast(ctx);
+  bool added = false;
+  const bool claimed = claims_.TryClaim(c, row, lock.exclusive, &added);
+  if (added) c->claimed.push_back(row);
+  *available = claimed || lock.wait == LockWait::kBlock;
+  if (!*available) {
+    *image = nullptr;
+    return Status::OK();
+  }
+  return Read(ctx, row, lock.exclusive, predicate, image);
 }
 
 Status Occ::ReadForUniqueCheck(TransactionContext* ctx, Row* row, const Tuple** image) {
@@ -261,6 +276,7 @@ Status Occ::Commit(TransactionContext* ctx, CommitHooks* hooks) {
   // being pending (the engine has released them to their table's reuse).
   for (Row* row : c->inserted) row->cc_word.fetch_and(~kPending, std::memory_order_acq_rel);
   c->inserted.clear();
+  ReleaseClaims(c);
   return Status::OK();
 }
 
@@ -270,6 +286,14 @@ void Occ::Abort(TransactionContext* ctx) {
   c->locked.clear();
   for (Row* row : c->inserted) row->cc_word.fetch_and(~kPending, std::memory_order_acq_rel);
   c->inserted.clear();
+  ReleaseClaims(c);
+}
+
+void Occ::ReleaseClaims(TransactionContext* ctx) {
+  OccContext* c = Cast(ctx);
+  if (c->claimed.empty()) return;
+  claims_.Release(c, c->claimed);
+  c->claimed.clear();
 }
 
 }  // namespace paceline::cc

@@ -45,10 +45,25 @@
 // guarantee the same by holding every read lock (rows and ranges) to the
 // end: what a transaction read cannot change before it ends.
 //
+// Row-locking clauses (SELECT .. FOR UPDATE / SHARE): OCC has no row locks,
+// so a locking clause *claims* the rows it reads (RowClaimTable: exclusive
+// for FOR UPDATE and NO KEY UPDATE, shared for SHARE and KEY SHARE) until
+// the transaction commits or aborts; the claim is released after the
+// commit publishes, so whoever claims the row next reads the new version.
+// NOWAIT fails with 55P03, and SKIP LOCKED skips the row, when another
+// in-flight transaction's claim conflicts. A plain locking clause neither
+// waits for nor fails on another's claim: it reads on, and validation at
+// commit decides as for any read. UPDATE and DELETE claim nothing (their
+// writes stay buffered until commit): a SKIP LOCKED may return a row
+// another transaction is about to write, and then validation aborts
+// whichever commits second (40001, retried). Claims never decide
+// correctness, only what NOWAIT and SKIP LOCKED see.
+//
 // Thread-safety: as ConcurrencyControl.
 #pragma once
 
 #include "cc/concurrency_control.h"
+#include "cc/row_claim_table.h"
 
 namespace paceline::cc {
 
@@ -61,6 +76,8 @@ class Occ : public ConcurrencyControl {
   Status Read(TransactionContext* ctx, storage::Row* row, bool for_update, size_t predicate,
               const storage::Tuple** image) override;
   Status ReadForUniqueCheck(TransactionContext* ctx, storage::Row* row, const storage::Tuple** image) override;
+  Status ReadLocked(TransactionContext* ctx, storage::Row* row, RowLock lock, size_t predicate,
+                    const storage::Tuple** image, bool* available) override;
   Status ConfirmTakeover(TransactionContext* ctx, storage::Row* previous) override;
   Status PrepareWrite(TransactionContext* ctx, storage::Row* row) override;
   Status PrepareInsert(TransactionContext* ctx, storage::Row* row) override;
@@ -80,7 +97,10 @@ class Occ : public ConcurrencyControl {
   static constexpr uint64_t kVersionMask = kPendingBit - 1;
 
  private:
+  void ReleaseClaims(TransactionContext* ctx);
+
   CcOptions options_;
+  RowClaimTable claims_;
 };
 
 }  // namespace paceline::cc

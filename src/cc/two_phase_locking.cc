@@ -34,6 +34,15 @@ Status TwoPhaseLocking::Read(TransactionContext* ctx, Row* row, bool for_update,
   return Status::OK();
 }
 
+Status TwoPhaseLocking::ReadLocked(TransactionContext* ctx, Row* row, RowLock lock, size_t /*predicate*/,
+                                   const Tuple** image, bool* available) {
+  const LockMode mode = lock.exclusive ? LockMode::kExclusive : LockMode::kShared;
+  *available = true;
+  PL_RETURN_IF_ERROR(locks_.Lock(Cast(ctx), row, mode, lock.wait == LockWait::kBlock ? nullptr : available));
+  *image = *available ? row->tuple.load(std::memory_order_acquire) : nullptr;
+  return Status::OK();
+}
+
 Status TwoPhaseLocking::ReadForUniqueCheck(TransactionContext* ctx, Row* row, const Tuple** image) {
   return Read(ctx, row, false, kNoPredicate, image);
 }

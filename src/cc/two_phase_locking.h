@@ -7,6 +7,10 @@
 // (locking_context.h): NO_WAIT aborts the requester — the 2PL of the
 // reference paper's Peloton —, WAIT_DIE and WOUND_WAIT wait by age.
 // Commit installs the buffered writes with all locks held, then releases.
+// Row-locking clauses: FOR SHARE / KEY SHARE take the shared lock any read
+// takes; NOWAIT and SKIP LOCKED take a lock only when it is free at once
+// (no owner or earlier request in a conflicting mode), never waiting or
+// aborting for it.
 //
 // Thread-safety: as ConcurrencyControl.
 #pragma once
@@ -31,6 +35,8 @@ class TwoPhaseLocking : public ConcurrencyControl {
   Status Read(TransactionContext* ctx, storage::Row* row, bool for_update, size_t predicate,
               const storage::Tuple** image) override;
   Status ReadForUniqueCheck(TransactionContext* ctx, storage::Row* row, const storage::Tuple** image) override;
+  Status ReadLocked(TransactionContext* ctx, storage::Row* row, RowLock lock, size_t predicate,
+                    const storage::Tuple** image, bool* available) override;
   Status PrepareWrite(TransactionContext* ctx, storage::Row* row) override;
   Status PrepareInsert(TransactionContext* ctx, storage::Row* row) override;
   Status InsertedKey(TransactionContext* ctx, const storage::Table* table, const storage::Index* index,

@@ -71,7 +71,7 @@ const char* ReadOnlyViolation(const sql::PreparedStatement& statement) {
   }
   switch (statement.kind) {
     case sql::StatementKind::kSelect:
-      return statement.select->for_update ? "SELECT FOR UPDATE" : statement.sequence_write;
+      return statement.select->for_update() ? "SELECT FOR UPDATE" : statement.sequence_write;
     case sql::StatementKind::kInsert: return "INSERT";
     case sql::StatementKind::kUpdate: return "UPDATE";
     case sql::StatementKind::kDelete: return "DELETE";

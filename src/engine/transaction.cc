@@ -77,6 +77,26 @@ Status Transaction::Read(Row* row, bool for_update, const Tuple** image, size_t 
   return cc_->Read(ctx_.get(), row, for_update, predicate, image);
 }
 
+const Tuple* Transaction::Peek(Row* row) const {
+  if (!writes_.empty()) {
+    auto it = writes_.find(row);
+    if (it != writes_.end()) return it->second.image.get();
+  }
+  return row->tuple.load(std::memory_order_acquire);
+}
+
+Status Transaction::ReadLocked(Row* row, cc::RowLock lock, const Tuple** image, size_t predicate, bool* available) {
+  if (!writes_.empty()) {
+    auto it = writes_.find(row);
+    if (it != writes_.end()) {
+      *available = true;
+      *image = it->second.image.get();
+      return Status::OK();
+    }
+  }
+  return cc_->ReadLocked(ctx_.get(), row, lock, predicate, image, available);
+}
+
 void Transaction::RecordWrite(Table* table, Row* row, TuplePtr image, bool inserted) {
   Undo undo;
   undo.kind = Undo::Kind::kWrite;

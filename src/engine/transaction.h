@@ -63,6 +63,16 @@ class Transaction : private cc::CommitHooks {
   // conflict is an error status (see ConcurrencyControl).
   Status Read(storage::Row* row, bool for_update, const storage::Tuple** image,
               size_t predicate = cc::kNoPredicate);
+  // The image Read would give, read without concurrency control: no lock,
+  // no read-set entry, no conflict (SKIP LOCKED's scan, which reads again
+  // through ReadLocked what it returns).
+  const storage::Tuple* Peek(storage::Row* row) const;
+  // Read under a row-locking clause (ConcurrencyControl::ReadLocked): a row
+  // this transaction wrote is its own, available; otherwise *available is
+  // false, with nothing read, when `lock` does not wait and another
+  // transaction holds the row.
+  Status ReadLocked(storage::Row* row, cc::RowLock lock, const storage::Tuple** image, size_t predicate,
+                    bool* available);
   // Declares a predicate read (before scanning it); see ConcurrencyControl.
   Status LockPredicate(cc::Predicate predicate, size_t* handle) {
     return cc_->LockPredicate(ctx_.get(), std::move(predicate), handle);

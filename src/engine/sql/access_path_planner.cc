@@ -215,4 +215,26 @@ void ChooseHashJoin(int source, SourcePlan* plan) {
   plan->hash_probe = std::move(probe);
 }
 
+void ChooseOrderedScan(const std::vector<SortKey>& order_by, SourcePlan* plan) {
+  if (plan->access.kind != AccessKind::kFullScan || !plan->table || !plan->hash_build.empty() || order_by.empty()) {
+    return;
+  }
+  for (const auto& index_ptr : plan->table->indexes()) {
+    storage::Index* index = index_ptr.get();
+    const auto& columns = index->schema().columns;
+    if (!index->ordered() || columns.size() < order_by.size()) continue;
+    bool follows = true;
+    for (size_t k = 0; k < order_by.size() && follows; ++k) {
+      const SortKey& key = order_by[k];
+      const BoundExpr& e = *key.expr;
+      follows = e.kind == BoundKind::kColumn && e.source == 0 && !key.descending && !key.nulls_first &&
+                e.index == columns[k];
+    }
+    if (!follows) continue;
+    plan->access.kind = AccessKind::kIndexRange;  // no bound: the whole index
+    plan->access.index = index;
+    return;
+  }
+}
+
 }  // namespace paceline::sql

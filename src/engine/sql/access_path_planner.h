@@ -28,4 +28,11 @@ void ChooseAccessPath(int source, const std::vector<BoundExprPtr>& conjuncts, So
 // After ChooseAccessPath, with plan->filters in place.
 void ChooseHashJoin(int source, SourcePlan* plan);
 
+// For the one source of a query sorted by `order_by`, left on a full scan:
+// when the sort keys are an ordered index's leading columns, ascending with
+// NULLS LAST (the order the index keeps), the source reads that whole index
+// in order instead, so the query needs no sort and a LIMIT stops the scan
+// at once (a queue's `ORDER BY id LIMIT 1`, as PostgreSQL's index scan).
+void ChooseOrderedScan(const std::vector<SortKey>& order_by, SourcePlan* plan);
+
 }  // namespace paceline::sql

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "cc/row_lock.h"
+
 namespace paceline::sql {
 
 // ---------------------------------------------------------------- types
@@ -220,6 +222,27 @@ struct CommonTableExpr {
   int location = -1;
 };
 
+// A row-locking clause: FOR UPDATE | NO KEY UPDATE | SHARE | KEY SHARE
+// [OF name, ..] [NOWAIT | SKIP LOCKED].
+enum class LockStrength { kKeyShare, kShare, kNoKeyUpdate, kUpdate };
+// "FOR UPDATE", "FOR SHARE", ... (as PostgreSQL names them in errors).
+inline const char* LockStrengthName(LockStrength strength) {
+  switch (strength) {
+    case LockStrength::kKeyShare: return "FOR KEY SHARE";
+    case LockStrength::kShare: return "FOR SHARE";
+    case LockStrength::kNoKeyUpdate: return "FOR NO KEY UPDATE";
+    case LockStrength::kUpdate: return "FOR UPDATE";
+  }
+  return "FOR UPDATE";
+}
+struct LockingClause {
+  LockStrength strength = LockStrength::kUpdate;
+  cc::RowLock lock;  // exclusive for the two UPDATE strengths
+  // OF: FROM items by name (alias if given), each with its location; empty
+  // for every table of the FROM clause.
+  std::vector<std::pair<std::string, int>> of;
+};
+
 struct SelectStmt {
   // WITH queries visible to this statement (and its subqueries).
   std::vector<CommonTableExpr> with;
@@ -241,7 +264,8 @@ struct SelectStmt {
   std::vector<std::shared_ptr<const WindowDefinition>> windows;  // WINDOW w AS (..), ..
   ExprPtr limit;          // null when absent; LIMIT ALL → null
   ExprPtr offset;
-  bool for_update = false;  // FOR UPDATE / FOR NO KEY UPDATE / FOR SHARE
+  std::vector<LockingClause> locking;
+  bool for_update() const { return !locking.empty(); }  // any locking clause
   // VALUES (..), (..) used as a query (the source of an INSERT): each row a
   // list of expressions, null where DEFAULT is written; when non-empty every
   // other field is empty.

@@ -44,6 +44,50 @@ bool OrderedByIndex(const SelectPlan& plan) {
 
 }  // namespace
 
+Status Binder::BindLocking(const SelectStmt& stmt, SelectPlan* plan) {
+  // A source named by several clauses (or by one clause and another
+  // without OF) takes the strongest lock, and NOWAIT before SKIP LOCKED
+  // before waiting, as in PostgreSQL.
+  auto apply = [&](SourcePlan& source, const LockingClause& clause, int location) -> Status {
+    const std::string name = LockStrengthName(clause.strength);
+    if (source.derived) {
+      return NotSupported(name + " of a subquery, function or WITH query in FROM").WithPosition(Pos(location));
+    }
+    if (source.nullable) {
+      return Status(sqlstate::kFeatureNotSupported,
+                    name + " cannot be applied to the nullable side of an outer join", Pos(location));
+    }
+    const cc::RowLock& lock = clause.lock;
+    cc::RowLock merged = source.lock.value_or(cc::RowLock{false, cc::LockWait::kBlock});
+    merged.exclusive = merged.exclusive || lock.exclusive;
+    if (lock.wait == cc::LockWait::kNoWait || merged.wait == cc::LockWait::kNoWait) {
+      merged.wait = cc::LockWait::kNoWait;
+    } else if (lock.wait == cc::LockWait::kSkip || merged.wait == cc::LockWait::kSkip) {
+      merged.wait = cc::LockWait::kSkip;
+    }
+    source.lock = merged;
+    return Status::OK();
+  };
+  for (const LockingClause& clause : stmt.locking) {
+    if (clause.of.empty()) {
+      for (SourcePlan& source : plan->sources) PL_RETURN_IF_ERROR(apply(source, clause, -1));
+      continue;
+    }
+    for (const auto& [name, location] : clause.of) {
+      auto it = std::find_if(plan->sources.begin(), plan->sources.end(),
+                             [&](const SourcePlan& source) { return source.alias == name; });
+      if (it == plan->sources.end()) {
+        return Status(sqlstate::kUndefinedTable,
+                      "relation \"" + name + "\" in " + LockStrengthName(clause.strength) +
+                          " clause not found in FROM clause",
+                      Pos(location));
+      }
+      PL_RETURN_IF_ERROR(apply(*it, clause, location));
+    }
+  }
+  return Status::OK();
+}
+
 Status Binder::BindFrom(const std::vector<std::unique_ptr<FromItem>>& from, const Expr* where, Context& ctx,
                         SelectPlan* plan, std::vector<ExprPtr>* owned, std::vector<Conjunct>* where_conjuncts,
                         std::vector<std::pair<int, Conjunct>>* on_conjuncts) {
@@ -404,14 +448,12 @@ Status Binder::BindQuery(const SelectStmt& stmt, Context& ctx, std::unique_ptr<S
   }
 
   plan->distinct = stmt.distinct;
-  plan->ordered_by_index = OrderedByIndex(*plan);
-  plan->for_update = stmt.for_update;
-  for (const SourcePlan& source : plan->sources) {
-    if (plan->for_update && source.derived) {
-      return NotSupported("FOR UPDATE of a subquery or WITH query in FROM");
-    }
+  if (plan->sources.size() == 1 && !plan->aggregate && !plan->distinct && plan->windows.empty()) {
+    ChooseOrderedScan(plan->order_by, &plan->sources[0]);
   }
-  if (plan->for_update) {
+  plan->ordered_by_index = OrderedByIndex(*plan);
+  PL_RETURN_IF_ERROR(BindLocking(stmt, plan.get()));
+  if (stmt.for_update()) {
     // PostgreSQL locks base-table rows only; it names the first obstacle.
     const char* obstacle = plan->distinct              ? "DISTINCT clause"
                            : !plan->group_by.empty()   ? "GROUP BY clause"
@@ -420,7 +462,8 @@ Status Binder::BindQuery(const SelectStmt& stmt, Context& ctx, std::unique_ptr<S
                            : !plan->windows.empty()    ? "window functions"
                                                        : nullptr;
     if (obstacle != nullptr) {
-      return Status(sqlstate::kFeatureNotSupported, std::string("FOR UPDATE is not allowed with ") + obstacle);
+      return Status(sqlstate::kFeatureNotSupported,
+                    std::string(LockStrengthName(stmt.locking[0].strength)) + " is not allowed with " + obstacle);
     }
   }
   PL_RETURN_IF_ERROR(BindLimitOffset(stmt, ctx, plan.get()));

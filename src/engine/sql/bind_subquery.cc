@@ -326,9 +326,10 @@ Status Binder::BindSetOperation(const SelectStmt& stmt, Context& ctx, std::share
 }
 
 Status Binder::BindSetOperationQuery(const SelectStmt& stmt, Context& ctx, std::unique_ptr<SelectPlan>* out) {
-  if (stmt.for_update) {
+  if (stmt.for_update()) {
     return Status(sqlstate::kFeatureNotSupported,
-                  std::string("FOR UPDATE is not allowed with ") + SetOperationName(stmt.set_op) + "/INTERSECT/EXCEPT");
+                  std::string(LockStrengthName(stmt.locking[0].strength)) + " is not allowed with " +
+                      SetOperationName(stmt.set_op) + "/INTERSECT/EXCEPT");
   }
   std::shared_ptr<DerivedPlan> derived;
   PL_RETURN_IF_ERROR(BindSetOperation(stmt, ctx, &derived));

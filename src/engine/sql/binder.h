@@ -138,6 +138,8 @@ class Binder {
   Status BindWindowFunction(const Expr& e, Context& ctx, BoundExprPtr* out);
   Status BindWindowDefinition(const WindowDefinition& def, Context& ctx, WindowSpec* spec);
   Status FinishWindows(SelectPlan* plan);
+  // The row locks of `stmt`'s locking clauses, on the sources they name.
+  Status BindLocking(const SelectStmt& stmt, SelectPlan* plan);
   Status BindCase(const Expr& e, Context& ctx, BoundExprPtr* out);
   // Arrays (bind_array.cc). `cast_to`: the array type ARRAY[..] is cast to
   // (ARRAY[]::int[]), or null.

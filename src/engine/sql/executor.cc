@@ -81,13 +81,30 @@ Status Executor::Scan(const SourcePlan& source, const AccessPath& path, Fn fn) {
     }
     return Status::OK();
   }
+  // A locking clause's rows are read locked; under NOWAIT a row another
+  // transaction holds fails the statement. SKIP LOCKED's rows are locked
+  // when the query returns them (TakeRowLocks).
+  const bool skip_locked = source.lock && source.lock->wait == cc::LockWait::kSkip;
+  auto read = [&](Row* row, size_t handle, const Tuple** t) -> Status {
+    if (!source.lock) return txn_->Read(row, for_update_, t, handle);
+    if (skip_locked) {  // locked later, if it is returned: see SourcePlan::lock
+      *t = txn_->Peek(row);
+      return Status::OK();
+    }
+    bool available = true;
+    PL_RETURN_IF_ERROR(txn_->ReadLocked(row, *source.lock, t, handle, &available));
+    if (available) return Status::OK();
+    return Status(sqlstate::kLockNotAvailable, "could not obtain lock on row in relation \"" + table->name() + "\"");
+  };
   if (path.kind == AccessKind::kFullScan) {
     // The whole table is the predicate: a concurrent insert anywhere in it
     // is a phantom for this scan.
-    cc::Predicate predicate;
-    predicate.table = table;
-    size_t handle = 0;
-    PL_RETURN_IF_ERROR(txn_->LockPredicate(std::move(predicate), &handle));
+    size_t handle = cc::kNoPredicate;
+    if (!skip_locked) {
+      cc::Predicate predicate;
+      predicate.table = table;
+      PL_RETURN_IF_ERROR(txn_->LockPredicate(std::move(predicate), &handle));
+    }
     Status status;
     size_t positions = 0;
     table->ForEachRow([&](Row* row) {
@@ -95,10 +112,10 @@ Status Executor::Scan(const SourcePlan& source, const AccessPath& path, Fn fn) {
       ++positions;
       status = Tick();
       if (!status.ok()) return false;
-      status = txn_->Read(row, for_update_, &t, handle);
+      status = read(row, handle, &t);
       if (!status.ok()) return false;
       if (t == nullptr || fn(t, row)) return true;
-      txn_->NarrowTableScan(handle, positions);  // stopped early (LIMIT)
+      if (handle != cc::kNoPredicate) txn_->NarrowTableScan(handle, positions);  // stopped early (LIMIT)
       return false;
     });
     return status;
@@ -123,6 +140,8 @@ Status Executor::Scan(const SourcePlan& source, const AccessPath& path, Fn fn) {
   // locks it; OCC rescans it at commit), and narrowed to what was read when
   // the consumer stops early (LIMIT).
   auto declare = [&](const std::string& lower, const std::string& upper, bool point, size_t* handle) {
+    *handle = cc::kNoPredicate;
+    if (skip_locked) return Status::OK();  // see SourcePlan::lock
     cc::Predicate predicate;
     predicate.table = table;
     predicate.index = path.index;
@@ -142,7 +161,7 @@ Status Executor::Scan(const SourcePlan& source, const AccessPath& path, Fn fn) {
       const Tuple* t = nullptr;
       status = Tick();
       if (!status.ok()) return false;
-      status = txn_->Read(row, for_update_, &t, handle);
+      status = read(row, handle, &t);
       if (!status.ok()) return false;
       if (t == nullptr) return true;
       bool has_null = false;
@@ -151,7 +170,7 @@ Status Executor::Scan(const SourcePlan& source, const AccessPath& path, Fn fn) {
       if (path.index->EntryKey(key, has_null, row) != entry) return true;
       if (!fn(t, row)) {
         stopped = true;
-        txn_->NarrowPredicate(handle, entry);
+        if (handle != cc::kNoPredicate) txn_->NarrowPredicate(handle, entry);
       }
       return !stopped;
     });
@@ -168,7 +187,7 @@ Status Executor::Scan(const SourcePlan& source, const AccessPath& path, Fn fn) {
       Row* row = path.index->Find(probe);
       if (row == nullptr) return;
       const Tuple* t = nullptr;
-      status = txn_->Read(row, for_update_, &t, handle);
+      status = read(row, handle, &t);
       if (!status.ok() || t == nullptr) return;
       // A stale entry (the row moved to another key) is skipped.
       bool has_null = false;
@@ -183,6 +202,7 @@ Status Executor::Scan(const SourcePlan& source, const AccessPath& path, Fn fn) {
       if (!status.ok()) stopped = true;
       return;
     }
+    if (skip_locked) return;  // no second lookup: see SourcePlan::lock
     size_t handle = 0;
     status = declare(probe, std::string(), /*point=*/true, &handle);
     if (status.ok()) lookup(&found, handle);
@@ -308,6 +328,7 @@ Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink, int null
   Status status;
   auto visit = [&](const Tuple* t, Row* row) {
     tuples_[level] = t;
+    rows_[level] = row;
     if (level == 0) row0_ = row;
     for (const auto& f : source.filters) {
       bool pass = false;
@@ -355,6 +376,7 @@ Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink, int null
 void Executor::StartJoin(const SelectPlan& plan) {
   const size_t n = plan.sources.size();
   tuples_.assign(n, nullptr);
+  rows_.assign(n, nullptr);
   if (plan.has_outer_join) group_matched_.assign(n, 0);  // a point query allocates nothing here
   if (plan.has_full_join) full_matched_.assign(n, {});
   layouts_.resize(n);
@@ -365,7 +387,6 @@ void Executor::StartJoin(const SelectPlan& plan) {
 }
 
 Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
-  for_update_ = plan.for_update;
   StartJoin(plan);
 
   int64_t limit = -1, offset = -1;
@@ -384,13 +405,28 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
   std::vector<std::vector<Value>> window_rows;
   int64_t skipped = 0;
 
+  // SKIP LOCKED: rows are locked as they leave (TakeRowLocks); when they
+  // are sorted first, each keeps in its last slot its index here, to what
+  // Join read for it.
+  const bool late_locks = plan.skips_locked();
+  std::vector<std::pair<decltype(rows_), decltype(tuples_)>> read_for;
+
   // Evaluates outputs and sort keys in the current context into `rows`.
   auto emit = [&]() -> Status {
+    if (late_locks && streaming) {
+      bool taken = false;
+      PL_RETURN_IF_ERROR(TakeRowLocks(plan, rows_.data(), tuples_.data(), &taken));
+      if (!taken) return Status::OK();
+    }
     if (streaming && skipped < offset) {
       ++skipped;
       return Status::OK();
     }
-    std::vector<Value> row(width + plan.order_by.size());
+    std::vector<Value> row(width + plan.order_by.size() + (late_locks && !streaming ? 1 : 0));
+    if (late_locks && !streaming) {
+      row.back() = Value::Int64(static_cast<int64_t>(read_for.size()));
+      read_for.emplace_back(rows_, tuples_);
+    }
     for (size_t i = 0; i < width; ++i) PL_RETURN_IF_ERROR(Evaluate(*plan.outputs[i], ctx_, &row[i]));
     for (size_t k = 0; k < plan.order_by.size(); ++k) {
       PL_RETURN_IF_ERROR(Evaluate(*plan.order_by[k].expr, ctx_, &row[width + k]));
@@ -510,6 +546,19 @@ Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
   }
   if (!plan.order_by.empty() && !plan.ordered_by_index) {
     std::stable_sort(rows.begin(), rows.end(), SortLess{&plan.order_by, width});
+  }
+  if (late_locks && !streaming) {
+    // In order, the rows whose locks are taken, until OFFSET and LIMIT
+    // are served (PostgreSQL locks below LIMIT, OFFSET's rows included).
+    std::vector<std::vector<Value>> taken_rows;
+    for (auto& row : rows) {
+      if (limit >= 0 && static_cast<int64_t>(taken_rows.size()) >= offset + limit) break;
+      const auto& [read_rows, read_tuples] = read_for[row.back().int_value()];
+      bool taken = false;
+      PL_RETURN_IF_ERROR(TakeRowLocks(plan, read_rows.data(), read_tuples.data(), &taken));
+      if (taken) taken_rows.push_back(std::move(row));
+    }
+    rows = std::move(taken_rows);
   }
   if (!streaming) {
     size_t begin = std::min(rows.size(), static_cast<size_t>(offset));

@@ -105,6 +105,13 @@ class Executor : public SubqueryRunner {
   Status ComputeWindows(const SelectPlan& plan, std::vector<std::vector<Value>>* rows);
   // Points the evaluation context at `plan`'s sources (no rows yet).
   void StartJoin(const SelectPlan& plan);
+  // SKIP LOCKED (SelectPlan::skips_locked): locks the rows of an output
+  // row (`rows`, `tuples`: per source, as Join had them) in each
+  // skip-locked source's mode. *taken is false, and the output row is to
+  // be dropped, when another transaction holds one of them or one changed
+  // since it was read.
+  Status TakeRowLocks(const SelectPlan& plan, storage::Row* const* rows, const storage::Tuple* const* tuples,
+                      bool* taken);
   // Runs the join from `level` on, calling sink for each joined row.
   // `nulled_from`: the sources from there to level - 1 were just
   // NULL-extended as an outer-joined group.
@@ -171,6 +178,8 @@ class Executor : public SubqueryRunner {
   absl::InlinedVector<const storage::Tuple*, 4> tuples_;
   absl::InlinedVector<const storage::TupleLayout*, 4> layouts_;
   storage::Row* row0_ = nullptr;  // the row of source 0 that Join is at
+  // Per source, the row Join is at (a derived source's: null).
+  absl::InlinedVector<storage::Row*, 4> rows_;
   // Per outer-joined group (by its first source): whether a row of it
   // matched the current row of the sources before it.
   std::vector<char> group_matched_;

@@ -12,10 +12,13 @@
 // every execution of a prepared statement.
 #pragma once
 
+#include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "cc/row_lock.h"
 #include "engine/query_result.h"
 #include "engine/sql/bound_expr.h"
 #include "engine/storage/table.h"
@@ -96,6 +99,12 @@ struct SourcePlan {
   std::shared_ptr<const DerivedPlan> derived;  // set when table is null
   std::string alias;
   AccessPath access;
+  // A locking clause's lock on the rows read (SELECT .. FOR UPDATE ..).
+  // Under SKIP LOCKED the scan declares no predicate and reads rows without
+  // a lock or a read-set entry (it skips rows of its range by design, so it
+  // claims nothing about the range); only the rows the query returns are
+  // locked and read (SelectPlan::skips_locked).
+  std::optional<cc::RowLock> lock;
   // Conjuncts checked once this source's row is bound (they may use earlier
   // sources). They include the ones the access path uses, re-checked.
   std::vector<BoundExprPtr> filters;
@@ -207,7 +216,17 @@ struct SelectPlan {
   bool distinct = false;
   BoundExprPtr limit;
   BoundExprPtr offset;
-  bool for_update = false;
+  // Some source is read under a locking clause (SELECT .. FOR UPDATE ..).
+  bool for_update() const {
+    return std::any_of(sources.begin(), sources.end(), [](const SourcePlan& s) { return s.lock.has_value(); });
+  }
+  // Some source is read under SKIP LOCKED: its rows are locked as they
+  // leave the query (after filters, sorting and OFFSET, up to LIMIT), not
+  // as they are scanned (Executor::TakeRowLocks).
+  bool skips_locked() const {
+    return std::any_of(sources.begin(), sources.end(),
+                       [](const SourcePlan& s) { return s.lock && s.lock->wait == cc::LockWait::kSkip; });
+  }
   bool has_outer_join = false;  // some source has left_join set
   bool has_full_join = false;   // some source has full_join_left set
   // An aggregated query whose outputs, HAVING or ORDER BY hold a subquery

@@ -109,6 +109,12 @@ void ReferenceSlotExtractor::ExtractModify(const InsertPlan* insert, const Updat
 }
 
 void ReferenceSlotExtractor::ExtractSelect(const SelectPlan& plan) {
+  // The consumers of a SKIP LOCKED query take different rows by design:
+  // its conditions (`status = 'ready'`) are no reference, since placing
+  // its transactions together would serialise what the pattern spreads.
+  for (const SourcePlan& source : plan.sources) {
+    if (source.lock && source.lock->wait == cc::LockWait::kSkip) return;
+  }
   const std::span<const SourcePlan> sources(plan.sources);
   std::vector<const BoundExpr*> where;
   for (size_t i = 0; i < plan.sources.size(); ++i) {

@@ -311,10 +311,28 @@ Status Transformer::TransformWindowDef(const PgQuery__WindowDef& w, std::shared_
 }
 
 Status Transformer::TransformLockingClause(const PgQuery__LockingClause& l, SelectStmt* out) {
-  // FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE [OF t] all lock the rows read.
-  if (l.wait_policy == PG_QUERY__LOCK_WAIT_POLICY__LockWaitSkip) return Unsupported("SKIP LOCKED", -1);
-  if (l.wait_policy == PG_QUERY__LOCK_WAIT_POLICY__LockWaitError) return Unsupported("NOWAIT", -1);
-  out->for_update = true;
+  LockingClause clause;
+  switch (l.strength) {
+    case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORKEYSHARE: clause.strength = LockStrength::kKeyShare; break;
+    case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORSHARE: clause.strength = LockStrength::kShare; break;
+    case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORNOKEYUPDATE: clause.strength = LockStrength::kNoKeyUpdate; break;
+    default: clause.strength = LockStrength::kUpdate; break;
+  }
+  clause.lock.exclusive = clause.strength == LockStrength::kUpdate || clause.strength == LockStrength::kNoKeyUpdate;
+  clause.lock.wait = l.wait_policy == PG_QUERY__LOCK_WAIT_POLICY__LockWaitSkip    ? cc::LockWait::kSkip
+                     : l.wait_policy == PG_QUERY__LOCK_WAIT_POLICY__LockWaitError ? cc::LockWait::kNoWait
+                                                                                  : cc::LockWait::kBlock;
+  for (size_t i = 0; i < l.n_locked_rels; ++i) {
+    const Node* n = l.locked_rels[i];
+    if (!Is(n, PG_QUERY__NODE__NODE_RANGE_VAR)) return Unsupported("locking clause target", -1);
+    const PgQuery__RangeVar& rv = *n->range_var;
+    if (rv.schemaname != nullptr && rv.schemaname[0] != '\0') {
+      return SyntaxError(std::string(LockStrengthName(clause.strength)) + " must specify unqualified relation names",
+                         CharPosition(rv.location));
+    }
+    clause.of.emplace_back(rv.relname, rv.location);
+  }
+  out->locking.push_back(std::move(clause));
   return Status::OK();
 }
 

@@ -31,4 +31,15 @@ struct Row {
   const uint32_t table_id;             // Table::id() of its table (names a conflict's culprit)
 };
 
+// A well-mixed hash of a row's address, for tables keyed by row (lock and
+// claim buckets): rows are allocated close together, so the low bits alone
+// would crowd a few buckets.
+inline uint64_t HashRowAddress(const Row* row) {
+  uint64_t h = reinterpret_cast<uintptr_t>(row);
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  return h;
+}
+
 }  // namespace paceline::storage

@@ -126,7 +126,15 @@ TEST_F(AccessPathPlannerTest, OrderByFollowingTheIndexNeedsNoSort) {
   EXPECT_FALSE(ordered("SELECT 1 FROM order_line WHERE ol_w_id = 1 AND ol_d_id = 2 ORDER BY ol_number"));
   EXPECT_FALSE(ordered("SELECT 1 FROM order_line WHERE ol_w_id = 1 ORDER BY ol_o_id")) << "ol_d_id comes first";
   EXPECT_FALSE(ordered("SELECT 1 FROM order_line WHERE ol_i_id IN (1, 2) ORDER BY ol_i_id")) << "IN probes";
-  EXPECT_FALSE(ordered("SELECT 1 FROM stock WHERE s_quantity < 5 ORDER BY s_w_id")) << "full scan";
+  // No condition on a key: the whole index in order beats a sort (a queue's
+  // `ORDER BY id LIMIT 1` reads one entry), when the sort keys lead it.
+  EXPECT_TRUE(ordered("SELECT 1 FROM stock WHERE s_quantity < 5 ORDER BY s_w_id, s_i_id"));
+  EXPECT_EQ(Path("SELECT 1 FROM stock ORDER BY s_w_id LIMIT 1").kind, AccessKind::kIndexRange);
+  EXPECT_EQ(Path("SELECT 1 FROM stock ORDER BY s_w_id LIMIT 1").lower, nullptr);
+  EXPECT_FALSE(ordered("SELECT 1 FROM stock WHERE s_quantity < 5 ORDER BY s_i_id")) << "not the leading column";
+  EXPECT_EQ(Path("SELECT 1 FROM stock ORDER BY s_i_id").kind, AccessKind::kFullScan);
+  EXPECT_FALSE(ordered("SELECT 1 FROM stock ORDER BY s_w_id DESC"));
+  EXPECT_EQ(Path("SELECT 1 FROM stock ORDER BY s_w_id DESC").kind, AccessKind::kFullScan);
   EXPECT_FALSE(ordered("SELECT DISTINCT ol_o_id FROM order_line WHERE ol_w_id = 1 AND ol_d_id = 2 ORDER BY ol_o_id"));
 }
 

@@ -403,18 +403,29 @@ TEST(ParserTest, TpccSelectCustomer) {
   // Three conjuncts fold left: ((a AND b) AND c).
   EXPECT_EQ(ShowWhere(*stmt), "(AND (AND (= c_w_id $1) (= c_d_id $2)) (= c_id $3))");
   EXPECT_FALSE(select.distinct);
-  EXPECT_FALSE(select.for_update);
+  EXPECT_FALSE(select.for_update());
   EXPECT_EQ(select.limit, nullptr);
   EXPECT_TRUE(select.values.empty());
 }
 
 TEST(ParserTest, TpccSelectForUpdate) {
   PARSE_ONE(stmt, "SELECT d_next_o_id, d_tax FROM district WHERE d_w_id = $1 AND d_id = $2 FOR UPDATE");
-  EXPECT_TRUE(stmt->select->for_update);
-  PARSE_ONE(share, "SELECT a FROM t WHERE k = 1 FOR SHARE");
-  EXPECT_TRUE(share->select->for_update);
-  PARSE_ONE(no_key, "SELECT a FROM t WHERE k = 1 FOR NO KEY UPDATE OF t");
-  EXPECT_TRUE(no_key->select->for_update);
+  ASSERT_EQ(stmt->select->locking.size(), 1u);
+  EXPECT_TRUE(stmt->select->locking[0].lock.exclusive);
+  EXPECT_EQ(stmt->select->locking[0].lock.wait, cc::LockWait::kBlock);
+  EXPECT_TRUE(stmt->select->locking[0].of.empty());
+  PARSE_ONE(share, "SELECT a FROM t WHERE k = 1 FOR SHARE SKIP LOCKED");
+  ASSERT_EQ(share->select->locking.size(), 1u);
+  EXPECT_FALSE(share->select->locking[0].lock.exclusive);
+  EXPECT_EQ(share->select->locking[0].lock.wait, cc::LockWait::kSkip);
+  PARSE_ONE(no_key, "SELECT a FROM t, u WHERE k = 1 FOR NO KEY UPDATE OF t NOWAIT FOR KEY SHARE OF u");
+  ASSERT_EQ(no_key->select->locking.size(), 2u);
+  EXPECT_TRUE(no_key->select->locking[0].lock.exclusive);
+  EXPECT_EQ(no_key->select->locking[0].lock.wait, cc::LockWait::kNoWait);
+  ASSERT_EQ(no_key->select->locking[0].of.size(), 1u);
+  EXPECT_EQ(no_key->select->locking[0].of[0].first, "t");
+  EXPECT_EQ(no_key->select->locking[0].of[0].second, 52);  // 0-based, at "t"
+  EXPECT_FALSE(no_key->select->locking[1].lock.exclusive);
 }
 
 TEST(ParserTest, TpccInsertOrderLine) {
@@ -1425,8 +1436,6 @@ TEST(ParserTest, UnsupportedConstructsInsideStatementsAreErrors) {
       {"SELECT a COLLATE \"C\" FROM t", "COLLATE is not supported"},
       {"SELECT B'101'", "bit-string literals is not supported"},
       {"SELECT a FROM t GROUP BY ROLLUP (a)", "GROUPING SETS, ROLLUP and CUBE is not supported"},
-      {"SELECT a FROM t FOR UPDATE SKIP LOCKED", "SKIP LOCKED is not supported"},
-      {"SELECT a FROM t FOR UPDATE NOWAIT", "NOWAIT is not supported"},
       {"INSERT INTO t VALUES (1) ON CONFLICT ((a + 1)) DO NOTHING",
        "an expression in the ON CONFLICT target is not supported"},
       {"INSERT INTO t VALUES (1) ON CONFLICT (a) DO UPDATE SET (a, b) = (1, 2)",
