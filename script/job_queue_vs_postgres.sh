@@ -13,7 +13,10 @@
 # jobs others hold. Reported: the take transactions per second (the drain
 # rate) and the failed transactions of each side. After the runs each
 # side's jobs and done together must hold every job once: no job taken
-# twice (done's key would refuse it), none lost.
+# twice (done's key would refuse it, and none may be in both), none lost.
+# The count can exceed the enqueues pgbench reports by the transactions in
+# flight when each run's time ends (committed, not counted by pgbench: at
+# most 40 per repeat).
 # Paceline runs with a data directory (--sync=fsync, 8 workers), as
 # PostgreSQL does (READ COMMITTED, its default). Needs a running PostgreSQL
 # 15 cluster (pg_ctlcluster 15 main start) and pgbench. A benchmark, not a
@@ -40,9 +43,9 @@ runuser -u postgres -- psql -d queuebench -q -c "$SCHEMA" >/dev/null
 # script's tps, the first script's transactions).
 summary() {
   local tps failed enqueued
-  tps=$(grep -A1 'SQL script 2' <<<"$1" | grep -oP 'tps = \K[0-9.]+' | head -1)
+  tps=$(grep -A2 'SQL script 2' <<<"$1" | grep -oP 'tps = \K[0-9.]+' | head -1)
   failed=$(grep -oP 'number of failed transactions: \K[0-9]+' <<<"$1" | head -1 || echo 0)
-  enqueued=$(grep -A1 'SQL script 1' <<<"$1" | grep -oP ' - \K[0-9]+(?= transactions)' | head -1)
+  enqueued=$(grep -A2 'SQL script 1' <<<"$1" | grep -oP ' - \K[0-9]+(?= transactions)' | head -1)
   echo "${tps:-0} ${failed:-0} ${enqueued:-0}"
 }
 P_JOBS=10000
