@@ -305,6 +305,11 @@ Status Catalog::AddForeignKey(storage::Table* table, ForeignKey fk) {
   return Status::OK();
 }
 
+void Catalog::AlterColumn(storage::Table* table, int column, ColumnSchema changed) {
+  table->mutable_schema().columns[column] = std::move(changed);
+  Bump();
+}
+
 std::string Catalog::MakeIndexName(const std::string& table, const std::vector<std::string>& columns,
                                    const std::string& suffix) const {
   std::string base = table;

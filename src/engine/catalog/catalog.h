@@ -89,6 +89,10 @@ class Catalog {
   Status AlterSequence(std::string_view name, SequenceSchema schema, bool restart, int64_t restart_value);
   // Records a foreign key on an existing table.
   Status AddForeignKey(storage::Table* table, ForeignKey fk);
+  // Replaces the definition of column `column` of `table` by `changed`
+  // (ALTER COLUMN: its NOT NULL and DEFAULT; name and type stay the same,
+  // so the table's rows keep their layout). Cached plans become stale.
+  void AlterColumn(storage::Table* table, int column, ColumnSchema changed);
   // A fresh index name derived as PostgreSQL does ("t_pkey", "t_a_b_key",
   // "t_a_idx"), made unique with a number when taken.
   std::string MakeIndexName(const std::string& table, const std::vector<std::string>& columns,

@@ -424,12 +424,21 @@ struct AlterSequenceStmt {
   int location = -1;
 };
 
-enum class AlterKind { kAddConstraint, kAddColumn, kOther };
+enum class AlterKind {
+  kAddConstraint,
+  kAddColumn,
+  kSetDefault,   // ALTER [COLUMN] c SET DEFAULT expr
+  kDropDefault,  // ALTER [COLUMN] c DROP DEFAULT
+  kSetNotNull,   // ALTER [COLUMN] c SET NOT NULL
+  kDropNotNull,  // ALTER [COLUMN] c DROP NOT NULL
+  kOther
+};
 
 struct AlterTableCmd {
   AlterKind kind = AlterKind::kOther;
-  ConstraintDef constraint;  // kAddConstraint
+  ConstraintDef constraint;  // kAddConstraint; kSetDefault: its default_value and default_text
   ColumnDef column;          // kAddColumn
+  std::string column_name;   // the ALTER COLUMN kinds
   std::string description;   // kOther: what it was, for the error message
 };
 

@@ -364,6 +364,65 @@ Status DdlExecutor::Truncate(const TruncateStmt& stmt, engine::QueryResult* resu
   return Status::OK();
 }
 
+Status DdlExecutor::CheckNoNulls(const storage::Table& table, int column) {
+  bool has_null = false;
+  table.ForEachRow([&](storage::Row* row) {
+    const storage::Tuple* t = row->tuple.load(std::memory_order_acquire);
+    if (t != nullptr && table.layout().IsNull(*t, column)) has_null = true;
+    return !has_null;
+  });
+  if (!has_null) return Status::OK();
+  return Status(sqlstate::kNotNullViolation, "column \"" + table.schema().columns[column].name + "\" of relation \"" +
+                                                 table.name() + "\" contains null values");
+}
+
+Status DdlExecutor::AlterColumn(storage::Table& table, const AlterTableCmd& cmd) {
+  const int c = table.schema().FindColumn(cmd.column_name);
+  if (c < 0) {
+    return Status(sqlstate::kUndefinedColumn,
+                  "column \"" + cmd.column_name + "\" of relation \"" + table.name() + "\" does not exist");
+  }
+  catalog::ColumnSchema column = table.schema().columns[c];
+  const bool identity = column.identity != 0;
+  auto identity_error = [&]() {
+    return Status(sqlstate::kSyntaxError,
+                  "column \"" + column.name + "\" of relation \"" + table.name() + "\" is an identity column");
+  };
+  switch (cmd.kind) {
+    case AlterKind::kSetDefault: {
+      if (identity) return identity_error();
+      Binder binder(catalog_);
+      PL_RETURN_IF_ERROR(binder.BindDefault(cmd.constraint, column, &column.default_value));
+      break;
+    }
+    case AlterKind::kDropDefault:
+      if (identity) return identity_error();
+      column.default_value = catalog::ColumnDefault();
+      break;
+    case AlterKind::kSetNotNull:
+      if (column.not_null) return Status::OK();
+      PL_RETURN_IF_ERROR(CheckNoNulls(table, c));
+      column.not_null = true;
+      break;
+    case AlterKind::kDropNotNull: {
+      const storage::Index* primary = table.primary_index();
+      if (primary != nullptr) {
+        const auto& key = primary->schema().columns;
+        if (std::find(key.begin(), key.end(), c) != key.end()) {
+          return Status(sqlstate::kInvalidTableDefinition, "column \"" + column.name + "\" is in a primary key");
+        }
+      }
+      if (identity) return identity_error();
+      column.not_null = false;
+      break;
+    }
+    default:
+      return InternalError("not an ALTER COLUMN command");
+  }
+  catalog_->AlterColumn(&table, c, std::move(column));
+  return Status::OK();
+}
+
 Status DdlExecutor::AlterTable(const AlterTableStmt& stmt, engine::QueryResult* result) {
   auto table = catalog_->FindTable(stmt.table);
   if (!table && stmt.if_exists) {  // PostgreSQL only notices
@@ -371,10 +430,28 @@ Status DdlExecutor::AlterTable(const AlterTableStmt& stmt, engine::QueryResult* 
     return Status::OK();
   }
   if (!table) return Status(sqlstate::kUndefinedTable, "relation \"" + stmt.table + "\" does not exist");
+  // The ALTER COLUMN commands change column definitions as they run; when
+  // a later command fails they are put back (the statement changes all or
+  // nothing), unless a constraint was added in between.
+  const std::vector<catalog::ColumnSchema> columns_before = table->schema().columns;
+  bool altered_columns = false, added_constraint = false;
   for (const auto& cmd : stmt.commands) {
+    if (cmd.kind == AlterKind::kSetDefault || cmd.kind == AlterKind::kDropDefault ||
+        cmd.kind == AlterKind::kSetNotNull || cmd.kind == AlterKind::kDropNotNull) {
+      Status altered = AlterColumn(*table, cmd);
+      if (!altered.ok()) {
+        if (altered_columns && !added_constraint) {
+          for (size_t c = 0; c < columns_before.size(); ++c) catalog_->AlterColumn(table.get(), c, columns_before[c]);
+        }
+        return altered;
+      }
+      altered_columns = true;
+      continue;
+    }
     if (cmd.kind != AlterKind::kAddConstraint) {
       return NotSupported("ALTER TABLE " + (cmd.kind == AlterKind::kAddColumn ? std::string("ADD COLUMN") : cmd.description));
     }
+    added_constraint = true;
     const ConstraintDef& def = cmd.constraint;
     switch (def.kind) {
       case ConstraintKind::kPrimaryKey: case ConstraintKind::kUnique: {
@@ -389,18 +466,7 @@ Status DdlExecutor::AlterTable(const AlterTableStmt& stmt, engine::QueryResult* 
         for (const auto& column : table->schema().columns) was_not_null.push_back(column.not_null);
         if (primary) {
           // Key columns become NOT NULL; existing NULLs make that fail.
-          for (int c : index.columns) {
-            bool has_null = false;
-            table->ForEachRow([&](storage::Row* row) {
-              const storage::Tuple* t = row->tuple.load(std::memory_order_acquire);
-              if (t != nullptr && table->layout().IsNull(*t, c)) has_null = true;
-              return !has_null;
-            });
-            if (has_null) {
-              return Status(sqlstate::kNotNullViolation, "column \"" + table->schema().columns[c].name +
-                                                             "\" of relation \"" + table->name() + "\" contains null values");
-            }
-          }
+          for (int c : index.columns) PL_RETURN_IF_ERROR(CheckNoNulls(*table, c));
           for (int c : index.columns) table->mutable_schema().columns[c].not_null = true;
         }
         std::vector<int> key_columns = index.columns;

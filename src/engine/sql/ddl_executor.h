@@ -52,6 +52,11 @@ class DdlExecutor {
   Status Drop(const DropStmt& stmt, engine::QueryResult* result);
   Status Truncate(const TruncateStmt& stmt, engine::QueryResult* result);
   Status AlterTable(const AlterTableStmt& stmt, engine::QueryResult* result);
+  // One ALTER [COLUMN] c SET/DROP DEFAULT or SET/DROP NOT NULL of `table`.
+  Status AlterColumn(storage::Table& table, const AlterTableCmd& cmd);
+  // 23502 when a row of `table` has NULL in `column` (SET NOT NULL, a
+  // primary key added).
+  static Status CheckNoNulls(const storage::Table& table, int column);
 
   // Resolves column names of `schema` to positions (42703 when absent).
   Status ColumnPositions(const catalog::TableSchema& schema, const std::vector<std::string>& names,

@@ -306,13 +306,30 @@ Status Transformer::TransformAlterTableCmd(const PgQuery__AlterTableCmd& c, Alte
     default:
       break;
   }
-  // Everything else stays kOther, described for the binder's error message.
   switch (c.subtype) {
     case PG_QUERY__ALTER_TABLE_TYPE__AT_ColumnDefault:
-      out->description = c.def != nullptr ? "ALTER COLUMN SET DEFAULT" : "ALTER COLUMN DROP DEFAULT";
+      out->column_name = Str(c.name);
+      if (c.def == nullptr) {
+        out->kind = AlterKind::kDropDefault;
+        return Status::OK();
+      }
+      out->kind = AlterKind::kSetDefault;
+      out->constraint.kind = ConstraintKind::kDefault;
+      out->constraint.default_text = DeparseExpression(*c.def);
+      return TransformExpr(c.def, &out->constraint.default_value);
+    case PG_QUERY__ALTER_TABLE_TYPE__AT_SetNotNull:
+      out->column_name = Str(c.name);
+      out->kind = AlterKind::kSetNotNull;
+      return Status::OK();
+    case PG_QUERY__ALTER_TABLE_TYPE__AT_DropNotNull:
+      out->column_name = Str(c.name);
+      out->kind = AlterKind::kDropNotNull;
+      return Status::OK();
+    default:
       break;
-    case PG_QUERY__ALTER_TABLE_TYPE__AT_SetNotNull: out->description = "ALTER COLUMN SET NOT NULL"; break;
-    case PG_QUERY__ALTER_TABLE_TYPE__AT_DropNotNull: out->description = "ALTER COLUMN DROP NOT NULL"; break;
+  }
+  // Everything else stays kOther, described for the binder's error message.
+  switch (c.subtype) {
     case PG_QUERY__ALTER_TABLE_TYPE__AT_AlterColumnType: out->description = "ALTER COLUMN TYPE"; break;
     case PG_QUERY__ALTER_TABLE_TYPE__AT_ChangeOwner: out->description = "OWNER TO"; break;
     case PG_QUERY__ALTER_TABLE_TYPE__AT_SetRelOptions: out->description = "SET (storage parameters)"; break;

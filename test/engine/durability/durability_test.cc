@@ -168,6 +168,31 @@ TEST_P(DurabilityTest, CheckConstraintsAreBackAfterARestart) {
   EXPECT_EQ(Rows(session_, "SELECT id, n FROM stock"), "1|5\n");
 }
 
+// ALTER COLUMN .. SET/DROP DEFAULT and SET/DROP NOT NULL survive a restart
+// from the log, then from a checkpoint.
+TEST_P(DurabilityTest, AlteredColumnsAreBackAfterARestart) {
+  Open();
+  Ok(session_, "CREATE TABLE t (id INT PRIMARY KEY, a INT, b TEXT NOT NULL DEFAULT 'x')");
+  Ok(session_, "INSERT INTO t (id, a) VALUES (1, 10)");
+  Ok(session_, "ALTER TABLE t ALTER COLUMN a SET DEFAULT 7, ALTER COLUMN a SET NOT NULL");
+  Ok(session_, "ALTER TABLE t ALTER b DROP NOT NULL, ALTER b DROP DEFAULT");
+  for (int restart = 0; restart < 2; ++restart) {
+    Close();
+    Open();
+    const catalog::TableSchema& schema = db_->catalog().FindTable("t")->schema();
+    EXPECT_TRUE(schema.columns[1].not_null);
+    EXPECT_EQ(schema.columns[1].default_value.expression, "7");
+    EXPECT_FALSE(schema.columns[2].not_null);
+    EXPECT_FALSE(schema.columns[2].default_value.present());
+    QueryResult r;
+    EXPECT_TRUE(session_->Execute("INSERT INTO t (id, a) VALUES (9, NULL)", &r).Is(sqlstate::kNotNullViolation));
+    durability::CheckpointStats stats;
+    ASSERT_TRUE(db_->Checkpoint(&stats).ok());
+  }
+  Ok(session_, "INSERT INTO t (id) VALUES (2)");
+  EXPECT_EQ(Rows(session_, "SELECT id, a, b FROM t ORDER BY id"), "1|10|x\n2|7|\n");
+}
+
 TEST_P(DurabilityTest, ACheckpointThenMoreLog) {
   Open();
   Ok(session_, "CREATE TABLE t (k INT PRIMARY KEY, v INT)");

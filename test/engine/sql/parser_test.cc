@@ -1103,8 +1103,17 @@ TEST(ParserTest, AlterTable) {
   EXPECT_EQ(alter.commands[2].constraint.kind, ConstraintKind::kUnique);
   EXPECT_EQ(alter.commands[3].kind, AlterKind::kOther);
   EXPECT_EQ(alter.commands[3].description, "DROP COLUMN");
-  EXPECT_EQ(alter.commands[4].kind, AlterKind::kOther);
-  EXPECT_EQ(alter.commands[4].description, "ALTER COLUMN SET DEFAULT");
+  EXPECT_EQ(alter.commands[4].kind, AlterKind::kSetDefault);
+  EXPECT_EQ(alter.commands[4].column_name, "x");
+  EXPECT_EQ(alter.commands[4].constraint.default_text, "1");
+
+  PARSE_ONE(columns, "ALTER TABLE t ALTER a DROP DEFAULT, ALTER COLUMN b SET NOT NULL, ALTER c DROP NOT NULL");
+  ASSERT_EQ(columns->alter_table->commands.size(), 3u);
+  EXPECT_EQ(columns->alter_table->commands[0].kind, AlterKind::kDropDefault);
+  EXPECT_EQ(columns->alter_table->commands[0].column_name, "a");
+  EXPECT_EQ(columns->alter_table->commands[1].kind, AlterKind::kSetNotNull);
+  EXPECT_EQ(columns->alter_table->commands[1].column_name, "b");
+  EXPECT_EQ(columns->alter_table->commands[2].kind, AlterKind::kDropNotNull);
 
   PARSE_ONE(fk, "ALTER TABLE ONLY c ADD FOREIGN KEY (w_id, d_id) REFERENCES district (d_w_id, d_id)");
   const ConstraintDef& constraint = fk->alter_table->commands[0].constraint;
