@@ -66,34 +66,27 @@ void Transaction::RetireTuple(TuplePtr tuple) {
   if (tuple != nullptr) epoch_->Retire(&FreeTuple, tuple.release(), nullptr);
 }
 
+bool Transaction::OwnImage(Row* row, const Tuple** image) const {
+  if (writes_.empty()) return false;
+  auto it = writes_.find(row);
+  if (it == writes_.end()) return false;
+  *image = it->second.image.get();
+  return true;
+}
+
 Status Transaction::Read(Row* row, bool for_update, const Tuple** image, size_t predicate) {
-  if (!writes_.empty()) {
-    auto it = writes_.find(row);
-    if (it != writes_.end()) {
-      *image = it->second.image.get();
-      return Status::OK();
-    }
-  }
+  if (OwnImage(row, image)) return Status::OK();
   return cc_->Read(ctx_.get(), row, for_update, predicate, image);
 }
 
 const Tuple* Transaction::Peek(Row* row) const {
-  if (!writes_.empty()) {
-    auto it = writes_.find(row);
-    if (it != writes_.end()) return it->second.image.get();
-  }
-  return row->tuple.load(std::memory_order_acquire);
+  const Tuple* image = nullptr;
+  return OwnImage(row, &image) ? image : row->tuple.load(std::memory_order_acquire);
 }
 
 Status Transaction::ReadLocked(Row* row, cc::RowLock lock, const Tuple** image, size_t predicate, bool* available) {
-  if (!writes_.empty()) {
-    auto it = writes_.find(row);
-    if (it != writes_.end()) {
-      *available = true;
-      *image = it->second.image.get();
-      return Status::OK();
-    }
-  }
+  *available = true;
+  if (OwnImage(row, image)) return Status::OK();
   return cc_->ReadLocked(ctx_.get(), row, lock, predicate, image, available);
 }
 

@@ -166,6 +166,10 @@ class Transaction : private cc::CommitHooks {
   cc::TransactionContext* context() { return ctx_.get(); }
 
  private:
+  // Whether this transaction wrote `row`; then *image is its pending image
+  // (nullptr for its own delete).
+  bool OwnImage(storage::Row* row, const storage::Tuple** image) const;
+
   struct Write {
     storage::Table* table = nullptr;
     storage::TuplePtr image;  // nullptr: deleted
