@@ -217,6 +217,8 @@ Status Database::EnterGateExclusive() {
 
 namespace {
 
+constexpr size_t kDdlRedoBatchBytes = 1u << 20;  // row images per kRowImages record after an ALTER TABLE
+
 // The Status of a table gate wait that did not enter.
 Status TableGateStatus(TableGates::Outcome outcome, const char* what, std::chrono::milliseconds lock_timeout) {
   switch (outcome) {
@@ -406,6 +408,26 @@ Status Database::RunDml(const sql::PreparedStatement& statement, const std::vect
   return status;
 }
 
+Status Database::LogDdl(const std::string& text, const sql::DdlRedo& after) {
+  uint64_t lsn = durability_->AppendDdl(text);
+  for (const auto& state : after.sequences) lsn = durability_->AppendSequence(state.name, state.value, state.called);
+  for (const auto& table : after.tables) {
+    std::string batch;
+    table->ForEachRow([&](storage::Row* row) {
+      const storage::Tuple* tuple = row->tuple.load(std::memory_order_acquire);
+      if (tuple == nullptr) return true;
+      durability::AppendRowImage(table->name(), row->row_id, tuple, &batch);
+      if (batch.size() >= kDdlRedoBatchBytes) {
+        lsn = durability_->AppendRowImages(batch);
+        batch.clear();
+      }
+      return true;
+    });
+    if (!batch.empty()) lsn = durability_->AppendRowImages(batch);
+  }
+  return durability_->WaitDurable(lsn);
+}
+
 Status Database::RunDdl(const sql::PreparedStatement& statement, QueryResult* result, bool replaying) {
   // The caller holds the execution gate exclusively (no statement runs)
   // and the gates of the tables this changes (no block uses them). Blocks
@@ -429,7 +451,7 @@ Status Database::RunDdl(const sql::PreparedStatement& statement, QueryResult* re
   sql::DdlExecutor ddl(&catalog_, std::move(ddl_options));
   Status status = ddl.Execute(*statement.ast, result);
   cache_.DropStale(catalog_.version());  // stale plans would keep dropped tables alive
-  if (status.ok() && durability_ != nullptr) status = durability_->WaitDurable(durability_->AppendDdl(statement.text));
+  if (status.ok() && durability_ != nullptr) status = LogDdl(statement.text, ddl.redo_after());
   // Tables dropped, truncated or that lost an index keep what they buried
   // until every transaction pinned now has ended.
   auto survivors = new Survivors;

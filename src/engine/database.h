@@ -51,6 +51,10 @@
 #include "engine/transaction_request.h"
 #include "scheduler/scheduler.h"
 
+namespace paceline::sql {
+struct DdlRedo;
+}  // namespace paceline::sql
+
 namespace paceline::engine {
 
 class Database {
@@ -180,6 +184,9 @@ class Database {
                 int64_t start_time, QueryResult* result);
   // `replaying`: recovery runs a logged statement again (sql::DdlOptions).
   Status RunDdl(const sql::PreparedStatement& statement, QueryResult* result, bool replaying = false);
+  // Logs a DDL statement's text, then what replaying it would not make the
+  // same way (sql::DdlRedo), and waits until all of it is durable.
+  Status LogDdl(const std::string& text, const sql::DdlRedo& after);
   Status Prepare(std::string_view sql, const std::vector<Type>& declared,
                  std::shared_ptr<const sql::PreparedStatement>* out);
   // Prepares `sql` to run with `params` ($1..$n), the caller holding the

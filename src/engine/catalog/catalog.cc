@@ -310,6 +310,76 @@ void Catalog::AlterColumn(storage::Table* table, int column, ColumnSchema change
   Bump();
 }
 
+Status Catalog::ChangeColumns(storage::Table* table, TableSchema schema, const std::vector<int>& position,
+                              const storage::Table::RowValues& values_of) {
+  Status status = table->ChangeColumns(std::move(schema), position, values_of);
+  Bump();  // also on failure: a rebuilt index may have failed after the rows changed
+  return status;
+}
+
+Status Catalog::RenameTable(std::string_view name, const std::string& new_name) {
+  auto it = tables_.find(name);
+  if (it == tables_.end()) {
+    return Status(sqlstate::kUndefinedTable, "relation \"" + std::string(name) + "\" does not exist");
+  }
+  if (RelationNameTaken(new_name)) return RelationExists(new_name);
+  std::shared_ptr<storage::Table> table = it->second;
+  const std::string old_name(name);
+  tables_.erase(it);
+  table->Rename(new_name);
+  tables_[new_name] = table;
+  for (auto& [index, owner] : index_owner_) {
+    if (owner == old_name) owner = new_name;
+  }
+  for (auto& [other_name, other] : tables_) {
+    for (auto& fk : other->mutable_schema().foreign_keys) {
+      if (fk.ref_table == old_name) fk.ref_table = new_name;
+    }
+  }
+  for (auto& [sequence_name, sequence] : sequences_) {
+    SequenceSchema schema = sequence->schema();
+    if (schema.owned_by_table != old_name) continue;
+    schema.owned_by_table = new_name;
+    sequence->Describe(std::move(schema));
+  }
+  Bump();
+  return Status::OK();
+}
+
+Status Catalog::RenameIndex(std::string_view name, const std::string& new_name) {
+  auto it = index_owner_.find(name);
+  if (it == index_owner_.end()) {
+    return Status(sqlstate::kUndefinedObject, "index \"" + std::string(name) + "\" does not exist");
+  }
+  if (RelationNameTaken(new_name)) return RelationExists(new_name);
+  const std::string owner = it->second;
+  FindTable(owner)->FindIndex(name)->Rename(new_name);
+  index_owner_.erase(it);
+  index_owner_[new_name] = owner;
+  Bump();
+  return Status::OK();
+}
+
+void Catalog::RenameColumn(storage::Table* table, int column, const std::string& new_name) {
+  const std::string old_name = table->schema().columns[column].name;
+  table->mutable_schema().columns[column].name = new_name;
+  for (auto& [other_name, other] : tables_) {
+    for (auto& fk : other->mutable_schema().foreign_keys) {
+      if (fk.ref_table != table->name()) continue;
+      for (auto& ref : fk.ref_columns) {
+        if (ref == old_name) ref = new_name;
+      }
+    }
+  }
+  for (auto& [sequence_name, sequence] : sequences_) {
+    SequenceSchema schema = sequence->schema();
+    if (schema.owned_by_table != table->name() || schema.owned_by_column != old_name) continue;
+    schema.owned_by_column = new_name;
+    sequence->Describe(std::move(schema));
+  }
+  Bump();
+}
+
 std::string Catalog::MakeIndexName(const std::string& table, const std::vector<std::string>& columns,
                                    const std::string& suffix) const {
   std::string base = table;

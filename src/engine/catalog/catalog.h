@@ -93,6 +93,25 @@ class Catalog {
   // (ALTER COLUMN: its NOT NULL and DEFAULT; name and type stay the same,
   // so the table's rows keep their layout). Cached plans become stale.
   void AlterColumn(storage::Table* table, int column, ColumnSchema changed);
+  // ALTER TABLE ADD/DROP COLUMN: storage::Table::ChangeColumns, then cached
+  // plans become stale.
+  Status ChangeColumns(storage::Table* table, TableSchema schema, const std::vector<int>& position,
+                       const storage::Table::RowValues& values_of);
+  // ALTER TABLE .. RENAME TO: the table, its indexes' owner, the foreign
+  // keys that reference it and the sequences it owns follow the new name
+  // (42P07 when a relation has it). Views are the caller's (they name it
+  // in their text).
+  Status RenameTable(std::string_view name, const std::string& new_name);
+  // ALTER TABLE .. RENAME COLUMN: the column of `table` at `column`, the
+  // foreign keys that reference it and the sequence it owns take
+  // `new_name`. Checks and views are the caller's (they name it in text).
+  void RenameColumn(storage::Table* table, int column, const std::string& new_name);
+  // ALTER TABLE .. RENAME CONSTRAINT of a key: its index takes `new_name`
+  // (42P07 when a relation has it).
+  Status RenameIndex(std::string_view name, const std::string& new_name);
+  // After a change made through Table::mutable_schema() (a constraint
+  // added or dropped): cached plans become stale.
+  void SchemaChanged() { Bump(); }
   // A fresh index name derived as PostgreSQL does ("t_pkey", "t_a_b_key",
   // "t_a_idx"), made unique with a number when taken.
   std::string MakeIndexName(const std::string& table, const std::vector<std::string>& columns,

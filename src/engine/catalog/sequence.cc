@@ -129,6 +129,11 @@ void Sequence::Reset(SequenceSchema schema, bool restart, int64_t restart_value)
   current_ = ahead_ = Batch();
 }
 
+void Sequence::Describe(SequenceSchema schema) {
+  std::lock_guard lock(mu_);
+  schema_ = std::move(schema);
+}
+
 uint64_t Sequence::LogState(const Logger& log) {
   std::lock_guard lock(mu_);
   // Every value handed out is at most last_ (at least, descending): the

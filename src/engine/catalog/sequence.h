@@ -86,6 +86,9 @@ class Sequence {
   // ALTER SEQUENCE: a new description; `restart` sets the state to
   // (restart_value, not called).
   void Reset(SequenceSchema schema, bool restart, int64_t restart_value);
+  // A new description whose bounds, increment and cycle are the old ones
+  // (the owner renamed): the state and its logging go on unchanged.
+  void Describe(SequenceSchema schema);
   // Logs the exact state instead of a bound ahead of it (and makes it the
   // logged state): before an ALTER, whose new bounds may exclude the bound
   // logged ahead, and at a clean close, so that a restart continues where

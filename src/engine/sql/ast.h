@@ -431,14 +431,25 @@ enum class AlterKind {
   kDropDefault,  // ALTER [COLUMN] c DROP DEFAULT
   kSetNotNull,   // ALTER [COLUMN] c SET NOT NULL
   kDropNotNull,  // ALTER [COLUMN] c DROP NOT NULL
+  kAlterType,    // ALTER [COLUMN] c [SET DATA] TYPE t
+  kDropColumn,       // DROP [COLUMN] [IF EXISTS] c [CASCADE]
+  kDropConstraint,   // DROP CONSTRAINT [IF EXISTS] name [CASCADE]
+  kRenameColumn,     // RENAME [COLUMN] c TO new_name (PostgreSQL's RenameStmt)
+  kRenameTable,      // RENAME TO new_name (PostgreSQL's RenameStmt)
+  kRenameConstraint, // RENAME CONSTRAINT name TO new_name (PostgreSQL's RenameStmt)
   kOther
 };
 
 struct AlterTableCmd {
   AlterKind kind = AlterKind::kOther;
   ConstraintDef constraint;  // kAddConstraint; kSetDefault: its default_value and default_text
-  ColumnDef column;          // kAddColumn
-  std::string column_name;   // the ALTER COLUMN kinds
+  ColumnDef column;          // kAddColumn; kAlterType: its type
+  std::string column_name;   // the ALTER COLUMN kinds, kDropColumn, kRenameColumn; kDropConstraint's and
+                             // kRenameConstraint's constraint
+  std::string new_name;      // the RENAME kinds
+  bool missing_ok = false;   // ADD COLUMN IF NOT EXISTS, DROP .. IF EXISTS
+  bool cascade = false;      // DROP .. CASCADE
+  bool using_expression = false;  // kAlterType with USING (not supported)
   std::string description;   // kOther: what it was, for the error message
 };
 

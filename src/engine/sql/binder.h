@@ -68,6 +68,11 @@ class Binder {
   // "setval()"), or null.
   const char* SequenceWrite() const { return sequence_write_; }
 
+  // The column's DEFAULT (NULL when it has none), bound for one statement.
+  Status DefaultValue(const catalog::ColumnSchema& column, BoundExprPtr* out);
+  // Every CHECK constraint of `table`, bound for one statement that writes it.
+  Status BindChecks(storage::Table* table, std::vector<CheckPlan>* out);
+
  private:
   struct ScopeEntry;
   struct Context;
@@ -245,14 +250,10 @@ class Binder {
   // the unique indexes on exactly the columns named (42P10 when none), or
   // every unique index (DO NOTHING without a target; 42601 for DO UPDATE).
   Status BindArbiters(const OnConflictClause& clause, const std::string& alias, InsertPlan* plan);
-  // Every CHECK constraint of `table`, bound for one statement that writes it.
-  Status BindChecks(storage::Table* table, std::vector<CheckPlan>* out);
   // What an expression stored in the catalog (a DEFAULT, a CHECK) may not
   // hold: a subquery (0A000 "cannot use subquery in <what>") or a parameter
   // (42P02).
   Status CheckStoredExpression(const BoundExpr& e, const char* what, int location) const;
-  // The column's DEFAULT (NULL when it has none), bound for one statement.
-  Status DefaultValue(const catalog::ColumnSchema& column, BoundExprPtr* out);
   Status LookupTable(const TableRef& ref, std::shared_ptr<storage::Table>* out) const;
   // Replaces GROUP BY expressions by slots; a remaining column is 42803.
   Status ApplyGrouping(BoundExprPtr* e, const SelectPlan& plan, int location);

@@ -10,15 +10,10 @@
 
 namespace paceline::sql {
 
-namespace {
-
-// The columns (of source 0) that `e` reads.
-void CollectColumns(const BoundExpr& e, std::set<int>* out) {
+void DdlExecutor::CollectColumns(const BoundExpr& e, std::set<int>* out) {
   if (e.kind == BoundKind::kColumn) out->insert(e.index);
   for (const auto& child : e.children) CollectColumns(*child, out);
 }
-
-}  // namespace
 
 Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult* result) {
   if (catalog_->FindTable(stmt.name)) {
@@ -42,84 +37,12 @@ Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult
       return Status(sqlstate::kDuplicateColumn, "column \"" + col.name + "\" specified more than once",
                     Pos(col.location));
     }
-    catalog::ColumnSchema column;
-    column.name = col.name;
-    // PostgreSQL's column rules: NULL and NOT NULL may not disagree, and
-    // there is one DEFAULT; serial counts as NOT NULL and a DEFAULT.
-    bool is_not_null = false, saw_nullable = false, saw_default = false, saw_identity = false;
-    TypeId serial_type;
-    if (SequenceDdl::IsSerial(col.type, &serial_type)) {
-      if (col.type.is_array) {
-        return Status(sqlstate::kFeatureNotSupported, "array of serial is not implemented", Pos(col.type.location));
-      }
-      serial_sequences.emplace_back();
-      SequenceDdl(catalog_, options_).Serial(stmt.name, col.name, serial_type, &column, &serial_sequences.back());
-      is_not_null = saw_nullable = saw_default = true;
-    } else {
-      PL_RETURN_IF_ERROR(binder.ResolveType(col.type, &column.type, &column.domain));
-    }
-    if (!column.domain.empty()) {
-      column.domain_not_null = catalog_->FindDomain(column.domain)->not_null;
-      column.not_null = column.domain_not_null;
-    }
-    auto both_default_and_identity = [&](const ConstraintDef& c) {
-      return Status(sqlstate::kSyntaxError, "both default and identity specified for column \"" + col.name +
-                                                "\" of table \"" + stmt.name + "\"", Pos(c.location));
-    };
-    auto conflicting_null = [&](const ConstraintDef& c) {
-      return Status(sqlstate::kSyntaxError, "conflicting NULL/NOT NULL declarations for column \"" + col.name +
-                                                "\" of table \"" + stmt.name + "\"", Pos(c.location));
-    };
-    for (const auto& c : col.constraints) {
-      switch (c.kind) {
-        case ConstraintKind::kNotNull:
-          if (saw_nullable && !is_not_null) return conflicting_null(c);
-          is_not_null = saw_nullable = column.not_null = true;
-          break;
-        case ConstraintKind::kNull:
-          if (saw_nullable && is_not_null) return conflicting_null(c);
-          saw_nullable = true;
-          break;
-        case ConstraintKind::kDefault:
-          if (saw_default) {
-            return Status(sqlstate::kSyntaxError, "multiple default values specified for column \"" + col.name +
-                                                      "\" of table \"" + stmt.name + "\"", Pos(c.location));
-          }
-          if (saw_identity) return both_default_and_identity(c);
-          saw_default = true;
-          PL_RETURN_IF_ERROR(binder.BindDefault(c, column, &column.default_value));
-          break;
-        case ConstraintKind::kIdentity: {
-          if (saw_identity) {
-            return Status(sqlstate::kSyntaxError, "multiple identity specifications for column \"" + col.name +
-                                                      "\" of table \"" + stmt.name + "\"", Pos(c.location));
-          }
-          if (saw_default) return both_default_and_identity(c);
-          if (saw_nullable && !is_not_null) return conflicting_null(c);
-          saw_identity = is_not_null = saw_nullable = true;
-          serial_sequences.emplace_back();
-          PL_RETURN_IF_ERROR(SequenceDdl(catalog_, options_)
-                                 .Identity(stmt.name, c, &column, &serial_sequences.back())
-                                 .WithPosition(Pos(c.location)));
-          break;
-        }
-        case ConstraintKind::kPrimaryKey: case ConstraintKind::kUnique: case ConstraintKind::kForeignKey: {
-          ConstraintDef def;
-          def.kind = c.kind;
-          def.name = c.name;
-          def.columns = {col.name};
-          def.ref_table = c.ref_table;
-          def.ref_columns = c.ref_columns;
-          def.location = c.location;
-          table_constraints.push_back(std::move(def));
-          break;
-        }
-        case ConstraintKind::kCheck:
-          checks.push_back(&c);  // bound once the table exists
-          break;
-      }
-    }
-    schema.columns.push_back(std::move(column));
+    ColumnDefinition defined;
+    PL_RETURN_IF_ERROR(DefineColumn(stmt.name, col, &binder, &defined));
+    if (defined.sequence) serial_sequences.push_back(std::move(*defined.sequence));
+    for (auto& def : defined.constraints) table_constraints.push_back(std::move(def));
+    checks.insert(checks.end(), defined.checks.begin(), defined.checks.end());
+    schema.columns.push_back(std::move(defined.column));
   }
   for (const auto& c : stmt.constraints) {
     if (c.kind == ConstraintKind::kCheck) {
@@ -194,6 +117,89 @@ Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult
   return Status::OK();
 }
 
+Status DdlExecutor::DefineColumn(const std::string& table_name, const ColumnDef& col, Binder* binder,
+                                 ColumnDefinition* out) {
+  catalog::ColumnSchema column;
+  column.name = col.name;
+  // PostgreSQL's column rules: NULL and NOT NULL may not disagree, and
+  // there is one DEFAULT; serial counts as NOT NULL and a DEFAULT.
+  bool is_not_null = false, saw_nullable = false, saw_default = false, saw_identity = false;
+  TypeId serial_type;
+  if (SequenceDdl::IsSerial(col.type, &serial_type)) {
+    if (col.type.is_array) {
+      return Status(sqlstate::kFeatureNotSupported, "array of serial is not implemented", Pos(col.type.location));
+    }
+    out->sequence.emplace();
+    SequenceDdl(catalog_, options_).Serial(table_name, col.name, serial_type, &column, &*out->sequence);
+    is_not_null = saw_nullable = saw_default = true;
+  } else {
+    PL_RETURN_IF_ERROR(binder->ResolveType(col.type, &column.type, &column.domain));
+  }
+  if (!column.domain.empty()) {
+    column.domain_not_null = catalog_->FindDomain(column.domain)->not_null;
+    column.not_null = column.domain_not_null;
+  }
+  auto both_default_and_identity = [&](const ConstraintDef& c) {
+    return Status(sqlstate::kSyntaxError, "both default and identity specified for column \"" + col.name +
+                                              "\" of table \"" + table_name + "\"", Pos(c.location));
+  };
+  auto conflicting_null = [&](const ConstraintDef& c) {
+    return Status(sqlstate::kSyntaxError, "conflicting NULL/NOT NULL declarations for column \"" + col.name +
+                                              "\" of table \"" + table_name + "\"", Pos(c.location));
+  };
+  for (const auto& c : col.constraints) {
+    switch (c.kind) {
+      case ConstraintKind::kNotNull:
+        if (saw_nullable && !is_not_null) return conflicting_null(c);
+        is_not_null = saw_nullable = column.not_null = true;
+        break;
+      case ConstraintKind::kNull:
+        if (saw_nullable && is_not_null) return conflicting_null(c);
+        saw_nullable = true;
+        break;
+      case ConstraintKind::kDefault:
+        if (saw_default) {
+          return Status(sqlstate::kSyntaxError, "multiple default values specified for column \"" + col.name +
+                                                    "\" of table \"" + table_name + "\"", Pos(c.location));
+        }
+        if (saw_identity) return both_default_and_identity(c);
+        saw_default = true;
+        PL_RETURN_IF_ERROR(binder->BindDefault(c, column, &column.default_value));
+        break;
+      case ConstraintKind::kIdentity: {
+        if (saw_identity) {
+          return Status(sqlstate::kSyntaxError, "multiple identity specifications for column \"" + col.name +
+                                                    "\" of table \"" + table_name + "\"", Pos(c.location));
+        }
+        if (saw_default) return both_default_and_identity(c);
+        if (saw_nullable && !is_not_null) return conflicting_null(c);
+        saw_identity = is_not_null = saw_nullable = true;
+        out->sequence.emplace();
+        PL_RETURN_IF_ERROR(SequenceDdl(catalog_, options_)
+                               .Identity(table_name, c, &column, &*out->sequence)
+                               .WithPosition(Pos(c.location)));
+        break;
+      }
+      case ConstraintKind::kPrimaryKey: case ConstraintKind::kUnique: case ConstraintKind::kForeignKey: {
+        ConstraintDef def;
+        def.kind = c.kind;
+        def.name = c.name;
+        def.columns = {col.name};
+        def.ref_table = c.ref_table;
+        def.ref_columns = c.ref_columns;
+        def.location = c.location;
+        out->constraints.push_back(std::move(def));
+        break;
+      }
+      case ConstraintKind::kCheck:
+        out->checks.push_back(&c);  // bound once the table exists
+        break;
+    }
+  }
+  out->column = std::move(column);
+  return Status::OK();
+}
+
 Status DdlExecutor::AddChecks(storage::Table* table, const std::vector<const ConstraintDef*>& defs) {
   Binder binder(catalog_);
   binder.SetSource(source_);
@@ -203,7 +209,9 @@ Status DdlExecutor::AddChecks(storage::Table* table, const std::vector<const Con
   std::set<std::string> taken;
   for (const auto& index : table->indexes()) taken.insert(index->schema().name);
   for (const auto& fk : schema.foreign_keys) taken.insert(fk.name);
-  std::vector<catalog::CheckConstraint> checks;
+  for (const auto& check : schema.checks) taken.insert(check.name);
+  const std::set<std::string> existing = taken;
+  std::vector<catalog::CheckConstraint> checks = schema.checks;
   for (const ConstraintDef* def : defs) {
     BoundExprPtr condition;
     PL_RETURN_IF_ERROR(binder.BindCheckCondition(*def->check, table, &condition));
@@ -211,10 +219,12 @@ Status DdlExecutor::AddChecks(storage::Table* table, const std::vector<const Con
     check.expression = def->check_text;
     if (check.expression.empty()) return InternalError("a CHECK condition without its text");
     if (!def->name.empty()) {
-      for (const auto& other : checks) {
-        if (other.name == def->name) {
-          return Status(sqlstate::kDuplicateObject, "check constraint \"" + def->name + "\" already exists");
-        }
+      if (existing.count(def->name) > 0) {
+        return Status(sqlstate::kDuplicateObject,
+                      "constraint \"" + def->name + "\" for relation \"" + schema.name + "\" already exists");
+      }
+      if (taken.count(def->name) > 0) {  // given twice in one statement
+        return Status(sqlstate::kDuplicateObject, "check constraint \"" + def->name + "\" already exists");
       }
       check.name = def->name;
     } else {
@@ -228,10 +238,12 @@ Status DdlExecutor::AddChecks(storage::Table* table, const std::vector<const Con
       for (int n = 1; taken.count(check.name) > 0; ++n) check.name = base + std::to_string(n);
     }
     taken.insert(check.name);
+    PL_RETURN_IF_ERROR(CheckRows(*table, *condition, check.name));  // ALTER TABLE ADD CHECK: the rows it has
     checks.push_back(std::move(check));
   }
   std::sort(checks.begin(), checks.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   table->mutable_schema().checks = std::move(checks);
+  catalog_->SchemaChanged();
   return Status::OK();
 }
 

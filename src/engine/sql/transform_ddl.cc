@@ -293,16 +293,33 @@ Status Transformer::TransformAlterTableCmd(const PgQuery__AlterTableCmd& c, Alte
       out->description = "ADD CONSTRAINT";
       return Status::OK();
     case PG_QUERY__ALTER_TABLE_TYPE__AT_AddColumn:
-      if (c.missing_ok) {  // the AST cannot say "unless it exists"
-        out->description = "ADD COLUMN IF NOT EXISTS";
-        return Status::OK();
-      }
       if (!Is(c.def, PG_QUERY__NODE__NODE_COLUMN_DEF)) {
         out->description = "ADD COLUMN";
         return Status::OK();
       }
       out->kind = AlterKind::kAddColumn;
+      out->missing_ok = c.missing_ok;
       return TransformColumnDef(*c.def->column_def, &out->column);
+    case PG_QUERY__ALTER_TABLE_TYPE__AT_DropColumn:
+    case PG_QUERY__ALTER_TABLE_TYPE__AT_DropConstraint:
+      out->kind = c.subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_DropColumn ? AlterKind::kDropColumn
+                                                                        : AlterKind::kDropConstraint;
+      out->column_name = Str(c.name);
+      out->missing_ok = c.missing_ok;
+      out->cascade = c.behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE;
+      return Status::OK();
+    case PG_QUERY__ALTER_TABLE_TYPE__AT_AlterColumnType: {
+      if (!Is(c.def, PG_QUERY__NODE__NODE_COLUMN_DEF)) break;
+      const PgQuery__ColumnDef& def = *c.def->column_def;
+      if (def.coll_clause != nullptr) return Unsupported("COLLATE", def.coll_clause->location);
+      if (def.type_name == nullptr) break;
+      out->kind = AlterKind::kAlterType;
+      out->column_name = Str(c.name);
+      out->using_expression = def.raw_default != nullptr;
+      out->column.name = out->column_name;
+      out->column.location = def.location;
+      return TransformTypeName(*def.type_name, &out->column.type);
+    }
     default:
       break;
   }
@@ -341,6 +358,25 @@ Status Transformer::TransformAlterTableCmd(const PgQuery__AlterTableCmd& c, Alte
       break;
     }
   }
+  return Status::OK();
+}
+
+Status Transformer::TransformRename(const PgQuery__RenameStmt& s, std::unique_ptr<AlterTableStmt>* out) {
+  if (s.relation == nullptr) return InternalError("ALTER TABLE RENAME without a table");
+  auto alter = std::make_unique<AlterTableStmt>();
+  alter->table = Str(s.relation->relname);
+  alter->if_exists = s.missing_ok;
+  AlterTableCmd cmd;
+  cmd.new_name = Str(s.newname);
+  switch (s.rename_type) {
+    case PG_QUERY__OBJECT_TYPE__OBJECT_TABLE: cmd.kind = AlterKind::kRenameTable; break;
+    case PG_QUERY__OBJECT_TYPE__OBJECT_COLUMN: cmd.kind = AlterKind::kRenameColumn; break;
+    case PG_QUERY__OBJECT_TYPE__OBJECT_TABCONSTRAINT: cmd.kind = AlterKind::kRenameConstraint; break;
+    default: return InternalError("not a table's rename");
+  }
+  cmd.column_name = Str(s.subname);
+  alter->commands.push_back(std::move(cmd));
+  *out = std::move(alter);
   return Status::OK();
 }
 

@@ -425,6 +425,16 @@ Status Transformer::TransformStatement(const Node& node, Statement* stmt) {
       if (node.alter_table_stmt->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE) break;  // ALTER INDEX, ...
       stmt->kind = StatementKind::kAlterTable;
       return TransformAlterTable(*node.alter_table_stmt, &stmt->alter_table);
+    case PG_QUERY__NODE__NODE_RENAME_STMT: {
+      const PgQuery__RenameStmt& rename = *node.rename_stmt;
+      const bool of_table = rename.rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE ||
+                            rename.rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABCONSTRAINT ||
+                            (rename.rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_COLUMN &&
+                             rename.relation_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE);
+      if (!of_table) break;  // ALTER INDEX / VIEW / SEQUENCE .. RENAME
+      stmt->kind = StatementKind::kAlterTable;
+      return TransformRename(rename, &stmt->alter_table);
+    }
     case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
       stmt->kind = StatementKind::kCreateSequence;
       return TransformCreateSequence(*node.create_seq_stmt, &stmt->create_sequence);

@@ -95,6 +95,9 @@ class Transformer {
   Status TransformDrop(const PgQuery__DropStmt& s, std::unique_ptr<DropStmt>* out);
   Status TransformTruncate(const PgQuery__TruncateStmt& s, std::unique_ptr<TruncateStmt>* out);
   Status TransformAlterTable(const PgQuery__AlterTableStmt& s, std::unique_ptr<AlterTableStmt>* out);
+  // ALTER TABLE t RENAME TO / RENAME [COLUMN] / RENAME CONSTRAINT, as a
+  // one-command ALTER TABLE.
+  Status TransformRename(const PgQuery__RenameStmt& s, std::unique_ptr<AlterTableStmt>* out);
   Status TransformAlterTableCmd(const PgQuery__AlterTableCmd& c, AlterTableCmd* out);
   Status TransformCreateSequence(const PgQuery__CreateSeqStmt& s, std::unique_ptr<CreateSequenceStmt>* out);
   Status TransformAlterSequence(const PgQuery__AlterSeqStmt& s, std::unique_ptr<AlterSequenceStmt>* out);

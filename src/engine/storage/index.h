@@ -34,6 +34,13 @@ class Index {
   Index(catalog::IndexSchema schema, const catalog::TableSchema& table, const TupleLayout* layout);
 
   const catalog::IndexSchema& schema() const { return schema_; }
+  // The table's columns moved (ALTER TABLE, exclusive use): key column at
+  // old position p is now at `position[p]`; the key format stays.
+  // ALTER TABLE .. RENAME CONSTRAINT (exclusive use).
+  void Rename(std::string name) { schema_.name = std::move(name); }
+  void MoveColumns(const std::vector<int>& position) {
+    for (int& column : schema_.columns) column = position[column];
+  }
   bool unique() const { return schema_.unique; }
   bool ordered() const { return ordered_ != nullptr; }
 

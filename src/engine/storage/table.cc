@@ -98,15 +98,62 @@ void Table::DropIndex(std::string_view name) {
   for (auto it = indexes_.begin(); it != indexes_.end(); ++it) {
     if ((*it)->schema().name == name) {
       if ((*it)->schema().primary) has_primary_ = false;
-      graveyard_.push_back(Buried{++stamp_, {}, std::move(*it)});
+      graveyard_.push_back(Buried{++stamp_, {}, std::move(*it), {}});
       indexes_.erase(it);
       return;
     }
   }
 }
 
+Status Table::ChangeColumns(catalog::TableSchema schema, const std::vector<int>& position,
+                            const RowValues& values_of) {
+  TupleLayout layout(ColumnTypes(schema));
+  // Every new image first, so that a failure changes nothing.
+  std::vector<std::pair<Row*, TuplePtr>> images;
+  std::vector<Value> values;
+  Status status;
+  ForEachRow([&](Row* row) {
+    const Tuple* t = row->tuple.load(std::memory_order_acquire);
+    if (t == nullptr) return true;
+    values.clear();
+    status = values_of(*t, &values);
+    if (status.ok() && values.size() != schema.columns.size()) status = InternalError("a rewritten row of the wrong width");
+    if (!status.ok()) return false;
+    images.emplace_back(row, layout.Build(values));
+    return true;
+  });
+  PL_RETURN_IF_ERROR(status);
+  // The indexes whose key columns change type are built again.
+  std::vector<catalog::IndexSchema> rebuild;
+  for (auto it = indexes_.begin(); it != indexes_.end();) {
+    Index& index = **it;
+    bool retyped = false;
+    for (int column : index.schema().columns) {
+      const int moved = position[column];
+      if (moved < 0) return InternalError("an index on a dropped column");
+      retyped |= !(schema.columns[moved].type == schema_.columns[column].type);
+    }
+    index.MoveColumns(position);
+    if (!retyped) {
+      ++it;
+      continue;
+    }
+    rebuild.push_back(index.schema());
+    if (index.schema().primary) has_primary_ = false;
+    graveyard_.push_back(Buried{++stamp_, {}, std::move(*it), {}});
+    it = indexes_.erase(it);
+  }
+  Buried buried{++stamp_, {}, nullptr, {}};
+  schema_ = std::move(schema);
+  layout_ = std::move(layout);
+  for (auto& [row, image] : images) buried.tuples.push_back(ExchangeTuple(row, std::move(image)));
+  graveyard_.push_back(std::move(buried));
+  for (auto& index : rebuild) PL_RETURN_IF_ERROR(AddIndex(std::move(index)));
+  return Status::OK();
+}
+
 void Table::Truncate() {
-  Buried buried{++stamp_, {}, nullptr};
+  Buried buried{++stamp_, {}, nullptr, {}};
   buried.rows.assign(rows_.begin(), rows_.begin() + static_cast<std::ptrdiff_t>(published_.load()));
   graveyard_.push_back(std::move(buried));
   rows_.clear();

@@ -8,8 +8,8 @@
 // Thread-safety: AllocateRow, ReleaseRow, ExchangeTuple, row iteration and
 // index operations may run concurrently. A tuple or row that concurrent
 // readers may still hold is not freed or released directly: it goes through
-// the EpochManager (epoch_manager.h). Truncate, AddIndex and DropIndex need
-// exclusive use (no transaction running).
+// the EpochManager (epoch_manager.h). Truncate, AddIndex, DropIndex,
+// ChangeColumns and Rename need exclusive use (no statement running).
 #pragma once
 
 #include <oneapi/tbb/concurrent_queue.h>
@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -82,11 +83,25 @@ class Table {
   Status AddIndex(catalog::IndexSchema schema);
   void DropIndex(std::string_view name);
 
+  // ALTER TABLE's rewrite (exclusive use): the table takes `schema`'s
+  // columns and layout. Each present row gets the image made of the values
+  // `values_of` gives for its old image (one per new column, each of its
+  // column's type or NULL); nothing changes when it fails. An index's key
+  // column at old position p moves to `position[p]`: the caller drops the
+  // indexes on columns that go (-1) first. An index whose key columns
+  // change type is built again from the new images. The old images (and
+  // rebuilt indexes) are buried under a new stamp, as Truncate's rows: a
+  // block idle between its statements may still hold them.
+  using RowValues = std::function<Status(const Tuple& old, std::vector<Value>* out)>;
+  Status ChangeColumns(catalog::TableSchema schema, const std::vector<int>& position, const RowValues& values_of);
+  // ALTER TABLE .. RENAME TO (exclusive use).
+  void Rename(std::string name) { schema_.name = std::move(name); }
+
   // Removes every row (exclusive use). The Row objects move to the
   // graveyard (a transaction still open may hold them), like the index a
   // DropIndex removes, until FreeGraveyard.
   void Truncate();
-  // Each Truncate and DropIndex buries under the next stamp; stamp() is
+  // Each Truncate, DropIndex and ChangeColumns buries under the next stamp; stamp() is
   // the latest.
   uint64_t stamp() const { return stamp_; }
   // Frees what was buried under stamps ≤ `stamp` (when no transaction can
@@ -110,6 +125,7 @@ class Table {
     uint64_t stamp;
     std::vector<Row*> rows;
     std::unique_ptr<Index> index;
+    std::vector<TuplePtr> tuples;  // images a ChangeColumns replaced
   };
   std::vector<Buried> graveyard_;
   uint64_t stamp_ = 0;

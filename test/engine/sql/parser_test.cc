@@ -1101,8 +1101,9 @@ TEST(ParserTest, AlterTable) {
   EXPECT_EQ(alter.commands[1].column.constraints[0].kind, ConstraintKind::kNotNull);
   EXPECT_EQ(alter.commands[2].kind, AlterKind::kAddConstraint);
   EXPECT_EQ(alter.commands[2].constraint.kind, ConstraintKind::kUnique);
-  EXPECT_EQ(alter.commands[3].kind, AlterKind::kOther);
-  EXPECT_EQ(alter.commands[3].description, "DROP COLUMN");
+  EXPECT_EQ(alter.commands[3].kind, AlterKind::kDropColumn);
+  EXPECT_EQ(alter.commands[3].column_name, "y");
+  EXPECT_FALSE(alter.commands[3].cascade);
   EXPECT_EQ(alter.commands[4].kind, AlterKind::kSetDefault);
   EXPECT_EQ(alter.commands[4].column_name, "x");
   EXPECT_EQ(alter.commands[4].constraint.default_text, "1");
@@ -1122,6 +1123,39 @@ TEST(ParserTest, AlterTable) {
   EXPECT_EQ(constraint.columns, (std::vector<std::string>{"w_id", "d_id"}));
   EXPECT_EQ(constraint.ref_table, "district");
   EXPECT_EQ(constraint.ref_columns, (std::vector<std::string>{"d_w_id", "d_id"}));
+
+  PARSE_ONE(drops, "ALTER TABLE t DROP IF EXISTS a CASCADE, DROP CONSTRAINT IF EXISTS k, ADD COLUMN IF NOT EXISTS b int");
+  ASSERT_EQ(drops->alter_table->commands.size(), 3u);
+  EXPECT_EQ(drops->alter_table->commands[0].kind, AlterKind::kDropColumn);
+  EXPECT_TRUE(drops->alter_table->commands[0].missing_ok);
+  EXPECT_TRUE(drops->alter_table->commands[0].cascade);
+  EXPECT_EQ(drops->alter_table->commands[1].kind, AlterKind::kDropConstraint);
+  EXPECT_EQ(drops->alter_table->commands[1].column_name, "k");
+  EXPECT_TRUE(drops->alter_table->commands[1].missing_ok);
+  EXPECT_EQ(drops->alter_table->commands[2].kind, AlterKind::kAddColumn);
+  EXPECT_TRUE(drops->alter_table->commands[2].missing_ok);
+
+  PARSE_ONE(retype, "ALTER TABLE t ALTER COLUMN a TYPE bigint, ALTER b SET DATA TYPE text USING b::text");
+  EXPECT_EQ(retype->alter_table->commands[0].kind, AlterKind::kAlterType);
+  EXPECT_EQ(retype->alter_table->commands[0].column_name, "a");
+  EXPECT_EQ(Show(retype->alter_table->commands[0].column.type), "int8");
+  EXPECT_FALSE(retype->alter_table->commands[0].using_expression);
+  EXPECT_TRUE(retype->alter_table->commands[1].using_expression);
+
+  // PostgreSQL parses renames as their own statement; Paceline makes them
+  // one-command ALTER TABLEs.
+  PARSE_ONE(rename, "ALTER TABLE IF EXISTS t RENAME TO u");
+  ASSERT_EQ(rename->kind, StatementKind::kAlterTable);
+  EXPECT_TRUE(rename->alter_table->if_exists);
+  EXPECT_EQ(rename->alter_table->commands[0].kind, AlterKind::kRenameTable);
+  EXPECT_EQ(rename->alter_table->commands[0].new_name, "u");
+  PARSE_ONE(rename_column, "ALTER TABLE t RENAME COLUMN a TO b");
+  EXPECT_EQ(rename_column->alter_table->commands[0].kind, AlterKind::kRenameColumn);
+  EXPECT_EQ(rename_column->alter_table->commands[0].column_name, "a");
+  EXPECT_EQ(rename_column->alter_table->commands[0].new_name, "b");
+  PARSE_ONE(rename_constraint, "ALTER TABLE t RENAME CONSTRAINT k TO k2");
+  ASSERT_EQ(rename_constraint->kind, StatementKind::kAlterTable);
+  EXPECT_EQ(rename_constraint->alter_table->commands[0].kind, AlterKind::kRenameConstraint);
 
   PARSE_ONE(owner, "ALTER TABLE t OWNER TO bob");
   EXPECT_EQ(owner->alter_table->commands[0].kind, AlterKind::kOther);
@@ -1307,7 +1341,7 @@ TEST(ParserTest, UnsupportedStatementKindsAreNamed) {
       {"REVOKE SELECT ON t FROM bob", "REVOKE"},
       {"LOCK TABLE t", "LOCK TABLE"},
       {"ALTER INDEX i RENAME TO j", "ALTER INDEX RENAME"},
-      {"ALTER TABLE t RENAME TO u", "ALTER TABLE RENAME"},
+      {"ALTER VIEW v RENAME TO u", "ALTER VIEW RENAME"},
       {"ALTER SEQUENCE s RENAME TO u", "ALTER SEQUENCE RENAME"},
       {"ALTER INDEX i SET (fillfactor = 50)", "ALTER INDEX"},
       {"CREATE TYPE mood AS ENUM ('sad', 'ok')", "CREATE TYPE"},
