@@ -39,6 +39,7 @@
 #include "engine/durability/durability.h"
 #include "engine/execution/worker_pool.h"
 #include "engine/execution_gate.h"
+#include "engine/advisory_lock_table.h"
 #include "engine/table_gates.h"
 #include "engine/footprint_builder.h"
 #include "engine/lane_table.h"
@@ -99,6 +100,8 @@ class Database {
   void SubmitTo(size_t queue, TransactionRequest request, ResultCallback done);
   // Statistics of the workers since start or the last ResetStats.
   ExecutionStats Stats() const;
+  // Sessions waiting for an advisory lock now (tests, monitoring).
+  size_t AdvisoryLockWaiters() const { return advisory_lock_table_.Waiting(); }
   // Those that ran on their submitter's thread (Run; WorkerPool::HereStats).
   ExecutionStats StatsHere() const;
   // The same per run queue (WorkerPool::StatsPerQueue); empty without workers.
@@ -297,6 +300,7 @@ class Database {
   sql::StatementCache cache_;
   ExecutionGate gate_;
   TableGates table_gates_;
+  AdvisoryLockTable advisory_lock_table_;  // pg_advisory_lock & co.; outlives every session
   std::mutex procedures_mu_;
   std::map<std::string, std::shared_ptr<RegisteredProcedure>, std::less<>> procedures_;
   std::unique_ptr<cc::ConcurrencyControl> cc_;

@@ -293,6 +293,7 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
   SequenceSession own_sequences(&catalog_, durability_.get());
   SequenceSession* sequences = request.sequences != nullptr ? request.sequences : &own_sequences;
   txn->SetSequences(sequences);
+  txn->SetAdvisoryLocks(request.advisory_locks);
   const int64_t start = CurrentTimestampMicros();
   Status status;
   if (proc) {
@@ -336,6 +337,7 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
     status = txn->Explain(std::move(status));
     txn->Abort();
   }
+  if (request.advisory_locks != nullptr) request.advisory_locks->EndTransaction();
   result->status = status;
   if (status.ok()) {
     result->commit_lsn = txn->commit_lsn();

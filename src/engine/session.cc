@@ -123,6 +123,7 @@ std::string Lower(std::string_view s) {
 Session::Session(Database* db)
     : db_(db),
       sequences_(&db->catalog_, db->durability_.get()),
+      advisory_locks_(&db->advisory_lock_table_, &cancel_, db->options().lock_timeout),
       settings_(DefaultSettings()),
       id_(db->next_session_id_.fetch_add(1, std::memory_order_relaxed)) {}
 

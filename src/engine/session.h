@@ -56,6 +56,7 @@
 #include "common/value.h"
 #include "engine/query_result.h"
 #include "engine/recent_statements.h"
+#include "engine/advisory_locks.h"
 #include "engine/sequence_session.h"
 #include "engine/sql/prepared_statement.h"
 #include "engine/sql/literal_parameterizer.h"
@@ -111,6 +112,7 @@ class Session {
   // Its currval/lastval state, for the requests it submits (a scheduled
   // pipeline keeps currval like a block).
   SequenceSession* sequences() { return &sequences_; }
+  AdvisoryLocks* advisory_locks() { return &advisory_locks_; }
   // One client request: the outermost scope clears the cancel token when it
   // opens; calls inside it (each public entry point opens one) do not. An
   // owner that serves one client message with several calls (a protocol's
@@ -264,6 +266,7 @@ class Session {
   Database* db_;
   CancelToken cancel_;     // borrowed by txn_ and by the owner's requests
   SequenceSession sequences_;  // borrowed by txn_ and by the owner's requests
+  AdvisoryLocks advisory_locks_;  // borrowed by txn_ and by the owner's requests
   int request_depth_ = 0;  // public entry points on the stack
   TransactionState state_ = TransactionState::kIdle;
   std::unique_ptr<Transaction> txn_;  // the open block's transaction

@@ -17,6 +17,7 @@ Status Session::Begin(uint64_t timestamp) {
   PL_RETURN_IF_ERROR(db_->NewTransaction(timestamp != 0 ? timestamp : db_->NextTimestamp(), &txn_));
   txn_->SetCancelToken(&cancel_);
   txn_->SetSequences(&sequences_);
+  txn_->SetAdvisoryLocks(&advisory_locks_);
   txn_start_ = CurrentTimestampMicros();
   return Status::OK();
 }
@@ -157,6 +158,7 @@ Status Session::EndTransaction(bool commit) {
     txn_->Abort();
   }
   LeaveLanes();  // its writes are in (or gone): the next block of its lanes may run
+  advisory_locks_.EndTransaction();
   if (ran_ddl_) {
     ran_ddl_ = false;
     db_->CollectGarbage();

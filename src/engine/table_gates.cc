@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "engine/condition_wait.h"
+
 namespace paceline::engine {
 
 bool TableGates::Holds(Owner owner, uint32_t table) const {
@@ -163,30 +165,16 @@ TableGates::Outcome TableGates::WaitUntil(std::unique_lock<std::mutex>& lock, Ow
                                           Clock::time_point deadline, const CancelToken* cancel, Ready ready) {
   if (ready()) return Outcome::kEntered;
   waits_[owner] = wait;
-  Outcome outcome;
-  for (;;) {
-    if (cancel != nullptr && cancel->canceled()) {
-      outcome = Outcome::kCanceled;
-      break;
-    }
-    // Checked at every wake-up: the holders and claimants change while it
-    // waits, and whoever's wait closes a cycle is refused.
-    if (WouldDeadlock(owner)) {
-      outcome = Outcome::kDeadlock;
-      break;
-    }
-    const bool timed_out = cv_.wait_until(lock, deadline) == std::cv_status::timeout;
-    if (ready()) {
-      outcome = Outcome::kEntered;
-      break;
-    }
-    if (timed_out) {
-      outcome = Outcome::kTimedOut;
-      break;
-    }
-  }
+  // The holders and claimants change while it waits.
+  const WaitEnd end = WaitOnCondition(lock, cv_, deadline, cancel, ready, [&] { return WouldDeadlock(owner); });
   waits_.erase(owner);
-  return outcome;
+  switch (end) {
+    case WaitEnd::kReady: return Outcome::kEntered;
+    case WaitEnd::kTimedOut: return Outcome::kTimedOut;
+    case WaitEnd::kDeadlock: return Outcome::kDeadlock;
+    case WaitEnd::kCanceled: return Outcome::kCanceled;
+  }
+  return Outcome::kTimedOut;
 }
 
 void TableGates::Prune(uint32_t table) {

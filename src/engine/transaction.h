@@ -39,6 +39,7 @@
 
 namespace paceline::sql {
 class SequenceAccess;
+class AdvisoryLockAccess;
 }
 
 namespace paceline::engine {
@@ -119,6 +120,10 @@ class Transaction : private cc::CommitHooks {
   // sequence functions then fail); set before the first statement.
   void SetSequences(sql::SequenceAccess* sequences) { sequences_ = sequences; }
   sql::SequenceAccess* sequences() const { return sequences_; }
+  // pg_advisory_lock & co.'s locks (borrowed, may be null: the functions
+  // then fail); set before the first statement.
+  void SetAdvisoryLocks(sql::AdvisoryLockAccess* locks) { advisory_locks_ = locks; }
+  sql::AdvisoryLockAccess* advisory_locks() const { return advisory_locks_; }
   // A check point: 57014 when canceled (counted in CancelToken::checks()).
   Status CheckCanceled() const { return cancel_ != nullptr && cancel_->Poll() ? CanceledStatus() : Status::OK(); }
 
@@ -229,6 +234,7 @@ class Transaction : private cc::CommitHooks {
   std::unique_ptr<cc::TransactionContext> ctx_;
   const CancelToken* cancel_ = nullptr;
   sql::SequenceAccess* sequences_ = nullptr;
+  sql::AdvisoryLockAccess* advisory_locks_ = nullptr;
   durability::Durability* durability_ = nullptr;
   std::string redo_;  // during Commit: the redo record Install appends
   uint64_t commit_lsn_ = 0;

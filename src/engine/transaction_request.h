@@ -40,6 +40,7 @@ struct StatementCall {
 // A request's statements as the engine prepared them (engine-internal:
 // defined in database.cc).
 class SequenceSession;
+class AdvisoryLocks;
 struct PreparedCalls;
 
 struct TransactionRequest {
@@ -54,6 +55,10 @@ struct TransactionRequest {
   // The session whose currval and lastval nextval & co. read and set
   // (borrowed, may be null: the request has its own, which it forgets).
   SequenceSession* sequences = nullptr;
+  // The session whose advisory locks pg_advisory_lock & co. take (borrowed,
+  // may be null: they then fail); its transaction-level ones end with each
+  // attempt.
+  AdvisoryLocks* advisory_locks = nullptr;
   // Filled by the engine, left empty by callers: the statements as
   // prepared when the footprint was read, which each attempt runs while the
   // catalog is the one they were bound against (instead of preparing

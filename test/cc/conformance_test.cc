@@ -38,6 +38,7 @@ class ConformanceTest : public ::testing::TestWithParam<std::tuple<std::string, 
   void SetUp() override { Open(4, true, 10000); }
 
   void Open(size_t workers, bool steal, int max_retries) {
+    session_.reset();  // sessions must not outlive their Database
     db_.reset();
     Options options;
     options.cc = std::get<0>(GetParam());

@@ -84,6 +84,17 @@ constexpr FunctionInfo kFunctions[] = {
     {"currval", ScalarFunction::kCurrval, 1, 1},
     {"setval", ScalarFunction::kSetval, 2, 3},
     {"lastval", ScalarFunction::kLastval, 0, 0},
+    {"pg_advisory_lock", ScalarFunction::kAdvisoryLock, 1, 2},
+    {"pg_advisory_lock_shared", ScalarFunction::kAdvisoryLockShared, 1, 2},
+    {"pg_advisory_xact_lock", ScalarFunction::kAdvisoryXactLock, 1, 2},
+    {"pg_advisory_xact_lock_shared", ScalarFunction::kAdvisoryXactLockShared, 1, 2},
+    {"pg_try_advisory_lock", ScalarFunction::kTryAdvisoryLock, 1, 2},
+    {"pg_try_advisory_lock_shared", ScalarFunction::kTryAdvisoryLockShared, 1, 2},
+    {"pg_try_advisory_xact_lock", ScalarFunction::kTryAdvisoryXactLock, 1, 2},
+    {"pg_try_advisory_xact_lock_shared", ScalarFunction::kTryAdvisoryXactLockShared, 1, 2},
+    {"pg_advisory_unlock", ScalarFunction::kAdvisoryUnlock, 1, 2},
+    {"pg_advisory_unlock_shared", ScalarFunction::kAdvisoryUnlockShared, 1, 2},
+    {"pg_advisory_unlock_all", ScalarFunction::kAdvisoryUnlockAll, 0, 0},
 };
 
 bool IsSequenceFunction(ScalarFunction f) {
@@ -396,8 +407,10 @@ Status Binder::BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
       for (auto& a : args) PL_RETURN_IF_ERROR(require_number(a));
       node->type = PromoteNumbers(args[0]->type, args[1]->type);
       break;
-    default:  // the array functions: BindArrayFunction
-      return InternalError("array function bound as a scalar function");
+    default:  // the advisory lock functions (one run of the enum); the array functions: BindArrayFunction
+      if (!IsAdvisoryLockFunction(info->function)) return InternalError("array function bound as a scalar function");
+      PL_RETURN_IF_ERROR(BindAdvisoryLockFunction(name, args, node.get(), e.location));
+      break;
   }
   node->children = std::move(args);
   *out = std::move(node);

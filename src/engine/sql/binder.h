@@ -166,6 +166,9 @@ class Binder {
   static bool IsIntervalArithmetic(BinaryOp op, const BoundExpr& left, const BoundExpr& right);
   Status BindIntervalArithmetic(BinaryOp op, BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out);
   Status BindIntervalFunction(const std::string& name, std::vector<BoundExprPtr>& args, BoundExpr* node, int location);
+  // pg_advisory_lock & co. (bind_advisory_lock.cc).
+  Status BindAdvisoryLockFunction(const std::string& name, std::vector<BoundExprPtr>& args, BoundExpr* node,
+                                  int location);
   // nextval/currval/setval/lastval (`function`, taking min..max
   // arguments; bind_sequence.cc): a constant name (text, or
   // text::regclass) is resolved now (42P01 / 42809) and kept as the

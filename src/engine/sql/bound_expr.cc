@@ -49,7 +49,12 @@ BoundExprPtr BoundExpr::Clone() const {
   return e;
 }
 
+bool IsAdvisoryLockFunction(ScalarFunction function) {
+  return function >= ScalarFunction::kAdvisoryLock && function <= ScalarFunction::kAdvisoryUnlockAll;
+}
+
 bool IsVolatile(ScalarFunction function) {
+  if (IsAdvisoryLockFunction(function)) return true;
   switch (function) {
     case ScalarFunction::kRandom: case ScalarFunction::kClockTimestamp: case ScalarFunction::kGenRandomUuid:
     case ScalarFunction::kPgSleep: case ScalarFunction::kPgSleepFor:

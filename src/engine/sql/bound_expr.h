@@ -68,10 +68,19 @@ enum class ScalarFunction {
   // name (none for lastval), index 0 when it is the catalog's name already,
   // -1 when it is regclass text to read at run time.
   kNextval, kCurrval, kSetval, kLastval,
+  // Advisory locks (bind_advisory_lock.cc, evaluate_advisory_lock.cc):
+  // children the key (one bigint, or two integers: index 1), void or bool.
+  kAdvisoryLock, kAdvisoryLockShared, kAdvisoryXactLock, kAdvisoryXactLockShared, kTryAdvisoryLock,
+  kTryAdvisoryLockShared, kTryAdvisoryXactLock, kTryAdvisoryXactLockShared, kAdvisoryUnlock, kAdvisoryUnlockShared,
+  kAdvisoryUnlockAll,
 };
 
+// The advisory lock functions, kAdvisoryLock .. kAdvisoryUnlockAll.
+bool IsAdvisoryLockFunction(ScalarFunction function);
+
 // Volatile functions: a new value (or effect) at every call (random,
-// clock_timestamp, gen_random_uuid, pg_sleep, the sequence functions).
+// clock_timestamp, gen_random_uuid, pg_sleep, the sequence and advisory
+// lock functions).
 // Never folded into a constant, never evaluated once as an index key.
 bool IsVolatile(ScalarFunction function);
 

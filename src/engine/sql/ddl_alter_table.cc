@@ -1,7 +1,7 @@
 // DdlExecutor: ALTER TABLE — columns added, dropped, retyped, renamed and
-// their DEFAULT and NOT NULL; constraints added, dropped and renamed; the
-// table renamed; with PostgreSQL's rules and SQLSTATEs (see
-// ddl_executor.h).
+// their DEFAULT and NOT NULL; the table renamed; with PostgreSQL's rules
+// and SQLSTATEs (see ddl_executor.h). The constraint commands are in
+// ddl_alter_constraint.cc.
 //
 // Rows are rewritten (storage::Table::ChangeColumns) when a column is
 // added, dropped or changes type; every other command changes only the
@@ -106,29 +106,6 @@ Status DdlExecutor::CheckNoNulls(const storage::Table& table, int column) {
   return has_null ? NotNullViolationOf(table.schema().columns[column], table) : Status::OK();
 }
 
-Status DdlExecutor::CheckRows(const storage::Table& table, const BoundExpr& condition, const std::string& name) {
-  EvalContext ctx;
-  const storage::TupleLayout* layouts[1] = {&table.layout()};
-  ctx.layouts = layouts;
-  ctx.statement_time = CurrentTimestampMicros();
-  Status status;
-  bool violated = false;
-  table.ForEachRow([&](storage::Row* row) {
-    const storage::Tuple* t = row->tuple.load(std::memory_order_acquire);
-    if (t == nullptr) return true;
-    const storage::Tuple* tuples[1] = {t};
-    ctx.tuples = tuples;
-    Value passed;
-    status = Evaluate(condition, ctx, &passed);
-    violated = status.ok() && !passed.is_null() && !passed.bool_value();
-    return status.ok() && !violated;
-  });
-  PL_RETURN_IF_ERROR(status);
-  if (!violated) return Status::OK();
-  return Status(sqlstate::kCheckViolation,
-                "check constraint \"" + name + "\" of relation \"" + table.name() + "\" is violated by some row");
-}
-
 Status DdlExecutor::ColumnsReadBy(storage::Table& table, const catalog::CheckConstraint& check, std::set<int>* out) {
   ExprPtr expr;
   PL_RETURN_IF_ERROR(ParseExpression(check.expression, &expr));
@@ -210,46 +187,6 @@ Status DdlExecutor::AlterColumn(storage::Table& table, const AlterTableCmd& cmd)
   }
   catalog_->AlterColumn(&table, c, std::move(column));
   return Status::OK();
-}
-
-Status DdlExecutor::AddConstraint(storage::Table& table, const ConstraintDef& def) {
-  switch (def.kind) {
-    case ConstraintKind::kPrimaryKey: case ConstraintKind::kUnique: {
-      const bool primary = def.kind == ConstraintKind::kPrimaryKey;
-      if (primary && table.primary_index() != nullptr) {
-        return Status(sqlstate::kInvalidTableDefinition,
-                      "multiple primary keys for table \"" + table.name() + "\" are not allowed");
-      }
-      if (!def.name.empty() && catalog_->FindIndexTable(def.name)) {
-        return Status(sqlstate::kDuplicateTable, "relation \"" + def.name + "\" already exists");
-      }
-      catalog::IndexSchema index;
-      PL_RETURN_IF_ERROR(MakeIndex(table.schema(), def, primary, &index));
-      std::vector<bool> was_not_null;
-      for (const auto& column : table.schema().columns) was_not_null.push_back(column.not_null);
-      if (primary) {
-        // Key columns become NOT NULL; existing NULLs make that fail.
-        for (int c : index.columns) PL_RETURN_IF_ERROR(CheckNoNulls(table, c));
-        for (int c : index.columns) table.mutable_schema().columns[c].not_null = true;
-      }
-      std::vector<int> key_columns = index.columns;
-      Status created = catalog_->CreateIndex(&table, std::move(index));
-      if (!created.ok() && primary) {
-        // The key stays nullable when the primary key could not be made.
-        for (int c : key_columns) table.mutable_schema().columns[c].not_null = was_not_null[c];
-      }
-      return created;
-    }
-    case ConstraintKind::kForeignKey: {
-      catalog::ForeignKey fk;
-      PL_RETURN_IF_ERROR(MakeForeignKey(table.schema(), def, nullptr, &fk));
-      return catalog_->AddForeignKey(&table, std::move(fk));
-    }
-    case ConstraintKind::kCheck:
-      return AddChecks(&table, {&def});
-    default:
-      return NotSupported("ALTER TABLE ADD of this constraint");
-  }
 }
 
 Status DdlExecutor::AddColumn(storage::Table& table, const AlterTableCmd& cmd) {
@@ -490,53 +427,6 @@ Status DdlExecutor::AlterType(storage::Table& table, const AlterTableCmd& cmd) {
   return binder.BindChecks(&table, &checks);
 }
 
-Status DdlExecutor::DropConstraint(storage::Table& table, const AlterTableCmd& cmd) {
-  const std::string& name = cmd.column_name;
-  catalog::TableSchema& schema = table.mutable_schema();
-  for (auto it = schema.checks.begin(); it != schema.checks.end(); ++it) {
-    if (it->name != name) continue;
-    schema.checks.erase(it);
-    catalog_->SchemaChanged();
-    return Status::OK();
-  }
-  for (auto it = schema.foreign_keys.begin(); it != schema.foreign_keys.end(); ++it) {
-    if (it->name != name) continue;
-    schema.foreign_keys.erase(it);
-    catalog_->SchemaChanged();
-    return Status::OK();
-  }
-  const storage::Index* index = table.FindIndex(name);
-  if (index == nullptr || !index->unique()) {
-    if (cmd.missing_ok) return Status::OK();  // PostgreSQL notices "does not exist, skipping"
-    return Status(sqlstate::kUndefinedObject,
-                  "constraint \"" + name + "\" of relation \"" + table.name() + "\" does not exist");
-  }
-  // A primary key or unique constraint: the foreign keys that reference
-  // its columns go only with CASCADE.
-  std::vector<std::string> key;
-  for (int c : index->schema().columns) key.push_back(schema.columns[c].name);
-  std::sort(key.begin(), key.end());
-  std::vector<std::pair<std::shared_ptr<storage::Table>, std::string>> referencing;
-  for (const std::string& other_name : catalog_->TableNames()) {
-    std::shared_ptr<storage::Table> other = catalog_->FindTable(other_name);
-    for (const auto& fk : other->schema().foreign_keys) {
-      std::vector<std::string> ref = fk.ref_columns;
-      std::sort(ref.begin(), ref.end());
-      if (fk.ref_table != table.name() || ref != key) continue;
-      if (!cmd.cascade) {
-        return Status(sqlstate::kDependentObjectsStillExist, "cannot drop constraint " + name + " on table " +
-                                                                 table.name() + " because other objects depend on it")
-            .WithDetail("constraint " + fk.name + " on table " + other_name + " depends on index " + name);
-      }
-      referencing.emplace_back(other, fk.name);
-    }
-  }
-  for (const auto& [other, fk] : referencing) {
-    std::erase_if(other->mutable_schema().foreign_keys, [&](const catalog::ForeignKey& f) { return f.name == fk; });
-  }
-  return catalog_->DropIndex(name);
-}
-
 Status DdlExecutor::RenameColumn(storage::Table& table, const AlterTableCmd& cmd) {
   const int c = table.schema().FindColumn(cmd.column_name);
   if (c < 0) return Status(sqlstate::kUndefinedColumn, "column \"" + cmd.column_name + "\" does not exist");
@@ -571,44 +461,6 @@ Status DdlExecutor::RenameTable(storage::Table& table, const AlterTableCmd& cmd)
                         " reads (drop the view, rename, and create it again)");
   }
   return catalog_->RenameTable(table.name(), cmd.new_name);
-}
-
-Status DdlExecutor::RenameConstraint(storage::Table& table, const AlterTableCmd& cmd) {
-  const std::string& name = cmd.column_name;
-  catalog::TableSchema& schema = table.mutable_schema();
-  auto taken = [&]() {
-    if (table.FindIndex(cmd.new_name) != nullptr) return true;
-    for (const auto& check : schema.checks) {
-      if (check.name == cmd.new_name) return true;
-    }
-    for (const auto& fk : schema.foreign_keys) {
-      if (fk.name == cmd.new_name) return true;
-    }
-    return false;
-  };
-  if (taken()) {
-    return Status(sqlstate::kDuplicateObject,
-                  "constraint \"" + cmd.new_name + "\" for relation \"" + table.name() + "\" already exists");
-  }
-  for (auto& check : schema.checks) {
-    if (check.name != name) continue;
-    check.name = cmd.new_name;
-    std::sort(schema.checks.begin(), schema.checks.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
-    catalog_->SchemaChanged();
-    return Status::OK();
-  }
-  for (auto& fk : schema.foreign_keys) {
-    if (fk.name != name) continue;
-    fk.name = cmd.new_name;
-    catalog_->SchemaChanged();
-    return Status::OK();
-  }
-  const storage::Index* index = table.FindIndex(name);
-  if (index == nullptr || !index->unique()) {
-    return Status(sqlstate::kUndefinedObject,
-                  "constraint \"" + name + "\" for table \"" + table.name() + "\" does not exist");
-  }
-  return catalog_->RenameIndex(name, cmd.new_name);
 }
 
 Status DdlExecutor::AlterTable(const AlterTableStmt& stmt, engine::QueryResult* result) {

@@ -58,6 +58,7 @@ Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) 
   if (e.function >= ScalarFunction::kCardinality && e.function <= ScalarFunction::kArrayOverlap) {
     return EvaluateArrayFunction(e, args, out);
   }
+  if (IsAdvisoryLockFunction(e.function)) return EvaluateAdvisoryLockFunction(e, args, ctx, out);
   switch (e.function) {
     case ScalarFunction::kNow:
       *out = e.type.id == TypeId::kTimestampTz ? Value::TimestampTz(ctx.statement_time)

@@ -38,6 +38,9 @@ Status EvaluateIntervalFunction(const BoundExpr& e, const std::vector<Value>& ar
 // (evaluate_sequence.cc), through ctx.sequences.
 Status EvaluateSequenceFunction(const BoundExpr& e, const std::vector<Value>& args, const EvalContext& ctx,
                                 Value* out);
+// pg_advisory_lock & co. through ctx.advisory_locks (evaluate_advisory_lock.cc).
+Status EvaluateAdvisoryLockFunction(const BoundExpr& e, const std::vector<Value>& args, const EvalContext& ctx,
+                                    Value* out);
 
 // A kFunction node (evaluate_function.cc).
 Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out);

@@ -190,6 +190,7 @@ Status Executor::DerivedRows(const DerivedPlan& derived, std::vector<std::vector
     row_ctx.subqueries = this;
     row_ctx.cancel = ctx_.cancel;
     row_ctx.sequences = ctx_.sequences;
+    row_ctx.advisory_locks = ctx_.advisory_locks;
     out->clear();
     if (derived.function.kind != TableFunctionKind::kNone) {
       PL_RETURN_IF_ERROR(FunctionRows(derived, row_ctx, out));

@@ -45,6 +45,7 @@ Executor::Executor(engine::Transaction* txn, const std::vector<Value>* params, i
   ctx_.subqueries = this;
   ctx_.cancel = txn != nullptr ? txn->cancel_token() : nullptr;
   ctx_.sequences = txn != nullptr ? txn->sequences() : nullptr;
+  ctx_.advisory_locks = txn != nullptr ? txn->advisory_locks() : nullptr;
 }
 
 Executor::Executor(Executor* parent, const EvalContext* outer) : root_(parent->root_), txn_(parent->txn_) {
@@ -53,6 +54,7 @@ Executor::Executor(Executor* parent, const EvalContext* outer) : root_(parent->r
   ctx_.subqueries = this;
   ctx_.cancel = parent->ctx_.cancel;
   ctx_.sequences = parent->ctx_.sequences;
+  ctx_.advisory_locks = parent->ctx_.advisory_locks;
   ctx_.outer = outer;
 }
 

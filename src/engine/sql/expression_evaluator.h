@@ -21,6 +21,7 @@ namespace paceline::sql {
 
 struct EvalContext;
 class SequenceAccess;
+class AdvisoryLockAccess;
 
 // Runs the subqueries an expression contains (the Executor implements it:
 // a subquery reads rows through the statement's transaction).
@@ -42,6 +43,7 @@ struct EvalContext {
   SubqueryRunner* subqueries = nullptr;             // null: a kSubquery is an internal error
   const CancelToken* cancel = nullptr;              // ends pg_sleep early (57014); may be null
   SequenceAccess* sequences = nullptr;              // nextval & co.; null: they fail (XX000)
+  AdvisoryLockAccess* advisory_locks = nullptr;     // pg_advisory_lock & co.; null: they fail (0A000)
 };
 
 Status Evaluate(const BoundExpr& expr, const EvalContext& ctx, Value* out);

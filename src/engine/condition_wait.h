@@ -1,0 +1,33 @@
+// WaitOnCondition: the wait loop of the engine's own waits (table gates,
+// advisory locks): on the caller's mutex and condition variable, until
+// `ready()`, the deadline, the cancel token (which the caller has
+// registered a Wakeup on), or `would_deadlock()` — both checked at every
+// wake-up, since what the waiter waits for changes while it waits, and the
+// waiter whose wait would close a cycle is the one refused.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
+#include "common/cancel_token.h"
+
+namespace paceline::engine {
+
+enum class WaitEnd { kReady, kTimedOut, kDeadlock, kCanceled };
+
+// Call with `lock` held and `ready()` false.
+template <typename Ready, typename WouldDeadlock>
+WaitEnd WaitOnCondition(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
+                        std::chrono::steady_clock::time_point deadline, const CancelToken* cancel, Ready ready,
+                        WouldDeadlock would_deadlock) {
+  for (;;) {
+    if (cancel != nullptr && cancel->canceled()) return WaitEnd::kCanceled;
+    if (would_deadlock()) return WaitEnd::kDeadlock;
+    const bool timed_out = cv.wait_until(lock, deadline) == std::cv_status::timeout;
+    if (ready()) return WaitEnd::kReady;
+    if (timed_out) return WaitEnd::kTimedOut;
+  }
+}
+
+}  // namespace paceline::engine
