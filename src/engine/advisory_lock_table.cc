@@ -3,7 +3,6 @@
 #include "engine/advisory_lock_table.h"
 
 #include <iterator>
-#include <set>
 
 #include "engine/condition_wait.h"
 
@@ -19,19 +18,10 @@ void AdvisoryLockTable::Blockers(Owner owner, const Key& key, bool shared, std::
 }
 
 bool AdvisoryLockTable::WouldDeadlock(Owner owner) const {
-  std::vector<Owner> pending;
-  const Wait& wait = waits_.at(owner);
-  Blockers(owner, wait.key, wait.shared, &pending);
-  std::set<Owner> seen;
-  while (!pending.empty()) {
-    Owner next = pending.back();
-    pending.pop_back();
-    if (next == owner) return true;
-    if (!seen.insert(next).second) continue;
-    auto w = waits_.find(next);
-    if (w != waits_.end()) Blockers(next, w->second.key, w->second.shared, &pending);
-  }
-  return false;
+  return WaitsForItself(owner, [&](Owner o, std::vector<Owner>* out) {
+    auto wait = waits_.find(o);
+    if (wait != waits_.end()) Blockers(o, wait->second.key, wait->second.shared, out);
+  });
 }
 
 void AdvisoryLockTable::WakeWaiters(void* self) {

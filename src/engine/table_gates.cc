@@ -146,18 +146,10 @@ void TableGates::WaitsFor(Owner owner, const Wait& wait, std::vector<Owner>* out
 }
 
 bool TableGates::WouldDeadlock(Owner owner) const {
-  std::vector<Owner> pending;
-  WaitsFor(owner, waits_.at(owner), &pending);
-  std::set<Owner> seen;
-  while (!pending.empty()) {
-    Owner next = pending.back();
-    pending.pop_back();
-    if (next == owner) return true;
-    if (!seen.insert(next).second) continue;
-    auto wait = waits_.find(next);
-    if (wait != waits_.end()) WaitsFor(next, wait->second, &pending);
-  }
-  return false;
+  return WaitsForItself(owner, [&](Owner o, std::vector<Owner>* out) {
+    auto wait = waits_.find(o);
+    if (wait != waits_.end()) WaitsFor(o, wait->second, out);
+  });
 }
 
 template <typename Ready>

@@ -123,15 +123,18 @@ Status Table::ChangeColumns(catalog::TableSchema schema, const std::vector<int>&
     return true;
   });
   PL_RETURN_IF_ERROR(status);
+  for (const auto& index : indexes_) {
+    for (int column : index->schema().columns) {
+      if (position[column] < 0) return InternalError("an index on a dropped column");
+    }
+  }
   // The indexes whose key columns change type are built again.
   std::vector<catalog::IndexSchema> rebuild;
   for (auto it = indexes_.begin(); it != indexes_.end();) {
     Index& index = **it;
     bool retyped = false;
     for (int column : index.schema().columns) {
-      const int moved = position[column];
-      if (moved < 0) return InternalError("an index on a dropped column");
-      retyped |= !(schema.columns[moved].type == schema_.columns[column].type);
+      retyped |= !(schema.columns[position[column]].type == schema_.columns[column].type);
     }
     index.MoveColumns(position);
     if (!retyped) {
