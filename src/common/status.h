@@ -59,6 +59,7 @@ inline constexpr std::string_view kGroupingError = "42803";
 inline constexpr std::string_view kWindowingError = "42P20";
 inline constexpr std::string_view kWrongObjectType = "42809";
 inline constexpr std::string_view kDatatypeMismatch = "42804";
+inline constexpr std::string_view kInvalidForeignKey = "42830";
 inline constexpr std::string_view kUndefinedFunction = "42883";
 inline constexpr std::string_view kCannotCoerce = "42846";
 inline constexpr std::string_view kUndefinedTable = "42P01";

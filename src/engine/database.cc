@@ -193,6 +193,7 @@ Status Database::NewTransaction(uint64_t timestamp, std::unique_ptr<Transaction>
   auto txn = std::make_unique<Transaction>(cc_.get(), &epoch_, timestamp);
   PL_RETURN_IF_ERROR(txn->Start());
   txn->SetDurability(durability_.get());
+  txn->SetStatements(this);
   *out = std::move(txn);
   return Status::OK();
 }
@@ -240,6 +241,7 @@ Status Database::RunDml(const sql::PreparedStatement& statement, const std::vect
       default: return InternalError("not a DML statement");
     }
   }
+  if (status.ok()) status = executor.RunForeignKeyEvents();
   // No result that contradicts what earlier statements read: under OCC a
   // row or predicate they read may have changed since (this statement may
   // have found the row gone); 40001 now rather than at commit.
@@ -259,6 +261,12 @@ Status Database::RunDml(const sql::PreparedStatement& statement, const std::vect
     result->Clear();
   }
   return status;
+}
+
+Status Database::CheckDeferred(Transaction* txn, int64_t start_time, bool all) {
+  if (!txn->has_deferred_checks()) return Status::OK();
+  sql::Executor executor(txn, nullptr, start_time, options_.statement_memory_bytes);
+  return executor.CheckDeferredForeignKeys(all);  // they only read: nothing to undo
 }
 
 Status Database::BulkLoad(std::string_view table_name, const std::vector<std::vector<Value>>& rows) {

@@ -47,6 +47,7 @@
 #include "engine/procedure.h"
 #include "engine/session.h"
 #include "engine/sql/literal_parameterizer.h"
+#include "engine/sql/statement_preparer.h"
 #include "engine/sql/statement_cache.h"
 #include "engine/storage/epoch_manager.h"
 #include "engine/transaction_request.h"
@@ -58,7 +59,7 @@ struct DdlRedo;
 
 namespace paceline::engine {
 
-class Database {
+class Database : private sql::StatementPreparer {
  public:
   static Status Open(const Options& options, std::unique_ptr<Database>* out);
   ~Database();
@@ -190,8 +191,14 @@ class Database {
   // Logs a DDL statement's text, then what replaying it would not make the
   // same way (sql::DdlRedo), and waits until all of it is durable.
   Status LogDdl(const std::string& text, const sql::DdlRedo& after);
+  // sql::StatementPreparer: from the statement cache (every transaction's,
+  // for its foreign keys).
   Status Prepare(std::string_view sql, const std::vector<Type>& declared,
-                 std::shared_ptr<const sql::PreparedStatement>* out);
+                 std::shared_ptr<const sql::PreparedStatement>* out) override;
+  // Runs `txn`'s deferred foreign key checks that are due (sql::Executor::
+  // CheckDeferredForeignKeys): all of them before a commit, or those SET
+  // CONSTRAINTS .. IMMEDIATE made due.
+  Status CheckDeferred(Transaction* txn, int64_t start_time, bool all);
   // Prepares `sql` to run with `params` ($1..$n), the caller holding the
   // gate. With Options::parameterize_literals, when sql::LiteralParameterizer
   // replaces literals of `sql` and the normalized text prepares, that is the

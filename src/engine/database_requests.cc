@@ -329,6 +329,7 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
       if (!status.ok()) break;
     }
   }
+  if (status.ok()) status = CheckDeferred(txn.get(), start, /*all=*/true);
   if (status.ok()) {
     status = txn->Commit();
   } else {

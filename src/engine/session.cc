@@ -367,6 +367,8 @@ Status Session::RunUtility(const sql::PreparedStatement& statement, QueryResult*
       if (block_scoped) local_settings_.push_back(set.name);
       return Status::OK();
     }
+    case sql::StatementKind::kSetConstraints:
+      return SetConstraints(*ast.set_constraints, result);
     case sql::StatementKind::kShow: {
       const std::string& name = ast.show->name;
       if (ShowPacelineSetting(name, result)) {

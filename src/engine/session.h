@@ -196,6 +196,9 @@ class Session {
   Status Run(const sql::PreparedStatement& statement, const std::vector<Value>& params, QueryResult* result);
   Status RunTransactionControl(const sql::TransactionStmt& stmt, QueryResult* result);
   Status RunUtility(const sql::PreparedStatement& statement, QueryResult* result);
+  // SET CONSTRAINTS (session_block.cc): the block's deferrable foreign keys
+  // deferred or made immediate, those made immediate checked at once.
+  Status SetConstraints(const sql::SetConstraintsStmt& stmt, QueryResult* result);
   // 25001 when DDL in an open block would touch a table the block wrote.
   Status CheckDdlAfterWrites(const sql::Statement& ast) const;
   // Starts a transaction (timestamp 0: a new age).

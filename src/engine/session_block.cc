@@ -10,6 +10,7 @@
 #include "engine/footprint_builder.h"
 #include "engine/session.h"
 #include "engine/session_statement_gate.h"
+#include "engine/sql/deferred_constraints.h"
 
 namespace paceline::engine {
 
@@ -141,6 +142,48 @@ void Session::LeaveTableGates() {
   table_gates_.clear();
 }
 
+Status Session::SetConstraints(const sql::SetConstraintsStmt& stmt, QueryResult* result) {
+  result->command_tag = "SET CONSTRAINTS";
+  // PostgreSQL's order: the warning outside a block, then the names: each
+  // must name a constraint (a foreign key, key or CHECK of any table), and
+  // one that cannot be deferred cannot be made DEFERRED.
+  const bool in_block = state_ == TransactionState::kInBlock && txn_;
+  if (!in_block) {
+    result->warnings.push_back(
+        Status(sqlstate::kNoActiveSqlTransaction, "SET CONSTRAINTS can only be used in transaction blocks"));
+  }
+  const catalog::Catalog& catalog = db_->catalog();
+  for (const std::string& name : stmt.names) {
+    bool found = false;
+    bool deferrable = false;
+    for (const auto& table_name : catalog.TableNames()) {
+      std::shared_ptr<storage::Table> table = catalog.FindTable(table_name);
+      for (const auto& fk : table->schema().foreign_keys) {
+        if (fk.name != name) continue;
+        found = true;
+        deferrable = deferrable || fk.deferrable;
+      }
+      for (const auto& check : table->schema().checks) found = found || check.name == name;
+      for (const auto& index : table->indexes()) found = found || (index->unique() && index->schema().name == name);
+    }
+    if (!found) return Status(sqlstate::kUndefinedObject, "constraint \"" + name + "\" does not exist");
+    if (stmt.deferred && !deferrable) {
+      return Status(sqlstate::kWrongObjectType, "constraint \"" + name + "\" is not deferrable");
+    }
+  }
+  if (!in_block) return Status::OK();
+  sql::DeferredConstraints& deferred = txn_->deferred_constraints();
+  if (stmt.names.empty()) deferred.SetAll(stmt.deferred);
+  for (const std::string& name : stmt.names) deferred.Set(name, stmt.deferred);
+  if (stmt.deferred) return Status::OK();
+  // What waited for the constraints now immediate is checked now.
+  StatementGate gate(this);
+  PL_RETURN_IF_ERROR(gate.Enter());
+  Status status = db_->CheckDeferred(txn_.get(), txn_start_, /*all=*/false);
+  if (!status.ok() && txn_->abort_reason() == cc::AbortReason::kNone) status = txn_->Explain(std::move(status));
+  return status;
+}
+
 Status Session::EndTransaction(bool commit) {
   implicit_block_ = false;
   if (!txn_) {  // a failed block that ran elsewhere (EnterFailedBlock)
@@ -152,6 +195,10 @@ Status Session::EndTransaction(bool commit) {
   if (commit) {
     StatementGate gate(this);  // no schema change while it installs its writes
     status = gate.Enter();
+    // Deferred foreign keys first; one that fails ends the block as an
+    // error does (a conflict instead when its reads are stale).
+    if (status.ok()) status = db_->CheckDeferred(txn_.get(), txn_start_, /*all=*/true);
+    if (!status.ok() && txn_->abort_reason() == cc::AbortReason::kNone) status = txn_->Explain(std::move(status));
     if (status.ok()) status = txn_->Commit();  // a conflict aborts it
     else txn_->Abort();
   } else {

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "engine/durability/redo_record.h"
+#include "engine/sql/deferred_constraints.h"
 #include "engine/log/log_frame.h"
 
 namespace paceline::engine {
@@ -203,10 +204,19 @@ Row* Transaction::DeletedHolderOf(Table* table, const Tuple& tuple) {
   return nullptr;
 }
 
-Status Transaction::Insert(Table* table, TuplePtr tuple) {
-  Row* inserted = nullptr;
-  return InsertUnlessHeld(table, &tuple, {}, nullptr, &inserted);
+Status Transaction::Insert(Table* table, TuplePtr tuple, Row** inserted) {
+  Row* row = nullptr;
+  Status status = InsertUnlessHeld(table, &tuple, {}, nullptr, &row);
+  if (inserted != nullptr) *inserted = row;
+  return status;
 }
+
+sql::DeferredConstraints& Transaction::deferred_constraints() {
+  if (!deferred_) deferred_ = std::make_unique<sql::DeferredConstraints>();
+  return *deferred_;
+}
+
+bool Transaction::has_deferred_checks() const { return deferred_ && !deferred_->empty(); }
 
 Status Transaction::InsertOrFindHolder(Table* table, TuplePtr* tuple, std::span<const Index* const> arbiters,
                                        Row** holder, Row** inserted) {
@@ -284,6 +294,7 @@ bool Transaction::HasWritesTo(const Table* table) const {
 }
 
 void Transaction::RollbackTo(size_t mark) {
+  if (deferred_) deferred_->RollbackTo(mark);
   // Rows this transaction inserted and now forgets go back to their table
   // (after the epoch) once their index entries are gone too.
   std::vector<std::pair<Table*, Row*>> created;

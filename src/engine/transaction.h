@@ -40,6 +40,8 @@
 namespace paceline::sql {
 class SequenceAccess;
 class AdvisoryLockAccess;
+class StatementPreparer;
+class DeferredConstraints;
 }
 
 namespace paceline::engine {
@@ -81,9 +83,10 @@ class Transaction : private cc::CommitHooks {
   void NarrowPredicate(size_t handle, const std::string& last) { cc_->NarrowPredicate(ctx_.get(), handle, last); }
   void NarrowTableScan(size_t handle, size_t positions) { cc_->NarrowTableScan(ctx_.get(), handle, positions); }
 
-  // Inserts a new row with image `tuple` into `table`. 23505 (naming the
-  // constraint and key) when a unique index already holds the key.
-  Status Insert(storage::Table* table, storage::TuplePtr tuple);
+  // Inserts a new row with image `tuple` into `table` (the row, when
+  // `inserted` is given, in *inserted). 23505 (naming the constraint and
+  // key) when a unique index already holds the key.
+  Status Insert(storage::Table* table, storage::TuplePtr tuple, storage::Row** inserted = nullptr);
   // INSERT .. ON CONFLICT's insert: as Insert, except that when a live row
   // (committed, or this transaction's own) already holds the new row's key
   // in one of `arbiters` (unique indexes of `table`), nothing is inserted,
@@ -124,6 +127,15 @@ class Transaction : private cc::CommitHooks {
   // then fail); set before the first statement.
   void SetAdvisoryLocks(sql::AdvisoryLockAccess* locks) { advisory_locks_ = locks; }
   sql::AdvisoryLockAccess* advisory_locks() const { return advisory_locks_; }
+  // What prepares the statements that enforce foreign keys (borrowed, may
+  // be null: a statement that must enforce one then fails).
+  void SetStatements(sql::StatementPreparer* statements) { statements_ = statements; }
+  sql::StatementPreparer* statements() const { return statements_; }
+  // This transaction's deferred foreign keys (made on first use); RollbackTo
+  // drops the checks deferred after its mark.
+  sql::DeferredConstraints& deferred_constraints();
+  // Whether checks wait for commit (or SET CONSTRAINTS .. IMMEDIATE).
+  bool has_deferred_checks() const;
   // A check point: 57014 when canceled (counted in CancelToken::checks()).
   Status CheckCanceled() const { return cancel_ != nullptr && cancel_->Poll() ? CanceledStatus() : Status::OK(); }
 
@@ -235,6 +247,8 @@ class Transaction : private cc::CommitHooks {
   const CancelToken* cancel_ = nullptr;
   sql::SequenceAccess* sequences_ = nullptr;
   sql::AdvisoryLockAccess* advisory_locks_ = nullptr;
+  sql::StatementPreparer* statements_ = nullptr;
+  std::unique_ptr<sql::DeferredConstraints> deferred_;
   durability::Durability* durability_ = nullptr;
   std::string redo_;  // during Commit: the redo record Install appends
   uint64_t commit_lsn_ = 0;

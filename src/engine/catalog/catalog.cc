@@ -152,6 +152,16 @@ Status IdentityRequires(const std::string& dropping, const std::string& column, 
 
 }  // namespace
 
+std::vector<std::pair<std::string, std::string>> Catalog::ForeignKeysReferencing(std::string_view table) const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [name, other] : tables_) {
+    for (const auto& fk : other->schema().foreign_keys) {
+      if (fk.ref_table == table) out.emplace_back(name, fk.name);
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> Catalog::OwnedSequences(std::string_view table) const {
   std::vector<std::string> owned;
   for (const auto& [name, sequence] : sequences_) {

@@ -2,9 +2,9 @@
 // keys and indexes, as recorded by CREATE TABLE / CREATE DOMAIN / CREATE
 // INDEX. They carry no storage; storage::Table and storage::Index hold one.
 //
-// Foreign keys and domains are recorded so that the scheduler can derive a
-// column's canonical domain (stock.s_w_id → warehouse.w_id → "w_id"); Paceline
-// does not enforce foreign keys (see README). Thread-safety: immutable once
+// Foreign keys are enforced by the SQL executor (execute_foreign_keys.cc)
+// and also let the scheduler derive a column's canonical domain
+// (stock.s_w_id → warehouse.w_id → "w_id"). Thread-safety: immutable once
 // the owning object is published by the Catalog.
 #pragma once
 
@@ -52,11 +52,24 @@ struct ColumnSchema {
   bool domain_not_null = false;  // the domain itself is NOT NULL (its error is reported first)
 };
 
+// What a foreign key does to the rows that reference a deleted or updated
+// key (PostgreSQL's confdeltype/confupdtype letters).
+enum class ForeignKeyAction : char {
+  kNoAction = 'a', kRestrict = 'r', kCascade = 'c', kSetNull = 'n', kSetDefault = 'd'
+};
+
 struct ForeignKey {
   std::string name;
   std::vector<int> columns;               // in the referencing table
   std::string ref_table;
-  std::vector<std::string> ref_columns;   // in the referenced table
+  std::vector<std::string> ref_columns;   // in the referenced table (a unique key of it)
+  ForeignKeyAction on_delete = ForeignKeyAction::kNoAction;
+  ForeignKeyAction on_update = ForeignKeyAction::kNoAction;
+  // ON DELETE SET NULL / SET DEFAULT (columns): the columns set, positions
+  // in the referencing table; empty: all of `columns`.
+  std::vector<int> delete_set_columns;
+  bool deferrable = false;
+  bool initially_deferred = false;
 };
 
 struct DomainSchema {

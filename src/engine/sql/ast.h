@@ -345,6 +345,13 @@ struct ConstraintDef {
   std::vector<std::string> columns;       // table constraint columns (PK, UNIQUE, FK)
   std::string ref_table;                  // FOREIGN KEY / REFERENCES
   std::vector<std::string> ref_columns;   // empty: the referenced table's primary key
+  char on_delete = 'a';                   // FOREIGN KEY: catalog::ForeignKeyAction's letters
+  char on_update = 'a';
+  std::vector<std::string> delete_set_columns;  // ON DELETE SET NULL/DEFAULT (columns)
+  bool deferrable = false;                // FOREIGN KEY: DEFERRABLE
+  bool initially_deferred = false;        // FOREIGN KEY: INITIALLY DEFERRED
+  bool not_deferrable = false;            // NOT DEFERRABLE written (column constraint attributes)
+  bool not_valid = false;                 // ALTER TABLE .. ADD .. NOT VALID: existing rows not checked
   ExprPtr default_value;                  // kDefault
   std::string default_text;               // kDefault: PostgreSQL's text of it ("now()")
   ExprPtr check;                          // kCheck: the condition
@@ -406,6 +413,7 @@ struct DropStmt {
 struct TruncateStmt {
   std::vector<std::string> tables;
   bool restart_identity = false;  // RESTART IDENTITY: the tables' own sequences start again
+  bool cascade = false;           // CASCADE: the tables that reference them too
 };
 
 // CREATE SEQUENCE [IF NOT EXISTS] name [options].
@@ -510,6 +518,12 @@ struct DiscardStmt {
   DiscardTarget target = DiscardTarget::kAll;
 };
 
+// SET CONSTRAINTS { ALL | name [, ...] } { DEFERRED | IMMEDIATE }.
+struct SetConstraintsStmt {
+  std::vector<std::string> names;  // empty: ALL
+  bool deferred = false;
+};
+
 // PREPARE name [(types)] AS statement.
 struct PrepareStmt {
   std::string name;
@@ -530,6 +544,7 @@ enum class StatementKind {
   kCreateTable, kCreateDomain, kCreateIndex, kCreateView, kDrop, kTruncate, kAlterTable,
   kCreateSequence, kAlterSequence,
   kTransaction, kSet, kShow,
+  kSetConstraints,      // SET CONSTRAINTS: the session's block
   kVacuum, kAnalyze,    // accepted, no effect
   kCheckpoint,          // a checkpoint of the data directory (none without one)
   kCopy, kDeallocate, kPrepare, kExecute,  // carried out by the protocol layer (src/server)
@@ -566,6 +581,7 @@ struct Statement {
   std::unique_ptr<CopyStmt> copy;
   std::unique_ptr<DeallocateStmt> deallocate;
   std::unique_ptr<DiscardStmt> discard;
+  std::unique_ptr<SetConstraintsStmt> set_constraints;
   std::unique_ptr<PrepareStmt> prepare;
   std::unique_ptr<ExecuteStmt> execute;
   // kUnsupported: what it is, for the 0A000 message ("CREATE FUNCTION").

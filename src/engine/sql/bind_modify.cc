@@ -177,6 +177,7 @@ Status Binder::BindInsert(const InsertStmt& stmt, std::unique_ptr<InsertPlan>* o
     }
   }
   PL_RETURN_IF_ERROR(BindChecks(plan->table.get(), &plan->checks));
+  BindForeignKeys(*plan->table, WriteKind::kInsert, {}, &plan->foreign_keys);
   const std::string alias = stmt.table.alias.empty() ? plan->table->name() : stmt.table.alias;
   if (stmt.on_conflict != nullptr) PL_RETURN_IF_ERROR(BindOnConflict(*stmt.on_conflict, alias, plan.get()));
   PL_RETURN_IF_ERROR(
@@ -313,6 +314,7 @@ Status Binder::BindOnConflict(const OnConflictClause& clause, const std::string&
   PL_RETURN_IF_ERROR(
       BindSetList(clause.set, plan->table->schema(), ctx, &on_conflict.set_columns, &on_conflict.set_values));
   if (clause.where != nullptr) PL_RETURN_IF_ERROR(BindPredicate(*clause.where, ctx, "WHERE", &on_conflict.where));
+  BindForeignKeys(*plan->table, WriteKind::kUpdate, on_conflict.set_columns, &on_conflict.foreign_keys);
   for (auto& e : on_conflict.set_values) FinalizeParameters(e.get());
   if (on_conflict.where) FinalizeParameters(on_conflict.where.get());
   return Status::OK();
@@ -363,6 +365,7 @@ Status Binder::BindUpdate(const UpdateStmt& stmt, std::unique_ptr<UpdatePlan>* o
   PL_RETURN_IF_ERROR(BindSetList(stmt.set, plan->target.table->schema(), ctx, &plan->set_columns,
                                  &plan->set_values));
   PL_RETURN_IF_ERROR(BindChecks(plan->target.table.get(), &plan->checks));
+  BindForeignKeys(*plan->target.table, WriteKind::kUpdate, plan->set_columns, &plan->foreign_keys);
   PL_RETURN_IF_ERROR(BindModifyReturning(stmt.returning, ctx, &plan->returning, &plan->returning_columns));
   FinalizeParameters(&plan->target);
   if (plan->join) FinalizeParameters(plan->join.get());
@@ -377,6 +380,7 @@ Status Binder::BindDelete(const DeleteStmt& stmt, std::unique_ptr<DeletePlan>* o
   Context ctx;
   PL_RETURN_IF_ERROR(BindWith(stmt.with, ctx));
   PL_RETURN_IF_ERROR(BindTarget(stmt.table, stmt.using_items, stmt.where.get(), ctx, &plan->target, &plan->join));
+  BindForeignKeys(*plan->target.table, WriteKind::kDelete, {}, &plan->foreign_keys);
   PL_RETURN_IF_ERROR(BindModifyReturning(stmt.returning, ctx, &plan->returning, &plan->returning_columns));
   FinalizeParameters(&plan->target);
   if (plan->join) FinalizeParameters(plan->join.get());

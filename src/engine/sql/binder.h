@@ -14,6 +14,8 @@
 
 #include <memory>
 #include <optional>
+#include <set>
+#include <tuple>
 #include <vector>
 
 #include "common/status.h"
@@ -72,6 +74,15 @@ class Binder {
   Status DefaultValue(const catalog::ColumnSchema& column, BoundExprPtr* out);
   // Every CHECK constraint of `table`, bound for one statement that writes it.
   Status BindChecks(storage::Table* table, std::vector<CheckPlan>* out);
+  // How a statement writes a table, for BindForeignKeys.
+  enum class WriteKind { kInsert, kUpdate, kDelete };
+  // The foreign keys a statement that writes `table` enforces
+  // (bind_foreign_keys.cc): for kInsert the table's own; for kUpdate those
+  // whose key columns `set_columns` include, on either side; for kDelete
+  // those that reference it. The tables they read and write, and those
+  // their referential actions reach in turn, count as used (TablesUsed).
+  void BindForeignKeys(const storage::Table& table, WriteKind kind, const std::vector<int>& set_columns,
+                       ForeignKeyRules* out);
 
  private:
   struct ScopeEntry;
@@ -278,6 +289,11 @@ class Binder {
   bool insert_source_ = false;     // binding the SELECT of INSERT .. SELECT
   bool keep_unknown_outputs_ = false;  // untyped outputs stay untyped (see BindNested)
   mutable std::vector<uint32_t> tables_used_;  // as LookupTable found them
+  // BindForeignKeys: adds the tables `kind` of a write to `table` reaches
+  // through foreign keys and their actions to tables_used_; `seen` holds the
+  // writes already followed.
+  void UseForeignKeyTables(const storage::Table& table, WriteKind kind, const std::vector<int>& set_columns,
+                           std::set<std::tuple<uint32_t, WriteKind, std::vector<int>>>* seen);
   mutable std::vector<std::string> relations_named_;  // tables, views and sequences the statement names
   const char* sequence_write_ = nullptr;
   int view_depth_ = 0;  // views being bound around this binder's statement

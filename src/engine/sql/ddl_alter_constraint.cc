@@ -33,6 +33,69 @@ Status DdlExecutor::CheckRows(const storage::Table& table, const BoundExpr& cond
                 "check constraint \"" + name + "\" of relation \"" + table.name() + "\" is violated by some row");
 }
 
+Status DdlExecutor::CheckForeignKeyRows(const storage::Table& table, const catalog::ForeignKey& fk) {
+  std::shared_ptr<storage::Table> referenced = catalog_->FindTable(fk.ref_table);
+  if (!referenced) return InternalError("foreign key to a missing table");
+  // The unique index of the referenced columns (MakeForeignKey found one),
+  // and where each referencing column's value goes in its key.
+  std::vector<int> ref_positions;
+  for (const auto& name : fk.ref_columns) ref_positions.push_back(referenced->schema().FindColumn(name));
+  const storage::Index* index = nullptr;
+  std::vector<size_t> slot(fk.columns.size());
+  for (const auto& candidate : referenced->indexes()) {
+    const std::vector<int>& columns = candidate->schema().columns;
+    if (!candidate->unique() || columns.size() != ref_positions.size()) continue;
+    bool matches = true;
+    for (size_t i = 0; i < ref_positions.size() && matches; ++i) {
+      auto at = std::find(columns.begin(), columns.end(), ref_positions[i]);
+      matches = at != columns.end();
+      if (matches) slot[i] = static_cast<size_t>(at - columns.begin());
+    }
+    if (matches) {
+      index = candidate.get();
+      break;
+    }
+  }
+  if (index == nullptr) return InternalError("foreign key without a unique index");
+  Status status;
+  std::vector<Value> missing;
+  table.ForEachRow([&](storage::Row* row) {
+    const storage::Tuple* t = row->tuple.load(std::memory_order_acquire);
+    if (t == nullptr) return true;
+    std::vector<Value> key(fk.columns.size());
+    std::vector<Value> values(fk.columns.size());
+    bool fits = true;
+    for (size_t i = 0; i < fk.columns.size(); ++i) {
+      key[i] = table.layout().Get(*t, fk.columns[i]);
+      if (key[i].is_null()) return true;  // MATCH SIMPLE
+      const Type& type = referenced->schema().columns[ref_positions[i]].type;
+      fits = fits && CastValue(key[i], type, false, &values[slot[i]]).ok();
+    }
+    std::string encoded;
+    bool exact = false;
+    if (fits) status = index->KeyOfValues(values.data(), static_cast<int>(values.size()), &encoded, &exact);
+    if (!status.ok()) return false;
+    const storage::Row* holder = fits && exact ? index->Find(encoded) : nullptr;
+    const storage::Tuple* image = holder != nullptr ? holder->tuple.load(std::memory_order_acquire) : nullptr;
+    std::string held;
+    bool has_null = false;
+    if (image != nullptr && index->KeyOf(*image, &held, &has_null).ok() && held == encoded) return true;
+    missing = std::move(key);
+    return false;
+  });
+  PL_RETURN_IF_ERROR(status);
+  if (missing.empty()) return Status::OK();
+  std::string names;
+  std::string values;
+  for (size_t i = 0; i < missing.size(); ++i) {
+    names += (i == 0 ? "" : ", ") + table.schema().columns[fk.columns[i]].name;
+    values += (i == 0 ? "" : ", ") + missing[i].ToString();
+  }
+  return Status(sqlstate::kForeignKeyViolation,
+                "insert or update on table \"" + table.name() + "\" violates foreign key constraint \"" + fk.name + "\"")
+      .WithDetail("Key (" + names + ")=(" + values + ") is not present in table \"" + fk.ref_table + "\".");
+}
+
 Status DdlExecutor::AddConstraint(storage::Table& table, const ConstraintDef& def) {
   switch (def.kind) {
     case ConstraintKind::kPrimaryKey: case ConstraintKind::kUnique: {
@@ -64,6 +127,7 @@ Status DdlExecutor::AddConstraint(storage::Table& table, const ConstraintDef& de
     case ConstraintKind::kForeignKey: {
       catalog::ForeignKey fk;
       PL_RETURN_IF_ERROR(MakeForeignKey(table.schema(), def, nullptr, &fk));
+      if (!def.not_valid) PL_RETURN_IF_ERROR(CheckForeignKeyRows(table, fk));
       return catalog_->AddForeignKey(&table, std::move(fk));
     }
     case ConstraintKind::kCheck:

@@ -10,6 +10,29 @@
 
 namespace paceline::sql {
 
+namespace {
+
+// A copy of key constraint `c` (primary key, unique, foreign key) on
+// `columns`; the expressions a ConstraintDef may own are no part of one.
+ConstraintDef KeyConstraint(const ConstraintDef& c, std::vector<std::string> columns) {
+  ConstraintDef def;
+  def.kind = c.kind;
+  def.name = c.name;
+  def.columns = std::move(columns);
+  def.ref_table = c.ref_table;
+  def.ref_columns = c.ref_columns;
+  def.on_delete = c.on_delete;
+  def.on_update = c.on_update;
+  def.delete_set_columns = c.delete_set_columns;
+  def.deferrable = c.deferrable;
+  def.initially_deferred = c.initially_deferred;
+  def.not_valid = c.not_valid;
+  def.location = c.location;
+  return def;
+}
+
+}  // namespace
+
 void DdlExecutor::CollectColumns(const BoundExpr& e, std::set<int>* out) {
   if (e.kind == BoundKind::kColumn) out->insert(e.index);
   for (const auto& child : e.children) CollectColumns(*child, out);
@@ -49,14 +72,7 @@ Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult
       checks.push_back(&c);
       continue;
     }
-    ConstraintDef def;
-    def.kind = c.kind;
-    def.name = c.name;
-    def.columns = c.columns;
-    def.ref_table = c.ref_table;
-    def.ref_columns = c.ref_columns;
-    def.location = c.location;
-    table_constraints.push_back(std::move(def));
+    table_constraints.push_back(KeyConstraint(c, c.columns));
   }
 
   std::vector<catalog::IndexSchema> indexes;
@@ -87,10 +103,9 @@ Status DdlExecutor::CreateTable(const CreateTableStmt& stmt, engine::QueryResult
       indexes.push_back(std::move(index));
     }
   }
-  const catalog::IndexSchema* primary = has_primary ? &indexes.front() : nullptr;
   for (const auto& def : fks) {
     catalog::ForeignKey fk;
-    PL_RETURN_IF_ERROR(MakeForeignKey(schema, def, primary, &fk));
+    PL_RETURN_IF_ERROR(MakeForeignKey(schema, def, &indexes, &fk));
     schema.foreign_keys.push_back(std::move(fk));
   }
   // The serial and identity columns' sequences first, dropped again if the
@@ -181,14 +196,7 @@ Status DdlExecutor::DefineColumn(const std::string& table_name, const ColumnDef&
         break;
       }
       case ConstraintKind::kPrimaryKey: case ConstraintKind::kUnique: case ConstraintKind::kForeignKey: {
-        ConstraintDef def;
-        def.kind = c.kind;
-        def.name = c.name;
-        def.columns = {col.name};
-        def.ref_table = c.ref_table;
-        def.ref_columns = c.ref_columns;
-        def.location = c.location;
-        out->constraints.push_back(std::move(def));
+        out->constraints.push_back(KeyConstraint(c, {col.name}));  // as a table constraint on this column
         break;
       }
       case ConstraintKind::kCheck:

@@ -75,8 +75,22 @@ Status DdlExecutor::MakeIndex(const catalog::TableSchema& schema, const Constrai
   return Status::OK();
 }
 
+namespace {
+
+// Whether PostgreSQL finds an equality operator between a referencing and a
+// referenced column of these types (the same type, or two of one family:
+// numbers, strings, dates and timestamps).
+bool ForeignKeyComparable(const Type& a, const Type& b) {
+  if (a.id == TypeId::kArray || b.id == TypeId::kArray) return a == b;
+  return a.id == b.id || (a.IsNumber() && b.IsNumber()) || (a.IsString() && b.IsString()) ||
+         (a.IsTemporal() && b.IsTemporal());
+}
+
+}  // namespace
+
 Status DdlExecutor::MakeForeignKey(const catalog::TableSchema& schema, const ConstraintDef& def,
-                                   const catalog::IndexSchema* new_primary, catalog::ForeignKey* out) const {
+                                   const std::vector<catalog::IndexSchema>* new_indexes,
+                                   catalog::ForeignKey* out) const {
   PL_RETURN_IF_ERROR(ColumnPositions(schema, def.columns, &out->columns));
   out->name = def.name;
   if (out->name.empty()) {  // PostgreSQL's name: <table>_<columns>_fkey, numbered when taken
@@ -94,30 +108,84 @@ Status DdlExecutor::MakeForeignKey(const catalog::TableSchema& schema, const Con
   }
   out->ref_table = def.ref_table;
   out->ref_columns = def.ref_columns;
+  out->on_delete = static_cast<catalog::ForeignKeyAction>(def.on_delete);
+  out->on_update = static_cast<catalog::ForeignKeyAction>(def.on_update);
+  out->deferrable = def.deferrable;
+  out->initially_deferred = def.initially_deferred;
   // A table may reference itself, also while it is being created.
   const bool self = def.ref_table == schema.name;
   std::shared_ptr<storage::Table> ref_table = catalog_->FindTable(def.ref_table);
   if (!ref_table && !self) {
     return Status(sqlstate::kUndefinedTable, "relation \"" + def.ref_table + "\" does not exist", Pos(def.location));
   }
-  const catalog::TableSchema* ref = self ? &schema : &ref_table->schema();
+  const catalog::TableSchema* ref = self && new_indexes != nullptr ? &schema : &ref_table->schema();
+  // The referenced table's unique keys: the new table's own while it is
+  // being created, else its indexes'.
+  std::vector<const catalog::IndexSchema*> keys;
+  if (self && new_indexes != nullptr) {
+    for (const auto& index : *new_indexes) keys.push_back(&index);
+  } else {
+    for (const auto& index : ref_table->indexes()) keys.push_back(&index->schema());
+  }
   if (out->ref_columns.empty()) {
-    // The referenced table's primary key.
-    const catalog::IndexSchema* pk = self && new_primary != nullptr ? new_primary : nullptr;
-    if (pk == nullptr && ref_table && ref_table->primary_index() != nullptr) pk = &ref_table->primary_index()->schema();
+    const catalog::IndexSchema* pk = nullptr;
+    for (const catalog::IndexSchema* key : keys) {
+      if (key->primary) pk = key;
+    }
     if (pk == nullptr) {
-      return Status("42830", "there is no primary key for referenced table \"" + def.ref_table + "\"");
+      return Status(sqlstate::kInvalidForeignKey,
+                    "there is no primary key for referenced table \"" + def.ref_table + "\"");
     }
     for (int c : pk->columns) out->ref_columns.push_back(ref->columns[c].name);
   }
+  std::vector<int> ref_positions;
   for (const auto& name : out->ref_columns) {
-    if (ref->FindColumn(name) < 0) {
+    const int c = ref->FindColumn(name);
+    if (c < 0) {
       return Status(sqlstate::kUndefinedColumn,
                     "column \"" + name + "\" referenced in foreign key constraint does not exist");
     }
+    ref_positions.push_back(c);
   }
   if (out->ref_columns.size() != out->columns.size()) {
-    return Status("42830", "number of referencing and referenced columns for foreign key disagree");
+    return Status(sqlstate::kInvalidForeignKey, "number of referencing and referenced columns for foreign key disagree");
+  }
+  // The referenced columns must be exactly a unique key's (in any order).
+  std::vector<int> wanted = ref_positions;
+  std::sort(wanted.begin(), wanted.end());
+  const bool unique_key = std::any_of(keys.begin(), keys.end(), [&](const catalog::IndexSchema* key) {
+    std::vector<int> columns = key->columns;
+    std::sort(columns.begin(), columns.end());
+    return key->unique && columns == wanted;
+  });
+  if (!unique_key || std::adjacent_find(wanted.begin(), wanted.end()) != wanted.end()) {
+    return Status(sqlstate::kInvalidForeignKey,
+                  "there is no unique constraint matching given keys for referenced table \"" + def.ref_table + "\"");
+  }
+  for (size_t i = 0; i < out->columns.size(); ++i) {
+    const catalog::ColumnSchema& column = schema.columns[out->columns[i]];
+    const catalog::ColumnSchema& referenced = ref->columns[ref_positions[i]];
+    if (!ForeignKeyComparable(column.type, referenced.type)) {
+      return Status(sqlstate::kDatatypeMismatch, "foreign key constraint \"" + out->name + "\" cannot be implemented")
+          .WithDetail("Key columns \"" + column.name + "\" and \"" + referenced.name +
+                      "\" are of incompatible types: " + column.type.ToString() + " and " +
+                      referenced.type.ToString() + ".");
+    }
+  }
+  if (!def.delete_set_columns.empty()) {
+    if (out->on_delete != catalog::ForeignKeyAction::kSetNull &&
+        out->on_delete != catalog::ForeignKeyAction::kSetDefault) {
+      return Status(sqlstate::kSyntaxError,
+                    "a column list with ON DELETE is only supported for SET NULL and SET DEFAULT actions");
+    }
+    PL_RETURN_IF_ERROR(ColumnPositions(schema, def.delete_set_columns, &out->delete_set_columns));
+    for (size_t i = 0; i < out->delete_set_columns.size(); ++i) {
+      if (std::find(out->columns.begin(), out->columns.end(), out->delete_set_columns[i]) == out->columns.end()) {
+        return Status(sqlstate::kInvalidColumnReference, "column \"" + def.delete_set_columns[i] +
+                                                        "\" referenced in ON DELETE SET action must be part of "
+                                                        "foreign key");
+      }
+    }
   }
   return Status::OK();
 }
@@ -206,12 +274,11 @@ Status DdlExecutor::Drop(const DropStmt& stmt, engine::QueryResult* result) {
             if (!dropped(fk.ref_table)) continue;
             // PostgreSQL's wording differs for one object and for several.
             return Status(sqlstate::kDependentObjectsStillExist,
-                          (present.size() == 1 ? "cannot drop table " + fk.ref_table +
-                                                     " because other objects depend on it"
-                                               : std::string("cannot drop desired object(s) because other "
-                                                             "objects depend on them")) +
-                              ": a foreign key of table " + other + " references table " + fk.ref_table +
-                              " (use DROP ... CASCADE)");
+                          present.size() == 1 ? "cannot drop table " + fk.ref_table +
+                                                    " because other objects depend on it"
+                                              : std::string("cannot drop desired object(s) because other "
+                                                            "objects depend on them"))
+                .WithDetail("constraint " + fk.name + " on table " + other + " depends on table " + fk.ref_table);
           }
         }
       }
@@ -352,9 +419,24 @@ Status DdlExecutor::Truncate(const TruncateStmt& stmt, engine::QueryResult* resu
     if (!table) return Status(sqlstate::kUndefinedTable, "relation \"" + name + "\" does not exist");
     tables.push_back(table);
   }
+  // A table that references one of them goes too (CASCADE) or must be
+  // among them.
+  std::vector<std::string> names = stmt.tables;
+  for (size_t i = 0; i < names.size(); ++i) {
+    for (const auto& [referencing, fk] : catalog_->ForeignKeysReferencing(names[i])) {
+      if (std::find(names.begin(), names.end(), referencing) != names.end()) continue;
+      if (!stmt.cascade) {
+        return Status(sqlstate::kFeatureNotSupported,
+                      "cannot truncate a table referenced in a foreign key constraint")
+            .WithDetail("Table \"" + referencing + "\" references \"" + names[i] + "\".");
+      }
+      names.push_back(referencing);
+      tables.push_back(catalog_->FindTable(referencing));
+    }
+  }
   for (auto& t : tables) t->Truncate();
   if (stmt.restart_identity) {
-    for (const auto& name : stmt.tables) {
+    for (const auto& name : names) {
       for (const auto& sequence : catalog_->OwnedSequences(name)) {
         PL_RETURN_IF_ERROR(SequenceDdl(catalog_, options_).Restart(sequence));
       }

@@ -116,13 +116,18 @@ class DdlExecutor {
   // primary key added).
   static Status CheckNoNulls(const storage::Table& table, int column);
 
+  // ADD FOREIGN KEY: 23503, as an INSERT would give it, for the first row
+  // of `table` whose key (no NULL in it) the referenced table lacks.
+  Status CheckForeignKeyRows(const storage::Table& table, const catalog::ForeignKey& fk);
   // Resolves column names of `schema` to positions (42703 when absent).
   Status ColumnPositions(const catalog::TableSchema& schema, const std::vector<std::string>& names,
                          std::vector<int>* out) const;
-  // Builds a foreign key of `schema` (which may be the table being created;
-  // `new_primary` is then its primary key, if any, for a self-reference).
+  // Builds a foreign key of `schema` with PostgreSQL's checks: the
+  // referenced columns a unique key (42830), comparable types (42804).
+  // `schema` may be the table being created; `new_indexes` are then its
+  // keys, for a self-reference (nullptr for an existing table).
   Status MakeForeignKey(const catalog::TableSchema& schema, const ConstraintDef& def,
-                        const catalog::IndexSchema* new_primary, catalog::ForeignKey* out) const;
+                        const std::vector<catalog::IndexSchema>* new_indexes, catalog::ForeignKey* out) const;
   Status MakeIndex(const catalog::TableSchema& schema, const ConstraintDef& def, bool primary,
                    catalog::IndexSchema* out) const;
 

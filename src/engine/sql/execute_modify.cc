@@ -143,7 +143,9 @@ Status Executor::Insert(const InsertPlan& plan, engine::QueryResult* result) {
       PL_RETURN_IF_ERROR(InsertOnConflict(plan, std::move(tuple), &touched, &written));
       if (written == nullptr) continue;
     } else {
-      PL_RETURN_IF_ERROR(txn_->Insert(table, std::move(tuple)));
+      Row* inserted = nullptr;
+      PL_RETURN_IF_ERROR(txn_->Insert(table, std::move(tuple), &inserted));
+      QueueForeignKeys(plan.foreign_keys, plan.table, inserted, nullptr, written);
     }
     PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), written, nullptr, result));
     ++count;
@@ -170,6 +172,7 @@ Status Executor::InsertOnConflict(const InsertPlan& plan, storage::TuplePtr tupl
     if (holder == nullptr) {
       touched->insert(inserted);
       *written = proposed;
+      QueueForeignKeys(plan.foreign_keys, plan.table, inserted, nullptr, proposed);
       return Status::OK();
     }
     if (!on_conflict.update) return Status::OK();  // DO NOTHING
@@ -200,6 +203,7 @@ Status Executor::InsertOnConflict(const InsertPlan& plan, storage::TuplePtr tupl
     PL_RETURN_IF_ERROR(CheckConstraints(plan.checks, *table, *updated));
     const Tuple* raw = updated.get();
     PL_RETURN_IF_ERROR(txn_->Update(table, holder, std::move(updated), existing));
+    QueueForeignKeys(on_conflict.foreign_keys, plan.table, holder, existing, raw);
     touched->insert(holder);
     *written = raw;
     return Status::OK();
@@ -285,6 +289,7 @@ Status Executor::Update(const UpdatePlan& plan, engine::QueryResult* result) {
     PL_RETURN_IF_ERROR(CheckConstraints(plan.checks, *table, *tuple));
     const Tuple* raw = tuple.get();
     PL_RETURN_IF_ERROR(txn_->Update(table, row, std::move(tuple), old));
+    QueueForeignKeys(plan.foreign_keys, plan.target.table, row, old, raw);
     PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), raw, joined.empty() ? nullptr : &joined[t], result));
   }
   if (!plan.returning.empty()) {
@@ -313,6 +318,7 @@ Status Executor::Delete(const DeletePlan& plan, engine::QueryResult* result) {
     PL_RETURN_IF_ERROR(Tick());
     PL_RETURN_IF_ERROR(Returning(plan.returning, table->layout(), old, joined.empty() ? nullptr : &joined[t], result));
     PL_RETURN_IF_ERROR(txn_->Delete(table, row));
+    QueueForeignKeys(plan.foreign_keys, plan.target.table, row, old, nullptr);
   }
   if (!plan.returning.empty()) {
     result->columns = plan.returning_columns;

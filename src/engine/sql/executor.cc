@@ -48,7 +48,8 @@ Executor::Executor(engine::Transaction* txn, const std::vector<Value>* params, i
   ctx_.advisory_locks = txn != nullptr ? txn->advisory_locks() : nullptr;
 }
 
-Executor::Executor(Executor* parent, const EvalContext* outer) : root_(parent->root_), txn_(parent->txn_) {
+Executor::Executor(Executor* parent, const EvalContext* outer)
+    : root_(parent->root_), txn_(parent->txn_), fk_events_(parent->fk_events_) {
   ctx_.params = parent->ctx_.params;
   ctx_.statement_time = parent->ctx_.statement_time;
   ctx_.subqueries = this;

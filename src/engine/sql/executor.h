@@ -49,6 +49,7 @@
 #include "common/status.h"
 #include "common/value.h"
 #include "engine/query_result.h"
+#include "engine/sql/deferred_constraints.h"
 #include "engine/sql/expression_evaluator.h"
 #include "engine/sql/join_hash_table.h"
 #include "engine/sql/plan.h"
@@ -74,6 +75,17 @@ class Executor : public SubqueryRunner {
 
   // SubqueryRunner: evaluates a kSubquery node for the row of `ctx`.
   Status Run(const BoundExpr& node, const EvalContext& ctx, Value* out) override;
+
+  // After a statement that wrote (Insert, Update, Delete and the
+  // data-modifying WITH queries before it), as PostgreSQL at the end of a
+  // statement: enforces the foreign keys of the rows written, running the
+  // checks and referential actions queued (and those the actions queue in
+  // turn), or deferring them. 23503 for the first check that fails.
+  Status RunForeignKeyEvents();
+  // Runs the transaction's deferred foreign key checks that are due: every
+  // one (`all`, before commit), or those SET CONSTRAINTS made immediate.
+  // 23503 for the first that fails.
+  Status CheckDeferredForeignKeys(bool all);
 
  private:
   // Receives each joined row (the tuples are in the executor's context).
@@ -156,6 +168,17 @@ class Executor : public SubqueryRunner {
                    const storage::Tuple* tuple, const std::vector<const storage::Tuple*>* joined,
                    engine::QueryResult* result);
   Status CheckNotNull(const storage::Table& table, const std::vector<Value>& values);
+
+  // Foreign keys (execute_foreign_keys.cc). Queues the events of `rules`
+  // for one row written: `old_image` null for an insert, `new_image` null
+  // for a delete.
+  void QueueForeignKeys(const ForeignKeyRules& rules, const std::shared_ptr<storage::Table>& table,
+                        storage::Row* row, const storage::Tuple* old_image, const storage::Tuple* new_image);
+  // One event: checked, acted on, or deferred (`at_commit`: it was, and is due).
+  Status EnforceForeignKey(ForeignKeyEvent event, bool at_commit);
+  // Runs one of a rule's statements with `params`; *found: a SELECT gave a row.
+  Status RunForeignKeyStatement(const std::string& text, const std::vector<Type>& types,
+                                std::vector<Value> params, bool* found);
   // A cancel check point, called per row visited and per scan started; it
   // polls the transaction's CancelToken once per kCancelCheckRows calls
   // (57014 when canceled), so its cost is a decrement.
@@ -194,6 +217,10 @@ class Executor : public SubqueryRunner {
   // Select stops reading once it has this many rows (>0; EXISTS needs one,
   // a scalar subquery two).
   int64_t row_cap_ = 0;
+  // The foreign key events of the running statement: this executor's own,
+  // or, running a rule's statement, the one that runs the rule's.
+  std::vector<ForeignKeyEvent> fk_events_own_;
+  std::vector<ForeignKeyEvent>* fk_events_ = &fk_events_own_;
   // The root executor's cache, made at the first subquery or derived
   // source (a point statement never pays for it); children share it.
   StatementCache& Cache();

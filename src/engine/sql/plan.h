@@ -249,6 +249,39 @@ struct CheckPlan {
   BoundExprPtr condition;
 };
 
+// One foreign key a data-changing statement enforces, bound from the catalog
+// by Binder::BindForeignKeys and run by the executor at the end of the
+// statement (execute_foreign_keys.cc), or at commit when it is deferred.
+// What it runs is SQL text, prepared like any statement (StatementPreparer),
+// so its reads and writes are validated or locked as any other; parameters
+// $1..$n are a key, in `columns` order.
+struct ForeignKeyRule {
+  // kReferencing: the statement's table holds the foreign key; a key it
+  // writes must be present in the referenced table. kReferenced: the
+  // statement's table is the referenced one; a key it deletes or changes
+  // takes `action` on the rows that reference it.
+  enum class Side { kReferencing, kReferenced };
+  Side side = Side::kReferencing;
+  std::string constraint;
+  std::string referencing_table;
+  std::string referenced_table;
+  std::vector<int> columns;               // the key's columns in the statement's table
+  std::vector<std::string> column_names;  // and their names (for messages)
+  catalog::ForeignKeyAction action = catalog::ForeignKeyAction::kNoAction;  // kReferenced: ON DELETE's or ON UPDATE's
+  bool deferrable = false;
+  bool initially_deferred = false;
+  // SELECT 1 FROM referenced WHERE key = $..: whether a key is present.
+  std::string lookup_sql;
+  std::vector<Type> lookup_types;         // the referenced columns' types
+  // kReferenced: SELECT 1 FROM referencing WHERE foreign key = $.. LIMIT 1.
+  std::string referencing_sql;
+  std::vector<Type> referencing_types;    // the referencing columns' types
+  // kReferenced with CASCADE, SET NULL or SET DEFAULT: the DELETE or UPDATE
+  // of the referencing rows (an ON UPDATE CASCADE's new key is $n+1..$2n).
+  std::string action_sql;
+};
+using ForeignKeyRules = std::vector<std::shared_ptr<const ForeignKeyRule>>;
+
 // INSERT .. ON CONFLICT.
 struct OnConflictPlan {
   // The unique indexes whose conflicts the clause handles (compared with
@@ -260,6 +293,7 @@ struct OnConflictPlan {
   std::vector<int> set_columns;
   std::vector<BoundExprPtr> set_values;
   BoundExprPtr where;  // DO UPDATE .. WHERE, over the same sources; null: always
+  ForeignKeyRules foreign_keys;  // for the rows DO UPDATE changes
 };
 
 struct InsertPlan {
@@ -273,6 +307,7 @@ struct InsertPlan {
   std::vector<int> overridden_columns;
   std::unique_ptr<OnConflictPlan> on_conflict;      // null: no ON CONFLICT clause
   std::vector<CheckPlan> checks;                    // the table's, for every row written
+  ForeignKeyRules foreign_keys;                     // for the rows inserted
   std::vector<BoundExprPtr> returning;              // over source 0 = the new (or updated) row
   std::vector<engine::ResultColumn> returning_columns;
 };
@@ -286,6 +321,7 @@ struct UpdatePlan {
   std::vector<int> set_columns;
   std::vector<BoundExprPtr> set_values;  // cast to column types; null = DEFAULT
   std::vector<CheckPlan> checks;         // the table's, for every new image
+  ForeignKeyRules foreign_keys;          // those whose key columns SET changes
   // Over source 0 = the new row; with `join`, also over its other sources
   // as the target row's first joined row had them.
   std::vector<BoundExprPtr> returning;
@@ -296,6 +332,7 @@ struct DeletePlan {
   SourcePlan target;
   // DELETE .. USING: as UpdatePlan::join; a target row with any joined row goes.
   std::unique_ptr<SelectPlan> join;
+  ForeignKeyRules foreign_keys;          // the foreign keys that reference the table
   std::vector<BoundExprPtr> returning;   // over source 0 = the deleted row (and the join's, as UpdatePlan's)
   std::vector<engine::ResultColumn> returning_columns;
 };

@@ -49,6 +49,15 @@ Status Transformer::TransformColumnDef(const PgQuery__ColumnDef& c, ColumnDef* o
     if (!Is(n, PG_QUERY__NODE__NODE_CONSTRAINT)) {
       return Unsupported("column option " + NodeFieldName(n), c.location);
     }
+    switch (n->constraint->contype) {
+      case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE:
+      case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_NOT_DEFERRABLE:
+      case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED:
+      case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_IMMEDIATE:
+        PL_RETURN_IF_ERROR(ApplyConstraintAttribute(*n->constraint, &out->constraints));
+        continue;
+      default: break;
+    }
     ConstraintDef constraint;
     bool keep = true;
     PL_RETURN_IF_ERROR(TransformConstraint(*n->constraint, &constraint, &keep));
@@ -59,24 +68,63 @@ Status Transformer::TransformColumnDef(const PgQuery__ColumnDef& c, ColumnDef* o
 
 namespace {
 
-// Foreign-key action codes: 'a' NO ACTION, 'r' RESTRICT, 'c' CASCADE, 'n' SET NULL, 'd' SET DEFAULT.
-std::optional<std::string> UnsupportedForeignKeyAction(const char* action) {
-  if (action == nullptr || action[0] == '\0' || action[0] == 'a' || action[0] == 'r') return std::nullopt;
-  switch (action[0]) {
-    case 'c': return "CASCADE";
-    case 'n': return "SET NULL";
-    case 'd': return "SET DEFAULT";
-    default: return std::string(action);
-  }
+// A foreign key's action letter ('a' NO ACTION, 'r' RESTRICT, 'c' CASCADE,
+// 'n' SET NULL, 'd' SET DEFAULT; empty: NO ACTION).
+char ForeignKeyAction(const char* action) {
+  return action == nullptr || action[0] == '\0' ? 'a' : action[0];
 }
 
 }  // namespace
+
+Status Transformer::ApplyConstraintAttribute(const PgQuery__Constraint& c, std::vector<ConstraintDef>* constraints) {
+  const char* clause = "";
+  switch (c.contype) {
+    case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE: clause = "DEFERRABLE"; break;
+    case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_NOT_DEFERRABLE: clause = "NOT DEFERRABLE"; break;
+    case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED: clause = "INITIALLY DEFERRED"; break;
+    case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_IMMEDIATE: clause = "INITIALLY IMMEDIATE"; break;
+    default: return InternalError("not a constraint attribute");
+  }
+  // As PostgreSQL, it belongs to the constraint just before it, which must
+  // be one that can be deferred.
+  ConstraintDef* last = constraints->empty() ? nullptr : &constraints->back();
+  const bool deferrable_kind = last != nullptr && (last->kind == ConstraintKind::kForeignKey ||
+                                                   last->kind == ConstraintKind::kPrimaryKey ||
+                                                   last->kind == ConstraintKind::kUnique);
+  if (!deferrable_kind) return SyntaxError(std::string("misplaced ") + clause + " clause", c.location);
+  switch (c.contype) {
+    case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE: last->deferrable = true; break;
+    case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_NOT_DEFERRABLE:
+      if (last->initially_deferred) {
+        return SyntaxError("constraint declared INITIALLY DEFERRED must be DEFERRABLE", c.location);
+      }
+      last->not_deferrable = true;
+      break;
+    case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED:
+      if (last->not_deferrable) {
+        return SyntaxError("constraint declared INITIALLY DEFERRED must be DEFERRABLE", c.location);
+      }
+      last->deferrable = true;  // INITIALLY DEFERRED implies DEFERRABLE
+      last->initially_deferred = true;
+      break;
+    default: break;
+  }
+  if (last->deferrable && last->kind != ConstraintKind::kForeignKey) {
+    return Unsupported("DEFERRABLE unique and primary key constraints", c.location);
+  }
+  return Status::OK();
+}
 
 Status Transformer::TransformConstraint(const PgQuery__Constraint& c, ConstraintDef* out, bool* keep) {
   *keep = true;
   out->name = Str(c.conname);
   out->location = c.location;
-  if (c.deferrable || c.initdeferred) return Unsupported("DEFERRABLE constraints", c.location);
+  out->deferrable = c.deferrable;
+  out->initially_deferred = c.initdeferred;
+  out->not_valid = c.skip_validation;
+  if (c.deferrable && c.contype != PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN) {
+    return Unsupported("DEFERRABLE unique and primary key constraints", c.location);
+  }
   switch (c.contype) {
     case PG_QUERY__CONSTR_TYPE__CONSTR_NULL:
       out->kind = ConstraintKind::kNull;
@@ -103,12 +151,10 @@ Status Transformer::TransformConstraint(const PgQuery__Constraint& c, Constraint
       return TransformNameList(c.keys, c.n_keys, c.location, &out->columns);
     case PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN: {
       out->kind = ConstraintKind::kForeignKey;
-      if (auto action = UnsupportedForeignKeyAction(c.fk_del_action)) {
-        return Unsupported("ON DELETE " + *action, c.location);
-      }
-      if (auto action = UnsupportedForeignKeyAction(c.fk_upd_action)) {
-        return Unsupported("ON UPDATE " + *action, c.location);
-      }
+      out->on_delete = ForeignKeyAction(c.fk_del_action);
+      out->on_update = ForeignKeyAction(c.fk_upd_action);
+      PL_RETURN_IF_ERROR(TransformNameList(c.fk_del_set_cols, c.n_fk_del_set_cols, c.location,
+                                           &out->delete_set_columns));
       if (c.fk_matchtype != nullptr && c.fk_matchtype[0] == 'f') return Unsupported("MATCH FULL", c.location);
       if (c.pktable == nullptr) return InternalError("FOREIGN KEY without a referenced table");
       out->ref_table = Str(c.pktable->relname);
@@ -117,11 +163,10 @@ Status Transformer::TransformConstraint(const PgQuery__Constraint& c, Constraint
     }
     case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_NOT_DEFERRABLE:
     case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_IMMEDIATE:
-      *keep = false;  // the default behaviour
-      return Status::OK();
     case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE:
     case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED:
-      return Unsupported("DEFERRABLE constraints", c.location);
+      *keep = false;  // a column constraint's attribute: see ApplyConstraintAttribute
+      return Status::OK();
     case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY:
       out->kind = ConstraintKind::kIdentity;
       out->identity = c.generated_when != nullptr && c.generated_when[0] == 'a' ? 'a' : 'd';
@@ -248,9 +293,9 @@ Status Transformer::TransformDrop(const PgQuery__DropStmt& s, std::unique_ptr<Dr
 }
 
 Status Transformer::TransformTruncate(const PgQuery__TruncateStmt& s, std::unique_ptr<TruncateStmt>* out) {
-  // CASCADE and RESTRICT are ignored (foreign keys are not enforced).
   auto truncate = std::make_unique<TruncateStmt>();
   truncate->restart_identity = s.restart_seqs;
+  truncate->cascade = s.behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE;
   for (size_t i = 0; i < s.n_relations; ++i) {
     const Node* n = s.relations[i];
     if (!Is(n, PG_QUERY__NODE__NODE_RANGE_VAR)) return Unsupported("TRUNCATE of " + NodeFieldName(n), -1);

@@ -360,6 +360,10 @@ Status Transformer::Unsupported(std::string what, int location) const {
   return NotSupported(std::move(what)).WithPosition(CharPosition(location));
 }
 
+Status Transformer::SyntaxError(std::string message, int location) const {
+  return Status(sqlstate::kSyntaxError, std::move(message)).WithPosition(CharPosition(location));
+}
+
 Status Transformer::UnsupportedExpression(const Node& node) const {
   return Unsupported(ExpressionName(node), ExpressionLocation(node));
 }
@@ -494,6 +498,18 @@ Status Transformer::TransformStatement(const Node& node, Statement* stmt) {
       stmt->deallocate = std::make_unique<DeallocateStmt>();
       stmt->deallocate->name = Str(node.deallocate_stmt->name);
       return Status::OK();
+    case PG_QUERY__NODE__NODE_CONSTRAINTS_SET_STMT: {
+      const PgQuery__ConstraintsSetStmt& set = *node.constraints_set_stmt;
+      stmt->kind = StatementKind::kSetConstraints;
+      stmt->set_constraints = std::make_unique<SetConstraintsStmt>();
+      stmt->set_constraints->deferred = set.deferred;
+      for (size_t i = 0; i < set.n_constraints; ++i) {
+        const Node* n = set.constraints[i];
+        if (!Is(n, PG_QUERY__NODE__NODE_RANGE_VAR)) return Unsupported("SET CONSTRAINTS of " + NodeFieldName(n), -1);
+        stmt->set_constraints->names.push_back(Str(n->range_var->relname));
+      }
+      return Status::OK();
+    }
     case PG_QUERY__NODE__NODE_DISCARD_STMT:
       stmt->kind = StatementKind::kDiscard;
       stmt->discard = std::make_unique<DiscardStmt>();

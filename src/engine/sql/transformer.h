@@ -75,6 +75,8 @@ class Transformer {
   int CharPosition(int byte_offset) const;
   Status Unsupported(std::string what, int location) const;
   Status UnsupportedExpression(const Node& node) const;
+  // 42601 with the position of `location`.
+  Status SyntaxError(std::string message, int location) const;
 
   // Statements.
   Status TransformStatement(const Node& node, Statement* stmt);
@@ -122,9 +124,13 @@ class Transformer {
   Status TransformWindowDef(const PgQuery__WindowDef& w, std::shared_ptr<const WindowDefinition>* out);
   Status TransformLockingClause(const PgQuery__LockingClause& l, SelectStmt* out);
   Status TransformColumnDef(const PgQuery__ColumnDef& c, ColumnDef* out);
-  // Sets *keep to false for constraint attributes that need no representation
-  // (NOT DEFERRABLE, INITIALLY IMMEDIATE).
+  // Sets *keep to false for a constraint attribute (DEFERRABLE, INITIALLY
+  // DEFERRED, ..: a column's are applied by ApplyConstraintAttribute).
   Status TransformConstraint(const PgQuery__Constraint& c, ConstraintDef* out, bool* keep);
+  // A column constraint's attribute (DEFERRABLE, NOT DEFERRABLE, INITIALLY
+  // DEFERRED/IMMEDIATE) applied to the constraint before it, as PostgreSQL:
+  // 42601 when that cannot be deferred or the attributes contradict.
+  Status ApplyConstraintAttribute(const PgQuery__Constraint& c, std::vector<ConstraintDef>* constraints);
   Status TransformNameList(Node* const* items, size_t n, int location, std::vector<std::string>* out);
   Status TransformTypeName(const PgQuery__TypeName& t, TypeName* out);
 

@@ -174,9 +174,17 @@ TEST(CanonicalDomainCatalogTest, ForeignKeysNamingMissingTablesOrColumnsStopSafe
   child.columns.push_back(column("a"));
   child.columns.push_back(column("b"));
   child.columns.push_back(column("c"));
-  child.foreign_keys.push_back(ForeignKey{"fk_a", {0}, "nowhere", {"id"}});
-  child.foreign_keys.push_back(ForeignKey{"fk_b", {1}, "parent", {"nope"}});
-  child.foreign_keys.push_back(ForeignKey{"fk_c", {2}, "parent", {}});  // malformed: no referenced column
+  auto fk = [](std::string name, int column, std::string table, std::vector<std::string> ref_columns) {
+    ForeignKey key;
+    key.name = std::move(name);
+    key.columns = {column};
+    key.ref_table = std::move(table);
+    key.ref_columns = std::move(ref_columns);
+    return key;
+  };
+  child.foreign_keys.push_back(fk("fk_a", 0, "nowhere", {"id"}));
+  child.foreign_keys.push_back(fk("fk_b", 1, "parent", {"nope"}));
+  child.foreign_keys.push_back(fk("fk_c", 2, "parent", {}));  // malformed: no referenced column
   ASSERT_TRUE(catalog.CreateTable(child, {}, nullptr).ok());
   auto of = [&](std::string_view t, std::string_view c) {
     return CanonicalDomain::Resolve(catalog, t, c).QualifiedName();
