@@ -230,6 +230,35 @@ TEST_P(DurabilityTest, RewrittenTablesAreBackAfterARestart) {
   EXPECT_EQ(Rows(session_, "SELECT n > (SELECT max(n) FROM t2 WHERE id <> 7001) FROM t2 WHERE id = 7001"), "t\n");
 }
 
+TEST_P(DurabilityTest, ForeignKeysAreEnforcedAfterARestart) {
+  Open();
+  Ok(session_, "CREATE TABLE p (id INT PRIMARY KEY)");
+  Ok(session_, "CREATE TABLE c (pid INT REFERENCES p ON DELETE CASCADE ON UPDATE CASCADE)");
+  Ok(session_, "CREATE TABLE d (pid INT REFERENCES p DEFERRABLE INITIALLY DEFERRED)");
+  Ok(session_, "CREATE TABLE n (pid INT)");
+  Ok(session_, "INSERT INTO p VALUES (1), (2), (3)");
+  Ok(session_, "INSERT INTO c VALUES (1), (2)");
+  Ok(session_, "INSERT INTO n VALUES (3)");
+  Ok(session_, "ALTER TABLE n ADD CONSTRAINT n_p FOREIGN KEY (pid) REFERENCES p ON DELETE SET NULL");
+  for (int restart = 0; restart < 2; ++restart) {
+    Close();
+    Open();
+    QueryResult r;
+    EXPECT_TRUE(session_->Execute("INSERT INTO c VALUES (9)", &r).Is(sqlstate::kForeignKeyViolation));
+    Ok(session_, "BEGIN");
+    Ok(session_, "INSERT INTO d VALUES (9)");  // deferred: accepted until COMMIT
+    EXPECT_TRUE(session_->Execute("COMMIT", &r).Is(sqlstate::kForeignKeyViolation)) << "restart " << restart;
+    durability::CheckpointStats stats;
+    ASSERT_TRUE(db_->Checkpoint(&stats).ok());
+  }
+  Ok(session_, "UPDATE p SET id = 10 WHERE id = 1");  // ON UPDATE CASCADE
+  Ok(session_, "DELETE FROM p WHERE id = 2");         // ON DELETE CASCADE
+  Ok(session_, "DELETE FROM p WHERE id = 3");         // ON DELETE SET NULL
+  EXPECT_EQ(Rows(session_, "SELECT pid FROM c"), "10\n");
+  EXPECT_EQ(Rows(session_, "SELECT pid IS NULL FROM n"), "t\n");
+  EXPECT_EQ(Rows(session_, "SELECT count(*) FROM d"), "0\n");
+}
+
 TEST_P(DurabilityTest, ACheckpointThenMoreLog) {
   Open();
   Ok(session_, "CREATE TABLE t (k INT PRIMARY KEY, v INT)");
