@@ -17,9 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <condition_variable>
 #include <future>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -27,6 +25,7 @@
 #include "engine/database.h"
 #include "engine/execution/retry_pause.h"
 #include "test/cc/every_cc_and_scheduler.h"
+#include "test/engine/client_progress.h"
 #include "test/engine/session_sql.h"
 
 namespace paceline::engine {
@@ -38,14 +37,8 @@ using test_sql::RunSql;
 class AlterTableConcurrencyTest : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {
  protected:
   void SetUp() override {
-    Options options;
-    options.cc = std::get<0>(GetParam());
-    options.scheduler = std::get<1>(GetParam());
-    options.workers = 4;
-    options.max_retries = 10000;
-    options.lock_timeout = std::chrono::milliseconds(20000);
-    Status s = Database::Open(options, &db_);
-    ASSERT_TRUE(s.ok()) << s.ToString();
+    test_clients::OpenForClients(GetParam(), &db_);
+    ASSERT_NE(db_, nullptr);
     session_ = db_->CreateSession();
   }
 
@@ -56,30 +49,8 @@ class AlterTableConcurrencyTest : public ::testing::TestWithParam<std::tuple<std
     return s.ok() && !r.rows.empty() && !r.rows[0][0].is_null() ? r.rows[0][0].int_value() : -1;
   }
 
-  // Counts commits; WaitFor(n) returns once n more have happened (or no
-  // client runs any more).
-  void Committed() {
-    std::lock_guard lock(mu_);
-    ++commits_;
-    cv_.notify_all();
-  }
-  void WaitFor(int64_t more) {
-    std::unique_lock lock(mu_);
-    const int64_t target = commits_ + more;
-    cv_.wait(lock, [&] { return commits_ >= target || clients_ == 0; });
-  }
-  void ClientDone() {
-    std::lock_guard lock(mu_);
-    --clients_;
-    cv_.notify_all();
-  }
-
   std::unique_ptr<Database> db_;
   std::unique_ptr<Session> session_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  int64_t commits_ = 0;
-  int clients_ = 0;  // still running
 };
 
 TEST_P(AlterTableConcurrencyTest, TransfersKeepTheSumWhileColumnsChange) {
@@ -105,7 +76,7 @@ TEST_P(AlterTableConcurrencyTest, TransfersKeepTheSumWhileColumnsChange) {
   std::atomic<int> failures{0};
   std::atomic<int64_t> other_increments{0};
   std::atomic<bool> alters_done{false};
-  clients_ = kClients;
+  test_clients::ClientProgress progress(kClients);
   auto client = [&](int c) {
     auto s = db_->CreateSession();
     // At least kBlocksEach blocks, and on until the last ALTER is done.
@@ -145,9 +116,9 @@ TEST_P(AlterTableConcurrencyTest, TransfersKeepTheSumWhileColumnsChange) {
         ADD_FAILURE() << "client " << c << " block " << b << ": " << st.ToString();
         failures.fetch_add(1);
       }
-      Committed();
+      progress.Step();
     }
-    ClientDone();
+    progress.ClientDone();
   };
   std::vector<std::thread> threads;
   for (int c = 0; c < kClients; ++c) threads.emplace_back(client, c);
@@ -161,7 +132,7 @@ TEST_P(AlterTableConcurrencyTest, TransfersKeepTheSumWhileColumnsChange) {
       "ALTER TABLE account DROP CONSTRAINT not_too_low",
   };
   for (const std::string& alter : alters) {
-    WaitFor(20);
+    progress.WaitFor(20);
     Ok(session_, alter);
     EXPECT_EQ(QueryInt("SELECT sum(balance) FROM account"), kAccounts * kInitial) << "after " << alter;
   }

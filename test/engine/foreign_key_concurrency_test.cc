@@ -20,8 +20,6 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <condition_variable>
-#include <mutex>
 #include <random>
 #include <string>
 #include <thread>
@@ -30,6 +28,7 @@
 #include "engine/database.h"
 #include "engine/execution/retry_pause.h"
 #include "test/cc/every_cc_and_scheduler.h"
+#include "test/engine/client_progress.h"
 #include "test/engine/session_sql.h"
 
 namespace paceline::engine {
@@ -41,14 +40,8 @@ using test_sql::RunSql;
 class ForeignKeyConcurrencyTest : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {
  protected:
   void SetUp() override {
-    Options options;
-    options.cc = std::get<0>(GetParam());
-    options.scheduler = std::get<1>(GetParam());
-    options.workers = 4;
-    options.max_retries = 10000;
-    options.lock_timeout = std::chrono::milliseconds(20000);
-    Status s = Database::Open(options, &db_);
-    ASSERT_TRUE(s.ok()) << s.ToString();
+    test_clients::OpenForClients(GetParam(), &db_);
+    ASSERT_NE(db_, nullptr);
     session_ = db_->CreateSession();
   }
 
@@ -59,29 +52,8 @@ class ForeignKeyConcurrencyTest : public ::testing::TestWithParam<std::tuple<std
     return s.ok() && !r.rows.empty() && !r.rows[0][0].is_null() ? r.rows[0][0].int_value() : -1;
   }
 
-  void Added() {
-    std::lock_guard lock(mu_);
-    ++adds_;
-    cv_.notify_all();
-  }
-  // Returns once `more` adds have been tried since (or no adder runs).
-  void WaitFor(int64_t more) {
-    std::unique_lock lock(mu_);
-    const int64_t target = adds_ + more;
-    cv_.wait(lock, [&] { return adds_ >= target || adders_ == 0; });
-  }
-  void AdderDone() {
-    std::lock_guard lock(mu_);
-    --adders_;
-    cv_.notify_all();
-  }
-
   std::unique_ptr<Database> db_;
   std::unique_ptr<Session> session_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  int64_t adds_ = 0;
-  int adders_ = 0;
 };
 
 bool Retried(const Status& s) { return s.Is(sqlstate::kSerializationFailure) || s.Is(sqlstate::kDeadlockDetected); }
@@ -103,7 +75,7 @@ TEST_P(ForeignKeyConcurrencyTest, NoOrphanWhileParentsGo) {
   std::atomic<int64_t> refused{0};  // 23503: the parent was gone
   std::atomic<int> failures{0};
   std::atomic<bool> removals_done{false};
-  adders_ = kAdders;
+  test_clients::ClientProgress progress(kAdders);
   auto adder = [&](int a) {
     auto s = db_->CreateSession();
     std::mt19937 rng(a + 1);
@@ -149,9 +121,9 @@ TEST_P(ForeignKeyConcurrencyTest, NoOrphanWhileParentsGo) {
         ADD_FAILURE() << "adder " << a << " add " << i << ": " << st.ToString();
         failures.fetch_add(1);
       }
-      Added();
+      progress.Step();
     }
-    AdderDone();
+    progress.ClientDone();
   };
   std::vector<std::thread> threads;
   for (int a = 0; a < kAdders; ++a) threads.emplace_back(adder, a);
@@ -160,7 +132,7 @@ TEST_P(ForeignKeyConcurrencyTest, NoOrphanWhileParentsGo) {
   // keep meeting both present and deleted parents.
   int64_t removed_plain = 0, removed_deferred = 0;
   for (int k = 0; k < kParents / 2 && failures.load() == 0; ++k) {
-    WaitFor(kAdders * kAddsEach / kParents);
+    progress.WaitFor(kAdders * kAddsEach / kParents);
     const std::string id = std::to_string(2 * k + 1);
     for (int attempt = 0;; ++attempt) {
       QueryResult plain, deferred;
