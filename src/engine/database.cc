@@ -266,7 +266,11 @@ Status Database::RunDml(const sql::PreparedStatement& statement, const std::vect
 Status Database::CheckDeferred(Transaction* txn, int64_t start_time, bool all) {
   if (!txn->has_deferred_checks()) return Status::OK();
   sql::Executor executor(txn, nullptr, start_time, options_.statement_memory_bytes);
-  return executor.CheckDeferredForeignKeys(all);  // they only read: nothing to undo
+  Status status = executor.CheckDeferredForeignKeys(all);  // they only read: nothing to undo
+  // A violation seen through reads that are no longer current is a
+  // conflict (40001, retried), as for a failed statement (RunDml).
+  if (!status.ok() && txn->abort_reason() == cc::AbortReason::kNone) status = txn->Explain(std::move(status));
+  return status;
 }
 
 Status Database::BulkLoad(std::string_view table_name, const std::vector<std::vector<Value>>& rows) {

@@ -146,7 +146,8 @@ class Database : private sql::StatementPreparer {
 
   // Appends rows to `table` without SQL: each row has one value per column
   // (converted to the column type when needed). Checks NOT NULL and unique
-  // keys; on an error nothing of this call is kept.
+  // keys, not CHECK constraints or foreign keys (a loader loads consistent
+  // data); on an error nothing of this call is kept.
   Status BulkLoad(std::string_view table, const std::vector<std::vector<Value>>& rows);
 
   const Options& options() const { return options_; }
@@ -197,7 +198,8 @@ class Database : private sql::StatementPreparer {
                  std::shared_ptr<const sql::PreparedStatement>* out) override;
   // Runs `txn`'s deferred foreign key checks that are due (sql::Executor::
   // CheckDeferredForeignKeys): all of them before a commit, or those SET
-  // CONSTRAINTS .. IMMEDIATE made due.
+  // CONSTRAINTS .. IMMEDIATE made due. 23503 for the first that fails, or
+  // the conflict when the reads it failed on are stale (Transaction::Explain).
   Status CheckDeferred(Transaction* txn, int64_t start_time, bool all);
   // Prepares `sql` to run with `params` ($1..$n), the caller holding the
   // gate. With Options::parameterize_literals, when sql::LiteralParameterizer

@@ -179,9 +179,7 @@ Status Session::SetConstraints(const sql::SetConstraintsStmt& stmt, QueryResult*
   // What waited for the constraints now immediate is checked now.
   StatementGate gate(this);
   PL_RETURN_IF_ERROR(gate.Enter());
-  Status status = db_->CheckDeferred(txn_.get(), txn_start_, /*all=*/false);
-  if (!status.ok() && txn_->abort_reason() == cc::AbortReason::kNone) status = txn_->Explain(std::move(status));
-  return status;
+  return db_->CheckDeferred(txn_.get(), txn_start_, /*all=*/false);
 }
 
 Status Session::EndTransaction(bool commit) {
@@ -195,10 +193,8 @@ Status Session::EndTransaction(bool commit) {
   if (commit) {
     StatementGate gate(this);  // no schema change while it installs its writes
     status = gate.Enter();
-    // Deferred foreign keys first; one that fails ends the block as an
-    // error does (a conflict instead when its reads are stale).
+    // Deferred foreign keys first; one that fails ends the block as an error does.
     if (status.ok()) status = db_->CheckDeferred(txn_.get(), txn_start_, /*all=*/true);
-    if (!status.ok() && txn_->abort_reason() == cc::AbortReason::kNone) status = txn_->Explain(std::move(status));
     if (status.ok()) status = txn_->Commit();  // a conflict aborts it
     else txn_->Abort();
   } else {

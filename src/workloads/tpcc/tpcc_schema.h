@@ -7,8 +7,8 @@
 //
 // The foreign keys are what make canonical domains follow from the schema
 // alone: s_w_id, d_w_id, c_w_id, ol_supply_w_id, no_w_id, h_c_w_id ... all
-// lead back to warehouse.w_id. (Paceline records foreign keys without
-// enforcing them; see the README.)
+// lead back to warehouse.w_id. They are enforced as any foreign key (the
+// loader's BulkLoad does not check them: it loads consistent data).
 #pragma once
 
 #include <string>
