@@ -43,6 +43,7 @@
 #include "engine/table_gates.h"
 #include "engine/footprint_builder.h"
 #include "engine/lane_table.h"
+#include "engine/notification_hub.h"
 #include "engine/options.h"
 #include "engine/procedure.h"
 #include "engine/session.h"
@@ -153,6 +154,8 @@ class Database : private sql::StatementPreparer {
   const Options& options() const { return options_; }
   const catalog::Catalog& catalog() const { return catalog_; }
   const sql::StatementCache& statement_cache() const { return cache_; }
+  // LISTEN / NOTIFY between sessions.
+  NotificationHub& notifications() { return notifications_; }
 
  private:
   friend class Session;
@@ -310,6 +313,7 @@ class Database : private sql::StatementPreparer {
   ExecutionGate gate_;
   TableGates table_gates_;
   AdvisoryLockTable advisory_lock_table_;  // pg_advisory_lock & co.; outlives every session
+  NotificationHub notifications_;          // LISTEN / NOTIFY; outlives every session
   std::mutex procedures_mu_;
   std::map<std::string, std::shared_ptr<RegisteredProcedure>, std::less<>> procedures_;
   std::unique_ptr<cc::ConcurrencyControl> cc_;

@@ -341,6 +341,11 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
   if (request.advisory_locks != nullptr) request.advisory_locks->EndTransaction();
   result->status = status;
   if (status.ok()) {
+    std::vector<Notification> batch;
+    for (auto& [channel, payload] : txn->TakeNotifications()) {
+      batch.push_back({request.notifier_pid, std::move(channel), std::move(payload)});
+    }
+    notifications_.Publish(batch);
     result->commit_lsn = txn->commit_lsn();
     result->sequence_lsn = sequences->TakeNeededLsn();
     return AttemptOutcome::kCommitted;

@@ -129,6 +129,7 @@ Session::Session(Database* db)
 
 Session::~Session() {
   if (txn_) EndTransaction(false);
+  db_->notifications_.UnlistenAll(id_, /*forget_inbox=*/true);
 }
 
 Status Session::GetSetting(std::string_view name, std::string* value) const {
@@ -369,6 +370,8 @@ Status Session::RunUtility(const sql::PreparedStatement& statement, QueryResult*
     }
     case sql::StatementKind::kSetConstraints:
       return SetConstraints(*ast.set_constraints, result);
+    case sql::StatementKind::kListen: case sql::StatementKind::kUnlisten: case sql::StatementKind::kNotify:
+      return RunNotifyStatement(ast, result);
     case sql::StatementKind::kShow: {
       const std::string& name = ast.show->name;
       if (ShowPacelineSetting(name, result)) {

@@ -57,6 +57,7 @@
 #include "engine/query_result.h"
 #include "engine/recent_statements.h"
 #include "engine/advisory_locks.h"
+#include "engine/notification_hub.h"
 #include "engine/sequence_session.h"
 #include "engine/sql/prepared_statement.h"
 #include "engine/sql/literal_parameterizer.h"
@@ -113,6 +114,16 @@ class Session {
   // pipeline keeps currval like a block).
   SequenceSession* sequences() { return &sequences_; }
   AdvisoryLocks* advisory_locks() { return &advisory_locks_; }
+  // The process id a protocol gave this session (default: its id): the
+  // sender of its notifications.
+  void SetBackendPid(int32_t pid) { backend_pid_ = pid; }
+  int32_t backend_pid() const { return backend_pid_ != 0 ? backend_pid_ : static_cast<int32_t>(id_); }
+  // Between transactions: the notifications for its LISTEN channels since
+  // the last call (NotificationHub); none while a block is open.
+  std::vector<Notification> TakeNotifications();
+  // Called when a notification arrives for this session (see
+  // NotificationHub::SetWaker); empty: none.
+  void SetNotificationWaker(std::function<void()> waker);
   // One client request: the outermost scope clears the cancel token when it
   // opens; calls inside it (each public entry point opens one) do not. An
   // owner that serves one client message with several calls (a protocol's
@@ -196,6 +207,12 @@ class Session {
   Status Run(const sql::PreparedStatement& statement, const std::vector<Value>& params, QueryResult* result);
   Status RunTransactionControl(const sql::TransactionStmt& stmt, QueryResult* result);
   Status RunUtility(const sql::PreparedStatement& statement, QueryResult* result);
+  // LISTEN, UNLISTEN, NOTIFY (session_block.cc).
+  Status RunNotifyStatement(const sql::Statement& ast, QueryResult* result);
+  // LISTEN (listen) or UNLISTEN channel ("" : UNLISTEN *), now.
+  void ApplyListen(bool listen, const std::string& channel);
+  // A committed transaction's notifications, sent to the listeners.
+  void PublishNotifications(std::vector<std::pair<std::string, std::string>> notifications);
   // SET CONSTRAINTS (session_block.cc): the block's deferrable foreign keys
   // deferred or made immediate, those made immediate checked at once.
   Status SetConstraints(const sql::SetConstraintsStmt& stmt, QueryResult* result);
@@ -269,6 +286,10 @@ class Session {
   Database* db_;
   CancelToken cancel_;     // borrowed by txn_ and by the owner's requests
   SequenceSession sequences_;  // borrowed by txn_ and by the owner's requests
+  int32_t backend_pid_ = 0;
+  // LISTEN / UNLISTEN in the open block, applied when it commits:
+  // (listen, channel), channel "" for UNLISTEN *.
+  std::vector<std::pair<bool, std::string>> pending_listens_;
   AdvisoryLocks advisory_locks_;  // borrowed by txn_ and by the owner's requests
   int request_depth_ = 0;  // public entry points on the stack
   TransactionState state_ = TransactionState::kIdle;

@@ -11,6 +11,7 @@
 #include "engine/session.h"
 #include "engine/session_statement_gate.h"
 #include "engine/sql/deferred_constraints.h"
+#include "engine/sql/expression_evaluator.h"
 
 namespace paceline::engine {
 
@@ -142,6 +143,55 @@ void Session::LeaveTableGates() {
   table_gates_.clear();
 }
 
+Status Session::RunNotifyStatement(const sql::Statement& ast, QueryResult* result) {
+  const sql::NotifyStmt& stmt = *ast.notify;
+  const bool in_block = state_ == TransactionState::kInBlock && txn_;
+  switch (ast.kind) {
+    case sql::StatementKind::kNotify:
+      result->command_tag = "NOTIFY";
+      PL_RETURN_IF_ERROR(sql::CheckNotification(stmt.channel, stmt.payload));
+      if (in_block) {
+        txn_->Notify(stmt.channel, stmt.payload);  // sent when the block commits
+      } else {
+        PublishNotifications({{stmt.channel, stmt.payload}});
+      }
+      return Status::OK();
+    default: {
+      const bool listen = ast.kind == sql::StatementKind::kListen;
+      result->command_tag = listen ? "LISTEN" : "UNLISTEN";
+      if (in_block) {
+        pending_listens_.emplace_back(listen, stmt.channel);  // in effect when the block commits
+        return Status::OK();
+      }
+      ApplyListen(listen, stmt.channel);
+      return Status::OK();
+    }
+  }
+}
+
+void Session::ApplyListen(bool listen, const std::string& channel) {
+  if (listen) {
+    db_->notifications_.Listen(id_, channel);
+  } else if (channel.empty()) {
+    db_->notifications_.UnlistenAll(id_, /*forget_inbox=*/false);
+  } else {
+    db_->notifications_.Unlisten(id_, channel);
+  }
+}
+
+void Session::PublishNotifications(std::vector<std::pair<std::string, std::string>> notifications) {
+  std::vector<Notification> batch;
+  for (auto& [channel, payload] : notifications) batch.push_back({backend_pid(), std::move(channel), std::move(payload)});
+  db_->notifications_.Publish(batch);
+}
+
+void Session::SetNotificationWaker(std::function<void()> waker) { db_->notifications_.SetWaker(id_, std::move(waker)); }
+
+std::vector<Notification> Session::TakeNotifications() {
+  if (state_ != TransactionState::kIdle) return {};
+  return db_->notifications_.Take(id_);
+}
+
 Status Session::SetConstraints(const sql::SetConstraintsStmt& stmt, QueryResult* result) {
   result->command_tag = "SET CONSTRAINTS";
   // PostgreSQL's order: the warning outside a block, then the names: each
@@ -208,6 +258,13 @@ Status Session::EndTransaction(bool commit) {
   }
   // Acknowledged only once durable (locks are already released).
   if (commit && status.ok()) status = db_->AwaitCommitDurable(txn_->commit_lsn(), sequences_.TakeNeededLsn());
+  // LISTEN / UNLISTEN of the block take effect, and its notifications go
+  // out, once it committed; a rollback forgets them.
+  if (commit && status.ok()) {
+    for (const auto& [listen, channel] : pending_listens_) ApplyListen(listen, channel);
+    PublishNotifications(txn_->TakeNotifications());
+  }
+  pending_listens_.clear();
   last_abort_reason_ = txn_->abort_reason();
   const uint32_t culprit = txn_->culprit_table();
   if (footprint_) {

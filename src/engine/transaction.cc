@@ -3,6 +3,7 @@
 #include "engine/transaction.h"
 
 #include <algorithm>
+#include <set>
 
 #include "engine/durability/redo_record.h"
 #include "engine/sql/deferred_constraints.h"
@@ -218,6 +219,23 @@ sql::DeferredConstraints& Transaction::deferred_constraints() {
 
 bool Transaction::has_deferred_checks() const { return deferred_ && !deferred_->empty(); }
 
+void Transaction::Notify(std::string channel, std::string payload) {
+  notifications_.emplace_back(std::move(channel), std::move(payload));
+  Undo undo;
+  undo.kind = Undo::Kind::kNotification;
+  undo_.push_back(std::move(undo));
+}
+
+std::vector<std::pair<std::string, std::string>> Transaction::TakeNotifications() {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::set<std::pair<std::string, std::string>> seen;
+  for (auto& n : notifications_) {
+    if (seen.insert(n).second) out.push_back(std::move(n));
+  }
+  notifications_.clear();
+  return out;
+}
+
 Status Transaction::InsertOrFindHolder(Table* table, TuplePtr* tuple, std::span<const Index* const> arbiters,
                                        Row** holder, Row** inserted) {
   *holder = nullptr;
@@ -312,6 +330,8 @@ void Transaction::RollbackTo(size_t mark) {
         }
         writes_.erase(undo.row);
       }
+    } else if (undo.kind == Undo::Kind::kNotification) {
+      notifications_.pop_back();
     } else {
       undo.index->Restore(undo.key, undo.has_null, undo.row, undo.replaced);
     }

@@ -34,6 +34,7 @@
 #include "common/cancel_token.h"
 #include "common/status.h"
 #include "engine/durability/durability.h"
+#include "engine/sql/notification_sink.h"
 #include "engine/storage/epoch_manager.h"
 #include "engine/storage/table.h"
 
@@ -46,7 +47,7 @@ class DeferredConstraints;
 
 namespace paceline::engine {
 
-class Transaction : private cc::CommitHooks {
+class Transaction : private cc::CommitHooks, public sql::NotificationSink {
  public:
   // `timestamp` orders transactions by age for the 2PL waiting rules
   // (smaller is older; a retried transaction keeps its first timestamp).
@@ -136,6 +137,13 @@ class Transaction : private cc::CommitHooks {
   sql::DeferredConstraints& deferred_constraints();
   // Whether checks wait for commit (or SET CONSTRAINTS .. IMMEDIATE).
   bool has_deferred_checks() const;
+  // NOTIFY / pg_notify: a notification for listeners of `channel`, sent
+  // when this transaction commits (the caller publishes TakeNotifications);
+  // RollbackTo drops it with the statement that sent it.
+  void Notify(std::string channel, std::string payload) override;
+  // After Commit: the notifications to publish, in the order sent, each
+  // (channel, payload) once (as PostgreSQL folds duplicates).
+  std::vector<std::pair<std::string, std::string>> TakeNotifications();
   // A check point: 57014 when canceled (counted in CancelToken::checks()).
   Status CheckCanceled() const { return cancel_ != nullptr && cancel_->Poll() ? CanceledStatus() : Status::OK(); }
 
@@ -192,9 +200,10 @@ class Transaction : private cc::CommitHooks {
     storage::TuplePtr image;  // nullptr: deleted
     bool inserted = false;    // the row was created by this transaction
   };
-  // One undo record: a change to the write set, or an index entry added.
+  // One undo record: a change to the write set, an index entry added, or
+  // a notification sent (the last of notifications_).
   struct Undo {
-    enum class Kind { kWrite, kIndexEntry };
+    enum class Kind { kWrite, kIndexEntry, kNotification };
     Kind kind = Kind::kWrite;
     storage::Row* row = nullptr;
     // kWrite: the write-set entry before the change (had_write false: none).
@@ -249,6 +258,7 @@ class Transaction : private cc::CommitHooks {
   sql::AdvisoryLockAccess* advisory_locks_ = nullptr;
   sql::StatementPreparer* statements_ = nullptr;
   std::unique_ptr<sql::DeferredConstraints> deferred_;
+  std::vector<std::pair<std::string, std::string>> notifications_;  // (channel, payload)
   durability::Durability* durability_ = nullptr;
   std::string redo_;  // during Commit: the redo record Install appends
   uint64_t commit_lsn_ = 0;

@@ -59,6 +59,8 @@ struct TransactionRequest {
   // may be null: they then fail); its transaction-level ones end with each
   // attempt.
   AdvisoryLocks* advisory_locks = nullptr;
+  // The process id its notifications (pg_notify) are sent from.
+  int32_t notifier_pid = 0;
   // Filled by the engine, left empty by callers: the statements as
   // prepared when the footprint was read, which each attempt runs while the
   // catalog is the one they were bound against (instead of preparing

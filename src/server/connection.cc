@@ -74,6 +74,7 @@ void Connection::Fatal(const Status& status) {
 
 Connection::Progress Connection::Serve() {
   woken_ = true;
+  const bool was_idle = idle_waiting_.exchange(false, std::memory_order_acq_rel);
   if (!started_) {
     started_ = true;
     asio::error_code ec;
@@ -87,7 +88,16 @@ Connection::Progress Connection::Serve() {
     wait_deadline_.reset();
     if (!s.ok()) return End();
   }
-  return MessageLoop() ? Progress::kWaiting : End();
+  if (was_idle && notify_pending_.load(std::memory_order_acquire)) {
+    // Woken for notifications (the socket may be readable too): they go
+    // out now, then messages are read as usual.
+    AddNotifications();
+    if (!Flush().ok()) return End();
+    woken_ = false;
+  }
+  if (!MessageLoop()) return End();
+  idle_waiting_.store(TransactionStatus() == 'I' && pending_.empty(), std::memory_order_release);
+  return Progress::kWaiting;
 }
 
 void Connection::Run() {
@@ -140,8 +150,17 @@ void Connection::ReportChangedSettings() {
   }
 }
 
+void Connection::AddNotifications() {
+  notify_pending_.store(false, std::memory_order_release);
+  if (client_->state() != engine::TransactionState::kIdle || !pending_.empty()) return;  // sent once it is
+  for (const engine::Notification& n : client_->TakeNotifications()) {
+    writer_.NotificationResponse(n.sender_pid, n.channel, n.payload);
+  }
+}
+
 void Connection::ReadyForQuery() {
   ReportChangedSettings();
+  AddNotifications();  // before ReadyForQuery, as PostgreSQL sends them
   writer_.ReadyForQuery(TransactionStatus());
 }
 

@@ -49,6 +49,8 @@
 
 namespace paceline::server {
 
+class Connection;
+
 // What a connection needs from the server that runs it.
 class ConnectionHost {
  public:
@@ -61,6 +63,9 @@ class ConnectionHost {
   // max_connections places (it then holds it until it ends), false when
   // they are all taken.
   virtual bool Admit() = 0;
+  // A notification for the connection's LISTEN arrived (any thread): serve
+  // it soon if it waits for its client (Connection::notify_pending).
+  virtual void Wake(Connection* connection) = 0;
 };
 
 class Connection {
@@ -103,6 +108,12 @@ class Connection {
   // Whether the host admitted it (Admit returned true). Set on Run's thread.
   bool admitted() const { return admitted_.load(std::memory_order_acquire); }
   int32_t pid() const { return pid_; }
+  // Whether it waits for an idle client (no block, no unfinished batch)
+  // and notifications arrived since it last sent them: Serve it, which
+  // sends them. Any thread.
+  bool wants_wake() const {
+    return idle_waiting_.load(std::memory_order_acquire) && notify_pending_.load(std::memory_order_acquire);
+  }
   int32_t secret() const { return secret_; }
 
  private:
@@ -130,6 +141,9 @@ class Connection {
   void Fatal(const Status& status);
   char TransactionStatus() const;
   void ReadyForQuery();
+  // The notifications for its LISTEN channels, when the client is idle
+  // (no block, no unfinished extended-protocol batch); buffered, not sent.
+  void AddNotifications();
 
   // Runs the buffered extended-protocol messages (pending_), up to a Sync
   // (`sync`) or a Flush.
@@ -148,6 +162,8 @@ class Connection {
   const int32_t pid_;
   const int32_t secret_;
   std::atomic<bool> admitted_{false};
+  std::atomic<bool> notify_pending_{false};
+  std::atomic<bool> idle_waiting_{false};  // between Serves, its client idle
   std::mutex session_mu_;  // guards client_ being set or reset against RequestCancel
 
   bool started_ = false;  // Startup has run

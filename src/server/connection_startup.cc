@@ -128,6 +128,14 @@ Status Connection::Startup() {
       reported_[name] = value;
     }
     writer_.BackendKeyData(pid_, secret_);
+    client_->SetBackendPid(pid_);
+    // A notification for its LISTEN may come while it waits for its
+    // client: it is then served (Serve sends it). The session takes the
+    // waker away when it is destroyed (End), before this connection goes.
+    client_->SetNotificationWaker([this] {
+      notify_pending_.store(true, std::memory_order_release);
+      if (wants_wake()) host_->Wake(this);
+    });
     writer_.ReadyForQuery('I');
     return Flush();
   }

@@ -98,6 +98,7 @@ Status ConnectionThreads::Add(Connection* connection) {
   if (stopping_) return Status(sqlstate::kAdminShutdown, "the server is shutting down");
   const uint64_t id = next_id_++;
   Entry& entry = entries_[id];
+  ids_[connection] = id;
   entry.connection = connection;
   entry.waiting = true;
   entry.deadline = connection->wait_deadline();
@@ -107,6 +108,7 @@ Status ConnectionThreads::Add(Connection* connection) {
   if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, connection->socket_handle(), &ev) != 0) {
     Status s = SystemError("epoll_ctl");
     entries_.erase(id);
+    ids_.erase(connection);
     return s;
   }
   if (entry.deadline.has_value()) {
@@ -135,7 +137,7 @@ int ConnectionThreads::WaitMs(std::chrono::steady_clock::time_point now) const {
 
 bool ConnectionThreads::Rearm(uint64_t id, Entry& entry) {
   entry.waiting = true;
-  entry.deadline = entry.connection->wait_deadline();
+  entry.deadline = entry.connection->wants_wake() ? std::chrono::steady_clock::now() : entry.connection->wait_deadline();
   if (entry.deadline.has_value()) deadlines_.insert({*entry.deadline, id});
   epoll_event ev{};
   ev.events = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT;
@@ -196,6 +198,7 @@ void ConnectionThreads::Loop() {
     // (`it` is still valid: only the thread serving an entry erases it.)
     if (progress == Connection::Progress::kEnded) {
       entries_.erase(it);
+      ids_.erase(connection);
       lock.unlock();
       ended_(connection);  // its socket is closed, so out of the epoll set
       lock.lock();
@@ -207,6 +210,20 @@ void ConnectionThreads::Loop() {
       lock.lock();
     }
   }
+}
+
+void ConnectionThreads::Wake(Connection* connection) {
+  {
+    std::lock_guard lock(mu_);
+    auto id = ids_.find(connection);
+    if (id == ids_.end()) return;
+    Entry& entry = entries_[id->second];
+    if (!entry.waiting || !connection->wants_wake()) return;  // Rearm looks again when it is served now
+    if (entry.deadline.has_value()) deadlines_.erase({*entry.deadline, id->second});
+    entry.deadline = std::chrono::steady_clock::now();
+    deadlines_.insert({*entry.deadline, id->second});
+  }
+  Kick();
 }
 
 void ConnectionThreads::Stop() {

@@ -67,6 +67,10 @@ class ConnectionThreads {
   // deadline passed). An error (the socket could not be watched) leaves it
   // with the caller.
   Status Add(Connection* connection);
+  // Serves `connection` soon if it waits and Connection::wants_wake (a
+  // notification for an idle client), as if its deadline had passed. Any
+  // thread; a connection not watched (served now, ended) is left alone.
+  void Wake(Connection* connection);
   // Ends every thread and returns once they have ended. Call it once no
   // connection is left (each was interrupted and has ended); connections
   // still watched are abandoned, never served again. Idempotent.
@@ -88,9 +92,9 @@ class ConnectionThreads {
   // The wait of a thread about to epoll_wait: until the earliest deadline,
   // at most `linger` for a thread beyond `spare`; -1: no bound (mu_ held).
   int WaitMs(std::chrono::steady_clock::time_point now) const;
-  // Marks `id` waiting with its connection's deadline and re-arms its
-  // socket (mu_ held). True when it has a deadline (a waiting thread may
-  // need to wait less: Kick).
+  // Marks `id` waiting with its connection's deadline (now, when it
+  // wants_wake) and re-arms its socket (mu_ held). True when it has a
+  // deadline (a waiting thread may need to wait less: Kick).
   bool Rearm(uint64_t id, Entry& entry);
   // Wakes one thread to recompute its wait (a new, earlier deadline).
   void Kick();
@@ -104,6 +108,7 @@ class ConnectionThreads {
   mutable std::mutex mu_;
   bool stopping_ = false;                     // guarded by mu_
   std::map<uint64_t, Entry> entries_;         // guarded by mu_
+  std::map<Connection*, uint64_t> ids_;        // entries_' ids by connection; guarded by mu_
   std::set<std::pair<std::chrono::steady_clock::time_point, uint64_t>> deadlines_;  // of waiting entries, mu_
   uint64_t next_id_ = 2;                      // 0 and 1 are the eventfds' tokens; guarded by mu_
   size_t threads_ = 0;                        // guarded by mu_

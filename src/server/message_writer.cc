@@ -78,6 +78,14 @@ void MessageWriter::ParameterStatus(std::string_view name, std::string_view valu
   End();
 }
 
+void MessageWriter::NotificationResponse(int32_t pid, std::string_view channel, std::string_view payload) {
+  Begin('A');
+  AddInt32(pid);
+  AddCString(channel);
+  AddCString(payload);
+  End();
+}
+
 void MessageWriter::BackendKeyData(int32_t pid, int32_t secret) {
   Begin('K');
   AddInt32(pid);

@@ -43,6 +43,8 @@ class MessageWriter {
   // options ("_pq_.x") not recognised.
   void NegotiateProtocolVersion(const std::vector<std::string>& unrecognized);
   void ParameterStatus(std::string_view name, std::string_view value);
+  // NotificationResponse: LISTEN's asynchronous message.
+  void NotificationResponse(int32_t pid, std::string_view channel, std::string_view payload);
   void BackendKeyData(int32_t pid, int32_t secret);
   // 'Z' with 'I' (idle), 'T' (in a block) or 'E' (in a failed block).
   void ReadyForQuery(char status);

@@ -88,6 +88,8 @@ void Server::Serve(asio::ip::tcp::socket accepted) {
   authenticating_++;
 }
 
+void Server::Wake(Connection* connection) { threads_.Wake(connection); }
+
 void Server::Ended(Connection* connection) {
   std::unique_ptr<Connection> ended;
   {

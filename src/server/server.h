@@ -78,6 +78,7 @@ class Server : public ConnectionHost {
   bool shutting_down() const override { return shutting_down_.load(std::memory_order_acquire); }
   void Cancel(int32_t pid, int32_t secret) override;
   bool Admit() override;
+  void Wake(Connection* connection) override;
 
  private:
   void Accept();

@@ -81,6 +81,7 @@ class Host : public ConnectionHost {
   bool shutting_down() const override { return false; }
   void Cancel(int32_t, int32_t) override {}  // no other connection to cancel
   bool Admit() override { return true; }
+  void Wake(Connection*) override {}  // one connection, served by Run: notifications go out with its replies
 };
 
 // The client side: writes `input` to `fd`, ends the stream, reads until

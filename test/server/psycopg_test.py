@@ -211,6 +211,75 @@ class PsycopgTest(unittest.TestCase):
                 cur.execute("INSERT INTO acc VALUES (%s, %s)", (1, 0))
         self.assertEqual(cur.execute("SELECT bal FROM acc WHERE id = 6").fetchone(), (100,))
 
+    def test_listen_notify(self):
+        # Notifications reach a listener at the end of its next command
+        # (as PostgreSQL sends them before ReadyForQuery), from commits only,
+        # in commit order, a transaction's duplicates folded.
+        listener = self.connect(autocommit=True)
+        sender = self.connect(autocommit=True)
+        got = []
+        listener.add_notify_handler(lambda n: got.append((n.channel, n.payload, n.pid)))
+        listener.execute("LISTEN jobs")
+        listener.execute("LISTEN other")
+        sender.execute("NOTIFY jobs, 'one'")
+        sender.execute("SELECT pg_notify('jobs', 'two')")
+        with sender.transaction():
+            sender.execute("NOTIFY jobs, 'three'")
+            sender.execute("NOTIFY jobs, 'three'")
+            sender.execute("SELECT pg_notify('other', %s)", ("four",))
+        try:
+            with sender.transaction():
+                sender.execute("NOTIFY jobs, 'rolled back'")
+                raise psycopg.Rollback()
+        except psycopg.Rollback:
+            pass
+        sender.execute("NOTIFY nobody, 'unheard'")
+        listener.execute("SELECT 1")
+        pid = sender.info.backend_pid
+        self.assertEqual(got, [("jobs", "one", pid), ("jobs", "two", pid), ("jobs", "three", pid),
+                               ("other", "four", pid)])
+        # Not while the listener's own block is open; after it ends.
+        got.clear()
+        listener.autocommit = False
+        listener.execute("SELECT 1")
+        sender.execute("NOTIFY jobs, 'later'")
+        listener.execute("SELECT 2")
+        self.assertEqual(got, [])
+        listener.commit()
+        listener.autocommit = True
+        listener.execute("SELECT 3")
+        self.assertEqual(got, [("jobs", "later", pid)])
+        got.clear()
+        listener.execute("UNLISTEN *")
+        sender.execute("NOTIFY jobs, 'gone'")
+        listener.execute("SELECT 4")
+        self.assertEqual(got, [])
+        with self.assertRaises(psycopg.errors.InvalidParameterValue):
+            sender.execute("SELECT pg_notify('', 'x')")
+
+    def test_notifications_reach_a_client_that_only_waits(self):
+        # A client blocked reading its socket (psycopg's notifies()) gets
+        # them without sending anything: the server wakes its connection.
+        listener = self.connect(autocommit=True)
+        sender = self.connect(autocommit=True)
+        listener.execute("LISTEN wake")
+        got = []
+
+        def wait():
+            for n in listener.notifies():
+                got.append(n.payload)
+                if len(got) == 2:
+                    break
+
+        waiter = threading.Thread(target=wait, daemon=True)
+        waiter.start()
+        sender.execute("NOTIFY wake, 'first'")
+        with sender.transaction():
+            sender.execute("SELECT pg_notify('wake', 'second')")
+        waiter.join(20)
+        self.assertFalse(waiter.is_alive(), "the waiting client got %r only" % got)
+        self.assertEqual(got, ["first", "second"])
+
     def test_discard_all_resets_what_a_pooler_hands_on(self):
         # A connection pooler sends DISCARD ALL when a client gives the
         # connection back: prepared statements and settings must not leak

@@ -104,4 +104,12 @@ bool ClientSession::TakeSettingsChanged() {
   return changed;
 }
 
+void ClientSession::SetBackendPid(int32_t pid) { session_->SetBackendPid(pid); }
+
+std::vector<Notification> ClientSession::TakeNotifications() { return session_->TakeNotifications(); }
+
+void ClientSession::SetNotificationWaker(std::function<void()> waker) {
+  session_->SetNotificationWaker(std::move(waker));
+}
+
 }  // namespace paceline::engine

@@ -38,6 +38,7 @@
 #include "common/value.h"
 #include "engine/client/client_request.h"
 #include "engine/client/prepared_namespace.h"
+#include "engine/notification_hub.h"
 #include "engine/query_result.h"
 #include "engine/transaction_state.h"
 
@@ -104,6 +105,15 @@ class ClientSession {
   // Whether a statement since the last call may have changed a setting a
   // protocol reports (SET, or the end of a block, which undoes SET LOCAL).
   bool TakeSettingsChanged();
+  // The process id a protocol gave the client (BackendKeyData): the
+  // sender of its notifications.
+  void SetBackendPid(int32_t pid);
+  // The notifications for its LISTEN channels since the last call
+  // (Session::TakeNotifications).
+  std::vector<Notification> TakeNotifications();
+  // Called, on the notifying thread, when a notification arrives for this
+  // client (Session::SetNotificationWaker); empty: none.
+  void SetNotificationWaker(std::function<void()> waker);
 
  private:
   void BeginRequest();

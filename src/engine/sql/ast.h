@@ -524,6 +524,12 @@ struct SetConstraintsStmt {
   bool deferred = false;
 };
 
+// LISTEN channel, UNLISTEN {channel | *}, NOTIFY channel [, 'payload'].
+struct NotifyStmt {
+  std::string channel;  // "" for UNLISTEN *
+  std::string payload;  // NOTIFY's ("" when none)
+};
+
 // PREPARE name [(types)] AS statement.
 struct PrepareStmt {
   std::string name;
@@ -545,6 +551,7 @@ enum class StatementKind {
   kCreateSequence, kAlterSequence,
   kTransaction, kSet, kShow,
   kSetConstraints,      // SET CONSTRAINTS: the session's block
+  kListen, kUnlisten, kNotify,  // the session's notifications (engine/notification_hub.h)
   kVacuum, kAnalyze,    // accepted, no effect
   kCheckpoint,          // a checkpoint of the data directory (none without one)
   kCopy, kDeallocate, kPrepare, kExecute,  // carried out by the protocol layer (src/server)
@@ -582,6 +589,7 @@ struct Statement {
   std::unique_ptr<DeallocateStmt> deallocate;
   std::unique_ptr<DiscardStmt> discard;
   std::unique_ptr<SetConstraintsStmt> set_constraints;
+  std::unique_ptr<NotifyStmt> notify;  // kListen, kUnlisten, kNotify
   std::unique_ptr<PrepareStmt> prepare;
   std::unique_ptr<ExecuteStmt> execute;
   // kUnsupported: what it is, for the 0A000 message ("CREATE FUNCTION").

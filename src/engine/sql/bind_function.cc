@@ -78,6 +78,7 @@ constexpr FunctionInfo kFunctions[] = {
     {"justify_hours", ScalarFunction::kJustifyHours, 1, 1},
     {"justify_interval", ScalarFunction::kJustifyInterval, 1, 1},
     {"pg_sleep", ScalarFunction::kPgSleep, 1, 1},
+    {"pg_notify", ScalarFunction::kPgNotify, 2, 2},
     {"pg_sleep_for", ScalarFunction::kPgSleepFor, 1, 1},
     // Their name argument is bound as a regclass (bind_sequence.cc).
     {"nextval", ScalarFunction::kNextval, 1, 1},
@@ -342,6 +343,10 @@ Status Binder::BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
     }
     case ScalarFunction::kGenRandomUuid:
       node->type = Type(TypeId::kUuid);
+      break;
+    case ScalarFunction::kPgNotify:  // pg_notify(text, text)
+      for (auto& a : args) PL_RETURN_IF_ERROR(require_text(a));
+      node->type = Type(TypeId::kVoid);
       break;
     case ScalarFunction::kJustifyDays: case ScalarFunction::kJustifyHours: case ScalarFunction::kJustifyInterval:
     case ScalarFunction::kPgSleep: case ScalarFunction::kPgSleepFor:

@@ -59,7 +59,7 @@ bool IsVolatile(ScalarFunction function) {
     case ScalarFunction::kRandom: case ScalarFunction::kClockTimestamp: case ScalarFunction::kGenRandomUuid:
     case ScalarFunction::kPgSleep: case ScalarFunction::kPgSleepFor:
     case ScalarFunction::kNextval: case ScalarFunction::kCurrval: case ScalarFunction::kSetval:
-    case ScalarFunction::kLastval:
+    case ScalarFunction::kLastval: case ScalarFunction::kPgNotify:
       return true;
     default:
       return false;

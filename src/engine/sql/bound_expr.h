@@ -68,6 +68,8 @@ enum class ScalarFunction {
   // name (none for lastval), index 0 when it is the catalog's name already,
   // -1 when it is regclass text to read at run time.
   kNextval, kCurrval, kSetval, kLastval,
+  // pg_notify(channel, payload): void, a notification sent at commit.
+  kPgNotify,
   // Advisory locks (bind_advisory_lock.cc, evaluate_advisory_lock.cc):
   // children the key (one bigint, or two integers: index 1), void or bool.
   kAdvisoryLock, kAdvisoryLockShared, kAdvisoryXactLock, kAdvisoryXactLockShared, kTryAdvisoryLock,

@@ -8,8 +8,18 @@
 #include "common/datetime_fields.h"
 #include "common/uuid.h"
 #include "engine/sql/evaluator_internal.h"
+#include "engine/sql/notification_sink.h"
 
-namespace paceline::sql::eval {
+namespace paceline::sql {
+
+Status CheckNotification(const std::string& channel, const std::string& payload) {
+  if (channel.empty()) return Status(sqlstate::kInvalidParameterValue, "channel name cannot be empty");
+  if (channel.size() >= 64) return Status(sqlstate::kInvalidParameterValue, "channel name too long");
+  if (payload.size() >= 8000) return Status(sqlstate::kInvalidParameterValue, "payload string too long");
+  return Status::OK();
+}
+
+namespace eval {
 
 namespace {
 
@@ -126,6 +136,15 @@ Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) 
         return Status::OK();
       }
       return CastValue(best, e.type, false, out);
+    }
+    case ScalarFunction::kPgNotify: {  // not strict: a NULL channel is empty, a NULL payload ''
+      const std::string channel = args[0].is_null() ? "" : std::string(args[0].string_value());
+      const std::string payload = args[1].is_null() ? "" : std::string(args[1].string_value());
+      PL_RETURN_IF_ERROR(CheckNotification(channel, payload));
+      if (ctx.notifications == nullptr) return NotSupported("pg_notify outside a transaction");
+      ctx.notifications->Notify(channel, payload);
+      *out = Value::Void();
+      return Status::OK();
     }
     case ScalarFunction::kGenRandomUuid:  // volatile: a new value at every call
       *out = Value::Uuid(GenerateRandomUuid());
@@ -274,4 +293,5 @@ Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) 
   }
 }
 
-}  // namespace paceline::sql::eval
+}  // namespace eval
+}  // namespace paceline::sql

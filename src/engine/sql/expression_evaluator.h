@@ -22,6 +22,7 @@ namespace paceline::sql {
 struct EvalContext;
 class SequenceAccess;
 class AdvisoryLockAccess;
+class NotificationSink;
 
 // Runs the subqueries an expression contains (the Executor implements it:
 // a subquery reads rows through the statement's transaction).
@@ -44,7 +45,12 @@ struct EvalContext {
   const CancelToken* cancel = nullptr;              // ends pg_sleep early (57014); may be null
   SequenceAccess* sequences = nullptr;              // nextval & co.; null: they fail (XX000)
   AdvisoryLockAccess* advisory_locks = nullptr;     // pg_advisory_lock & co.; null: they fail (0A000)
+  NotificationSink* notifications = nullptr;        // pg_notify; null: it fails (0A000)
 };
+
+// NOTIFY's and pg_notify's checks (22023): a channel name non-empty and
+// shorter than 64 bytes, a payload shorter than 8000 bytes.
+Status CheckNotification(const std::string& channel, const std::string& payload);
 
 Status Evaluate(const BoundExpr& expr, const EvalContext& ctx, Value* out);
 

@@ -498,6 +498,22 @@ Status Transformer::TransformStatement(const Node& node, Statement* stmt) {
       stmt->deallocate = std::make_unique<DeallocateStmt>();
       stmt->deallocate->name = Str(node.deallocate_stmt->name);
       return Status::OK();
+    case PG_QUERY__NODE__NODE_LISTEN_STMT:
+      stmt->kind = StatementKind::kListen;
+      stmt->notify = std::make_unique<NotifyStmt>();
+      stmt->notify->channel = Str(node.listen_stmt->conditionname);
+      return Status::OK();
+    case PG_QUERY__NODE__NODE_UNLISTEN_STMT:
+      stmt->kind = StatementKind::kUnlisten;
+      stmt->notify = std::make_unique<NotifyStmt>();
+      stmt->notify->channel = Str(node.unlisten_stmt->conditionname);  // "" for UNLISTEN *
+      return Status::OK();
+    case PG_QUERY__NODE__NODE_NOTIFY_STMT:
+      stmt->kind = StatementKind::kNotify;
+      stmt->notify = std::make_unique<NotifyStmt>();
+      stmt->notify->channel = Str(node.notify_stmt->conditionname);
+      stmt->notify->payload = Str(node.notify_stmt->payload);
+      return Status::OK();
     case PG_QUERY__NODE__NODE_CONSTRAINTS_SET_STMT: {
       const PgQuery__ConstraintsSetStmt& set = *node.constraints_set_stmt;
       stmt->kind = StatementKind::kSetConstraints;

@@ -1347,7 +1347,6 @@ TEST(ParserTest, UnsupportedStatementKindsAreNamed) {
       {"CREATE TYPE mood AS ENUM ('sad', 'ok')", "CREATE TYPE"},
       {"DO $$ BEGIN END $$", "DO"},
       {"CLUSTER t", "CLUSTER"},
-      {"LISTEN chan", "LISTEN"},
       {"CREATE TABLESPACE ts LOCATION '/tmp'", "CREATE TABLE SPACE"},
   };
   for (const Case& c : kCases) {
@@ -1496,6 +1495,31 @@ TEST(ParserTest, UnsupportedConstructsInsideStatementsAreErrors) {
     EXPECT_EQ(status.sqlstate(), sqlstate::kFeatureNotSupported) << c.sql;
     EXPECT_EQ(status.message(), c.message) << c.sql;
   }
+}
+
+TEST(ParserTest, NotificationsAndSetConstraints) {
+  auto listen = ParseOne("LISTEN \"Jobs\"");
+  ASSERT_NE(listen, nullptr);
+  EXPECT_EQ(listen->kind, StatementKind::kListen);
+  EXPECT_EQ(listen->notify->channel, "Jobs");
+  auto unlisten = ParseOne("UNLISTEN *");
+  ASSERT_NE(unlisten, nullptr);
+  EXPECT_EQ(unlisten->kind, StatementKind::kUnlisten);
+  EXPECT_EQ(unlisten->notify->channel, "");
+  auto notify = ParseOne("NOTIFY jobs, 'p'");
+  ASSERT_NE(notify, nullptr);
+  EXPECT_EQ(notify->kind, StatementKind::kNotify);
+  EXPECT_EQ(notify->notify->channel, "jobs");
+  EXPECT_EQ(notify->notify->payload, "p");
+  auto all = ParseOne("SET CONSTRAINTS ALL DEFERRED");
+  ASSERT_NE(all, nullptr);
+  EXPECT_EQ(all->kind, StatementKind::kSetConstraints);
+  EXPECT_TRUE(all->set_constraints->names.empty());
+  EXPECT_TRUE(all->set_constraints->deferred);
+  auto named = ParseOne("SET CONSTRAINTS a, b IMMEDIATE");
+  ASSERT_NE(named, nullptr);
+  EXPECT_EQ(named->set_constraints->names, (std::vector<std::string>{"a", "b"}));
+  EXPECT_FALSE(named->set_constraints->deferred);
 }
 
 TEST(ParserTest, UnsupportedExpressionErrorsPointAtTheConstruct) {
