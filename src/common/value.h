@@ -153,6 +153,11 @@ class Value {
 // - anything else → 42846 `cannot cast type X to Y`.
 Status CastValue(const Value& v, const Type& target, bool explicit_cast, Value* out);
 
+// CastValue for comparing keys across types (a foreign key's): false when
+// `v` does not fit `target` or a number would change in it (1.5 as an
+// integer), so that no value of `target` equals it.
+bool CastKeyValue(const Value& v, const Type& target, Value* out);
+
 // True when a value of type `from` may be implicitly converted to `to` in an
 // assignment (INSERT/UPDATE) or comparison context, as PostgreSQL allows:
 // among numbers, among strings, unknown → anything, date ↔ timestamp,

@@ -439,6 +439,14 @@ bool IsOctal(char c, char max) { return c >= '0' && c <= max; }
 // ---------------------------------------------------------------------------
 // Casts.
 
+bool CastKeyValue(const Value& v, const Type& target, Value* out) {
+  if (!CastValue(v, target, false, out).ok()) return false;
+  const Type from(v.type());
+  if (!from.IsNumber() || !target.IsNumber()) return true;
+  Value back;
+  return CastValue(*out, from, false, &back).ok() && Value::Compare(back, v) == 0;
+}
+
 Status CastValue(const Value& v, const Type& target, bool explicit_cast, Value* out) {
   if (v.is_null()) {
     *out = Value::Null(target.id);

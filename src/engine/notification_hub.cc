@@ -59,7 +59,12 @@ std::vector<Notification> NotificationHub::Take(uint64_t session) {
   std::lock_guard lock(mu_);
   auto it = inbox_.find(session);
   if (it == inbox_.end()) return {};
-  std::vector<Notification> out = std::move(it->second);
+  std::vector<Notification> out;
+  // Only for the channels it still listens on (an UNLISTEN since drops them).
+  for (Notification& n : it->second) {
+    auto listening = listeners_.find(n.channel);
+    if (listening != listeners_.end() && listening->second.count(session) > 0) out.push_back(std::move(n));
+  }
   inbox_.erase(it);
   return out;
 }

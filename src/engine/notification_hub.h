@@ -41,7 +41,8 @@ class NotificationHub {
   void SetWaker(uint64_t session, std::function<void()> waker);
   // A committed transaction's notifications.
   void Publish(const std::vector<Notification>& batch);
-  // The notifications delivered to `session` since its last Take.
+  // The notifications delivered to `session` since its last Take, on the
+  // channels it still listens on.
   std::vector<Notification> Take(uint64_t session);
 
  private:

@@ -428,6 +428,7 @@ Status Session::RunUtility(const sql::PreparedStatement& statement, QueryResult*
         ResetAllSettings(false);
       }
       if (target == sql::DiscardTarget::kAll || target == sql::DiscardTarget::kSequences) sequences_.Discard();
+      if (target == sql::DiscardTarget::kAll) ApplyListen(false, "");  // as UNLISTEN *
       result->command_tag = kTags[static_cast<int>(target)];
       return Status::OK();
     }

@@ -59,6 +59,7 @@
 #include "engine/advisory_locks.h"
 #include "engine/notification_hub.h"
 #include "engine/sequence_session.h"
+#include "engine/sql/deferred_constraints.h"
 #include "engine/sql/prepared_statement.h"
 #include "engine/sql/literal_parameterizer.h"
 #include "engine/transaction.h"
@@ -337,6 +338,8 @@ class Session {
     std::map<std::string, std::string, std::less<>> settings;
     size_t local_settings = 0;
     bool read_only = false;
+    size_t pending_listens = 0;           // LISTEN / UNLISTEN before it
+    sql::DeferredConstraints::Modes constraint_modes;  // SET CONSTRAINTS before it
   };
   std::vector<Savepoint> savepoints_;
 };

@@ -134,7 +134,10 @@ Status Connection::Startup() {
     // waker away when it is destroyed (End), before this connection goes.
     client_->SetNotificationWaker([this] {
       notify_pending_.store(true, std::memory_order_release);
-      if (wants_wake()) host_->Wake(this);
+      // Always asked: Wake looks at wants_wake() under the threads' mutex,
+      // which Rearm holds too, so a wake-up between this and the
+      // connection's return to waiting is never lost.
+      host_->Wake(this);
     });
     writer_.ReadyForQuery('I');
     return Flush();

@@ -100,6 +100,24 @@ TEST_P(NotificationTest, ListenerInABlockGetsThemAfterIt) {
   Ok(listener_, "UNLISTEN *");
   Ok(sender_, "NOTIFY jobs, 'z'");
   EXPECT_EQ(Take(), Payloads{});
+  // A LISTEN rolled back to a savepoint never happened.
+  Ok(listener_, "BEGIN");
+  Ok(listener_, "SAVEPOINT s");
+  Ok(listener_, "LISTEN jobs");
+  Ok(listener_, "ROLLBACK TO SAVEPOINT s");
+  Ok(listener_, "COMMIT");
+  Ok(sender_, "NOTIFY jobs, 'unheard'");
+  EXPECT_EQ(Take(), Payloads{});
+  // Delivered but not yet taken: an UNLISTEN since drops it; DISCARD ALL
+  // (a pooler's reset) unlistens everything.
+  Ok(listener_, "LISTEN jobs");
+  Ok(sender_, "NOTIFY jobs, 'queued'");
+  Ok(listener_, "UNLISTEN jobs");
+  EXPECT_EQ(Take(), Payloads{});
+  Ok(listener_, "LISTEN jobs");
+  Ok(listener_, "DISCARD ALL");
+  Ok(sender_, "NOTIFY jobs, 'after discard'");
+  EXPECT_EQ(Take(), Payloads{});
 }
 
 TEST_P(NotificationTest, StatementListsFromManySendersNoneLostOrDoubled) {

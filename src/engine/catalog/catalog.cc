@@ -152,11 +152,12 @@ Status IdentityRequires(const std::string& dropping, const std::string& column, 
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> Catalog::ForeignKeysReferencing(std::string_view table) const {
-  std::vector<std::pair<std::string, std::string>> out;
+std::vector<std::pair<std::shared_ptr<storage::Table>, const ForeignKey*>> Catalog::ForeignKeysReferencing(
+    std::string_view table) const {
+  std::vector<std::pair<std::shared_ptr<storage::Table>, const ForeignKey*>> out;
   for (const auto& [name, other] : tables_) {
     for (const auto& fk : other->schema().foreign_keys) {
-      if (fk.ref_table == table) out.emplace_back(name, fk.name);
+      if (fk.ref_table == table) out.emplace_back(other, &fk);
     }
   }
   return out;

@@ -79,8 +79,10 @@ class Catalog {
   // The sequences that table `table` owns (SequenceSchema::owned_by_table).
   std::vector<std::string> OwnedSequences(std::string_view table) const;
   // The foreign keys that reference `table` (its own self-references too),
-  // as (referencing table, constraint name) pairs.
-  std::vector<std::pair<std::string, std::string>> ForeignKeysReferencing(std::string_view table) const;
+  // with their tables, in table name order (valid while the catalog is
+  // not changed).
+  std::vector<std::pair<std::shared_ptr<storage::Table>, const ForeignKey*>> ForeignKeysReferencing(
+      std::string_view table) const;
   // 2BP01 "cannot drop <dropping> because other objects depend on it" when
   // a column DEFAULT of a table not in `dropped` calls sequence `sequence`
   // ("... because column c of table t requires it" for an identity column).

@@ -36,15 +36,10 @@ bool Intersects(const std::vector<int>& a, const std::vector<int>& b) {
 // `table`).
 template <typename Fn>
 void ForEachReferencing(const catalog::Catalog& catalog, const storage::Table& table, Fn fn) {
-  for (const auto& name : catalog.TableNames()) {
-    std::shared_ptr<storage::Table> other = catalog.FindTable(name);
-    if (!other) continue;
-    for (const catalog::ForeignKey& fk : other->schema().foreign_keys) {
-      if (fk.ref_table != table.name()) continue;
-      std::vector<int> referenced;
-      for (const auto& column : fk.ref_columns) referenced.push_back(table.schema().FindColumn(column));
-      fn(*other, fk, referenced);
-    }
+  for (const auto& [other, fk] : catalog.ForeignKeysReferencing(table.name())) {
+    std::vector<int> referenced;
+    for (const auto& column : fk->ref_columns) referenced.push_back(table.schema().FindColumn(column));
+    fn(*other, *fk, referenced);
   }
 }
 

@@ -69,7 +69,7 @@ Status DdlExecutor::CheckForeignKeyRows(const storage::Table& table, const catal
       key[i] = table.layout().Get(*t, fk.columns[i]);
       if (key[i].is_null()) return true;  // MATCH SIMPLE
       const Type& type = referenced->schema().columns[ref_positions[i]].type;
-      fits = fits && CastValue(key[i], type, false, &values[slot[i]]).ok();
+      fits = fits && CastKeyValue(key[i], type, &values[slot[i]]);
     }
     std::string encoded;
     bool exact = false;

@@ -77,13 +77,20 @@ Status DdlExecutor::MakeIndex(const catalog::TableSchema& schema, const Constrai
 
 namespace {
 
-// Whether PostgreSQL finds an equality operator between a referencing and a
-// referenced column of these types (the same type, or two of one family:
-// numbers, strings, dates and timestamps).
-bool ForeignKeyComparable(const Type& a, const Type& b) {
-  if (a.id == TypeId::kArray || b.id == TypeId::kArray) return a == b;
-  return a.id == b.id || (a.IsNumber() && b.IsNumber()) || (a.IsString() && b.IsString()) ||
-         (a.IsTemporal() && b.IsTemporal());
+// Whether PostgreSQL finds an equality operator for a referencing column
+// of type `fk` and a referenced one of type `pk`: the same type, two of one
+// operator family (integers, floats, strings, dates and timestamps), or a
+// referencing type that converts implicitly to the referenced one (an
+// integer to numeric or a float, numeric to a float) — not the other way
+// (numeric referencing an integer key is 42804).
+bool ForeignKeyComparable(const Type& fk, const Type& pk) {
+  if (fk.id == TypeId::kArray || pk.id == TypeId::kArray) return fk == pk;
+  if (fk.id == pk.id) return true;
+  if ((fk.IsInteger() && pk.IsInteger()) || (fk.IsFloat() && pk.IsFloat())) return true;
+  if (fk.IsString() && pk.IsString()) return true;
+  if (fk.IsTemporal() && pk.IsTemporal()) return true;
+  if (fk.IsInteger()) return pk.id == TypeId::kNumeric || pk.IsFloat();
+  return fk.id == TypeId::kNumeric && pk.IsFloat();
 }
 
 }  // namespace
@@ -423,7 +430,8 @@ Status DdlExecutor::Truncate(const TruncateStmt& stmt, engine::QueryResult* resu
   // among them.
   std::vector<std::string> names = stmt.tables;
   for (size_t i = 0; i < names.size(); ++i) {
-    for (const auto& [referencing, fk] : catalog_->ForeignKeysReferencing(names[i])) {
+    for (const auto& [referencing_table, fk] : catalog_->ForeignKeysReferencing(names[i])) {
+      const std::string& referencing = referencing_table->name();
       if (std::find(names.begin(), names.end(), referencing) != names.end()) continue;
       if (!stmt.cascade) {
         return Status(sqlstate::kFeatureNotSupported,
@@ -431,7 +439,7 @@ Status DdlExecutor::Truncate(const TruncateStmt& stmt, engine::QueryResult* resu
             .WithDetail("Table \"" + referencing + "\" references \"" + names[i] + "\".");
       }
       names.push_back(referencing);
-      tables.push_back(catalog_->FindTable(referencing));
+      tables.push_back(referencing_table);
     }
   }
   for (auto& t : tables) t->Truncate();

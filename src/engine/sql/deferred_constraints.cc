@@ -7,17 +7,17 @@ namespace paceline::sql {
 
 bool DeferredConstraints::IsDeferred(const ForeignKeyRule& rule) const {
   if (!rule.deferrable) return false;
-  auto it = named_.find(rule.constraint);
-  if (it != named_.end()) return it->second;
-  return all_.has_value() ? *all_ : rule.initially_deferred;
+  auto it = modes_.named.find(rule.constraint);
+  if (it != modes_.named.end()) return it->second;
+  return modes_.all.has_value() ? *modes_.all : rule.initially_deferred;
 }
 
 void DeferredConstraints::SetAll(bool deferred) {
-  all_ = deferred;
-  named_.clear();
+  modes_.all = deferred;
+  modes_.named.clear();
 }
 
-void DeferredConstraints::Set(const std::string& constraint, bool deferred) { named_[constraint] = deferred; }
+void DeferredConstraints::Set(const std::string& constraint, bool deferred) { modes_.named[constraint] = deferred; }
 
 void DeferredConstraints::RollbackTo(size_t mark) {
   std::erase_if(events_, [&](const ForeignKeyEvent& e) { return e.mark > mark; });

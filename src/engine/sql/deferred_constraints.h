@@ -37,6 +37,12 @@ struct ForeignKeyEvent {
 
 class DeferredConstraints {
  public:
+  // What SET CONSTRAINTS set (a savepoint keeps it; ROLLBACK TO puts it back).
+  struct Modes {
+    std::optional<bool> all;            // SET CONSTRAINTS ALL
+    std::map<std::string, bool> named;  // SET CONSTRAINTS name, since
+  };
+
   // Whether `rule` is checked at commit now: a deferrable foreign key
   // that SET CONSTRAINTS deferred, or left INITIALLY DEFERRED.
   bool IsDeferred(const ForeignKeyRule& rule) const;
@@ -53,10 +59,11 @@ class DeferredConstraints {
   std::vector<ForeignKeyEvent> Due(bool all) const;
   void RemoveDue(bool all);
   bool empty() const { return events_.empty(); }
+  const Modes& modes() const { return modes_; }
+  void set_modes(Modes modes) { modes_ = std::move(modes); }
 
  private:
-  std::optional<bool> all_;            // SET CONSTRAINTS ALL
-  std::map<std::string, bool> named_;  // SET CONSTRAINTS name, since
+  Modes modes_;
   std::vector<ForeignKeyEvent> events_;
 };
 

@@ -52,12 +52,12 @@ std::string KeyText(const ForeignKeyRule& rule, const std::vector<Value>& key) {
   return "Key (" + names + ")=(" + values + ")";
 }
 
-// `key` as values of `types`; false when a value does not fit (then no row
-// of those types can hold it).
+// `key` as values of `types`; false when a value does not fit or would
+// change (then no row of those types holds it: CastKeyValue).
 bool CastKey(const std::vector<Value>& key, const std::vector<Type>& types, std::vector<Value>* out) {
   out->resize(key.size());
   for (size_t i = 0; i < key.size(); ++i) {
-    if (!CastValue(key[i], types[i], false, &(*out)[i]).ok()) return false;
+    if (!CastKeyValue(key[i], types[i], &(*out)[i])) return false;
   }
   return true;
 }
@@ -138,24 +138,10 @@ Status Executor::EnforceForeignKey(ForeignKeyEvent event, bool at_commit) {
                                                       "\" violates foreign key constraint \"" + rule.constraint + "\"")
         .WithDetail(KeyText(rule, event.new_key) + " is not present in table \"" + rule.referenced_table + "\".");
   }
-  // NO ACTION: nothing to do when a row holds the key again (an UPDATE
-  // that gave it to another row, a deleted key inserted again).
-  if (no_action) {
-    PL_RETURN_IF_ERROR(RunForeignKeyStatement(rule.lookup_sql, rule.lookup_types, event.old_key, &found));
-    if (found) return Status::OK();
-  }
+  if (rule.action_sql.empty()) return CheckNotReferenced(rule, event.old_key, /*key_may_return=*/no_action);
   std::vector<Value> params;
   // A key no referencing column can hold is referenced by no row.
   if (!CastKey(event.old_key, rule.referencing_types, &params)) return Status::OK();
-  if (rule.action_sql.empty()) {  // NO ACTION, RESTRICT
-    PL_RETURN_IF_ERROR(RunForeignKeyStatement(rule.referencing_sql, rule.referencing_types, std::move(params), &found));
-    if (!found) return Status::OK();
-    return Status(sqlstate::kForeignKeyViolation, "update or delete on table \"" + rule.referenced_table +
-                                                      "\" violates foreign key constraint \"" + rule.constraint +
-                                                      "\" on table \"" + rule.referencing_table + "\"")
-        .WithDetail(KeyText(rule, event.old_key) + " is still referenced from table \"" + rule.referencing_table +
-                    "\".");
-  }
   std::vector<Type> types = rule.referencing_types;
   if (rule.action == catalog::ForeignKeyAction::kCascade && !event.new_key.empty()) {  // ON UPDATE CASCADE
     for (size_t i = 0; i < event.new_key.size(); ++i) {
@@ -165,7 +151,33 @@ Status Executor::EnforceForeignKey(ForeignKeyEvent event, bool at_commit) {
       types.push_back(rule.referencing_types[i]);
     }
   }
-  return RunForeignKeyStatement(rule.action_sql, types, std::move(params), &found);
+  PL_RETURN_IF_ERROR(RunForeignKeyStatement(rule.action_sql, types, std::move(params), &found));
+  // SET DEFAULT to a default equal to the key that went leaves its rows
+  // referencing it, unchanged (so unchecked): checked as NO ACTION, as
+  // PostgreSQL's ri_set does.
+  if (rule.action == catalog::ForeignKeyAction::kSetDefault) {
+    return CheckNotReferenced(rule, event.old_key, /*key_may_return=*/true);
+  }
+  return Status::OK();
+}
+
+Status Executor::CheckNotReferenced(const ForeignKeyRule& rule, const std::vector<Value>& old_key,
+                                    bool key_may_return) {
+  bool found = false;
+  // NO ACTION: nothing to do when a row holds the key again (an UPDATE
+  // that gave it to another row, a deleted key inserted again).
+  if (key_may_return) {
+    PL_RETURN_IF_ERROR(RunForeignKeyStatement(rule.lookup_sql, rule.lookup_types, old_key, &found));
+    if (found) return Status::OK();
+  }
+  std::vector<Value> params;
+  if (!CastKey(old_key, rule.referencing_types, &params)) return Status::OK();  // no row can hold it
+  PL_RETURN_IF_ERROR(RunForeignKeyStatement(rule.referencing_sql, rule.referencing_types, std::move(params), &found));
+  if (!found) return Status::OK();
+  return Status(sqlstate::kForeignKeyViolation, "update or delete on table \"" + rule.referenced_table +
+                                                    "\" violates foreign key constraint \"" + rule.constraint +
+                                                    "\" on table \"" + rule.referencing_table + "\"")
+      .WithDetail(KeyText(rule, old_key) + " is still referenced from table \"" + rule.referencing_table + "\".");
 }
 
 Status Executor::RunForeignKeyStatement(const std::string& text, const std::vector<Type>& types,

@@ -176,6 +176,10 @@ class Executor : public SubqueryRunner {
                         storage::Row* row, const storage::Tuple* old_image, const storage::Tuple* new_image);
   // One event: checked, acted on, or deferred (`at_commit`: it was, and is due).
   Status EnforceForeignKey(ForeignKeyEvent event, bool at_commit);
+  // 23503 when a row still references `old_key` (kReferenced: RESTRICT, NO
+  // ACTION, after SET DEFAULT); with `key_may_return`, none when a row of
+  // the referenced table holds the key again.
+  Status CheckNotReferenced(const ForeignKeyRule& rule, const std::vector<Value>& old_key, bool key_may_return);
   // Runs one of a rule's statements with `params`; *found: a SELECT gave a row.
   Status RunForeignKeyStatement(const std::string& text, const std::vector<Type>& types,
                                 std::vector<Value> params, bool* found);
