@@ -34,24 +34,7 @@ namespace {
 using test_sql::Ok;
 using test_sql::RunSql;
 
-class AlterTableConcurrencyTest : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {
- protected:
-  void SetUp() override {
-    test_clients::OpenForClients(GetParam(), &db_);
-    ASSERT_NE(db_, nullptr);
-    session_ = db_->CreateSession();
-  }
-
-  int64_t QueryInt(const std::string& sql) {
-    QueryResult r;
-    Status s = RunSql(session_, sql, &r);
-    EXPECT_TRUE(s.ok()) << sql << ": " << s.ToString();
-    return s.ok() && !r.rows.empty() && !r.rows[0][0].is_null() ? r.rows[0][0].int_value() : -1;
-  }
-
-  std::unique_ptr<Database> db_;
-  std::unique_ptr<Session> session_;
-};
+class AlterTableConcurrencyTest : public test_clients::ClientsTest {};
 
 TEST_P(AlterTableConcurrencyTest, TransfersKeepTheSumWhileColumnsChange) {
   constexpr int kAccounts = 8, kClients = 3, kBlocksEach = 150;

@@ -2,7 +2,8 @@
 // threads run: ClientProgress counts the clients' steps so that the main
 // thread waits for "n more steps" (a condition, never a sleep), and
 // OpenForClients opens a database for one CC × scheduler parameter with
-// the retry and lock-timeout settings such tests share.
+// the retry and lock-timeout settings such tests share; ClientsTest is the
+// fixture made of it (a database and the main thread's session).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include <tuple>
 
 #include "engine/database.h"
+#include "test/engine/session_sql.h"
 
 namespace paceline::engine::test_clients {
 
@@ -61,5 +63,26 @@ inline void OpenForClients(const std::tuple<std::string, std::string>& param, st
   Status s = Database::Open(options, db);
   ASSERT_TRUE(s.ok()) << s.ToString();
 }
+
+// A test of one CC × scheduler whose main thread acts through session_.
+class ClientsTest : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {
+ protected:
+  void SetUp() override {
+    OpenForClients(GetParam(), &db_);
+    ASSERT_NE(db_, nullptr);
+    session_ = db_->CreateSession();
+  }
+  // The first column of the first row of `sql` as an integer (-1, and a
+  // test failure, when it fails).
+  int64_t QueryInt(const std::string& sql) {
+    QueryResult r;
+    Status s = test_sql::RunSql(session_, sql, &r);
+    EXPECT_TRUE(s.ok()) << sql << ": " << s.ToString();
+    return s.ok() && !r.rows.empty() && !r.rows[0][0].is_null() ? r.rows[0][0].int_value() : -1;
+  }
+
+  std::unique_ptr<Database> db_;
+  std::unique_ptr<Session> session_;
+};
 
 }  // namespace paceline::engine::test_clients
