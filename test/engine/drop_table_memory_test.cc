@@ -29,16 +29,23 @@ TEST(DropTableMemoryTest, RoundsOfCreateLoadDropGiveTheMemoryBack) {
   for (int i = 0; i < kRows; ++i) {
     rows.push_back({Value::Int64(i), Value::Text(std::string(100, static_cast<char>('a' + i % 26)))});
   }
-  size_t after_first = 0, after_tenth = 0, loaded_kb = 0;
-  const size_t start = RssKb();
-  for (int round = 0; round < 20; ++round) {
+  auto round_trip = [&](const std::vector<std::vector<Value>>& load, size_t* loaded_kb) {
     const size_t before = RssKb();
     ASSERT_TRUE(s->Execute("CREATE TABLE big (k BIGINT PRIMARY KEY, filler TEXT)", &r).ok());
     ASSERT_TRUE(s->Execute("CREATE INDEX big_filler ON big (filler)", &r).ok());
-    ASSERT_TRUE(db->BulkLoad("big", rows).ok());
+    ASSERT_TRUE(db->BulkLoad("big", load).ok());
     ASSERT_TRUE(s->Execute("SELECT count(*) FROM big WHERE k < 10", &r).ok());  // a cached plan names it
-    if (round == 0) loaded_kb = RssKb() - before;
+    if (loaded_kb != nullptr) *loaded_kb = RssKb() - before;
     ASSERT_TRUE(s->Execute("DROP TABLE big", &r).ok());
+  };
+  // One small round first, so that what any first DDL and load set up once
+  // (the allocators' per-thread caches, the statement cache's first plans)
+  // is in the starting point; the test is about what a load keeps.
+  round_trip(std::vector<std::vector<Value>>(rows.begin(), rows.begin() + 100), nullptr);
+  size_t after_first = 0, after_tenth = 0, loaded_kb = 0;
+  const size_t start = RssKb();
+  for (int round = 0; round < 20; ++round) {
+    round_trip(rows, round == 0 ? &loaded_kb : nullptr);
     if (round == 0) after_first = RssKb();
     if (round == 9) after_tenth = RssKb();
   }
