@@ -125,6 +125,9 @@ Status Transaction::AddIndexEntries(Table* table, Row* row, const Tuple& image, 
         PL_RETURN_IF_ERROR(index->KeyOf(*old_image, &old_key, &old_has_null));
         if (old_key == key && old_has_null == has_null) continue;
       }
+      // A partial index that does not cover the image: no entry (an old
+      // image's entry goes at commit, as a changed key's does).
+      if (key.empty()) continue;
       // Whether another row's entry for this unique key is live: the image
       // this transaction sees of it still has the key.
       auto classify = [&](Row* existing, const std::string& k, bool* live) -> Status {
@@ -189,7 +192,7 @@ Row* Transaction::DeletedHolderOf(Table* table, const Tuple& tuple) {
   std::string key;
   for (const auto& index : table->indexes()) {
     bool has_null = false;
-    if (!index->unique() || !index->KeyOf(tuple, &key, &has_null).ok() || has_null) continue;
+    if (!index->unique() || !index->KeyOf(tuple, &key, &has_null).ok() || has_null || key.empty()) continue;
     Row* existing = index->Find(key);
     if (existing == nullptr) continue;
     auto own = writes_.find(existing);

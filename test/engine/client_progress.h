@@ -64,6 +64,11 @@ inline void OpenForClients(const std::tuple<std::string, std::string>& param, st
   ASSERT_TRUE(s.ok()) << s.ToString();
 }
 
+// Whether a client's statement failed with a conflict it may retry.
+inline bool Retried(const Status& s) {
+  return s.Is(sqlstate::kSerializationFailure) || s.Is(sqlstate::kDeadlockDetected);
+}
+
 // A test of one CC × scheduler whose main thread acts through session_.
 class ClientsTest : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {
  protected:

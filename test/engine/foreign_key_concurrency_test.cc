@@ -36,10 +36,9 @@ namespace {
 
 using test_sql::Ok;
 using test_sql::RunSql;
+using test_clients::Retried;
 
 class ForeignKeyConcurrencyTest : public test_clients::ClientsTest {};
-
-bool Retried(const Status& s) { return s.Is(sqlstate::kSerializationFailure) || s.Is(sqlstate::kDeadlockDetected); }
 
 TEST_P(ForeignKeyConcurrencyTest, NoOrphanWhileParentsGo) {
   constexpr int kParents = 24, kAdders = 3, kAddsEach = 120;

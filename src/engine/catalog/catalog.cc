@@ -239,10 +239,11 @@ Status Catalog::DropDomain(std::string_view name, bool cascade) {
   return Status::OK();
 }
 
-Status Catalog::CreateIndex(storage::Table* table, IndexSchema index) {
+Status Catalog::CreateIndex(storage::Table* table, IndexSchema index,
+                            std::shared_ptr<const storage::IndexPredicate> predicate) {
   if (RelationNameTaken(index.name)) return RelationExists(index.name);
   std::string name = index.name;
-  PL_RETURN_IF_ERROR(table->AddIndex(std::move(index)));
+  PL_RETURN_IF_ERROR(table->AddIndex(std::move(index), std::move(predicate)));
   index_owner_[name] = table->name();
   Bump();
   return Status::OK();

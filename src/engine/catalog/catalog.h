@@ -69,7 +69,9 @@ class Catalog {
   // 2BP01 when a column uses the domain and !cascade.
   Status DropDomain(std::string_view name, bool cascade);
   // 42P07 when the name is taken; 23505 when a unique index meets duplicates.
-  Status CreateIndex(storage::Table* table, IndexSchema index);
+  // `predicate`: a partial index's condition (index.predicate's text, bound).
+  Status CreateIndex(storage::Table* table, IndexSchema index,
+                     std::shared_ptr<const storage::IndexPredicate> predicate = nullptr);
   Status DropIndex(std::string_view name);
   // 42P07 when the name is taken.
   Status CreateSequence(SequenceSchema schema, std::shared_ptr<Sequence>* out);

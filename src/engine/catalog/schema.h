@@ -98,6 +98,10 @@ struct IndexSchema {
   // kOrdered: point and range access (a unique ordered index also keeps a
   // hash table for point lookups); kHash: point access only.
   IndexMethod method = IndexMethod::kOrdered;
+  // A partial index's condition (CREATE INDEX .. WHERE) as libpg_query's
+  // deparser writes it ("NOT done AND b > 0"), bound again by the SQL
+  // layer (sql::PartialIndexCondition); "" for an index of every row.
+  std::string predicate;
 };
 
 // A CHECK constraint: PostgreSQL's text of its condition, bound again

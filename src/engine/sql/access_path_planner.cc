@@ -2,6 +2,8 @@
 #include "engine/sql/access_path_planner.h"
 
 #include "engine/sql/binder_internal.h"
+#include "engine/sql/partial_index_condition.h"
+#include "engine/sql/predicate_implication.h"
 
 namespace paceline::sql {
 
@@ -16,14 +18,22 @@ struct KeyCondition {
   const BoundExpr* in = nullptr;  // the kIn node
 };
 
-BinaryOp Flip(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::kLt: return BinaryOp::kGt;
-    case BinaryOp::kLe: return BinaryOp::kGe;
-    case BinaryOp::kGt: return BinaryOp::kLt;
-    case BinaryOp::kGe: return BinaryOp::kLe;
-    default: return op;
+// Whether `index` may serve source `source` whose conditions are
+// `conjuncts`: a partial index only when they prove its condition (else a
+// row the query wants may be missing from it).
+bool Serves(const storage::Index& index, int source, const std::vector<BoundExprPtr>& conjuncts) {
+  const BoundExpr* condition = PartialIndexCondition::Of(index);
+  if (condition == nullptr) return true;
+  std::vector<const BoundExpr*> facts;
+  for (const auto& c : conjuncts) facts.push_back(c.get());
+  return PredicateImplied(facts, source, *condition);
+}
+
+bool HasPartialIndex(const storage::Table& table) {
+  for (const auto& index : table.indexes()) {
+    if (index->partial()) return true;
   }
+  return false;
 }
 
 // Whether a value of type `value` can probe a key column of type `column`
@@ -84,7 +94,7 @@ void Collect(int source, const BoundExpr& e, const storage::TupleLayout& layout,
       continue;
     }
     if (!KeyCompatible(layout.type(col.index), val.type)) continue;
-    out->push_back({col.index, side == 0 ? e.op : Flip(e.op), &val});
+    out->push_back({col.index, side == 0 ? e.op : Commuted(e.op), &val});
     return;
   }
 }
@@ -94,7 +104,7 @@ void Collect(int source, const BoundExpr& e, const storage::TupleLayout& layout,
 void ChooseAccessPath(int source, const std::vector<BoundExprPtr>& conjuncts, SourcePlan* plan) {
   std::vector<KeyCondition> conditions;
   for (const auto& c : conjuncts) Collect(source, *c, plan->table->layout(), &conditions);
-  if (conditions.empty()) return;
+  if (conditions.empty() && !HasPartialIndex(*plan->table)) return;
 
   // A plain condition on `column` with `op` (IN lists excluded).
   auto find = [&](int column, BinaryOp op) -> const KeyCondition* {
@@ -116,6 +126,7 @@ void ChooseAccessPath(int source, const std::vector<BoundExprPtr>& conjuncts, So
   bool best_in = false;
   for (const auto& index_ptr : plan->table->indexes()) {
     storage::Index* index = index_ptr.get();
+    if (!Serves(*index, source, conjuncts)) continue;
     const auto& columns = index->schema().columns;
     const int n = static_cast<int>(columns.size());
     int prefix = 0;
@@ -134,8 +145,11 @@ void ChooseAccessPath(int source, const std::vector<BoundExprPtr>& conjuncts, So
                    (find(columns[prefix], BinaryOp::kLt) || find(columns[prefix], BinaryOp::kLe) ||
                     find(columns[prefix], BinaryOp::kGt) || find(columns[prefix], BinaryOp::kGe));
       score = prefix * 4 + (range ? 2 : 0);
-      // Prefer the index whose key is fully bound (fewer entries to skip).
+      // Prefer the index whose key is fully bound (fewer entries to skip),
+      // and a partial index, which holds only rows the query may want (so
+      // its whole scan beats the table's: a queue's `WHERE NOT done`).
       if (prefix == static_cast<int>(columns.size())) score += 1;
+      if (index->partial()) score += 1;
     }
     if (score > best_score) {
       best_score = score;
@@ -222,7 +236,7 @@ void ChooseOrderedScan(const std::vector<SortKey>& order_by, SourcePlan* plan) {
   for (const auto& index_ptr : plan->table->indexes()) {
     storage::Index* index = index_ptr.get();
     const auto& columns = index->schema().columns;
-    if (!index->ordered() || columns.size() < order_by.size()) continue;
+    if (!index->ordered() || columns.size() < order_by.size() || !Serves(*index, 0, plan->filters)) continue;
     bool follows = true;
     for (size_t k = 0; k < order_by.size() && follows; ++k) {
       const SortKey& key = order_by[k];

@@ -390,6 +390,10 @@ struct CreateIndexStmt {
   std::string method;  // "btree" (default), "hash", ...
   std::vector<std::string> columns;
   bool has_expressions = false;  // an index on an expression: not supported
+  // WHERE: a partial index's condition, and its deparsed text ("NOT done"),
+  // which the catalog keeps. Null for an index of every row.
+  ExprPtr where;
+  std::string where_text;
 };
 
 // CREATE [OR REPLACE] VIEW name [(columns)] AS query.

@@ -12,6 +12,8 @@
 #include "engine/sql/access_path_planner.h"
 #include "engine/sql/expression_evaluator.h"
 #include "engine/sql/parser.h"
+#include "engine/sql/partial_index_condition.h"
+#include "engine/sql/predicate_implication.h"
 
 namespace paceline::sql {
 
@@ -50,6 +52,18 @@ Status Binder::BindCheckCondition(const Expr& condition, storage::Table* table, 
   ctx.scope.push_back(ScopeEntry::ForTable(table->name(), table));
   PL_RETURN_IF_ERROR(BindPredicate(condition, ctx, "check constraints", out, false, "CHECK"));
   return CheckStoredExpression(**out, "check constraint", condition.location);
+}
+
+Status Binder::BindIndexPredicate(const Expr& condition, storage::Table* table, const std::string& alias, bool stored,
+                                  BoundExprPtr* out) {
+  Context ctx;
+  ctx.scope.push_back(ScopeEntry::ForTable(alias, table));
+  PL_RETURN_IF_ERROR(BindPredicate(condition, ctx, "index predicates", out, false, "WHERE"));
+  PL_RETURN_IF_ERROR(CheckStoredExpression(**out, "index predicate", condition.location));
+  if (stored && AnyNode(**out, [](const BoundExpr& x) { return x.kind == BoundKind::kFunction && !IsImmutable(x.function); })) {
+    return Status(sqlstate::kInvalidObjectDefinition, "functions in index predicate must be marked IMMUTABLE");
+  }
+  return Status::OK();
 }
 
 Status Binder::BindChecks(storage::Table* table, std::vector<CheckPlan>* out) {
@@ -243,7 +257,7 @@ Status Binder::BindArbiters(const OnConflictClause& clause, const std::string& a
   std::vector<const storage::Index*>& arbiters = plan->on_conflict->arbiters;
   if (!clause.constraint.empty()) {
     for (const auto& index : table->indexes()) {
-      if (index->unique() && index->schema().name == clause.constraint) arbiters.push_back(index.get());
+      if (index->unique_key() && index->schema().name == clause.constraint) arbiters.push_back(index.get());
     }
     for (const auto& key : schema.foreign_keys) {
       if (arbiters.empty() && key.name == clause.constraint) {
@@ -267,8 +281,7 @@ Status Binder::BindArbiters(const OnConflictClause& clause, const std::string& a
     return Status::OK();
   }
   // Inference: every unique index on exactly the named columns (in any
-  // order). With no partial indexes, every such index satisfies the WHERE
-  // of the target, which is still bound for its errors.
+  // order) whose condition, for a partial one, the target's WHERE implies.
   std::vector<int> wanted;
   for (const auto& name : clause.columns) {
     int c = schema.FindColumn(name);
@@ -279,17 +292,22 @@ Status Binder::BindArbiters(const OnConflictClause& clause, const std::string& a
   }
   std::sort(wanted.begin(), wanted.end());
   wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  // A partial unique index is inferred when the target's WHERE implies its
+  // condition (PostgreSQL's predicate_implied_by; see predicate_implication.h).
+  BoundExprPtr where;
   if (clause.index_where != nullptr) {
-    Context ctx;
-    ctx.scope.push_back(ScopeEntry::ForTable(alias, table));
-    BoundExprPtr ignored;
-    PL_RETURN_IF_ERROR(BindPredicate(*clause.index_where, ctx, "index predicate", &ignored));
+    PL_RETURN_IF_ERROR(BindIndexPredicate(*clause.index_where, table, alias, /*stored=*/false, &where));
   }
+  std::vector<const BoundExpr*> facts;
+  if (where) BoundConjuncts(*where, &facts);
   for (const auto& index : table->indexes()) {
     if (!index->unique()) continue;
     std::vector<int> columns = index->schema().columns;
     std::sort(columns.begin(), columns.end());
-    if (columns == wanted) arbiters.push_back(index.get());
+    if (columns != wanted) continue;
+    const BoundExpr* condition = PartialIndexCondition::Of(*index);
+    if (condition != nullptr && !PredicateImplied(facts, 0, *condition)) continue;
+    arbiters.push_back(index.get());
   }
   if (arbiters.empty()) {
     return Status(sqlstate::kInvalidColumnReference,

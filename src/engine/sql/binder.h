@@ -50,6 +50,13 @@ class Binder {
   // boolean, 0A000 for a subquery, 42803/42P20 for an aggregate or window
   // function, 42P02 for a parameter.
   Status BindCheckCondition(const Expr& condition, storage::Table* table, BoundExprPtr* out);
+  // A partial index's condition over `table`'s columns (source 0, named
+  // `alias`), as PostgreSQL binds CREATE INDEX .. WHERE (`stored`) and
+  // ON CONFLICT (..) WHERE: 42804 when not boolean, 0A000 for a subquery,
+  // 42803/42P20 for an aggregate or window function; and when `stored`,
+  // 42P17 for a function that is not immutable (now(), random()).
+  Status BindIndexPredicate(const Expr& condition, storage::Table* table, const std::string& alias, bool stored,
+                            BoundExprPtr* out);
 
   // Resolves a type name, domains included; `domain` receives the domain
   // name when the type is one ("" otherwise).

@@ -49,6 +49,16 @@ BoundExprPtr BoundExpr::Clone() const {
   return e;
 }
 
+BinaryOp Commuted(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kLt: return BinaryOp::kGt;
+    case BinaryOp::kLe: return BinaryOp::kGe;
+    case BinaryOp::kGt: return BinaryOp::kLt;
+    case BinaryOp::kGe: return BinaryOp::kLe;
+    default: return op;
+  }
+}
+
 bool IsAdvisoryLockFunction(ScalarFunction function) {
   return function >= ScalarFunction::kAdvisoryLock && function <= ScalarFunction::kAdvisoryUnlockAll;
 }
@@ -64,6 +74,10 @@ bool IsVolatile(ScalarFunction function) {
     default:
       return false;
   }
+}
+
+bool IsImmutable(ScalarFunction function) {
+  return !IsVolatile(function) && function != ScalarFunction::kNow && function != ScalarFunction::kCurrentDate;
 }
 
 bool BoundExpr::ContainsVolatile() const {

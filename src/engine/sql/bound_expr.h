@@ -77,6 +77,10 @@ enum class ScalarFunction {
   kAdvisoryUnlockAll,
 };
 
+// The comparison that reads `a op b` as `b op' a` (< and >, <= and >=
+// swap; the others stay).
+BinaryOp Commuted(BinaryOp op);
+
 // The advisory lock functions, kAdvisoryLock .. kAdvisoryUnlockAll.
 bool IsAdvisoryLockFunction(ScalarFunction function);
 
@@ -85,6 +89,10 @@ bool IsAdvisoryLockFunction(ScalarFunction function);
 // lock functions).
 // Never folded into a constant, never evaluated once as an index key.
 bool IsVolatile(ScalarFunction function);
+// Immutable functions: the same value for the same arguments, always (not
+// volatile, and not now() or current_date, which are stable within a
+// transaction only). Only these may be stored in an index predicate.
+bool IsImmutable(ScalarFunction function);
 
 // A set-returning function in FROM (DerivedPlan::function): what its rows are.
 enum class TableFunctionKind {

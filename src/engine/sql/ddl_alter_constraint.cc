@@ -44,7 +44,7 @@ Status DdlExecutor::CheckForeignKeyRows(const storage::Table& table, const catal
   std::vector<size_t> slot(fk.columns.size());
   for (const auto& candidate : referenced->indexes()) {
     const std::vector<int>& columns = candidate->schema().columns;
-    if (!candidate->unique() || columns.size() != ref_positions.size()) continue;
+    if (!candidate->unique_key() || columns.size() != ref_positions.size()) continue;
     bool matches = true;
     for (size_t i = 0; i < ref_positions.size() && matches; ++i) {
       auto at = std::find(columns.begin(), columns.end(), ref_positions[i]);
@@ -153,7 +153,7 @@ Status DdlExecutor::DropConstraint(storage::Table& table, const AlterTableCmd& c
     return Status::OK();
   }
   const storage::Index* index = table.FindIndex(name);
-  if (index == nullptr || !index->unique()) {
+  if (index == nullptr || !index->unique_key()) {
     if (cmd.missing_ok) return Status::OK();  // PostgreSQL notices "does not exist, skipping"
     return Status(sqlstate::kUndefinedObject,
                   "constraint \"" + name + "\" of relation \"" + table.name() + "\" does not exist");
@@ -215,7 +215,7 @@ Status DdlExecutor::RenameConstraint(storage::Table& table, const AlterTableCmd&
     return Status::OK();
   }
   const storage::Index* index = table.FindIndex(name);
-  if (index == nullptr || !index->unique()) {
+  if (index == nullptr || !index->unique_key()) {
     return Status(sqlstate::kUndefinedObject,
                   "constraint \"" + name + "\" for table \"" + table.name() + "\" does not exist");
   }

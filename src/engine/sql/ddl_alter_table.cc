@@ -3,8 +3,8 @@
 // and SQLSTATEs (see ddl_executor.h). The constraint commands are in
 // ddl_alter_constraint.cc.
 //
-// Rows are rewritten (storage::Table::ChangeColumns) when a column is
-// added, dropped or changes type; every other command changes only the
+// Rows are rewritten (storage::Table::ChangeColumns; RewriteColumns when
+// columns move or change type) when a column is added, dropped or changes type; every other command changes only the
 // catalog. CHECK constraints and views are kept as text and bound again
 // wherever they are used, so whether a change breaks one is found by
 // binding it against the changed schema before anything changes
@@ -321,11 +321,13 @@ Status DdlExecutor::DropColumn(storage::Table& table, const AlterTableCmd& cmd) 
   for (const auto& [other, fk] : referencing) {
     std::erase_if(other->mutable_schema().foreign_keys, [&](const catalog::ForeignKey& f) { return f.name == fk; });
   }
-  std::vector<std::string> indexes;
+  std::vector<std::string> indexes = PartialIndexesReading(table, dropped);
   for (const auto& index : table.indexes()) {
     const auto& key = index->schema().columns;
     if (std::find(key.begin(), key.end(), dropped) != key.end()) indexes.push_back(index->schema().name);
   }
+  std::sort(indexes.begin(), indexes.end());
+  indexes.erase(std::unique(indexes.begin(), indexes.end()), indexes.end());
   for (const auto& index : indexes) PL_RETURN_IF_ERROR(catalog_->DropIndex(index));
   catalog::TableSchema schema = table.schema();
   std::erase_if(schema.checks, [&](const catalog::CheckConstraint& check) {
@@ -346,13 +348,13 @@ Status DdlExecutor::DropColumn(storage::Table& table, const AlterTableCmd& cmd) 
   schema.columns = std::move(remaining);
   const storage::TupleLayout& layout = table.layout();
   const int width = static_cast<int>(position.size());
-  PL_RETURN_IF_ERROR(catalog_->ChangeColumns(&table, std::move(schema), position,
-                                             [&](const storage::Tuple& old, std::vector<Value>* out) {
-                                               for (int c = 0; c < width; ++c) {
-                                                 if (c != dropped) out->push_back(layout.Get(old, c));
-                                               }
-                                               return Status::OK();
-                                             }));
+  PL_RETURN_IF_ERROR(RewriteColumns(table, std::move(schema), position,
+                                    [&](const storage::Tuple& old, std::vector<Value>* out) {
+                                      for (int c = 0; c < width; ++c) {
+                                        if (c != dropped) out->push_back(layout.Get(old, c));
+                                      }
+                                      return Status::OK();
+                                    }));
   for (const std::string& sequence : catalog_->OwnedSequences(table.name())) {
     const std::shared_ptr<catalog::Sequence> owned = catalog_->FindSequence(sequence);
     if (owned->schema().owned_by_column == name) PL_RETURN_IF_ERROR(catalog_->DropSequence(sequence, true));
@@ -409,8 +411,8 @@ Status DdlExecutor::AlterType(storage::Table& table, const AlterTableCmd& cmd) {
   for (size_t p = 0; p < position.size(); ++p) position[p] = static_cast<int>(p);
   const storage::TupleLayout& layout = table.layout();
   const int width = static_cast<int>(position.size());
-  PL_RETURN_IF_ERROR(catalog_->ChangeColumns(
-      &table, std::move(schema), position, [&](const storage::Tuple& old, std::vector<Value>* out) -> Status {
+  PL_RETURN_IF_ERROR(RewriteColumns(
+      table, std::move(schema), position, [&](const storage::Tuple& old, std::vector<Value>* out) -> Status {
         for (int p = 0; p < width; ++p) out->push_back(layout.Get(old, p));
         Value& v = (*out)[c];
         if (v.is_null()) {
@@ -442,6 +444,11 @@ Status DdlExecutor::RenameColumn(storage::Table& table, const AlterTableCmd& cmd
       return NotSupported("renaming column \"" + cmd.column_name + "\", which check constraint \"" + check.name +
                           "\" reads (drop the constraint, rename, and add it again)");
     }
+  }
+  const std::vector<std::string> partial = PartialIndexesReading(table, c);
+  if (!partial.empty()) {
+    return NotSupported("renaming column \"" + cmd.column_name + "\", which the condition of partial index \"" +
+                        partial[0] + "\" reads (drop the index, rename, and create it again)");
   }
   std::vector<catalog::ColumnSchema> columns = table.schema().columns;
   columns[c].name = cmd.new_name;

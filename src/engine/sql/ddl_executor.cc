@@ -6,6 +6,7 @@
 
 #include "common/utf8.h"
 #include "engine/sql/binder.h"
+#include "engine/sql/partial_index_condition.h"
 #include "engine/sql/sequence_ddl.h"
 
 namespace paceline::sql {
@@ -132,7 +133,9 @@ Status DdlExecutor::MakeForeignKey(const catalog::TableSchema& schema, const Con
   if (self && new_indexes != nullptr) {
     for (const auto& index : *new_indexes) keys.push_back(&index);
   } else {
-    for (const auto& index : ref_table->indexes()) keys.push_back(&index->schema());
+    for (const auto& index : ref_table->indexes()) {
+      if (!index->partial()) keys.push_back(&index->schema());
+    }
   }
   if (out->ref_columns.empty()) {
     const catalog::IndexSchema* pk = nullptr;
@@ -244,7 +247,12 @@ Status DdlExecutor::CreateIndex(const CreateIndexStmt& stmt, engine::QueryResult
   // A hash index serves only point lookups of a unique key; a non-unique
   // hash index is kept ordered (it must find every row with a key).
   index.method = (stmt.method == "hash" && stmt.unique) ? catalog::IndexMethod::kHash : catalog::IndexMethod::kOrdered;
-  PL_RETURN_IF_ERROR(catalog_->CreateIndex(table.get(), std::move(index)));
+  std::shared_ptr<const PartialIndexCondition> condition;
+  if (stmt.where) {
+    PL_RETURN_IF_ERROR(PartialIndexCondition::Make(catalog_, table.get(), *stmt.where, &condition));
+    index.predicate = stmt.where_text;
+  }
+  PL_RETURN_IF_ERROR(catalog_->CreateIndex(table.get(), std::move(index), std::move(condition)));
   Tag(result, "CREATE INDEX");
   return Status::OK();
 }

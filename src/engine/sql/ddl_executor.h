@@ -110,6 +110,16 @@ class DdlExecutor {
   std::vector<std::string> ViewsBrokenBy(storage::Table& table, const std::vector<catalog::ColumnSchema>& columns);
   // The columns (of source 0) that `e` reads.
   static void CollectColumns(const BoundExpr& e, std::set<int>* out);
+  // The partial indexes of `table` whose condition reads `column`.
+  static std::vector<std::string> PartialIndexesReading(const storage::Table& table, int column);
+  // catalog::ChangeColumns for a change that moves or retypes columns: the
+  // table's partial indexes are dropped first and made again over the new
+  // columns from their text (ddl_partial_index.cc), or put back as they
+  // were when the rewrite fails. An error binding a condition over the new
+  // columns fails the change before anything changes. The caller drops the
+  // partial indexes that read a column that goes.
+  Status RewriteColumns(storage::Table& table, catalog::TableSchema schema, const std::vector<int>& position,
+                        const storage::Table::RowValues& values_of);
   // The columns of `table` that its CHECK `check` reads.
   Status ColumnsReadBy(storage::Table& table, const catalog::CheckConstraint& check, std::set<int>* out);
   // 23502 when a row of `table` has NULL in `column` (SET NOT NULL, a

@@ -213,7 +213,6 @@ Status Transformer::TransformCreateDomain(const PgQuery__CreateDomainStmt& s,
 Status Transformer::TransformCreateIndex(const PgQuery__IndexStmt& s, std::unique_ptr<CreateIndexStmt>* out) {
   if (s.relation == nullptr) return InternalError("CREATE INDEX without a table");
   int location = s.relation->location;
-  if (s.where_clause != nullptr) return Unsupported("partial indexes (CREATE INDEX ... WHERE)", location);
   if (s.n_index_including_params > 0) return Unsupported("INCLUDE", location);
   if (s.nulls_not_distinct) return Unsupported("NULLS NOT DISTINCT", location);
   // CONCURRENTLY, WITH (...), TABLESPACE, sort order and operator classes are ignored.
@@ -223,6 +222,11 @@ Status Transformer::TransformCreateIndex(const PgQuery__IndexStmt& s, std::uniqu
   index->unique = s.unique;
   index->if_not_exists = s.if_not_exists;
   index->method = s.access_method != nullptr && s.access_method[0] != '\0' ? Lower(s.access_method) : "btree";
+  if (s.where_clause != nullptr) {
+    PL_RETURN_IF_ERROR(TransformExpr(s.where_clause, &index->where));
+    index->where_text = DeparseExpression(*s.where_clause);
+    if (index->where_text.empty()) return Unsupported("this index predicate", location);
+  }
   for (size_t i = 0; i < s.n_index_params; ++i) {
     const Node* n = s.index_params[i];
     if (!Is(n, PG_QUERY__NODE__NODE_INDEX_ELEM)) {

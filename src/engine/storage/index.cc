@@ -6,8 +6,9 @@
 
 namespace paceline::storage {
 
-Index::Index(catalog::IndexSchema schema, const catalog::TableSchema& table, const TupleLayout* layout)
-    : schema_(std::move(schema)), layout_(layout) {
+Index::Index(catalog::IndexSchema schema, const catalog::TableSchema& table, const TupleLayout* layout,
+             std::shared_ptr<const IndexPredicate> predicate)
+    : schema_(std::move(schema)), layout_(layout), predicate_(std::move(predicate)) {
   for (int column : schema_.columns) nullable_.push_back(!table.columns[column].not_null);
   if (schema_.method == catalog::IndexMethod::kOrdered) ordered_ = std::make_unique<OrderedIndex>();
   if (schema_.unique || schema_.method == catalog::IndexMethod::kHash) hash_ = std::make_unique<HashIndex>();
@@ -16,6 +17,11 @@ Index::Index(catalog::IndexSchema schema, const catalog::TableSchema& table, con
 Status Index::KeyOf(const Tuple& tuple, std::string* key, bool* has_null) const {
   key->clear();
   *has_null = false;
+  if (predicate_ != nullptr) {
+    bool covered = false;
+    PL_RETURN_IF_ERROR(predicate_->Covers(tuple, *layout_, &covered));
+    if (!covered) return Status::OK();
+  }
   for (size_t i = 0; i < schema_.columns.size(); ++i) {
     const int column = schema_.columns[i];
     const Type& type = layout_->type(column);
@@ -84,6 +90,7 @@ bool Index::SetUnique(const std::string& key, Row* expected, Row* desired) {
 }
 
 void Index::Restore(const std::string& key, bool has_null, Row* row, Row* replaced) {
+  if (key.empty()) return;
   if (unique() && !has_null) {
     SetUnique(key, row, replaced);
     return;
@@ -92,6 +99,7 @@ void Index::Restore(const std::string& key, bool has_null, Row* row, Row* replac
 }
 
 void Index::Erase(const std::string& key, bool has_null, Row* row) {
+  if (key.empty()) return;
   if (unique() && !has_null) {
     SetUnique(key, row, nullptr);
     return;

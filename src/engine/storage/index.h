@@ -9,6 +9,11 @@
 // distinct. Entries may be stale (see row.h): readers check that the row's
 // current tuple still has the entry's key.
 //
+// A partial index (an IndexPredicate) has entries only for the images its
+// condition covers: KeyOf gives an image it does not cover the empty key,
+// which no entry has (every real key has a byte per column), so such an
+// image never matches an entry, and Insert, Erase and Restore ignore it.
+//
 // Thread-safety: lookups, scans, Insert, Restore and Erase may run
 // concurrently; changes of one unique key's entry are atomic across the hash
 // and ordered structures. Clear needs exclusive use of the table.
@@ -21,6 +26,7 @@
 #include "common/status.h"
 #include "engine/catalog/schema.h"
 #include "engine/storage/hash_index.h"
+#include "engine/storage/index_predicate.h"
 #include "engine/storage/key_encoder.h"
 #include "engine/storage/ordered_index.h"
 #include "engine/storage/tuple.h"
@@ -30,8 +36,10 @@ namespace paceline::storage {
 class Index {
  public:
   // `table` gives the key columns' types and nullability (fixed for the
-  // index's life: the key format depends on them).
-  Index(catalog::IndexSchema schema, const catalog::TableSchema& table, const TupleLayout* layout);
+  // index's life: the key format depends on them). `predicate` (shared,
+  // immutable): the rows a partial index covers; nullptr: every row.
+  Index(catalog::IndexSchema schema, const catalog::TableSchema& table, const TupleLayout* layout,
+        std::shared_ptr<const IndexPredicate> predicate = nullptr);
 
   const catalog::IndexSchema& schema() const { return schema_; }
   // The table's columns moved (ALTER TABLE, exclusive use): key column at
@@ -43,9 +51,16 @@ class Index {
   }
   bool unique() const { return schema_.unique; }
   bool ordered() const { return ordered_ != nullptr; }
+  // A partial index's condition (nullptr: the index covers every row).
+  const std::shared_ptr<const IndexPredicate>& predicate() const { return predicate_; }
+  bool partial() const { return predicate_ != nullptr; }
+  // Unique over every row of the table: a key a foreign key may reference
+  // and a constraint name may name (a partial unique index is neither).
+  bool unique_key() const { return unique() && !partial(); }
 
   // The key of `tuple` (index columns only, no row id). `has_null` is set
-  // when a key column is NULL.
+  // when a key column is NULL. Empty when a partial index does not cover
+  // `tuple` (an error evaluating its condition is returned).
   Status KeyOf(const Tuple& tuple, std::string* key, bool* has_null) const;
   // The key of explicit values for the leading index columns (a prefix).
   // `exact` is false when a value lies outside its column's range (then no
@@ -80,6 +95,7 @@ class Index {
   template <typename ClassifyFn>
   Status Insert(const std::string& key, bool has_null, Row* row, ClassifyFn classify, InsertResult* result) {
     *result = InsertResult();
+    if (key.empty()) return Status::OK();  // an image a partial index does not cover
     if (unique() && !has_null) {
       for (;;) {
         Row* existing = Find(key);
@@ -111,7 +127,8 @@ class Index {
     return Status::OK();
   }
   // Undoes an Insert that added (key, row): the entry goes back to
-  // `replaced` (nullptr: it is removed), if it still maps to `row`.
+  // `replaced` (nullptr: it is removed), if it still maps to `row`. An
+  // empty key (an uncovered image) has no entry: Restore and Erase ignore it.
   void Restore(const std::string& key, bool has_null, Row* row, Row* replaced);
   // Removes the entry for (key, row) if present.
   void Erase(const std::string& key, bool has_null, Row* row);
@@ -129,6 +146,7 @@ class Index {
  private:
   catalog::IndexSchema schema_;
   const TupleLayout* layout_;
+  std::shared_ptr<const IndexPredicate> predicate_;
   std::vector<bool> nullable_;  // per key column
   std::unique_ptr<HashIndex> hash_;
   std::unique_ptr<OrderedIndex> ordered_;

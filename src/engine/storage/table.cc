@@ -60,8 +60,8 @@ Index* Table::FindIndex(std::string_view name) const {
   return nullptr;
 }
 
-Status Table::AddIndex(catalog::IndexSchema schema) {
-  auto index = std::make_unique<Index>(schema, schema_, &layout_);
+Status Table::AddIndex(catalog::IndexSchema schema, std::shared_ptr<const IndexPredicate> predicate) {
+  auto index = std::make_unique<Index>(schema, schema_, &layout_, std::move(predicate));
   Status status;
   std::string key;
   ForEachRow([&](Row* row) {
@@ -129,7 +129,7 @@ Status Table::ChangeColumns(catalog::TableSchema schema, const std::vector<int>&
     }
   }
   // The indexes whose key columns change type are built again.
-  std::vector<catalog::IndexSchema> rebuild;
+  std::vector<std::pair<catalog::IndexSchema, std::shared_ptr<const IndexPredicate>>> rebuild;
   for (auto it = indexes_.begin(); it != indexes_.end();) {
     Index& index = **it;
     bool retyped = false;
@@ -141,7 +141,7 @@ Status Table::ChangeColumns(catalog::TableSchema schema, const std::vector<int>&
       ++it;
       continue;
     }
-    rebuild.push_back(index.schema());
+    rebuild.emplace_back(index.schema(), index.predicate());
     if (index.schema().primary) has_primary_ = false;
     graveyard_.push_back(Buried{++stamp_, {}, std::move(*it), {}});
     it = indexes_.erase(it);
@@ -151,7 +151,7 @@ Status Table::ChangeColumns(catalog::TableSchema schema, const std::vector<int>&
   layout_ = std::move(layout);
   for (auto& [row, image] : images) buried.tuples.push_back(ExchangeTuple(row, std::move(image)));
   graveyard_.push_back(std::move(buried));
-  for (auto& index : rebuild) PL_RETURN_IF_ERROR(AddIndex(std::move(index)));
+  for (auto& [index, predicate] : rebuild) PL_RETURN_IF_ERROR(AddIndex(std::move(index), std::move(predicate)));
   return Status::OK();
 }
 

@@ -79,8 +79,9 @@ class Table {
   Index* primary_index() const { return has_primary_ ? indexes_[0].get() : nullptr; }
   Index* FindIndex(std::string_view name) const;
   // Adds an index (the primary key goes first) and fills it from the
-  // committed rows; fails with 23505 if a unique index meets a duplicate.
-  Status AddIndex(catalog::IndexSchema schema);
+  // committed rows (those `predicate` covers, for a partial index); fails
+  // with 23505 if a unique index meets a duplicate.
+  Status AddIndex(catalog::IndexSchema schema, std::shared_ptr<const IndexPredicate> predicate = nullptr);
   void DropIndex(std::string_view name);
 
   // ALTER TABLE's rewrite (exclusive use): the table takes `schema`'s
@@ -89,7 +90,9 @@ class Table {
   // column's type or NULL); nothing changes when it fails. An index's key
   // column at old position p moves to `position[p]`: the caller drops the
   // indexes on columns that go (-1) first. An index whose key columns
-  // change type is built again from the new images. The old images (and
+  // change type is built again from the new images (a partial index keeps
+  // its predicate: the caller drops and makes again those whose condition
+  // reads a column that moves or changes type). The old images (and
   // rebuilt indexes) are buried under a new stamp, as Truncate's rows: a
   // block idle between its statements may still hold them.
   using RowValues = std::function<Status(const Tuple& old, std::vector<Value>* out)>;

@@ -26,6 +26,10 @@ class AccessPathPlannerTest : public ::testing::Test {
              "CREATE TABLE customer (c_w_id INT, c_id INT, c_last VARCHAR(16), PRIMARY KEY (c_w_id, c_id))",
              "CREATE INDEX customer_last ON customer (c_w_id, c_last)",
              "CREATE TABLE notes (n_w_id INT, n_big BIGINT, n_text TEXT, n_real FLOAT8)",
+             "CREATE TABLE jobs (id INT PRIMARY KEY, owner INT, done BOOL, prio INT, state TEXT)",
+             "CREATE UNIQUE INDEX jobs_open ON jobs (owner) WHERE NOT done",
+             "CREATE INDEX jobs_urgent ON jobs (prio) WHERE prio > 5 AND state IS NOT NULL",
+             "CREATE INDEX jobs_queue ON jobs (id) WHERE state = 'queued'",
          }) {
       ASSERT_TRUE(s->Execute(ddl, &r).ok()) << ddl;
     }
@@ -194,6 +198,45 @@ TEST_F(AccessPathPlannerTest, NoHashJoinWhereAnIndexServesOrNoKeyFits) {
   EXPECT_TRUE(Source("SELECT 1 FROM stock s, LATERAL (SELECT n_w_id FROM notes WHERE n_big = s.s_i_id) d "
                      "WHERE d.n_w_id = s.s_w_id", 1).hash_build.empty())
       << "a correlated source is computed per row";
+}
+
+// A partial index serves a query only when the query's conditions prove
+// the index's condition (else it would miss rows the query wants); then it
+// wins over a whole-table scan, even with no bound on its key.
+TEST_F(AccessPathPlannerTest, PartialIndexOnlyWhereTheQueryProvesItsCondition) {
+  for (const char* sql : {"SELECT id FROM jobs WHERE owner = $1 AND NOT done",
+                          "SELECT id FROM jobs WHERE NOT done AND owner = 3",
+                          "SELECT id FROM jobs WHERE owner = 3 AND done = false",
+                          "UPDATE jobs SET prio = 1 WHERE owner = $1 AND NOT done"}) {
+    const AccessPath& p = Path(sql);
+    EXPECT_EQ(p.kind, AccessKind::kIndexPoint) << sql;
+    EXPECT_EQ(IndexName(p), "jobs_open") << sql;
+  }
+  for (const char* sql : {"SELECT id FROM jobs WHERE owner = 3", "SELECT id FROM jobs WHERE owner = 3 AND done",
+                          "SELECT id FROM jobs WHERE owner = 3 OR NOT done",
+                          "SELECT id FROM jobs WHERE owner = 3 AND NOT (done AND prio > 1)"}) {
+    EXPECT_NE(IndexName(Path(sql)), "jobs_open") << sql;
+  }
+  // Ranges: a narrower range proves a wider one; both parts of an AND.
+  EXPECT_EQ(IndexName(Path("SELECT id FROM jobs WHERE prio > 7 AND state = 'x'")), "jobs_urgent");
+  EXPECT_EQ(IndexName(Path("SELECT id FROM jobs WHERE prio >= 6 AND state IS NOT NULL")), "jobs_urgent");
+  EXPECT_EQ(IndexName(Path("SELECT id FROM jobs WHERE prio = 9 AND state > 'a'")), "jobs_urgent");
+  EXPECT_EQ(IndexName(Path("SELECT id FROM jobs WHERE prio > 5 AND state = 'x'")), "jobs_urgent");
+  for (const char* sql : {"SELECT id FROM jobs WHERE prio > 4 AND state = 'x'",
+                          "SELECT id FROM jobs WHERE prio >= 5 AND state = 'x'", "SELECT id FROM jobs WHERE prio > 7",
+                          "SELECT id FROM jobs WHERE prio > $1 AND state = 'x'"}) {
+    EXPECT_EQ(Path(sql).kind, AccessKind::kFullScan) << sql;
+  }
+  // No bound on the key: the whole partial index instead of the table (a
+  // queue's `WHERE state = 'queued' ORDER BY id LIMIT 1`).
+  const AccessPath& queue = Path("SELECT id FROM jobs WHERE state = 'queued' ORDER BY id LIMIT 1");
+  EXPECT_EQ(queue.kind, AccessKind::kIndexRange);
+  EXPECT_EQ(IndexName(queue), "jobs_queue");
+  EXPECT_EQ(IndexName(Path("SELECT id FROM jobs WHERE state = 'done' ORDER BY id LIMIT 1")), "jobs_pkey");
+  // A join: the proof reads the conditions on the source itself.
+  EXPECT_EQ(IndexName(Path("SELECT j.id FROM notes n, jobs j WHERE j.owner = n.n_w_id AND NOT j.done", 1)),
+            "jobs_open");
+  EXPECT_EQ(Path("SELECT j.id FROM notes n, jobs j WHERE j.owner = n.n_w_id", 1).kind, AccessKind::kFullScan);
 }
 
 }  // namespace

@@ -993,6 +993,12 @@ TEST(ParserTest, CreateIndex) {
   EXPECT_EQ(plain->create_index->name, "");
   EXPECT_EQ(plain->create_index->method, "btree");
   EXPECT_FALSE(plain->create_index->unique);
+  EXPECT_EQ(plain->create_index->where, nullptr);
+
+  // A partial index: its condition, and PostgreSQL's text of it.
+  PARSE_ONE(partial, "CREATE INDEX CONCURRENTLY p ON t (a) WHERE NOT done AND b>0");
+  ASSERT_NE(partial->create_index->where, nullptr);
+  EXPECT_EQ(partial->create_index->where_text, "NOT done AND b > 0");
 
   PARSE_ONE(expr, "CREATE INDEX e ON t (a, (b + 1), lower(c))");
   EXPECT_TRUE(expr->create_index->has_expressions);
@@ -1487,7 +1493,6 @@ TEST(ParserTest, UnsupportedConstructsInsideStatementsAreErrors) {
       {"CREATE TABLE t (a int REFERENCES u MATCH FULL)", "MATCH FULL is not supported"},
       {"CREATE TABLE t (a int, PRIMARY KEY (a) DEFERRABLE)", "DEFERRABLE unique and primary key constraints is not supported"},
       {"CREATE TABLE t (a int) PARTITION BY RANGE (a)", "PARTITION BY is not supported"},
-      {"CREATE INDEX i ON t (a) WHERE a > 0", "partial indexes (CREATE INDEX ... WHERE) is not supported"},
       {"COMMIT AND CHAIN", "AND CHAIN is not supported"},
   };
   for (const Case& c : kCases) {
