@@ -159,7 +159,21 @@ Status Transaction::AddIndexEntries(Table* table, Row* row, const Tuple& image, 
         return Status::OK();
       };
       Index::InsertResult result;
-      PL_RETURN_IF_ERROR(index->Insert(key, has_null, row, classify, &result));
+      const bool unique_key = index->unique() && !has_null;
+      Row* taker = unique_key ? HandedOverRow(index, key) : nullptr;
+      Row* existing = unique_key && taker == nullptr ? index->Find(key) : nullptr;
+      // A key this transaction moved off a committed row and now gives to
+      // `row`: the old row keeps the entry (others still see it holding the
+      // key) until Publish hands it over (see HandedOverRow).
+      const bool handover = taker == nullptr && existing != nullptr && existing != row &&
+                            MovedOffKey(index, key, existing);
+      if (taker != nullptr && taker != row) {
+        result.blocking = taker;  // this transaction gave the key to another row already
+      } else if (handover) {
+        result.replaced = existing;
+      } else {
+        PL_RETURN_IF_ERROR(index->Insert(key, has_null, row, classify, &result));
+      }
       if (result.blocking != nullptr && arbiter) {
         *holder = result.blocking;
         return Status::OK();
@@ -169,16 +183,18 @@ Status Transaction::AddIndexEntries(Table* table, Row* row, const Tuple& image, 
                       "duplicate key value violates unique constraint \"" + index->schema().name + "\"")
             .WithDetail(DescribeKey(*table, *index, image));
       }
-      if (result.added) {
+      if (result.added || handover) {
         Undo undo;
-        undo.kind = Undo::Kind::kIndexEntry;
+        undo.kind = handover ? Undo::Kind::kHandover : Undo::Kind::kIndexEntry;
         undo.row = row;
         undo.index = index;
         undo.key = key;
         undo.has_null = has_null;
         undo.replaced = result.replaced;
         undo_.push_back(std::move(undo));
-        if (result.replaced != nullptr && writes_.find(result.replaced) == writes_.end()) {
+        if (handover) {
+          ++handovers_;
+        } else if (result.replaced != nullptr && writes_.find(result.replaced) == writes_.end()) {
           PL_RETURN_IF_ERROR(cc_->ConfirmTakeover(ctx_.get(), result.replaced));
         }
       }
@@ -186,6 +202,34 @@ Status Transaction::AddIndexEntries(Table* table, Row* row, const Tuple& image, 
     }
   }
   return Status::OK();
+}
+
+bool Transaction::MovedOffKey(const Index* index, const std::string& key, Row* existing) const {
+  auto own = writes_.find(existing);
+  if (own == writes_.end()) return false;
+  std::string held;
+  bool has_null = false;
+  const Tuple* committed = existing->tuple.load(std::memory_order_acquire);
+  if (committed == nullptr || !index->KeyOf(*committed, &held, &has_null).ok() || has_null || held != key) {
+    return false;
+  }
+  const Tuple* mine = own->second.image.get();
+  return mine == nullptr || !index->KeyOf(*mine, &held, &has_null).ok() || has_null || held != key;
+}
+
+Row* Transaction::HandedOverRow(const Index* index, const std::string& key) const {
+  if (handovers_ == 0) return nullptr;
+  std::string held;
+  for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
+    if (it->kind != Undo::Kind::kHandover || it->index != index || it->key != key) continue;
+    auto own = writes_.find(it->row);
+    bool has_null = false;
+    if (own != writes_.end() && own->second.image != nullptr && index->KeyOf(*own->second.image, &held, &has_null).ok() &&
+        !has_null && held == key) {
+      return it->row;
+    }
+  }
+  return nullptr;
 }
 
 Row* Transaction::DeletedHolderOf(Table* table, const Tuple& tuple) {
@@ -335,6 +379,8 @@ void Transaction::RollbackTo(size_t mark) {
       }
     } else if (undo.kind == Undo::Kind::kNotification) {
       notifications_.pop_back();
+    } else if (undo.kind == Undo::Kind::kHandover) {
+      --handovers_;  // the entry never moved
     } else {
       undo.index->Restore(undo.key, undo.has_null, undo.row, undo.replaced);
     }
@@ -357,6 +403,12 @@ const std::vector<Row*>& Transaction::WriteRows() {
 bool Transaction::StillOwnsKeys() {
   std::string key;
   for (const Undo& undo : undo_) {
+    // A key to hand over at Publish: its entry must still be on the row
+    // this transaction moved off it.
+    if (undo.kind == Undo::Kind::kHandover && HandedOverRow(undo.index, undo.key) == undo.row &&
+        undo.index->Find(undo.key) != undo.replaced) {
+      return false;
+    }
     if (undo.kind != Undo::Kind::kIndexEntry || !undo.index->unique() || undo.has_null) continue;
     auto it = writes_.find(undo.row);
     if (it == writes_.end() || it->second.image == nullptr) continue;
@@ -395,6 +447,21 @@ void Transaction::Publish() {
     if (final_image == nullptr || !undo.index->KeyOf(*final_image, &key, &has_null).ok() || key != undo.key) {
       undo.index->Erase(undo.key, undo.has_null, undo.row);
     }
+  }
+  // Keys handed to another row (see HandedOverRow) move to it now, before
+  // the old row's entries are erased (their Erase then finds the entry
+  // gone from it): the entry is never absent in between.
+  for (const Undo& undo : undo_) {
+    if (undo.kind != Undo::Kind::kHandover || HandedOverRow(undo.index, undo.key) != undo.row ||
+        !MovedOffKey(undo.index, undo.key, undo.replaced)) {
+      continue;
+    }
+    auto from_old_row = [&](Row* existing, const std::string&, bool* live) {
+      *live = existing != undo.replaced;  // (the commit holds the old row: it is)
+      return Status::OK();
+    };
+    Index::InsertResult handed;
+    (void)undo.index->Insert(undo.key, /*has_null=*/false, undo.row, from_old_row, &handed);
   }
   std::string new_key;
   for (auto& [const_row, write] : writes_) {

@@ -147,6 +147,16 @@ class Transaction : private cc::CommitHooks, public sql::NotificationSink {
   // A check point: 57014 when canceled (counted in CancelToken::checks()).
   Status CheckCanceled() const { return cancel_ != nullptr && cancel_->Poll() ? CanceledStatus() : Status::OK(); }
 
+  // A unique key this transaction moved away from a committed row (an
+  // UPDATE of the key, or of a partial index's condition: closing the open
+  // job) and then gave to another row keeps its entry on the old row until
+  // commit, so that other transactions still find the committed row there;
+  // Publish hands the entry over. Meanwhile this transaction's own lookups
+  // of `key` in `index` find the new row through HandedOverRow (the
+  // executor asks it when an entry's row no longer holds the entry's key
+  // for this transaction). nullptr: no such row.
+  storage::Row* HandedOverRow(const storage::Index* index, const std::string& key) const;
+
   // Savepoint for statement-level rollback.
   size_t Mark() const { return undo_.size(); }
   void RollbackTo(size_t mark);
@@ -203,7 +213,9 @@ class Transaction : private cc::CommitHooks, public sql::NotificationSink {
   // One undo record: a change to the write set, an index entry added, or
   // a notification sent (the last of notifications_).
   struct Undo {
-    enum class Kind { kWrite, kIndexEntry, kNotification };
+    // kHandover: `index`'s entry for `key` stays on `replaced` (a row this
+    // transaction moved off the key) until Publish gives it to `row`.
+    enum class Kind { kWrite, kIndexEntry, kNotification, kHandover };
     Kind kind = Kind::kWrite;
     storage::Row* row = nullptr;
     // kWrite: the write-set entry before the change (had_write false: none).
@@ -216,6 +228,9 @@ class Transaction : private cc::CommitHooks, public sql::NotificationSink {
     storage::Row* replaced = nullptr;
   };
 
+  // Whether `existing`, a row of this transaction's write set, held `key`
+  // of `index` when committed but no longer does for this transaction.
+  bool MovedOffKey(const storage::Index* index, const std::string& key, storage::Row* existing) const;
   // Adds index entries for `image` of `row` in every index whose key differs
   // from `old_image`'s (all when old_image is null).
   // `arbiters` and `holder` as InsertOrFindHolder (holder nullptr: none;
@@ -265,6 +280,7 @@ class Transaction : private cc::CommitHooks, public sql::NotificationSink {
   size_t pin_ = storage::EpochManager::kNoSlot;
   std::unordered_map<const storage::Row*, Write> writes_;
   std::vector<Undo> undo_;
+  size_t handovers_ = 0;  // kHandover records in undo_
   std::vector<storage::Row*> write_rows_;
   // Existing rows whose write a RollbackTo undid (may repeat; see WriteRows).
   std::vector<storage::Row*> undone_rows_;

@@ -149,13 +149,19 @@ Status Executor::Scan(const SourcePlan& source, const AccessPath& path, Fn fn) {
       const Tuple* t = nullptr;
       status = Tick();
       if (!status.ok()) return false;
-      status = read(row, handle, &t);
-      if (!status.ok()) return false;
-      if (t == nullptr) return true;
-      bool has_null = false;
-      status = path.index->KeyOf(*t, &key, &has_null);
-      if (!status.ok()) return false;
-      if (path.index->EntryKey(key, has_null, row) != entry) return true;
+      // A stale entry (its row moved to another key) is skipped, unless
+      // this transaction handed the key to another row (Transaction::
+      // HandedOverRow): that row is read in its place.
+      for (int hop = 0;; ++hop) {
+        status = read(row, handle, &t);
+        if (!status.ok()) return false;
+        bool has_null = false;
+        if (t != nullptr) status = path.index->KeyOf(*t, &key, &has_null);
+        if (!status.ok()) return false;
+        if (t != nullptr && path.index->EntryKey(key, has_null, row) == entry) break;
+        row = hop == 0 ? txn_->HandedOverRow(path.index, entry) : nullptr;
+        if (row == nullptr) return true;
+      }
       if (!fn(t, row)) {
         stopped = true;
         if (handle != cc::kNoPredicate) txn_->NarrowPredicate(handle, entry);
@@ -173,14 +179,22 @@ Status Executor::Scan(const SourcePlan& source, const AccessPath& path, Fn fn) {
     auto lookup = [&](bool* found, size_t handle) {
       *found = false;
       Row* row = path.index->Find(probe);
-      if (row == nullptr) return;
       const Tuple* t = nullptr;
-      status = read(row, handle, &t);
-      if (!status.ok() || t == nullptr) return;
-      // A stale entry (the row moved to another key) is skipped.
-      bool has_null = false;
-      status = path.index->KeyOf(*t, &key, &has_null);
-      if (!status.ok() || has_null || key != probe) return;
+      // A stale entry (the row moved to another key) is skipped, unless
+      // this transaction handed the key to another row, read in its place
+      // (also when the entry is gone: a concurrent commit took the old row
+      // off the key, which dooms this transaction at its commit).
+      if (row == nullptr) row = txn_->HandedOverRow(path.index, probe);
+      for (int hop = 0; row != nullptr; ++hop) {
+        status = read(row, handle, &t);
+        if (!status.ok()) return;
+        bool has_null = false;
+        if (t != nullptr) status = path.index->KeyOf(*t, &key, &has_null);
+        if (!status.ok()) return;
+        if (t != nullptr && !has_null && key == probe) break;
+        row = hop == 0 ? txn_->HandedOverRow(path.index, probe) : nullptr;
+      }
+      if (row == nullptr) return;
       *found = true;
       if (!fn(t, row)) stopped = true;
     };
