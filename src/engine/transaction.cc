@@ -129,26 +129,24 @@ Status Transaction::AddIndexEntries(Table* table, Row* row, const Tuple& image, 
       // image's entry goes at commit, as a changed key's does).
       if (key.empty()) continue;
       // Whether another row's entry for this unique key is live: the image
-      // this transaction sees of it still has the key.
+      // this transaction sees of it still has the key. A row this
+      // transaction moved off the key still holds it for everybody else:
+      // repointing the entry now would hide that committed row from them
+      // until this transaction commits, so it keeps the entry (reported
+      // live, and noted in `moved_off`) and Publish hands the key over
+      // (see HandedOverRow). (A deleted row's key inserted again reuses the
+      // row instead: see InsertUnlessHeld.)
+      Row* moved_off = nullptr;
       auto classify = [&](Row* existing, const std::string& k, bool* live) -> Status {
         const Tuple* t = nullptr;
         auto own = writes_.find(existing);
         if (own != writes_.end()) {
-          t = own->second.image.get();
-          const Tuple* committed = existing->tuple.load(std::memory_order_acquire);
-          std::string committed_key;
-          bool committed_null = false;
-          if ((t == nullptr || !index->KeyOf(*t, &committed_key, &committed_null).ok() || committed_key != k) &&
-              committed != nullptr && index->KeyOf(*committed, &committed_key, &committed_null).ok() &&
-              !committed_null && committed_key == k) {
-            // This transaction moved the key away from a row that still holds
-            // it for everybody else: repointing the entry now would hide that
-            // committed row from other transactions until this one commits.
-            // (A deleted row's key inserted again reuses the row: see Insert.)
-            return Status(sqlstate::kFeatureNotSupported,
-                          "giving a unique key to another row in the transaction that moved it away from a row is "
-                          "not supported (unique constraint \"" + index->schema().name + "\")");
+          if (MovedOffKey(index, k, existing)) {
+            moved_off = existing;
+            *live = true;
+            return Status::OK();
           }
+          t = own->second.image.get();
         } else {
           PL_RETURN_IF_ERROR(cc_->ReadForUniqueCheck(ctx_.get(), existing, &t));
         }
@@ -159,20 +157,16 @@ Status Transaction::AddIndexEntries(Table* table, Row* row, const Tuple& image, 
         return Status::OK();
       };
       Index::InsertResult result;
-      const bool unique_key = index->unique() && !has_null;
-      Row* taker = unique_key ? HandedOverRow(index, key) : nullptr;
-      Row* existing = unique_key && taker == nullptr ? index->Find(key) : nullptr;
-      // A key this transaction moved off a committed row and now gives to
-      // `row`: the old row keeps the entry (others still see it holding the
-      // key) until Publish hands it over (see HandedOverRow).
-      const bool handover = taker == nullptr && existing != nullptr && existing != row &&
-                            MovedOffKey(index, key, existing);
+      Row* taker = index->unique() && !has_null ? HandedOverRow(index, key) : nullptr;
       if (taker != nullptr && taker != row) {
         result.blocking = taker;  // this transaction gave the key to another row already
-      } else if (handover) {
-        result.replaced = existing;
       } else {
         PL_RETURN_IF_ERROR(index->Insert(key, has_null, row, classify, &result));
+      }
+      const bool handover = moved_off != nullptr && result.blocking == moved_off;
+      if (handover) {
+        result.blocking = nullptr;
+        result.replaced = moved_off;
       }
       if (result.blocking != nullptr && arbiter) {
         *holder = result.blocking;
