@@ -147,9 +147,12 @@ void ChooseAccessPath(int source, const std::vector<BoundExprPtr>& conjuncts, So
       score = prefix * 4 + (range ? 2 : 0);
       // Prefer the index whose key is fully bound (fewer entries to skip),
       // and a partial index, which holds only rows the query may want (so
-      // its whole scan beats the table's: a queue's `WHERE NOT done`).
+      // its whole scan beats the table's: a queue's `WHERE NOT done`) —
+      // for the first source only: a later one is read once per row of
+      // those before it, where a whole scan each time loses to reading
+      // the table once into a hash join.
       if (prefix == static_cast<int>(columns.size())) score += 1;
-      if (index->partial()) score += 1;
+      if (index->partial() && (score > 0 || source == 0)) score += 1;
     }
     if (score > best_score) {
       best_score = score;

@@ -237,6 +237,11 @@ TEST_F(AccessPathPlannerTest, PartialIndexOnlyWhereTheQueryProvesItsCondition) {
   EXPECT_EQ(IndexName(Path("SELECT j.id FROM notes n, jobs j WHERE j.owner = n.n_w_id AND NOT j.done", 1)),
             "jobs_open");
   EXPECT_EQ(Path("SELECT j.id FROM notes n, jobs j WHERE j.owner = n.n_w_id", 1).kind, AccessKind::kFullScan);
+  // A later source with no key bound is read once into a hash join, not
+  // scanned whole through the partial index for every row before it.
+  const SourcePlan& joined = Source("SELECT j.id FROM notes n, jobs j WHERE j.prio = n.n_w_id AND j.state = 'queued'", 1);
+  EXPECT_EQ(joined.access.kind, AccessKind::kFullScan);
+  EXPECT_FALSE(joined.hash_build.empty());
 }
 
 }  // namespace
