@@ -451,7 +451,7 @@ void Transaction::Publish() {
       continue;
     }
     auto from_old_row = [&](Row* existing, const std::string&, bool* live) {
-      *live = existing != undo.replaced;  // (the commit holds the old row: it is)
+      *live = existing != undo.replaced;  // still the old row: the commit holds it (OCC also checked StillOwnsKeys)
       return Status::OK();
     };
     Index::InsertResult handed;
