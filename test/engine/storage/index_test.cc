@@ -215,19 +215,38 @@ TEST_F(IndexTest, DeleteThenReinsertSameKeyInOneTransaction) {
   EXPECT_EQ(table_->LiveRowCount(), 100u);
 }
 
-TEST_F(IndexTest, MovingAUniqueKeyToAnotherRowInOneTransactionIsRefused) {
-  // Row A moves from key (1,1,1) to (1,1,9); giving (1,1,1) to a new row in
-  // the same transaction would hide A, which still holds (1,1,1) for
-  // everybody else until commit.
+TEST_F(IndexTest, AUniqueKeyMovedToAnotherRowInOneTransactionIsHandedOverAtCommit) {
+  // Row A moves from key (1,1,1) to (1,1,9) and a new row N takes (1,1,1)
+  // in the same transaction. Until commit A keeps the entry (it holds the
+  // key for everybody else); the transaction finds N through HandedOverRow;
+  // the commit hands the entry to N. Rolled back, nothing moved.
   Row* a = table_->primary_index()->Find(Prefix({1, 1, 1}));
-  auto txn_ptr = NewTxn();
-  engine::Transaction& txn = *txn_ptr;
-  ASSERT_TRUE(txn.Update(table_.get(), a, Build(1, 1, 9, 10), Read(txn, a)).ok());
-  Status s = txn.Insert(table_.get(), Build(1, 1, 1, 5));
-  EXPECT_TRUE(s.Is(sqlstate::kFeatureNotSupported)) << s.ToString();
-  EXPECT_EQ(table_->primary_index()->Find(Prefix({1, 1, 1})), a);
-  txn.Commit();
-  EXPECT_EQ(table_->primary_index()->Find(Prefix({1, 1, 9})), a);
+  for (bool commit : {false, true}) {
+    auto txn_ptr = NewTxn();
+    engine::Transaction& txn = *txn_ptr;
+    ASSERT_TRUE(txn.Update(table_.get(), a, Build(1, 1, 9, 10), Read(txn, a)).ok());
+    Row* n = nullptr;
+    Status s = txn.Insert(table_.get(), Build(1, 1, 1, 5), &n);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    EXPECT_EQ(table_->primary_index()->Find(Prefix({1, 1, 1})), a) << "others still find A";
+    EXPECT_EQ(txn.HandedOverRow(table_->primary_index(), Prefix({1, 1, 1})), n);
+    // A third row for the key is a duplicate.
+    EXPECT_TRUE(txn.Insert(table_.get(), Build(1, 1, 1, 6)).Is(sqlstate::kUniqueViolation));
+    if (!commit) {
+      txn.Abort();
+      EXPECT_EQ(table_->primary_index()->Find(Prefix({1, 1, 1})), a);
+      EXPECT_EQ(table_->layout().GetInt(*a->tuple.load(), 2), 1);
+      EXPECT_EQ(table_->primary_index()->Find(Prefix({1, 1, 9})), nullptr);
+      EXPECT_EQ(table_->LiveRowCount(), 100u);
+      continue;
+    }
+    txn.Commit();
+    Row* now = table_->primary_index()->Find(Prefix({1, 1, 1}));
+    ASSERT_EQ(now, n);
+    EXPECT_EQ(table_->layout().GetInt(*now->tuple.load(), 3), 5);
+    EXPECT_EQ(table_->primary_index()->Find(Prefix({1, 1, 9})), a);
+    EXPECT_EQ(table_->LiveRowCount(), 101u);
+  }
 }
 
 TEST_F(IndexTest, DeleteThenReinsertRolledBackRestoresOriginal) {
