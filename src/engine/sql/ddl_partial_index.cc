@@ -25,21 +25,17 @@ Status DdlExecutor::RewriteColumns(storage::Table& table, catalog::TableSchema s
   for (const auto& index : table.indexes()) {
     if (index->partial()) partial.push_back(index->schema());
   }
-  auto make_again = [&](const catalog::IndexSchema& index) {
-    std::shared_ptr<const PartialIndexCondition> condition;
-    PL_RETURN_IF_ERROR(PartialIndexCondition::Make(catalog_, &table, index.predicate, &condition));
-    return catalog_->CreateIndex(&table, index, std::move(condition));
-  };
   if (partial.empty()) return catalog_->ChangeColumns(&table, std::move(schema), position, values_of);
-  // Each condition must bind over the new columns (a retyped column may
-  // break one); tried with the table's columns changed and put back.
+  // Each condition is bound over the new columns first (a retyped column
+  // may break one: then nothing changes), with the table's columns changed
+  // and put back; those bindings serve the indexes made after the rewrite.
+  std::vector<std::shared_ptr<const PartialIndexCondition>> rebound(partial.size());
   {
     std::vector<catalog::ColumnSchema> own = table.schema().columns;
     table.mutable_schema().columns = schema.columns;
     Status bound;
-    for (const auto& index : partial) {
-      std::shared_ptr<const PartialIndexCondition> condition;
-      if (bound.ok()) bound = PartialIndexCondition::Make(catalog_, &table, index.predicate, &condition);
+    for (size_t i = 0; i < partial.size() && bound.ok(); ++i) {
+      bound = PartialIndexCondition::Make(catalog_, &table, partial[i].predicate, &rebound[i]);
     }
     table.mutable_schema().columns = std::move(own);
     PL_RETURN_IF_ERROR(bound);
@@ -47,12 +43,18 @@ Status DdlExecutor::RewriteColumns(storage::Table& table, catalog::TableSchema s
   for (const auto& index : partial) PL_RETURN_IF_ERROR(catalog_->DropIndex(index.name));
   Status status = catalog_->ChangeColumns(&table, std::move(schema), position, values_of);
   if (!status.ok()) {
-    for (const auto& index : partial) (void)make_again(index);  // as they were
+    for (const auto& index : partial) {  // as they were, bound over the old columns again
+      std::shared_ptr<const PartialIndexCondition> condition;
+      if (PartialIndexCondition::Make(catalog_, &table, index.predicate, &condition).ok()) {
+        (void)catalog_->CreateIndex(&table, index, std::move(condition));
+      }
+    }
     return status;
   }
-  for (catalog::IndexSchema index : partial) {
+  for (size_t i = 0; i < partial.size(); ++i) {
+    catalog::IndexSchema index = partial[i];
     for (int& column : index.columns) column = position[column];
-    PL_RETURN_IF_ERROR(make_again(index));
+    PL_RETURN_IF_ERROR(catalog_->CreateIndex(&table, std::move(index), std::move(rebound[i])));
   }
   return Status::OK();
 }
