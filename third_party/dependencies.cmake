@@ -31,6 +31,12 @@ set_target_properties(xxhash::xxhash PROPERTIES
   IMPORTED_LOCATION "${XXHASH_LIBRARY}"
   INTERFACE_INCLUDE_DIRECTORIES "${XXHASH_INCLUDE_DIR}")
 
+# libre2-dev: regular expressions in linear time (SQL's ~, ~*, !~, !~*), so
+# no pattern a client sends can make a statement run away. Found through
+# its pkg-config file (Debian's has no CMake config).
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
+
 # libasio-dev: standalone Asio (header-only), the server's sockets.
 find_path(ASIO_INCLUDE_DIR asio.hpp REQUIRED)
 add_library(asio::asio INTERFACE IMPORTED)

@@ -19,8 +19,8 @@ enum class Payload { kBool, kInt, kFloat, kNumeric, kInterval, kBytes };
 Payload ElementPayload(TypeId t) {
   switch (t) {
     case TypeId::kBool: return Payload::kBool;
-    case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64: case TypeId::kDate: case TypeId::kTimestamp:
-    case TypeId::kTimestampTz: return Payload::kInt;
+    case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64: case TypeId::kOid: case TypeId::kDate:
+    case TypeId::kTimestamp: case TypeId::kTimestampTz: return Payload::kInt;
     case TypeId::kFloat32: case TypeId::kFloat64: return Payload::kFloat;
     case TypeId::kNumeric: return Payload::kNumeric;
     case TypeId::kInterval: return Payload::kInterval;
@@ -32,6 +32,7 @@ Value IntOfType(TypeId t, int64_t i) {
   switch (t) {
     case TypeId::kInt16: return Value::Int16(static_cast<int16_t>(i));
     case TypeId::kInt32: return Value::Int32(static_cast<int32_t>(i));
+    case TypeId::kOid: return Value::Oid(static_cast<uint32_t>(i));
     case TypeId::kDate: return Value::Date(static_cast<int32_t>(i));
     case TypeId::kTimestamp: return Value::Timestamp(i);
     case TypeId::kTimestampTz: return Value::TimestampTz(i);

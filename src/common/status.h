@@ -27,6 +27,7 @@ inline constexpr std::string_view kSequenceGeneratorLimitExceeded = "2200H";
 inline constexpr std::string_view kDatetimeFieldOverflow = "22008";
 inline constexpr std::string_view kDivisionByZero = "22012";
 inline constexpr std::string_view kIntervalFieldOverflow = "22015";
+inline constexpr std::string_view kInvalidRegularExpression = "2201B";
 inline constexpr std::string_view kNullValueNotAllowed = "22004";
 inline constexpr std::string_view kInvalidArgumentForNtile = "22014";
 inline constexpr std::string_view kInvalidArgumentForNthValue = "22016";

@@ -100,7 +100,7 @@ struct SimpleName {
 };
 
 // Names of types without modifiers, with the SQL-standard aliases.
-constexpr std::array<SimpleName, 25> kSimpleNames = {{
+constexpr std::array<SimpleName, 26> kSimpleNames = {{
     {"bool", TypeId::kBool},
     {"boolean", TypeId::kBool},
     {"int2", TypeId::kInt16},
@@ -124,12 +124,13 @@ constexpr std::array<SimpleName, 25> kSimpleNames = {{
     {"uuid", TypeId::kUuid}, {"json", TypeId::kJson}, {"jsonb", TypeId::kJsonb},
     {"interval", TypeId::kInterval},
     {"unknown", TypeId::kUnknown},
+    {"oid", TypeId::kOid},
 }};
 
 // PostgreSQL types that exist but Paceline does not implement.
 // (serial, bigserial and smallserial are no types: CREATE TABLE expands them.)
-constexpr std::array<std::string_view, 11> kUnsupportedNames = {
-    "time", "timetz", "money", "inet", "cidr", "xml", "bit", "varbit", "oid", "macaddr", "point",
+constexpr std::array<std::string_view, 10> kUnsupportedNames = {
+    "time", "timetz", "money", "inet", "cidr", "xml", "bit", "varbit", "macaddr", "point",
 };
 
 }  // namespace
@@ -172,7 +173,7 @@ constexpr ArrayOidEntry kArrayOids[] = {
     {TypeId::kBool, 1000},    {TypeId::kInt16, 1005},   {TypeId::kInt32, 1007},       {TypeId::kInt64, 1016},
     {TypeId::kFloat32, 1021}, {TypeId::kFloat64, 1022}, {TypeId::kNumeric, 1231},     {TypeId::kChar, 1014},
     {TypeId::kVarchar, 1015}, {TypeId::kText, 1009},    {TypeId::kDate, 1182},        {TypeId::kTimestamp, 1115},
-    {TypeId::kTimestampTz, 1185}, {TypeId::kBytea, 1001}, {TypeId::kInterval, 1187},
+    {TypeId::kTimestampTz, 1185}, {TypeId::kBytea, 1001}, {TypeId::kInterval, 1187}, {TypeId::kOid, 1028},
 };
 
 }  // namespace
@@ -239,6 +240,7 @@ std::string Type::ToString() const {
     case TypeId::kArray:
       return ElementType().ToString() + "[]";
     case TypeId::kUuid: case TypeId::kJson: case TypeId::kJsonb: case TypeId::kInterval: case TypeId::kVoid:
+    case TypeId::kOid:
       return std::string(TypeIdName(id));
   }
   return "unknown";
@@ -267,6 +269,7 @@ uint32_t Type::Oid() const {
     case TypeId::kJsonb: return 3802;
     case TypeId::kInterval: return 1186;
     case TypeId::kVoid: return 2278;
+    case TypeId::kOid: return 26;
   }
   return 705;
 }
@@ -285,6 +288,7 @@ int16_t Type::WireSize() const {
     case TypeId::kUuid: return 16;
     case TypeId::kInterval: return 16;
     case TypeId::kVoid: return 4;
+    case TypeId::kOid: return 4;
     case TypeId::kUnknown: return -2;  // pg_type.typlen of "unknown" (a C string)
     case TypeId::kNumeric:
     case TypeId::kChar:
@@ -333,6 +337,7 @@ std::string_view TypeIdName(TypeId id) {
     case TypeId::kJsonb: return "jsonb";
     case TypeId::kInterval: return "interval";
     case TypeId::kVoid: return "void";
+    case TypeId::kOid: return "oid";
   }
   return "unknown";
 }

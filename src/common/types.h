@@ -35,6 +35,7 @@ enum class TypeId : uint8_t {
   kUuid, kJson, kJsonb,  // UUID: 16 bytes; JSON: its text; JSONB: normalized text (json_value.h)
   kInterval,   // INTERVAL: months, days and microseconds (interval.h)
   kVoid,       // void: the result of a function that returns nothing (pg_sleep); never a column
+  kOid,        // OID: an unsigned 32-bit object identifier (the system catalogs' keys); an integer type
 };
 
 struct Type {
@@ -55,7 +56,9 @@ struct Type {
   Type ElementType() const;
   bool IsArray() const { return id == TypeId::kArray; }
 
-  bool IsInteger() const { return id == TypeId::kInt16 || id == TypeId::kInt32 || id == TypeId::kInt64; }
+  bool IsInteger() const {
+    return id == TypeId::kInt16 || id == TypeId::kInt32 || id == TypeId::kInt64 || id == TypeId::kOid;
+  }
   bool IsFloat() const { return id == TypeId::kFloat32 || id == TypeId::kFloat64; }
   bool IsNumber() const { return IsInteger() || IsFloat() || id == TypeId::kNumeric; }
   bool IsString() const { return id == TypeId::kChar || id == TypeId::kVarchar || id == TypeId::kText; }

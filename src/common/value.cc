@@ -338,6 +338,12 @@ Value Value::Timestamp(int64_t micros) {
   return v;
 }
 
+Value Value::Oid(uint32_t v) {
+  Value x = Int64(v);
+  x.type_ = TypeId::kOid;
+  return x;
+}
+
 Value Value::TimestampTz(int64_t micros) {
   Value v = Int64(micros);
   v.type_ = TypeId::kTimestampTz;
@@ -359,7 +365,8 @@ void Value::AppendTo(std::string* out) const {
       return;
     case TypeId::kInt16:
     case TypeId::kInt32:
-    case TypeId::kInt64: {
+    case TypeId::kInt64:
+    case TypeId::kOid: {
       char buf[24];
       const auto res = std::to_chars(buf, buf + sizeof(buf), u_.i);
       out->append(buf, res.ptr);
@@ -410,6 +417,7 @@ uint64_t Value::Hash() const {
     case TypeId::kInt16:
     case TypeId::kInt32:
     case TypeId::kInt64:
+    case TypeId::kOid:
     case TypeId::kTimestamp:
     case TypeId::kTimestampTz:
       return HashInt(u_.i);

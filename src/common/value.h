@@ -63,6 +63,8 @@ class Value {
   static Value IntervalValue(const Interval& v);
   // kVoid: the (non-NULL) result of a function returning void; prints as "".
   static Value Void() { return Bytes(TypeId::kVoid, std::string()); }
+  // kOid: 0 .. 2^32-1.
+  static Value Oid(uint32_t v);
 
   TypeId type() const { return type_; }
   bool is_null() const { return null_; }

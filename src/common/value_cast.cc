@@ -78,6 +78,7 @@ Status IntegerOutOfRange(TypeId t) {
   switch (t) {
     case TypeId::kInt16: return Status(sqlstate::kNumericValueOutOfRange, "smallint out of range");
     case TypeId::kInt32: return Status(sqlstate::kNumericValueOutOfRange, "integer out of range");
+    case TypeId::kOid: return Status(sqlstate::kNumericValueOutOfRange, "OID out of range");
     default: return Status(sqlstate::kNumericValueOutOfRange, "bigint out of range");
   }
 }
@@ -92,6 +93,10 @@ void IntegerBounds(TypeId t, int64_t* lo, int64_t* hi) {
       *lo = std::numeric_limits<int32_t>::min();
       *hi = std::numeric_limits<int32_t>::max();
       return;
+    case TypeId::kOid:
+      *lo = 0;
+      *hi = std::numeric_limits<uint32_t>::max();
+      return;
     default:
       *lo = std::numeric_limits<int64_t>::min();
       *hi = std::numeric_limits<int64_t>::max();
@@ -103,6 +108,7 @@ Value MakeInteger(TypeId t, int64_t v) {
   switch (t) {
     case TypeId::kInt16: return Value::Int16(static_cast<int16_t>(v));
     case TypeId::kInt32: return Value::Int32(static_cast<int32_t>(v));
+    case TypeId::kOid: return Value::Oid(static_cast<uint32_t>(v));
     default: return Value::Int64(v);
   }
 }
@@ -118,6 +124,17 @@ std::string_view Trim(std::string_view s) {
 
 // PostgreSQL 15's pg_strtoint16/32/64: blanks around, an optional sign, digits.
 Status ParseInteger(std::string_view text, TypeId t, Value* out) {
+  if (t == TypeId::kOid) {  // oidin: 0 .. 2^32-1, and negative int4 values as their bits ('-1' is 4294967295)
+    Value wide;
+    Status s = ParseInteger(text, TypeId::kInt64, &wide);
+    if (s.ok() && (wide.int_value() < std::numeric_limits<int32_t>::min() ||
+                   wide.int_value() > std::numeric_limits<uint32_t>::max())) {
+      s = ValueOutOfRange(t, text);
+    }
+    if (!s.ok()) return s.sqlstate() == sqlstate::kInvalidTextRepresentation ? InvalidInput(t, text) : ValueOutOfRange(t, text);
+    *out = Value::Oid(static_cast<uint32_t>(wide.int_value()));
+    return Status::OK();
+  }
   int64_t lo, hi;
   IntegerBounds(t, &lo, &hi);
   size_t i = 0;
@@ -265,6 +282,16 @@ Status CastToInteger(const Value& v, TypeId to, Value* out) {
   IntegerBounds(to, &lo, &hi);
   const TypeId from = v.type();
   if (IsIntegerType(from)) {
+    // int4 and oid convert into each other bit for bit, as in PostgreSQL
+    // ((-1)::oid is 4294967295 and back).
+    if (to == TypeId::kOid && (from == TypeId::kInt32 || from == TypeId::kInt16) && v.int_value() < 0) {
+      *out = Value::Oid(static_cast<uint32_t>(v.int_value()));
+      return Status::OK();
+    }
+    if (to == TypeId::kInt32 && from == TypeId::kOid) {
+      *out = Value::Int32(static_cast<int32_t>(static_cast<uint32_t>(v.int_value())));
+      return Status::OK();
+    }
     if (v.int_value() < lo || v.int_value() > hi) return IntegerOutOfRange(to);
     *out = MakeInteger(to, v.int_value());
     return Status::OK();
@@ -477,6 +504,7 @@ Status CastValue(const Value& v, const Type& target, bool explicit_cast, Value* 
     case TypeId::kInt16:
     case TypeId::kInt32:
     case TypeId::kInt64:
+    case TypeId::kOid:
       return CastToInteger(v, target.id, out);
     case TypeId::kFloat32:
     case TypeId::kFloat64:

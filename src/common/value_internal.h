@@ -27,7 +27,9 @@ inline std::string Cat(std::initializer_list<std::string_view> parts) {
 inline bool IsStringType(TypeId t) {
   return t == TypeId::kChar || t == TypeId::kVarchar || t == TypeId::kText || t == TypeId::kUnknown;
 }
-inline bool IsIntegerType(TypeId t) { return t == TypeId::kInt16 || t == TypeId::kInt32 || t == TypeId::kInt64; }
+inline bool IsIntegerType(TypeId t) {
+  return t == TypeId::kInt16 || t == TypeId::kInt32 || t == TypeId::kInt64 || t == TypeId::kOid;
+}
 inline bool IsFloatType(TypeId t) { return t == TypeId::kFloat32 || t == TypeId::kFloat64; }
 inline bool IsNumberType(TypeId t) { return IsIntegerType(t) || IsFloatType(t) || t == TypeId::kNumeric; }
 inline bool IsTemporalType(TypeId t) {

@@ -294,6 +294,7 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
   SequenceSession* sequences = request.sequences != nullptr ? request.sequences : &own_sequences;
   txn->SetSequences(sequences);
   txn->SetAdvisoryLocks(request.advisory_locks);
+  txn->SetSystemInfo(request.system_info);
   const int64_t start = CurrentTimestampMicros();
   Status status;
   if (proc) {

@@ -124,6 +124,7 @@ Session::Session(Database* db)
     : db_(db),
       sequences_(&db->catalog_, db->durability_.get()),
       advisory_locks_(&db->advisory_lock_table_, &cancel_, db->options().lock_timeout),
+      system_info_(this, &db->catalog_),
       settings_(DefaultSettings()),
       id_(db->next_session_id_.fetch_add(1, std::memory_order_relaxed)) {}
 
@@ -143,6 +144,14 @@ Status Session::GetSetting(std::string_view name, std::string* value) const {
   }
   *value = it->second;
   return Status::OK();
+}
+
+std::vector<std::pair<std::string, std::string>> Session::AllSettings() const {
+  std::vector<std::pair<std::string, std::string>> out(settings_.begin(), settings_.end());
+  for (auto& [name, value] : out) {
+    if (name == "transaction_read_only") value = read_only_ ? "on" : "off";
+  }
+  return out;
 }
 
 Status Session::SetSetting(std::string_view name, std::string value) {

@@ -57,6 +57,7 @@
 #include "engine/query_result.h"
 #include "engine/recent_statements.h"
 #include "engine/advisory_locks.h"
+#include "engine/session_system_info.h"
 #include "engine/notification_hub.h"
 #include "engine/sequence_session.h"
 #include "engine/sql/deferred_constraints.h"
@@ -200,6 +201,14 @@ class Session {
   // A setting's current value (SHOW), or "" with 42704 when unknown.
   Status GetSetting(std::string_view name, std::string* value) const;
   Status SetSetting(std::string_view name, std::string value);
+  // Every setting as SHOW ALL prints it, in name order.
+  std::vector<std::pair<std::string, std::string>> AllSettings() const;
+  // The role and database its owner connected it as (the system catalogs,
+  // current_user, current_database()).
+  void SetIdentity(std::string user, std::string database) {
+    system_info_.SetIdentity(std::move(user), std::move(database));
+  }
+  const sql::SystemInfo* system_info() const { return &system_info_; }
 
  private:
   friend class Database;
@@ -291,7 +300,8 @@ class Session {
   // LISTEN / UNLISTEN in the open block, applied when it commits:
   // (listen, channel), channel "" for UNLISTEN *.
   std::vector<std::pair<bool, std::string>> pending_listens_;
-  AdvisoryLocks advisory_locks_;  // borrowed by txn_ and by the owner's requests
+  AdvisoryLocks advisory_locks_;
+  SessionSystemInfo system_info_;  // borrowed by txn_ and by the owner's requests
   int request_depth_ = 0;  // public entry points on the stack
   TransactionState state_ = TransactionState::kIdle;
   std::unique_ptr<Transaction> txn_;  // the open block's transaction

@@ -20,6 +20,7 @@ Status Session::Begin(uint64_t timestamp) {
   txn_->SetCancelToken(&cancel_);
   txn_->SetSequences(&sequences_);
   txn_->SetAdvisoryLocks(&advisory_locks_);
+  txn_->SetSystemInfo(&system_info_);
   txn_start_ = CurrentTimestampMicros();
   return Status::OK();
 }

@@ -93,7 +93,9 @@ Status Connection::Startup() {
       return s;
     }
     admitted_.store(true, std::memory_order_release);
-    if (database != options_.database) {
+    // The maintenance databases psql -l, createdb and tools connect to name
+    // the one database too.
+    if (database != options_.database && database != "postgres" && database != "template1") {
       s = Status("3D000", "database \"" + database + "\" does not exist");
       Fatal(s);
       return s;
@@ -129,6 +131,7 @@ Status Connection::Startup() {
     }
     writer_.BackendKeyData(pid_, secret_);
     client_->SetBackendPid(pid_);
+    client_->SetIdentity(user_, options_.database);
     // A notification for its LISTEN may come while it waits for its
     // client: it is then served (Serve sends it). The session takes the
     // waker away when it is destroyed (End), before this connection goes.

@@ -242,6 +242,10 @@ Status DecodeBinary(std::string_view bytes, const Type& type, Value* out) {
       PL_RETURN_IF_ERROR(CheckSize(bytes, 4, type));
       *out = Value::Int32(static_cast<int32_t>(static_cast<uint32_t>(ReadBigEndian(bytes, 0, 4))));
       return Status::OK();
+    case TypeId::kOid:
+      PL_RETURN_IF_ERROR(CheckSize(bytes, 4, type));
+      *out = Value::Oid(static_cast<uint32_t>(ReadBigEndian(bytes, 0, 4)));
+      return Status::OK();
     case TypeId::kInt64:
       PL_RETURN_IF_ERROR(CheckSize(bytes, 8, type));
       *out = Value::Int64(static_cast<int64_t>(ReadBigEndian(bytes, 0, 8)));
@@ -341,7 +345,7 @@ void EncodeBinary(const Value& v, TypeId id, std::string* out) {
   switch (id) {
     case TypeId::kBool: out->push_back(v.bool_value() ? 1 : 0); return;
     case TypeId::kInt16: AppendBigEndian(static_cast<uint64_t>(v.int_value()), 2, out); return;
-    case TypeId::kInt32: AppendBigEndian(static_cast<uint64_t>(v.int_value()), 4, out); return;
+    case TypeId::kInt32: case TypeId::kOid: AppendBigEndian(static_cast<uint64_t>(v.int_value()), 4, out); return;
     case TypeId::kInt64: AppendBigEndian(static_cast<uint64_t>(v.int_value()), 8, out); return;
     case TypeId::kFloat32: {
       const float f = static_cast<float>(v.float_value());
@@ -505,6 +509,7 @@ bool TypeFromOid(uint32_t oid, Type* out) {
     case 20: id = TypeId::kInt64; break;
     case 21: id = TypeId::kInt16; break;
     case 23: id = TypeId::kInt32; break;
+    case 26: id = TypeId::kOid; break;
     case 25: id = TypeId::kText; break;
     case 700: id = TypeId::kFloat32; break;
     case 701: id = TypeId::kFloat64; break;

@@ -237,9 +237,14 @@ class PsqlTest(unittest.TestCase):
         self.assertEqual(commits(after), commits(before) + 1)
         self.assertEqual(sum(int(r[2]) for r in rows[:-1]), int(rows[-1][2]))
 
-    def test_catalog_queries_get_a_clear_error(self):
-        out, err = self.psql("-c", "\\dt", check=False)
-        self.assertIn("0A000: Paceline has no system catalogs (pg_catalog)", err)
+    def test_catalog_queries_run(self):
+        # The meta-commands' own queries (psql_catalog_test.py compares
+        # their output with PostgreSQL's); a catalog write is a clear error.
+        self.psql("-c", "CREATE TABLE listed (id INT PRIMARY KEY)")
+        out, err = self.psql("-At", "-c", "\\dt listed")
+        self.assertEqual((out, err), ("public|listed|table|" + self.server.env()["PGUSER"] + "\n", ""))
+        out, err = self.psql("-c", "DELETE FROM pg_class", check=False)
+        self.assertIn("0A000: system catalog relation \"pg_catalog.pg_class\" cannot be changed", err)
 
     def test_help_lists_names(self):
         p = subprocess.run([BINARY, "--help"], capture_output=True, text=True, timeout=30)

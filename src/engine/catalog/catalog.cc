@@ -26,6 +26,67 @@ std::vector<std::string> Catalog::TableNames() const {
   return names;
 }
 
+std::vector<std::shared_ptr<storage::Table>> Catalog::Tables() const {
+  std::vector<std::shared_ptr<storage::Table>> out;
+  for (const auto& [name, table] : tables_) out.push_back(table);
+  return out;
+}
+
+std::vector<const ViewSchema*> Catalog::Views() const {
+  std::vector<const ViewSchema*> out;
+  for (const auto& [name, view] : views_) out.push_back(&view);
+  return out;
+}
+
+std::vector<const DomainSchema*> Catalog::Domains() const {
+  std::vector<const DomainSchema*> out;
+  for (const auto& [name, domain] : domains_) out.push_back(&domain);
+  return out;
+}
+
+std::vector<std::shared_ptr<Sequence>> Catalog::Sequences() const {
+  std::vector<std::shared_ptr<Sequence>> out;
+  for (const auto& [name, sequence] : sequences_) out.push_back(sequence);
+  return out;
+}
+
+void Catalog::Bump() {
+  AssignOids();
+  version_.fetch_add(1, std::memory_order_acq_rel);
+}
+
+void Catalog::AssignOids() {
+  auto assign = [this](uint32_t* oid) {
+    if (*oid == 0) *oid = next_oid_++;
+  };
+  for (auto& [name, sequence] : sequences_) {
+    SequenceSchema schema = sequence->schema();
+    if (schema.oid != 0) continue;
+    assign(&schema.oid);
+    sequence->Describe(std::move(schema));
+  }
+  for (auto& [name, table] : tables_) {
+    TableSchema& schema = table->mutable_schema();
+    assign(&schema.oid);
+    for (const auto& index : table->indexes()) {
+      IndexSchema& is = index->mutable_schema();
+      assign(&is.oid);
+      if (is.constraint) assign(&is.constraint_oid);
+    }
+    for (ForeignKey& fk : schema.foreign_keys) assign(&fk.oid);
+    for (CheckConstraint& check : schema.checks) assign(&check.oid);
+    for (ColumnSchema& column : schema.columns) {
+      if (column.default_value.present()) {
+        assign(&column.default_value.oid);
+      } else {
+        column.default_value.oid = 0;
+      }
+    }
+  }
+  for (auto& [name, view] : views_) assign(&view.oid);
+  for (auto& [name, domain] : domains_) assign(&domain.oid);
+}
+
 bool Catalog::RelationNameTaken(std::string_view name) const {
   return tables_.count(name) || index_owner_.count(name) || views_.count(name) || sequences_.count(name);
 }
@@ -93,6 +154,7 @@ const ViewSchema* Catalog::FindView(std::string_view name) const {
 Status Catalog::CreateView(ViewSchema view, bool replace) {
   if (RelationNameTaken(view.name) && !(replace && views_.count(view.name))) return RelationExists(view.name);
   std::string name = view.name;
+  if (auto old = views_.find(name); old != views_.end()) view.oid = old->second.oid;  // OR REPLACE keeps it
   views_[name] = std::move(view);
   Bump();
   return Status::OK();

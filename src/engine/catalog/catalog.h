@@ -126,8 +126,24 @@ class Catalog {
 
   uint64_t version() const { return version_.load(std::memory_order_acquire); }
 
+  // Every table, view, sequence and domain, for the system catalogs (valid
+  // while the catalog is not changed).
+  std::vector<const ViewSchema*> Views() const;
+  std::vector<const DomainSchema*> Domains() const;
+  std::vector<std::shared_ptr<Sequence>> Sequences() const;
+  std::vector<std::shared_ptr<storage::Table>> Tables() const;
+
+  // PostgreSQL's first OID for user objects; below it are the built-in ones
+  // (types, namespaces) the system catalogs show.
+  static constexpr uint32_t kFirstUserOid = 16384;
+
  private:
-  void Bump() { version_.fetch_add(1, std::memory_order_acq_rel); }
+  // After every change: OIDs for what has none yet, then a new version.
+  void Bump();
+  // Gives every object without an OID (0) the next one, in a fixed order
+  // (tables by name; per table: the table, its indexes, constraints and
+  // column defaults), so replaying the same DDL gives the same OIDs.
+  void AssignOids();
   // Whether a table, index, view or sequence has this name.
   bool RelationNameTaken(std::string_view name) const;
   static Status RelationExists(std::string_view name);
@@ -149,6 +165,7 @@ class Catalog {
                                bool cascade);
   std::map<std::string, std::string, std::less<>> index_owner_;  // index name → table name
   uint32_t next_table_id_ = 1;
+  uint32_t next_oid_ = kFirstUserOid;
   std::atomic<uint64_t> version_{1};
 };
 

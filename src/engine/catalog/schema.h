@@ -31,6 +31,7 @@ struct ColumnDefault {
   std::string expression;
   std::optional<Value> constant;
   std::vector<std::string> sequences;
+  uint32_t oid = 0;  // pg_attrdef.oid (Catalog assigns it; see Catalog::AssignOids)
 
   bool present() const { return !expression.empty(); }
   bool Calls(std::string_view sequence) const {
@@ -70,12 +71,14 @@ struct ForeignKey {
   std::vector<int> delete_set_columns;
   bool deferrable = false;
   bool initially_deferred = false;
+  uint32_t oid = 0;  // pg_constraint.oid
 };
 
 struct DomainSchema {
   std::string name;
   Type type;
   bool not_null = false;
+  uint32_t oid = 0;  // pg_type.oid
 };
 
 // A view: a named query, kept as the text of its CREATE VIEW statement and
@@ -86,6 +89,7 @@ struct ViewSchema {
   std::vector<std::string> columns;       // its column names, as created
   std::vector<Type> column_types;         // and their types
   std::vector<std::string> depends_on;    // the tables and views its query names
+  uint32_t oid = 0;                       // pg_class.oid
 };
 
 enum class IndexMethod { kOrdered, kHash };
@@ -102,6 +106,11 @@ struct IndexSchema {
   // deparser writes it ("NOT done AND b > 0"), bound again by the SQL
   // layer (sql::PartialIndexCondition); "" for an index of every row.
   std::string predicate;
+  // A PRIMARY KEY or UNIQUE constraint's index (pg_constraint has a row for
+  // it), not one of CREATE UNIQUE INDEX.
+  bool constraint = false;
+  uint32_t oid = 0;             // pg_class.oid of the index
+  uint32_t constraint_oid = 0;  // pg_constraint.oid when `constraint`
 };
 
 // A CHECK constraint: PostgreSQL's text of its condition, bound again
@@ -109,6 +118,7 @@ struct IndexSchema {
 struct CheckConstraint {
   std::string name;
   std::string expression;
+  uint32_t oid = 0;  // pg_constraint.oid
 };
 
 struct TableSchema {
@@ -116,6 +126,11 @@ struct TableSchema {
   std::vector<ColumnSchema> columns;
   std::vector<ForeignKey> foreign_keys;
   std::vector<CheckConstraint> checks;  // in name order (the order they are checked)
+  // pg_class.oid. Every object the system catalogs show has an OID that the
+  // Catalog assigns when it is created, from one counter that starts at
+  // PostgreSQL's first user OID (16384); replaying the DDL at recovery
+  // assigns the same ones again.
+  uint32_t oid = 0;
 
   // Position of the column named `name`, or -1.
   int FindColumn(std::string_view name) const {

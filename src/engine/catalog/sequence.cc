@@ -119,6 +119,7 @@ void Sequence::Restore(int64_t value, bool called) {
 
 void Sequence::Reset(SequenceSchema schema, bool restart, int64_t restart_value) {
   std::lock_guard lock(mu_);
+  if (schema.oid == 0) schema.oid = schema_.oid;
   schema_ = std::move(schema);
   if (restart) {
     // The ALTER is logged as DDL and replayed before any later record: its
@@ -131,6 +132,7 @@ void Sequence::Reset(SequenceSchema schema, bool restart, int64_t restart_value)
 
 void Sequence::Describe(SequenceSchema schema) {
   std::lock_guard lock(mu_);
+  if (schema.oid == 0) schema.oid = schema_.oid;
   schema_ = std::move(schema);
 }
 

@@ -53,6 +53,7 @@ struct SequenceSchema {
   // owned by nothing.
   std::string owned_by_table;
   std::string owned_by_column;
+  uint32_t oid = 0;  // pg_class.oid (kept by Reset and Describe)
 
   // PostgreSQL's defaults for `type` and the increment's sign: ascending
   // from 1 to the type's maximum, or descending from -1 to its minimum,

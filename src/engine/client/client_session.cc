@@ -106,6 +106,10 @@ bool ClientSession::TakeSettingsChanged() {
 
 void ClientSession::SetBackendPid(int32_t pid) { session_->SetBackendPid(pid); }
 
+void ClientSession::SetIdentity(std::string user, std::string database) {
+  session_->SetIdentity(std::move(user), std::move(database));
+}
+
 std::vector<Notification> ClientSession::TakeNotifications() { return session_->TakeNotifications(); }
 
 void ClientSession::SetNotificationWaker(std::function<void()> waker) {

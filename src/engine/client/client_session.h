@@ -108,6 +108,8 @@ class ClientSession {
   // The process id a protocol gave the client (BackendKeyData): the
   // sender of its notifications.
   void SetBackendPid(int32_t pid);
+  // The role and database the client connected as (Session::SetIdentity).
+  void SetIdentity(std::string user, std::string database);
   // The notifications for its LISTEN channels since the last call
   // (Session::TakeNotifications).
   std::vector<Notification> TakeNotifications();

@@ -239,7 +239,7 @@ bool PipelineRunner::TrySubmit(const PipelineRequest& request) {
 
 Status PipelineRunner::Parse(const ParseMessage& parse) {
   Status s = names_->Parse(parse);
-  if (!s.ok()) return CatalogError(s, parse.text);
+  if (!s.ok()) return s;
   sink_->ParseComplete();
   return Status::OK();
 }

@@ -42,7 +42,7 @@ void QueryRunner::Run(std::string_view text) {
   std::vector<std::unique_ptr<sql::Statement>> statements;
   Status s = sql::Parse(text, &statements);
   if (!s.ok()) {
-    sink_->Error(CatalogError(s, text));
+    sink_->Error(s);
     session_->FailOpenBlock();
     return;
   }
@@ -67,7 +67,7 @@ void QueryRunner::Run(std::string_view text) {
   s = session_->RunStatements(
       statements.size(), [&](size_t i) { return RunParsed(*statements[i]); }, &failed);
   if (s.ok()) return;
-  if (failed < statements.size()) s = CatalogError(Shift(s, Utf8CharPosition(text, statements[failed]->location) - 1), text);
+  if (failed < statements.size()) s = Shift(s, Utf8CharPosition(text, statements[failed]->location) - 1);
   sink_->Error(s);
 }
 
@@ -126,7 +126,7 @@ bool QueryRunner::TrySubmitScript(std::string_view text, const std::vector<sql::
     if (transaction.commit()) sink_->Complete("COMMIT");
     return true;
   }
-  sink_->Error(CatalogError(failed < n ? Shift(r.status, offsets[failed]) : r.status, text));
+  sink_->Error(failed < n ? Shift(r.status, offsets[failed]) : r.status);
   transaction.FinishFailed();
   return true;
 }
@@ -158,7 +158,7 @@ void QueryRunner::RunUnparsed(std::string_view text, const sql::ScriptStatement&
       },
       &failed);
   if (s.ok()) return;
-  if (failed == 0) s = CatalogError(Shift(s, Utf8CharPosition(text, static_cast<int>(part.offset)) - 1), text);
+  if (failed == 0) s = Shift(s, Utf8CharPosition(text, static_cast<int>(part.offset)) - 1);
   sink_->Error(s);
 }
 

@@ -43,6 +43,7 @@ void ScheduledTransaction::Run(std::vector<StatementCall> calls) {
   request.cancel = session_->cancel_token();  // outlives the wait below
   request.sequences = session_->sequences();  // a pipeline keeps its currval
   request.advisory_locks = session_->advisory_locks();
+  request.system_info = session_->system_info();
   request.notifier_pid = session_->backend_pid();
   result_ = db_->Run(std::move(request));
   failed_ = result_.committed() ? calls_ + 1 : FailedCall(result_, calls_);

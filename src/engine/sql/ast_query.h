@@ -142,7 +142,8 @@ struct Expr {
 // ---------------------------------------------------------------- SELECT
 
 struct TableRef {
-  std::string name;   // lower-cased unless quoted; schema prefix dropped ("public.t" → "t")
+  std::string name;   // lower-cased unless quoted, without its schema
+  std::string schema; // "public" of "public.t"; "" when unqualified (the search path)
   std::string alias;  // "" when none
   int location = -1;
 };

@@ -131,6 +131,7 @@ Status Binder::BindExpr(const Expr& e, Context& ctx, BoundExprPtr* out) {
     case ExprKind::kFunction:
       return BindFunction(e, ctx, out);
     case ExprKind::kCast: {
+      if (IsRegTypeName(e.cast_type.name)) return BindRegCast(e, ctx, out);
       Type target;
       std::string domain;
       PL_RETURN_IF_ERROR(ResolveType(e.cast_type, &target, &domain));

@@ -11,6 +11,7 @@
 #include "common/utf8.h"
 #include "engine/sql/access_path_planner.h"
 #include "engine/sql/expression_evaluator.h"
+#include "engine/sql/system_catalog/system_relation.h"
 
 namespace paceline::sql {
 
@@ -112,9 +113,18 @@ Status Binder::BindFrom(const std::vector<std::unique_ptr<FromItem>>& from, cons
       ScopeEntry entry;
       entry.name = name;
       entry.source = static_cast<int>(plan->sources.size());
+      // A WITH query's name, then the search path: pg_catalog, public.
+      const bool named_cte = !item.function && !item.subquery && item.table.schema.empty() &&
+                             FindCte(ctx, item.table.name) != nullptr;
+      const SystemRelation* system = nullptr;
+      if (!item.function && !item.subquery && !named_cte) PL_RETURN_IF_ERROR(FindSystemRelationFor(item.table, &system));
       if (item.function) {
         std::shared_ptr<const DerivedPlan> derived;
         PL_RETURN_IF_ERROR(BindFunctionSource(item, ctx, &derived));
+        sp.derived = derived;
+      } else if (system != nullptr) {
+        std::shared_ptr<const DerivedPlan> derived;
+        PL_RETURN_IF_ERROR(BindSystemRelation(*system, item.column_aliases, &derived));
         sp.derived = derived;
       } else if (item.subquery) {
         // A non-LATERAL subquery does not see this query's FROM items.
@@ -124,8 +134,7 @@ Status Binder::BindFrom(const std::vector<std::unique_ptr<FromItem>>& from, cons
         ctx.scope_hidden = false;
         PL_RETURN_IF_ERROR(s);
         sp.derived = derived;
-      } else if (const catalog::ViewSchema* view = FindCte(ctx, item.table.name) ? nullptr
-                                                   : catalog_->FindView(item.table.name)) {
+      } else if (const catalog::ViewSchema* view = named_cte ? nullptr : catalog_->FindView(item.table.name)) {
         std::shared_ptr<const DerivedPlan> derived;
         PL_RETURN_IF_ERROR(BindView(*view, item.column_aliases, &derived));
         sp.derived = derived;
@@ -133,7 +142,8 @@ Status Binder::BindFrom(const std::vector<std::unique_ptr<FromItem>>& from, cons
         return Status(sqlstate::kFeatureNotSupported,
                       "column aliases on a table or WITH query in FROM are not supported by Paceline",
                       Pos(item.table.location));
-      } else if (std::shared_ptr<const DerivedPlan> cte = FindCte(ctx, item.table.name)) {
+      } else if (std::shared_ptr<const DerivedPlan> cte = item.table.schema.empty() ? FindCte(ctx, item.table.name)
+                                                                                      : nullptr) {
         if (cte->no_returning) {
           return Status(sqlstate::kFeatureNotSupported,
                         "WITH query \"" + item.table.name + "\" does not have a RETURNING clause",

@@ -61,7 +61,8 @@ std::string ScalarFunctionColumn(const FromItem& item) {
 }  // namespace bind
 
 bool Binder::IsTableFunctionName(const std::string& name) {
-  return name == "generate_series" || name == "unnest" || FindJsonSource(name) != nullptr;
+  return name == "generate_series" || name == "unnest" || name == "pg_partition_ancestors" ||
+         FindJsonSource(name) != nullptr;
 }
 
 Status Binder::BindFunctionSource(const FromItem& item, Context& ctx, std::shared_ptr<const DerivedPlan>* out) {
@@ -78,6 +79,14 @@ Status Binder::BindFunctionSource(const FromItem& item, Context& ctx, std::share
   } else if (name == "unnest") {
     derived->function.kind = TableFunctionKind::kUnnest;
     PL_RETURN_IF_ERROR(BindUnnestSource(item, inner, derived.get()));
+  } else if (name == "pg_partition_ancestors") {
+    derived->function.kind = TableFunctionKind::kPartitionAncestors;
+    if (call.list.size() != 1) return NotSupported("pg_partition_ancestors with " + std::to_string(call.list.size()) + " arguments");
+    BoundExprPtr arg;
+    PL_RETURN_IF_ERROR(BindExpr(*call.list[0], inner, &arg));
+    PL_RETURN_IF_ERROR(Coerce(&arg, Type(TypeId::kOid), false, call.location));
+    derived->function.args.push_back(std::move(arg));
+    derived->columns.push_back({ScalarFunctionColumn(item), Type(TypeId::kOid)});
   } else if (const JsonSource* json = FindJsonSource(name)) {
     derived->function.kind = json->kind;
     PL_RETURN_IF_ERROR(BindJsonSource(item, inner, derived.get()));

@@ -11,6 +11,7 @@
 #include "common/utf8.h"
 #include "engine/sql/access_path_planner.h"
 #include "engine/sql/expression_evaluator.h"
+#include "engine/sql/system_catalog/system_relation.h"
 
 namespace paceline::sql {
 
@@ -52,6 +53,14 @@ Status Binder::ResolveType(const TypeName& name, Type* type, std::string* domain
 }
 
 Status Binder::LookupTable(const TableRef& ref, std::shared_ptr<storage::Table>* out) const {
+  const SystemRelation* system = nullptr;
+  PL_RETURN_IF_ERROR(FindSystemRelationFor(ref, &system));
+  if (system != nullptr) {
+    return Status(sqlstate::kFeatureNotSupported,
+                  "system catalog relation \"" + std::string(system->schema) + "." + std::string(system->name) +
+                      "\" cannot be changed: Paceline computes the system catalogs from its own catalog",
+                  Pos(ref.location));
+  }
   *out = catalog_->FindTable(ref.name);
   if (!*out) {
     return Status(sqlstate::kUndefinedTable, "relation \"" + ref.name + "\" does not exist", Pos(ref.location));

@@ -25,6 +25,8 @@
 
 namespace paceline::sql {
 
+struct SystemRelation;
+
 class Binder {
  public:
   explicit Binder(const catalog::Catalog* catalog);
@@ -130,6 +132,15 @@ class Binder {
   Status BindJsonSource(const FromItem& item, Context& inner, DerivedPlan* derived);
   // Whether `name` is one of those (in the select list they are 0A000).
   static bool IsTableFunctionName(const std::string& name);
+  // The system relation a FROM item's table names (bind_system_relation.cc),
+  // or null when it names none: pg_catalog's for an unqualified name, as
+  // PostgreSQL's search path; a schema Paceline has not, or a pg_catalog or
+  // information_schema name that is none of them, is 42P01.
+  Status FindSystemRelationFor(const TableRef& ref, const SystemRelation** out) const;
+  // A system relation in FROM: a table's rows computed when scanned, or a
+  // view's query bound as BindView binds a user's view.
+  Status BindSystemRelation(const SystemRelation& relation, const std::vector<std::string>& aliases,
+                            std::shared_ptr<const DerivedPlan>* out);
   // The WITH query `name` visible in ctx (nearest first), or null.
   std::shared_ptr<const DerivedPlan> FindCte(const Context& ctx, const std::string& name) const;
   Status BindSetOperation(const SelectStmt& stmt, Context& ctx, std::shared_ptr<DerivedPlan>* out);
@@ -196,6 +207,13 @@ class Binder {
   // of the sequence the column owns (serial, identity, OWNED BY), NULL when
   // none; resolved while binding (constant arguments only, else 0A000).
   Status BindSerialSequence(const Expr& e, BoundExprPtr* out);
+  // The system catalogs' and the session's functions, and the regular
+  // expression operators (bind_catalog_function.cc).
+  static bool IsCatalogFunctionName(const std::string& name);
+  Status BindCatalogFunction(const Expr& e, Context& ctx, BoundExprPtr* out);
+  // `x::regclass` and the other reg* types (IsRegTypeName).
+  static bool IsRegTypeName(const std::string& name);
+  Status BindRegCast(const Expr& e, Context& ctx, BoundExprPtr* out);
   Status BindSequenceFunction(const Expr& e, Context& ctx, ScalarFunction function, size_t min_args, size_t max_args,
                               BoundExprPtr* out);
   // Binds a boolean condition of `clause`; a non-boolean one is 42804

@@ -17,15 +17,17 @@ Type OperandType(const Type& t) { return t.IsArray() ? Type::Array(Type(t.elemen
 
 std::string TypeText(const Type& t) { return t.id == TypeId::kUnknown ? "unknown" : OperandType(t).ToString(); }
 
-// Ranks numeric types for promotion: int2 < int4 < int8 < numeric < float4 < float8.
+// Ranks numeric types for promotion: int2 < int4 < oid < int8 < numeric <
+// float4 < float8 (an oid meets an integer literal as oid, a bigint as bigint).
 int NumericRank(TypeId id) {
   switch (id) {
     case TypeId::kInt16: return 1;
     case TypeId::kInt32: return 2;
-    case TypeId::kInt64: return 3;
-    case TypeId::kNumeric: return 4;
-    case TypeId::kFloat32: return 5;
-    case TypeId::kFloat64: return 6;
+    case TypeId::kOid: return 3;
+    case TypeId::kInt64: return 4;
+    case TypeId::kNumeric: return 5;
+    case TypeId::kFloat32: return 6;
+    case TypeId::kFloat64: return 7;
     default: return 0;
   }
 }
@@ -114,7 +116,9 @@ BoundExprPtr MakeNode(BoundKind kind, Type type, int location) {
 }
 
 BoundExprPtr FoldConstant(BoundExprPtr node) {
-  if (node->kind == BoundKind::kFunction && IsVolatile(node->function)) return node;
+  if (node->kind == BoundKind::kFunction && (IsVolatile(node->function) || IsCatalogFunction(node->function))) {
+    return node;
+  }
   for (const auto& c : node->children) {
     if (c->kind != BoundKind::kConstant) return node;
   }

@@ -63,6 +63,10 @@ bool IsAdvisoryLockFunction(ScalarFunction function) {
   return function >= ScalarFunction::kAdvisoryLock && function <= ScalarFunction::kAdvisoryUnlockAll;
 }
 
+bool IsCatalogFunction(ScalarFunction function) {
+  return function >= ScalarFunction::kVersion && function <= ScalarFunction::kRegnamespaceOut;
+}
+
 bool IsVolatile(ScalarFunction function) {
   if (IsAdvisoryLockFunction(function)) return true;
   switch (function) {
@@ -77,7 +81,8 @@ bool IsVolatile(ScalarFunction function) {
 }
 
 bool IsImmutable(ScalarFunction function) {
-  return !IsVolatile(function) && function != ScalarFunction::kNow && function != ScalarFunction::kCurrentDate;
+  return !IsVolatile(function) && !IsCatalogFunction(function) && function != ScalarFunction::kNow &&
+         function != ScalarFunction::kCurrentDate;
 }
 
 bool BoundExpr::ContainsVolatile() const {

@@ -75,7 +75,22 @@ enum class ScalarFunction {
   kAdvisoryLock, kAdvisoryLockShared, kAdvisoryXactLock, kAdvisoryXactLockShared, kTryAdvisoryLock,
   kTryAdvisoryLockShared, kTryAdvisoryXactLock, kTryAdvisoryXactLockShared, kAdvisoryUnlock, kAdvisoryUnlockShared,
   kAdvisoryUnlockAll,
+  // The system catalogs' functions and the session's (bind_catalog_function.cc,
+  // evaluate_catalog_function.cc), kVersion to kRegnamespaceOut in one run:
+  // they read ctx.system, so they are never folded at bind time.
+  kVersion, kCurrentDatabase, kCurrentSchema, kCurrentSchemas, kCurrentUser, kBackendPid, kFormatType,
+  kGetUserById, kTableIsVisible, kGetExpr, kGetIndexdef, kGetConstraintdef, kGetViewdef, kNullText, kTrue,
+  kEncodingToChar, kQuoteIdent, kCurrentSetting, kPartitionAncestor,
+  kRegclassIn,      // text → oid: a relation's name (or digits) as regclass input reads it
+  kRegclassOut,     // oid → text: the relation's name, as regclass output prints it
+  kRegtypeIn, kRegtypeOut, kRegnamespaceIn, kRegnamespaceOut,
+  // Regular expressions (evaluate_regex.cc): text ~ pattern, ~*, !~, !~*
+  // (negated), on RE2.
+  kRegexMatch, kRegexMatchCi,
 };
+
+// kVersion .. kRegnamespaceOut.
+bool IsCatalogFunction(ScalarFunction function);
 
 // The comparison that reads `a op b` as `b op' a` (< and >, <= and >=
 // swap; the others stay).
@@ -102,6 +117,8 @@ enum class TableFunctionKind {
   // json[b]_array_elements[_text], json[b]_each[_text], json[b]_object_keys
   // (one json or jsonb argument; its type tells the twins apart).
   kJsonArrayElements, kJsonArrayElementsText, kJsonEach, kJsonEachText, kJsonObjectKeys,
+  kSystemRelation,        // a system catalog table (system_catalog/system_relation.h): no arguments
+  kPartitionAncestors,    // pg_partition_ancestors(regclass): the relation itself (no partitions here)
 };
 
 struct BoundExpr;

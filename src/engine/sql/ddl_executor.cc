@@ -71,6 +71,7 @@ Status DdlExecutor::MakeIndex(const catalog::TableSchema& schema, const Constrai
   }
   out->unique = true;
   out->primary = primary;
+  out->constraint = true;
   out->name = !def.name.empty() ? def.name
                                 : catalog_->MakeIndexName(schema.name, def.columns, primary ? "pkey" : "key");
   return Status::OK();
@@ -243,6 +244,7 @@ Status DdlExecutor::CreateIndex(const CreateIndexStmt& stmt, engine::QueryResult
   def.name = stmt.name;
   PL_RETURN_IF_ERROR(MakeIndex(table->schema(), def, false, &index));
   index.unique = stmt.unique;
+  index.constraint = false;  // CREATE [UNIQUE] INDEX makes no constraint
   if (stmt.name.empty()) index.name = catalog_->MakeIndexName(table->name(), stmt.columns, "idx");
   // A hash index serves only point lookups of a unique key; a non-unique
   // hash index is kept ordered (it must find every row with a key).

@@ -69,6 +69,10 @@ Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) 
     return EvaluateArrayFunction(e, args, out);
   }
   if (IsAdvisoryLockFunction(e.function)) return EvaluateAdvisoryLockFunction(e, args, ctx, out);
+  if (IsCatalogFunction(e.function)) return EvaluateCatalogFunction(e, args, ctx, out);
+  if (e.function == ScalarFunction::kRegexMatch || e.function == ScalarFunction::kRegexMatchCi) {
+    return EvaluateRegexMatch(e, args, out);
+  }
   switch (e.function) {
     case ScalarFunction::kNow:
       *out = e.type.id == TypeId::kTimestampTz ? Value::TimestampTz(ctx.statement_time)

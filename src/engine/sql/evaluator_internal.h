@@ -42,6 +42,13 @@ Status EvaluateSequenceFunction(const BoundExpr& e, const std::vector<Value>& ar
 Status EvaluateAdvisoryLockFunction(const BoundExpr& e, const std::vector<Value>& args, const EvalContext& ctx,
                                     Value* out);
 
+// The system catalogs' and the session's functions (kVersion ..
+// kRegnamespaceOut) with their evaluated arguments, through ctx.system
+// (evaluate_catalog_function.cc).
+Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& args, const EvalContext& ctx,
+                               Value* out);
+// ~ and ~* (e.negated: !~, !~*) with their evaluated arguments (evaluate_regex.cc).
+Status EvaluateRegexMatch(const BoundExpr& e, const std::vector<Value>& args, Value* out);
 // A kFunction node (evaluate_function.cc).
 Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out);
 // A json function or operator node with its evaluated arguments

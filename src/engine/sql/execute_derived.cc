@@ -10,6 +10,7 @@
 #include "engine/sql/executor.h"
 #include "engine/sql/executor_internal.h"
 #include "engine/sql/expression_evaluator.h"
+#include "engine/sql/system_catalog/system_relation.h"
 
 namespace paceline::sql {
 
@@ -118,12 +119,23 @@ Status Executor::FunctionRows(const DerivedPlan& derived, const EvalContext& ctx
                               std::vector<std::vector<Value>>* out) {
   const TableFunction& function = derived.function;
   if (function.kind == TableFunctionKind::kGenerateSeries) return SeriesRows(derived, ctx, out);
+  if (function.kind == TableFunctionKind::kSystemRelation) {
+    if (ctx.system == nullptr) {
+      return Status(sqlstate::kFeatureNotSupported, "the system catalogs cannot be read outside a session");
+    }
+    function.system->rows(*ctx.system, *function.system, out);
+    return Status::OK();
+  }
   // The others take one argument and yield nothing for NULL.
   Value arg;
   PL_RETURN_IF_ERROR(Evaluate(*function.args[0], ctx, &arg));
   if (arg.is_null()) return Status::OK();
   if (function.kind == TableFunctionKind::kUnnest) {
     for (Value& v : ArrayElements(arg)) out->push_back({std::move(v)});
+    return Status::OK();
+  }
+  if (function.kind == TableFunctionKind::kPartitionAncestors) {  // no partitions: the relation itself
+    out->push_back({std::move(arg)});
     return Status::OK();
   }
   return JsonFunctionRows(function.kind, function.name, arg, out);
@@ -191,6 +203,7 @@ Status Executor::DerivedRows(const DerivedPlan& derived, std::vector<std::vector
     row_ctx.cancel = ctx_.cancel;
     row_ctx.sequences = ctx_.sequences;
     row_ctx.advisory_locks = ctx_.advisory_locks;
+    row_ctx.system = ctx_.system;
     out->clear();
     if (derived.function.kind != TableFunctionKind::kNone) {
       PL_RETURN_IF_ERROR(FunctionRows(derived, row_ctx, out));

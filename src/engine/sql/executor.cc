@@ -29,6 +29,7 @@ Executor::Executor(engine::Transaction* txn, const std::vector<Value>* params, i
   ctx_.cancel = txn != nullptr ? txn->cancel_token() : nullptr;
   ctx_.sequences = txn != nullptr ? txn->sequences() : nullptr;
   ctx_.advisory_locks = txn != nullptr ? txn->advisory_locks() : nullptr;
+  ctx_.system = txn != nullptr ? txn->system_info() : nullptr;
   ctx_.notifications = txn;
 }
 
@@ -40,6 +41,7 @@ Executor::Executor(Executor* parent, const EvalContext* outer)
   ctx_.cancel = parent->ctx_.cancel;
   ctx_.sequences = parent->ctx_.sequences;
   ctx_.advisory_locks = parent->ctx_.advisory_locks;
+  ctx_.system = parent->ctx_.system;
   ctx_.notifications = parent->ctx_.notifications;
   ctx_.outer = outer;
 }

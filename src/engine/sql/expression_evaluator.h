@@ -23,6 +23,7 @@ struct EvalContext;
 class SequenceAccess;
 class AdvisoryLockAccess;
 class NotificationSink;
+class SystemInfo;
 
 // Runs the subqueries an expression contains (the Executor implements it:
 // a subquery reads rows through the statement's transaction).
@@ -46,6 +47,7 @@ struct EvalContext {
   SequenceAccess* sequences = nullptr;              // nextval & co.; null: they fail (XX000)
   AdvisoryLockAccess* advisory_locks = nullptr;     // pg_advisory_lock & co.; null: they fail (0A000)
   NotificationSink* notifications = nullptr;        // pg_notify; null: it fails (0A000)
+  const SystemInfo* system = nullptr;               // the system catalogs and session functions; null: 0A000
 };
 
 // NOTIFY's and pg_notify's checks (22023): a channel name non-empty and

@@ -50,10 +50,12 @@ struct DeletePlan;
 // functions that return rows. Its arguments bind as a query of their own
 // that may read the FROM items before it (LATERAL). `name` is the name it
 // was called by (jsonb_each or json_each), for its errors.
+struct SystemRelation;
 struct TableFunction {
   TableFunctionKind kind = TableFunctionKind::kNone;
   std::string name;
   std::vector<BoundExprPtr> args;
+  const SystemRelation* system = nullptr;  // kSystemRelation: the relation (static)
 };
 
 // A FROM source that is not a stored table: a subquery in FROM, a WITH

@@ -21,6 +21,7 @@ Family FamilyOf(TypeId id) {
     case TypeId::kInt16:
     case TypeId::kInt32:
     case TypeId::kInt64:
+    case TypeId::kOid:
     case TypeId::kFloat32:
     case TypeId::kFloat64:
     case TypeId::kNumeric:

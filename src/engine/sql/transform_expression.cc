@@ -21,6 +21,19 @@ Status Transformer::TransformExpr(const Node* node, ExprPtr* out) {
     case PG_QUERY__NODE__NODE_BOOLEAN_TEST: return TransformBooleanTest(*node->boolean_test, out);
     case PG_QUERY__NODE__NODE_FUNC_CALL: return TransformFuncCall(*node->func_call, out);
     case PG_QUERY__NODE__NODE_TYPE_CAST: return TransformTypeCast(*node->type_cast, out);
+    case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: {
+      // Paceline compares text bytewise, as the C collation, its only one:
+      // COLLATE of it ("default", "C", "POSIX", as catalog queries write)
+      // changes nothing; another does not exist (42704, as PostgreSQL).
+      const PgQuery__CollateClause& c = *node->collate_clause;
+      const std::string collation = LastName(c.collname, c.n_collname);
+      if (collation != "default" && collation != "C" && collation != "POSIX") {
+        return Status(sqlstate::kUndefinedObject,
+                      "collation \"" + collation + "\" for encoding \"UTF8\" does not exist")
+            .WithPosition(CharPosition(c.location));
+      }
+      return TransformExpr(c.arg, out);
+    }
     case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION:
       return TransformSqlValueFunction(*node->sqlvalue_function, out);
     case PG_QUERY__NODE__NODE_CASE_EXPR: return TransformCaseExpr(*node->case_expr, out);
@@ -159,6 +172,16 @@ Status Transformer::TransformOperator(const PgQuery__AExpr& a, const std::string
   if (const char* function = ArrayOperatorFunction(op)) {  // a @> b → arraycontains(a, b)
     Node* args[] = {a.lexpr, a.rexpr};
     return MakeFunction(function, args, 2, a.location, out);
+  }
+  // The regular expression operators, as the functions PostgreSQL names
+  // them by (a ~ b → textregexeq(a, b)).
+  static const std::pair<const char*, const char*> kRegexOperators[] = {
+      {"~", "textregexeq"}, {"~*", "texticregexeq"}, {"!~", "textregexne"}, {"!~*", "texticregexne"}};
+  for (const auto& [name, function] : kRegexOperators) {
+    if (op == name) {
+      Node* args[] = {a.lexpr, a.rexpr};
+      return MakeFunction(function, args, 2, a.location, out);
+    }
   }
   std::optional<BinaryOp> bop = BinaryOpFromName(op);
   if (!bop.has_value()) return Unsupported("operator " + op, a.location);

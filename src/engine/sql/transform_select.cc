@@ -168,7 +168,8 @@ Status Transformer::TransformFromItem(const Node& node, std::unique_ptr<FromItem
 }
 
 Status Transformer::TransformRangeVar(const PgQuery__RangeVar& rv, TableRef* out) {
-  out->name = Str(rv.relname);  // schema and catalog qualifiers are dropped
+  out->name = Str(rv.relname);  // a catalog qualifier (db.schema.t) is dropped
+  if (rv.schemaname != nullptr) out->schema = Str(rv.schemaname);
   out->location = rv.location;
   if (rv.alias != nullptr) {
     if (rv.alias->n_colnames > 0) return Unsupported("column aliases on a table in FROM", rv.location);

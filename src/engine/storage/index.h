@@ -42,6 +42,8 @@ class Index {
         std::shared_ptr<const IndexPredicate> predicate = nullptr);
 
   const catalog::IndexSchema& schema() const { return schema_; }
+  // Exclusive use (DDL): the catalog assigns the OIDs in it.
+  catalog::IndexSchema& mutable_schema() { return schema_; }
   // The table's columns moved (ALTER TABLE, exclusive use): key column at
   // old position p is now at `position[p]`; the key format stays.
   // ALTER TABLE .. RENAME CONSTRAINT (exclusive use).

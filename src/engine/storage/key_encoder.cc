@@ -70,7 +70,7 @@ Status AppendKeyColumn(const Type& type, bool nullable, const Value& v, std::str
       if (nullable) out->push_back('\x01');
       out->push_back(v.bool_value() ? '\x01' : '\x00');
       return Status::OK();
-    case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64:
+    case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64: case TypeId::kOid:
     case TypeId::kDate: case TypeId::kTimestamp: case TypeId::kTimestampTz: {
       int64_t x = v.int_value();
       int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();

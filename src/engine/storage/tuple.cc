@@ -30,7 +30,9 @@ void StoreValue(TypeId type, const Value& v, uint8_t* slot, Tuple* t, uint32_t* 
     case TypeId::kBool: slot[0] = v.bool_value() ? 1 : 0; break;
     case TypeId::kInt16: Store<int16_t>(slot, static_cast<int16_t>(v.int_value())); break;
     case TypeId::kInt32: case TypeId::kDate: Store<int32_t>(slot, static_cast<int32_t>(v.int_value())); break;
-    case TypeId::kInt64: case TypeId::kTimestamp: case TypeId::kTimestampTz: Store<int64_t>(slot, v.int_value()); break;
+    case TypeId::kInt64: case TypeId::kOid: case TypeId::kTimestamp: case TypeId::kTimestampTz:
+      Store<int64_t>(slot, v.int_value());
+      break;
     case TypeId::kFloat32: Store<float>(slot, static_cast<float>(v.float_value())); break;
     case TypeId::kFloat64: Store<double>(slot, v.float_value()); break;
     case TypeId::kNumeric:
@@ -65,7 +67,8 @@ int TupleLayout::FixedWidth(TypeId id) {
     case TypeId::kBool: return 1;
     case TypeId::kInt16: return 2;
     case TypeId::kInt32: case TypeId::kFloat32: case TypeId::kDate: return 4;
-    case TypeId::kInt64: case TypeId::kFloat64: case TypeId::kTimestamp: case TypeId::kTimestampTz: return 8;
+    case TypeId::kInt64: case TypeId::kOid: case TypeId::kFloat64: case TypeId::kTimestamp: case TypeId::kTimestampTz:
+      return 8;
     case TypeId::kNumeric: return 17;
     case TypeId::kUuid: case TypeId::kInterval: return 16;
     case TypeId::kVoid: return 0;
@@ -109,6 +112,7 @@ Value TupleLayout::Get(const Tuple& t, int column) const {
     case TypeId::kInt16: return Value::Int16(Load<int16_t>(slot));
     case TypeId::kInt32: return Value::Int32(Load<int32_t>(slot));
     case TypeId::kInt64: return Value::Int64(Load<int64_t>(slot));
+    case TypeId::kOid: return Value::Oid(static_cast<uint32_t>(Load<int64_t>(slot)));
     case TypeId::kFloat32: return Value::Float32(Load<float>(slot));
     case TypeId::kFloat64: return Value::Float64(Load<double>(slot));
     case TypeId::kNumeric: return Value::Numeric(Decimal(Load<__int128>(slot), slot[16]));

@@ -1,0 +1,398 @@
+// CatalogObjects (see catalog_objects.h).
+#include "engine/sql/system_catalog/catalog_objects.h"
+
+#include <cctype>
+
+#include "engine/sql/sequence_access.h"
+
+namespace paceline::sql {
+
+namespace {
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// PostgreSQL's names of a foreign key action in its definition.
+const char* ActionText(catalog::ForeignKeyAction a) {
+  switch (a) {
+    case catalog::ForeignKeyAction::kRestrict: return "RESTRICT";
+    case catalog::ForeignKeyAction::kCascade: return "CASCADE";
+    case catalog::ForeignKeyAction::kSetNull: return "SET NULL";
+    case catalog::ForeignKeyAction::kSetDefault: return "SET DEFAULT";
+    case catalog::ForeignKeyAction::kNoAction: break;
+  }
+  return "NO ACTION";
+}
+
+// One part of a possibly qualified, possibly quoted name as regclass input
+// reads it: "T" stays T, T becomes t.
+std::vector<std::string> NameParts(std::string_view text) {
+  std::vector<std::string> parts;
+  std::string part;
+  bool quoted = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        part.push_back('"');
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        part.push_back(c);
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == '.') {
+      parts.push_back(std::move(part));
+      part.clear();
+    } else {
+      part.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    }
+  }
+  parts.push_back(std::move(part));
+  return parts;
+}
+
+bool AllDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+const std::vector<BuiltinType>& BuiltinTypes() {
+  static const auto* types = [] {
+    auto* out = new std::vector<BuiltinType>;
+    const TypeId ids[] = {TypeId::kBool,      TypeId::kBytea,  TypeId::kInt64,   TypeId::kInt16,     TypeId::kInt32,
+                          TypeId::kText,      TypeId::kOid,    TypeId::kJson,    TypeId::kFloat32,   TypeId::kFloat64,
+                          TypeId::kUnknown,   TypeId::kChar,   TypeId::kVarchar, TypeId::kDate,      TypeId::kTimestamp,
+                          TypeId::kTimestampTz, TypeId::kInterval, TypeId::kNumeric, TypeId::kVoid, TypeId::kUuid,
+                          TypeId::kJsonb};
+    for (TypeId id : ids) {
+      const Type t(id);
+      out->push_back({t.Oid(), t});
+      if (ArrayOid(id) != 0) out->push_back({ArrayOid(id), Type::Array(t)});
+    }
+    return out;
+  }();
+  return *types;
+}
+
+std::string QuoteIdent(std::string_view name) { return RegclassText(name); }
+
+std::string ColumnList(const catalog::TableSchema& schema, const std::vector<int>& columns) {
+  std::string out;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += QuoteIdent(schema.columns[columns[i]].name);
+  }
+  return out;
+}
+
+std::optional<RelationRef> CatalogObjects::RelationByOid(uint32_t oid) const {
+  if (oid == 0) return std::nullopt;
+  if (oid < catalog::Catalog::kFirstUserOid) {
+    const SystemRelation* system = SystemRelationByOid(oid);
+    if (system == nullptr) return std::nullopt;
+    RelationRef r;
+    r.system = system;
+    r.oid = oid;
+    r.name = std::string(system->name);
+    r.namespace_oid = system->schema == "pg_catalog" ? kPgCatalogNamespace : kInformationSchemaNamespace;
+    r.kind = system->is_view() ? 'v' : 'r';
+    return r;
+  }
+  for (const auto& table : catalog_.Tables()) {
+    if (table->schema().oid == oid) {
+      RelationRef r;
+      r.table = table.get();
+      r.oid = oid;
+      r.name = table->name();
+      r.kind = 'r';
+      return r;
+    }
+    for (const auto& index : table->indexes()) {
+      if (index->schema().oid == oid) {
+        RelationRef r;
+        r.table = table.get();
+        r.index = index.get();
+        r.oid = oid;
+        r.name = index->schema().name;
+        r.kind = 'i';
+        return r;
+      }
+    }
+  }
+  for (const catalog::ViewSchema* view : catalog_.Views()) {
+    if (view->oid == oid) {
+      RelationRef r;
+      r.view = view;
+      r.oid = oid;
+      r.name = view->name;
+      r.kind = 'v';
+      return r;
+    }
+  }
+  for (auto& sequence : catalog_.Sequences()) {
+    const catalog::SequenceSchema schema = sequence->schema();
+    if (schema.oid == oid) {
+      RelationRef r;
+      r.sequence = sequence;
+      r.oid = oid;
+      r.name = schema.name;
+      r.kind = 'S';
+      return r;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<RelationRef> CatalogObjects::RelationByName(std::string_view schema, std::string_view name) const {
+  if (schema.empty() || schema == "pg_catalog" || schema == "information_schema") {
+    if (const SystemRelation* system = FindSystemRelation(schema, name)) return RelationByOid(system->oid);
+    if (!schema.empty()) return std::nullopt;
+  }
+  if (!schema.empty() && schema != "public") return std::nullopt;
+  uint32_t oid = 0;
+  if (auto table = catalog_.FindTable(name)) {
+    oid = table->schema().oid;
+  } else if (auto owner = catalog_.FindIndexTable(name)) {
+    if (const storage::Index* index = owner->FindIndex(name)) oid = index->schema().oid;
+  } else if (const catalog::ViewSchema* view = catalog_.FindView(name)) {
+    oid = view->oid;
+  } else if (auto sequence = catalog_.FindSequence(name)) {
+    oid = sequence->schema().oid;
+  }
+  if (oid == 0) return std::nullopt;
+  return RelationByOid(oid);
+}
+
+std::optional<ConstraintRef> CatalogObjects::ConstraintByOid(uint32_t oid) const {
+  for (const auto& table : catalog_.Tables()) {
+    const catalog::TableSchema& schema = table->schema();
+    ConstraintRef r;
+    r.table = table.get();
+    r.oid = oid;
+    for (const auto& index : table->indexes()) {
+      const catalog::IndexSchema& is = index->schema();
+      if (is.constraint && is.constraint_oid == oid) {
+        r.index = &is;
+        r.name = is.name;
+        r.type = is.primary ? 'p' : 'u';
+        return r;
+      }
+    }
+    for (const catalog::ForeignKey& fk : schema.foreign_keys) {
+      if (fk.oid == oid) {
+        r.foreign_key = &fk;
+        r.name = fk.name;
+        r.type = 'f';
+        return r;
+      }
+    }
+    for (const catalog::CheckConstraint& check : schema.checks) {
+      if (check.oid == oid) {
+        r.check = &check;
+        r.name = check.name;
+        r.type = 'c';
+        return r;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+uint32_t CatalogObjects::KeyIndexOid(const storage::Table& table, const std::vector<int>& columns) const {
+  for (const auto& index : table.indexes()) {
+    const catalog::IndexSchema& is = index->schema();
+    if (is.unique && is.predicate.empty() && is.columns == columns) return is.oid;
+  }
+  return 0;
+}
+
+std::optional<std::string> CatalogObjects::FormatType(uint32_t type_oid, std::optional<int32_t> typmod) const {
+  for (const BuiltinType& b : BuiltinTypes()) {
+    if (b.oid != type_oid) continue;
+    Type t = b.type;  // an array keeps its element's modifiers on itself
+    const TypeId id = t.IsArray() ? t.element : t.id;
+    const int32_t m = typmod && *typmod >= 4 ? *typmod - 4 : -1;
+    if (m >= 0 && (id == TypeId::kVarchar || id == TypeId::kChar)) {
+      t.length = m;
+    } else if (m >= 0 && id == TypeId::kNumeric) {
+      t.precision = (m >> 16) & 0xffff;
+      t.scale = m & 0xffff;
+    }
+    // format_type(bpchar, NULL) says "character", with typmod -1 "bpchar".
+    if (id == TypeId::kChar && !typmod && !t.IsArray()) return std::string("character");
+    return t.ToString();
+  }
+  for (const catalog::DomainSchema* d : catalog_.Domains()) {
+    if (d->oid == type_oid) return QuoteIdent(d->name);
+  }
+  return std::nullopt;
+}
+
+uint32_t CatalogObjects::ColumnTypeOid(const catalog::ColumnSchema& column) const {
+  if (!column.domain.empty()) {
+    if (const catalog::DomainSchema* d = catalog_.FindDomain(column.domain)) return d->oid;
+  }
+  return column.type.Oid();
+}
+
+std::optional<std::string> CatalogObjects::IndexDef(uint32_t index_oid, int column, bool pretty) const {
+  std::optional<RelationRef> r = RelationByOid(index_oid);
+  if (!r || r->index == nullptr) return std::nullopt;
+  const catalog::IndexSchema& is = r->index->schema();
+  const catalog::TableSchema& table = r->table->schema();
+  if (column > 0) {
+    if (column > static_cast<int>(is.columns.size())) return std::string();
+    return QuoteIdent(table.columns[is.columns[column - 1]].name);
+  }
+  std::string out = is.unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX ";
+  out += QuoteIdent(is.name) + (pretty ? " ON " : " ON public.") + QuoteIdent(table.name) + " USING ";
+  out += is.method == catalog::IndexMethod::kHash ? "hash" : "btree";
+  out += " (" + ColumnList(table, is.columns) + ")";
+  if (!is.predicate.empty()) out += pretty ? " WHERE " + is.predicate : " WHERE (" + is.predicate + ")";
+  return out;
+}
+
+std::optional<std::string> CatalogObjects::ConstraintDef(uint32_t constraint_oid, bool pretty) const {
+  std::optional<ConstraintRef> c = ConstraintByOid(constraint_oid);
+  if (!c) return std::nullopt;
+  const catalog::TableSchema& schema = c->table->schema();
+  if (c->index != nullptr) {
+    return std::string(c->type == 'p' ? "PRIMARY KEY (" : "UNIQUE (") + ColumnList(schema, c->index->columns) + ")";
+  }
+  if (c->check != nullptr) {
+    return pretty ? "CHECK (" + c->check->expression + ")" : "CHECK ((" + c->check->expression + "))";
+  }
+  const catalog::ForeignKey& fk = *c->foreign_key;
+  std::string out = "FOREIGN KEY (" + ColumnList(schema, fk.columns) + ") REFERENCES " + QuoteIdent(fk.ref_table) + "(";
+  for (size_t i = 0; i < fk.ref_columns.size(); ++i) out += (i ? ", " : "") + QuoteIdent(fk.ref_columns[i]);
+  out += ")";
+  if (fk.on_update != catalog::ForeignKeyAction::kNoAction) out += std::string(" ON UPDATE ") + ActionText(fk.on_update);
+  if (fk.on_delete != catalog::ForeignKeyAction::kNoAction) {
+    out += std::string(" ON DELETE ") + ActionText(fk.on_delete);
+    if (!fk.delete_set_columns.empty()) out += " (" + ColumnList(schema, fk.delete_set_columns) + ")";
+  }
+  if (fk.deferrable) out += fk.initially_deferred ? " DEFERRABLE INITIALLY DEFERRED" : " DEFERRABLE";
+  return out;
+}
+
+std::optional<std::string> CatalogObjects::ViewDef(uint32_t view_oid) const {
+  std::optional<RelationRef> r = RelationByOid(view_oid);
+  if (!r) return std::nullopt;
+  if (r->system != nullptr && r->system->is_view()) return " " + std::string(r->system->query) + ";";
+  if (r->view == nullptr) return std::nullopt;
+  // The query after the view's name, column list and AS.
+  const std::string& text = r->view->definition;
+  const std::string lower = Lower(text);
+  size_t at = lower.find(" view ");
+  while (at != std::string::npos) {
+    at = lower.find("as", at + 1);
+    if (at == std::string::npos) break;
+    const bool before = std::isspace(static_cast<unsigned char>(lower[at - 1])) || lower[at - 1] == ')';
+    const bool after = at + 2 < lower.size() && (std::isspace(static_cast<unsigned char>(lower[at + 2])) || lower[at + 2] == '(');
+    if (before && after) {
+      size_t start = at + 2;
+      while (start < text.size() && std::isspace(static_cast<unsigned char>(text[start]))) ++start;
+      return " " + text.substr(start) + ";";
+    }
+  }
+  return text;
+}
+
+std::string CatalogObjects::RegclassText(uint32_t oid) const {
+  std::optional<RelationRef> r = RelationByOid(oid);
+  if (!r) return std::to_string(oid);
+  if (r->namespace_oid == kInformationSchemaNamespace) return "information_schema." + QuoteIdent(r->name);
+  return QuoteIdent(r->name);
+}
+
+Status CatalogObjects::RegclassOid(std::string_view text, uint32_t* oid) const {
+  if (AllDigits(text)) {
+    *oid = static_cast<uint32_t>(std::stoul(std::string(text)));
+    return Status::OK();
+  }
+  std::vector<std::string> parts = NameParts(text);
+  std::optional<RelationRef> r;
+  if (parts.size() == 1) r = RelationByName("", parts[0]);
+  if (parts.size() == 2) r = RelationByName(parts[0], parts[1]);
+  if (!r) return Status(sqlstate::kUndefinedTable, "relation \"" + std::string(text) + "\" does not exist");
+  *oid = r->oid;
+  return Status::OK();
+}
+
+std::string CatalogObjects::RegtypeText(uint32_t oid) const {
+  std::optional<std::string> name = FormatType(oid, std::nullopt);
+  return name ? *name : std::to_string(oid);
+}
+
+Status CatalogObjects::RegtypeOid(std::string_view text, uint32_t* oid) const {
+  if (AllDigits(text)) {
+    *oid = static_cast<uint32_t>(std::stoul(std::string(text)));
+    return Status::OK();
+  }
+  std::string name = Lower(text);
+  if (name.starts_with("pg_catalog.")) name.erase(0, 11);
+  bool array = false;
+  if (name.ends_with("[]")) {
+    array = true;
+    name.resize(name.size() - 2);
+  } else if (name.starts_with("_")) {  // pg_type's name of an array type: _int4
+    array = true;
+    name.erase(0, 1);
+  }
+  for (const catalog::DomainSchema* d : catalog_.Domains()) {
+    if (d->name == name && !array) {
+      *oid = d->oid;
+      return Status::OK();
+    }
+  }
+  static const std::pair<const char*, const char*> kSpellings[] = {
+      {"character varying", "varchar"}, {"character", "bpchar"}, {"char", "bpchar"}, {"decimal", "numeric"},
+      {"float", "float8"},
+  };
+  for (const auto& [spelled, canonical] : kSpellings) {
+    if (name == spelled) name = canonical;
+  }
+  Type t;
+  Status s = ResolveBuiltinType(name, {}, &t);
+  if (!s.ok()) return Status(sqlstate::kUndefinedObject, "type \"" + std::string(text) + "\" does not exist");
+  *oid = array ? ArrayOid(t.id) : t.Oid();
+  return Status::OK();
+}
+
+Status CatalogObjects::NamespaceOid(std::string_view text, uint32_t* oid) const {
+  if (AllDigits(text)) {
+    *oid = static_cast<uint32_t>(std::stoul(std::string(text)));
+    return Status::OK();
+  }
+  const std::vector<std::string> parts = NameParts(text);
+  for (uint32_t space : {kPgCatalogNamespace, kPublicNamespace, kInformationSchemaNamespace, kPgToastNamespace}) {
+    if (parts.size() == 1 && NamespaceText(space) == parts[0]) {
+      *oid = space;
+      return Status::OK();
+    }
+  }
+  return Status(sqlstate::kInvalidSchemaName, "schema \"" + std::string(text) + "\" does not exist");
+}
+
+std::string CatalogObjects::NamespaceText(uint32_t oid) const {
+  switch (oid) {
+    case kPgCatalogNamespace: return "pg_catalog";
+    case kPublicNamespace: return "public";
+    case kInformationSchemaNamespace: return "information_schema";
+    case kPgToastNamespace: return "pg_toast";
+    default: return std::to_string(oid);
+  }
+}
+
+}  // namespace paceline::sql

@@ -1,0 +1,39 @@
+// SystemInfo: what the system catalogs (pg_catalog, information_schema) and
+// the session functions (current_database(), current_user, pg_settings,
+// pg_backend_pid()) show that the SQL layer does not own: the catalog of
+// the database, and the identity and settings of the connection that runs
+// the statement. The SQL layer declares it; the engine's Session implements
+// it, so SQL never reaches up into the session or the server.
+//
+// Thread-safety: called from the thread that runs the statement, while the
+// statement holds the database's execution gate (the catalog does not
+// change under it). Ownership: the session owns it; a transaction borrows
+// it for its statements.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace paceline::catalog {
+class Catalog;
+}
+
+namespace paceline::sql {
+
+class SystemInfo {
+ public:
+  virtual ~SystemInfo() = default;
+
+  virtual const catalog::Catalog& catalog() const = 0;
+  // The database the connection uses, as pg_database names it.
+  virtual std::string DatabaseName() const = 0;
+  // The role the connection logged in as (current_user, session_user).
+  virtual std::string UserName() const = 0;
+  virtual int32_t BackendPid() const = 0;
+  // The session's settings as SHOW prints them, in name order.
+  virtual std::vector<std::pair<std::string, std::string>> Settings() const = 0;
+};
+
+}  // namespace paceline::sql
