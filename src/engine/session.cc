@@ -154,6 +154,15 @@ std::vector<std::pair<std::string, std::string>> Session::AllSettings() const {
   return out;
 }
 
+Status Session::SetSettingFromStatement(const std::string& name, const std::string& value, bool local) {
+  std::string key = Lower(name);
+  // As SET LOCAL: for the rest of the block; outside one, no effect.
+  if (local && state_ == TransactionState::kIdle) return Status::OK();
+  PL_RETURN_IF_ERROR(SetSetting(key, value));
+  if (local) local_settings_.push_back(key);
+  return Status::OK();
+}
+
 Status Session::SetSetting(std::string_view name, std::string value) {
   std::string key = Lower(name);
   if (!settings_.count(key) && key.find('.') == std::string::npos) {

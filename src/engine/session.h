@@ -201,6 +201,8 @@ class Session {
   // A setting's current value (SHOW), or "" with 42704 when unknown.
   Status GetSetting(std::string_view name, std::string* value) const;
   Status SetSetting(std::string_view name, std::string value);
+  // set_config(name, value, is_local) inside a statement: SET or SET LOCAL.
+  Status SetSettingFromStatement(const std::string& name, const std::string& value, bool local);
   // Every setting as SHOW ALL prints it, in name order.
   std::vector<std::pair<std::string, std::string>> AllSettings() const;
   // The role and database its owner connected it as (the system catalogs,
@@ -208,7 +210,7 @@ class Session {
   void SetIdentity(std::string user, std::string database) {
     system_info_.SetIdentity(std::move(user), std::move(database));
   }
-  const sql::SystemInfo* system_info() const { return &system_info_; }
+  sql::SystemInfo* system_info() { return &system_info_; }
 
  private:
   friend class Database;

@@ -11,4 +11,8 @@ std::vector<std::pair<std::string, std::string>> SessionSystemInfo::Settings() c
   return session_->AllSettings();
 }
 
+Status SessionSystemInfo::SetSetting(const std::string& name, const std::string& value, bool local) {
+  return session_->SetSettingFromStatement(name, value, local);
+}
+
 }  // namespace paceline::engine

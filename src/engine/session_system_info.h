@@ -4,7 +4,7 @@
 // (SetIdentity; an embedded session is "paceline" on "paceline"), its
 // backend pid and its settings.
 //
-// Thread-safety: read by the statements of its session (on the session's
+// Thread-safety: used by the statements of its session (on the session's
 // thread or a worker running the session's request while the session
 // waits); SetIdentity before the first statement. Ownership: owned by its
 // Session; borrows the Session and the catalog.
@@ -20,7 +20,7 @@ class Session;
 
 class SessionSystemInfo : public sql::SystemInfo {
  public:
-  SessionSystemInfo(const Session* session, const catalog::Catalog* catalog)
+  SessionSystemInfo(Session* session, const catalog::Catalog* catalog)
       : session_(session), catalog_(catalog) {}
 
   void SetIdentity(std::string user, std::string database) {
@@ -33,9 +33,10 @@ class SessionSystemInfo : public sql::SystemInfo {
   std::string UserName() const override { return user_; }
   int32_t BackendPid() const override;
   std::vector<std::pair<std::string, std::string>> Settings() const override;
+  Status SetSetting(const std::string& name, const std::string& value, bool local) override;
 
  private:
-  const Session* session_;
+  Session* session_;
   const catalog::Catalog* catalog_;
   std::string user_ = "paceline";
   std::string database_ = "paceline";

@@ -131,8 +131,8 @@ class Transaction : private cc::CommitHooks, public sql::NotificationSink {
   sql::AdvisoryLockAccess* advisory_locks() const { return advisory_locks_; }
   // The session's view of the catalog and itself, for the system catalogs
   // (borrowed; may stay null outside a session).
-  void SetSystemInfo(const sql::SystemInfo* info) { system_info_ = info; }
-  const sql::SystemInfo* system_info() const { return system_info_; }
+  void SetSystemInfo(sql::SystemInfo* info) { system_info_ = info; }
+  sql::SystemInfo* system_info() const { return system_info_; }
   // What prepares the statements that enforce foreign keys (borrowed, may
   // be null: a statement that must enforce one then fails).
   void SetStatements(sql::StatementPreparer* statements) { statements_ = statements; }
@@ -276,7 +276,7 @@ class Transaction : private cc::CommitHooks, public sql::NotificationSink {
   const CancelToken* cancel_ = nullptr;
   sql::SequenceAccess* sequences_ = nullptr;
   sql::AdvisoryLockAccess* advisory_locks_ = nullptr;
-  const sql::SystemInfo* system_info_ = nullptr;
+  sql::SystemInfo* system_info_ = nullptr;
   sql::StatementPreparer* statements_ = nullptr;
   std::unique_ptr<sql::DeferredConstraints> deferred_;
   std::vector<std::pair<std::string, std::string>> notifications_;  // (channel, payload)

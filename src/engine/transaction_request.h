@@ -62,7 +62,7 @@ struct TransactionRequest {
   AdvisoryLocks* advisory_locks = nullptr;
   // The session the system catalogs and session functions describe
   // (borrowed, may be null: they then fail with 0A000).
-  const sql::SystemInfo* system_info = nullptr;
+  sql::SystemInfo* system_info = nullptr;
   // The process id its notifications (pg_notify) are sent from.
   int32_t notifier_pid = 0;
   // Filled by the engine, left empty by callers: the statements as

@@ -61,6 +61,33 @@ class PsycopgTest(unittest.TestCase):
         cur.execute("INSERT INTO pt (id, name) VALUES (%s, %s)", (3, None))
         self.assertEqual(cur.execute("SELECT name FROM pt WHERE id = 3").fetchone(), (None,))
 
+    def test_connection_info_and_the_catalogs(self):
+        conn = self.connect(autocommit=True)
+        self.assertEqual(conn.info.server_version, 150000)
+        self.assertTrue(conn.info.parameter_status("server_version").startswith("15."))
+        self.assertEqual(conn.info.dbname, "paceline")
+        # TypeInfo.fetch reads pg_type through a regtype cast, as SQLAlchemy
+        # and psycopg's adapters do at connect.
+        info = psycopg.types.TypeInfo.fetch(conn, "int4")
+        self.assertEqual((info.name, info.oid, info.array_oid), ("int4", 23, 1007))
+        info = psycopg.types.TypeInfo.fetch(conn, "character varying")
+        self.assertEqual((info.name, info.oid, info.array_oid), ("varchar", 1043, 1015))
+        self.assertIsNone(psycopg.types.TypeInfo.fetch(conn, "nosuch_type"))
+        conn.execute("CREATE TABLE cat_t (id INT PRIMARY KEY, note TEXT)")
+        for binary in (False, True):
+            with self.subTest(binary=binary):
+                cur = conn.cursor(binary=binary)
+                oid, name, kinds = cur.execute(
+                    "SELECT c.oid, c.oid::regclass, ARRAY[c.oid, 0::oid] FROM pg_class c WHERE c.relname = %s",
+                    ("cat_t",)).fetchone()
+                self.assertIsInstance(oid, int)
+                self.assertGreaterEqual(oid, 16384)
+                self.assertEqual((name, kinds), ("cat_t", [oid, 0]))
+                self.assertEqual(cur.execute("SELECT %s::oid", (4294967295,)).fetchone(), (4294967295,))
+        cols = conn.execute("SELECT attname, format_type(atttypid, atttypmod), attnotnull FROM pg_attribute "
+                            "WHERE attrelid = 'cat_t'::regclass AND attnum > 0 ORDER BY attnum").fetchall()
+        self.assertEqual(cols, [("id", "integer", True), ("note", "text", False)])
+
     def test_bytea_text_and_binary(self):
         conn = self.connect(autocommit=True)
         cur = conn.cursor()

@@ -65,6 +65,7 @@ constexpr CatalogFunction kCatalogFunctions[] = {
     {"pg_encoding_to_char", ScalarFunction::kEncodingToChar, "i", 1, TypeId::kText},
     {"quote_ident", ScalarFunction::kQuoteIdent, "t", 1, TypeId::kText},
     {"current_setting", ScalarFunction::kCurrentSetting, "tb", 1, TypeId::kText},
+    {"set_config", ScalarFunction::kSetConfig, "ttb", 3, TypeId::kText},
     // A set-returning function whose one row, without partitions, is its
     // argument: in the select list it is that value (FROM: bind_table_function.cc).
     {"pg_partition_ancestors", ScalarFunction::kPartitionAncestor, "o", 1, TypeId::kOid},

@@ -71,7 +71,7 @@ bool IsVolatile(ScalarFunction function) {
   if (IsAdvisoryLockFunction(function)) return true;
   switch (function) {
     case ScalarFunction::kRandom: case ScalarFunction::kClockTimestamp: case ScalarFunction::kGenRandomUuid:
-    case ScalarFunction::kPgSleep: case ScalarFunction::kPgSleepFor:
+    case ScalarFunction::kPgSleep: case ScalarFunction::kPgSleepFor: case ScalarFunction::kSetConfig:
     case ScalarFunction::kNextval: case ScalarFunction::kCurrval: case ScalarFunction::kSetval:
     case ScalarFunction::kLastval: case ScalarFunction::kPgNotify:
       return true;

@@ -80,7 +80,7 @@ enum class ScalarFunction {
   // they read ctx.system, so they are never folded at bind time.
   kVersion, kCurrentDatabase, kCurrentSchema, kCurrentSchemas, kCurrentUser, kBackendPid, kFormatType,
   kGetUserById, kTableIsVisible, kGetExpr, kGetIndexdef, kGetConstraintdef, kGetViewdef, kNullText, kTrue,
-  kEncodingToChar, kQuoteIdent, kCurrentSetting, kPartitionAncestor,
+  kEncodingToChar, kQuoteIdent, kCurrentSetting, kSetConfig, kPartitionAncestor,
   kRegclassIn,      // text → oid: a relation's name (or digits) as regclass input reads it
   kRegclassOut,     // oid → text: the relation's name, as regclass output prints it
   kRegtypeIn, kRegtypeOut, kRegnamespaceIn, kRegnamespaceOut,

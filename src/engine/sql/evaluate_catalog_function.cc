@@ -43,7 +43,7 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
   if (ctx.system == nullptr) {
     return Status(sqlstate::kFeatureNotSupported, "this function needs a session (the system catalogs)");
   }
-  const SystemInfo& info = *ctx.system;
+  SystemInfo& info = *ctx.system;
   const CatalogObjects objects(info.catalog());
   // The others are strict, apart from format_type's typmod.
   for (size_t i = 0; i < args.size(); ++i) {
@@ -86,6 +86,10 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
       }
       return Status(sqlstate::kUndefinedObject, "unrecognized configuration parameter \"" + args[0].string_value() + "\"");
     }
+    case ScalarFunction::kSetConfig:  // set_config(name, value, is_local): the value set
+      PL_RETURN_IF_ERROR(info.SetSetting(args[0].string_value(), args[1].string_value(), args[2].bool_value()));
+      *out = args[1];
+      return Status::OK();
     case ScalarFunction::kFormatType: {
       std::optional<int32_t> typmod;
       if (!args[1].is_null()) typmod = static_cast<int32_t>(args[1].int_value());

@@ -47,7 +47,7 @@ struct EvalContext {
   SequenceAccess* sequences = nullptr;              // nextval & co.; null: they fail (XX000)
   AdvisoryLockAccess* advisory_locks = nullptr;     // pg_advisory_lock & co.; null: they fail (0A000)
   NotificationSink* notifications = nullptr;        // pg_notify; null: it fails (0A000)
-  const SystemInfo* system = nullptr;               // the system catalogs and session functions; null: 0A000
+  SystemInfo* system = nullptr;                     // the system catalogs and session functions; null: 0A000
 };
 
 // NOTIFY's and pg_notify's checks (22023): a channel name non-empty and

@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/status.h"
+
 namespace paceline::catalog {
 class Catalog;
 }
@@ -34,6 +36,9 @@ class SystemInfo {
   virtual int32_t BackendPid() const = 0;
   // The session's settings as SHOW prints them, in name order.
   virtual std::vector<std::pair<std::string, std::string>> Settings() const = 0;
+  // set_config(name, value, is_local): as SET [LOCAL] name = value (undone
+  // with the transaction's rollback, LOCAL at its end).
+  virtual Status SetSetting(const std::string& name, const std::string& value, bool local) = 0;
 };
 
 }  // namespace paceline::sql
