@@ -141,8 +141,9 @@ class Catalog {
   // After every change: OIDs for what has none yet, then a new version.
   void Bump();
   // Gives every object without an OID (0) the next one, in a fixed order
-  // (tables by name; per table: the table, its indexes, constraints and
-  // column defaults), so replaying the same DDL gives the same OIDs.
+  // (sequences, then tables by name; per table: the table, its indexes,
+  // constraints and column defaults; views; domains), so replaying the same
+  // DDL gives the same OIDs.
   void AssignOids();
   // Whether a table, index, view or sequence has this name.
   bool RelationNameTaken(std::string_view name) const;

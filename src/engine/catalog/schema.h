@@ -128,8 +128,9 @@ struct TableSchema {
   std::vector<CheckConstraint> checks;  // in name order (the order they are checked)
   // pg_class.oid. Every object the system catalogs show has an OID that the
   // Catalog assigns when it is created, from one counter that starts at
-  // PostgreSQL's first user OID (16384); replaying the DDL at recovery
-  // assigns the same ones again.
+  // PostgreSQL's first user OID (16384), kept for the object's life.
+  // Replaying the DDL at recovery assigns the same ones unless a statement
+  // failed half-way (its OIDs were used, and it is not replayed).
   uint32_t oid = 0;
 
   // Position of the column named `name`, or -1.
