@@ -16,10 +16,11 @@ std::string RegclassText(std::string_view name) {
   return quoted + "\"";
 }
 
-Status SequenceNameFromText(std::string_view text, std::string* out) {
+Status RegclassNameParts(std::string_view text, std::vector<std::string>* out) {
   // Dot-separated identifiers: "quoted" (with "" for a quote) kept as
   // written, unquoted ones lower-cased (ASCII, as PostgreSQL's downcasing).
-  std::vector<std::string> parts;
+  std::vector<std::string>& parts = *out;
+  parts.clear();
   size_t i = 0;
   auto invalid = [&] { return Status(sqlstate::kInvalidName, "invalid name syntax"); };
   auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
@@ -59,6 +60,12 @@ Status SequenceNameFromText(std::string_view text, std::string* out) {
     for (const auto& p : parts) dotted += (dotted.empty() ? "" : ".") + p;
     return Status(sqlstate::kSyntaxError, "improper relation name (too many dotted names): " + dotted);
   }
+  return Status::OK();
+}
+
+Status SequenceNameFromText(std::string_view text, std::string* out) {
+  std::vector<std::string> parts;
+  PL_RETURN_IF_ERROR(RegclassNameParts(text, &parts));
   // Paceline has one schema, public: another qualifier names nothing.
   if (parts.size() >= 2 && parts[parts.size() - 2] != "public") {
     return Status(sqlstate::kInvalidSchemaName, "schema \"" + parts[parts.size() - 2] + "\" does not exist");

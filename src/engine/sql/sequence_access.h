@@ -36,10 +36,14 @@ class SequenceAccess {
   virtual Status LastVal(int64_t* out) = 0;
 };
 
-// A regclass name as text → the relation's name: unquoted parts lower-cased,
-// "quoted" parts kept, a "public." (or "pg_catalog."-less) qualifier
-// dropped. 42602 "invalid name syntax" for a malformed name; a qualifier
-// naming another schema is 3F000 `schema "x" does not exist`.
+// A name as regclass input reads it → its dot-separated parts: unquoted
+// parts lower-cased, "quoted" parts kept ("" for a quote). 42602 "invalid
+// name syntax" for a malformed name; more than three parts is 42601.
+Status RegclassNameParts(std::string_view text, std::vector<std::string>* parts);
+
+// A sequence's regclass name as text → the relation's name: its parts
+// (RegclassNameParts) with a "public." qualifier dropped; a qualifier naming
+// another schema is 3F000 `schema "x" does not exist`.
 Status SequenceNameFromText(std::string_view text, std::string* out);
 
 // The inverse, as regclass output shows a name: as it is when it is a plain

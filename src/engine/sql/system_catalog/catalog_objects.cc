@@ -27,36 +27,6 @@ const char* ActionText(catalog::ForeignKeyAction a) {
   return "NO ACTION";
 }
 
-// One part of a possibly qualified, possibly quoted name as regclass input
-// reads it: "T" stays T, T becomes t.
-std::vector<std::string> NameParts(std::string_view text) {
-  std::vector<std::string> parts;
-  std::string part;
-  bool quoted = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-        part.push_back('"');
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        part.push_back(c);
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == '.') {
-      parts.push_back(std::move(part));
-      part.clear();
-    } else {
-      part.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-    }
-  }
-  parts.push_back(std::move(part));
-  return parts;
-}
-
 bool AllDigits(std::string_view s) {
   if (s.empty()) return false;
   for (char c : s) {
@@ -321,7 +291,8 @@ Status CatalogObjects::RegclassOid(std::string_view text, uint32_t* oid) const {
     *oid = static_cast<uint32_t>(std::stoul(std::string(text)));
     return Status::OK();
   }
-  std::vector<std::string> parts = NameParts(text);
+  std::vector<std::string> parts;
+  PL_RETURN_IF_ERROR(RegclassNameParts(text, &parts));
   std::optional<RelationRef> r;
   if (parts.size() == 1) r = RelationByName("", parts[0]);
   if (parts.size() == 2) r = RelationByName(parts[0], parts[1]);
@@ -375,7 +346,8 @@ Status CatalogObjects::NamespaceOid(std::string_view text, uint32_t* oid) const 
     *oid = static_cast<uint32_t>(std::stoul(std::string(text)));
     return Status::OK();
   }
-  const std::vector<std::string> parts = NameParts(text);
+  std::vector<std::string> parts;
+  PL_RETURN_IF_ERROR(RegclassNameParts(text, &parts));
   for (uint32_t space : {kPgCatalogNamespace, kPublicNamespace, kInformationSchemaNamespace, kPgToastNamespace}) {
     if (parts.size() == 1 && NamespaceText(space) == parts[0]) {
       *oid = space;
