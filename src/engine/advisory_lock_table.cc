@@ -105,4 +105,18 @@ int AdvisoryLockTable::HoldsOf(Owner owner, Key key) const {
   return h.count[0][0] + h.count[0][1] + h.count[1][0] + h.count[1][1];
 }
 
+std::vector<AdvisoryLockTable::LockState> AdvisoryLockTable::Snapshot() const {
+  std::lock_guard lock(mu_);
+  std::vector<LockState> out;
+  for (const auto& [key, holders] : locks_) {
+    for (const auto& [owner, holds] : holders) {
+      const int shared = holds.count[0][0] + holds.count[1][0];
+      if (shared > 0) out.push_back(LockState{owner, key, false, true});
+      if (holds.exclusive()) out.push_back(LockState{owner, key, true, true});
+    }
+  }
+  for (const auto& [owner, wait] : waits_) out.push_back(LockState{owner, wait.key, !wait.shared, false});
+  return out;
+}
+
 }  // namespace paceline::engine

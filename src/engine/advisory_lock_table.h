@@ -54,6 +54,15 @@ class AdvisoryLockTable {
   int HoldsOf(Owner owner, Key key) const;
   // How many owners wait now (tests, monitoring).
   size_t Waiting() const;
+  // Every hold and every wait now (pg_locks): one entry per owner, key and
+  // mode held, and one per waiting owner (granted false).
+  struct LockState {
+    Owner owner;
+    Key key;
+    bool exclusive;
+    bool granted;
+  };
+  std::vector<LockState> Snapshot() const;
 
  private:
   struct KeyOrder {

@@ -39,6 +39,7 @@
 #include "engine/durability/durability.h"
 #include "engine/execution/worker_pool.h"
 #include "engine/execution_gate.h"
+#include "engine/activity_registry.h"
 #include "engine/advisory_lock_table.h"
 #include "engine/table_gates.h"
 #include "engine/footprint_builder.h"
@@ -131,6 +132,13 @@ class Database : private sql::StatementPreparer {
   std::vector<scheduler::HotReference> TopReferences(size_t k) const;
   // The scheduler's bookkeeping: decisions, references known, bytes.
   scheduler::SchedulerStats SchedulerStats() const;
+  // What pg_stat_activity, pg_locks and pg_stat_user_tables show
+  // (database_activity.cc): every session, the advisory locks and conflict
+  // lanes held and awaited (their holders by pid), each table's committed
+  // row changes and live rows. Any thread.
+  std::vector<sql::BackendActivity> Backends() const { return activity_.Backends(); }
+  std::vector<sql::LockActivity> LockActivities() const;
+  std::vector<sql::TableActivity> TableActivities() const;
   // The names Options::cc and Options::scheduler accept.
   static std::vector<std::string> ConcurrencyControlNames();
   static std::vector<std::string> SchedulerNames();
@@ -163,8 +171,8 @@ class Database : private sql::StatementPreparer {
   explicit Database(const Options& options);
 
   class Runner;
-  // Queues `request` where the scheduler places it (Submit's second half).
-  void Queue(TransactionRequest request, scheduler::Footprint footprint, ResultCallback done);
+  // Queues `request` where the scheduler places it (Submit's second half); returns the queue.
+  size_t Queue(TransactionRequest request, scheduler::Footprint footprint, ResultCallback done);
   // `request`'s footprint as the scheduler Needs() it (empty when it needs
   // none). With `prepared`, a statement list's statements as prepared for
   // it (left empty when none were).
@@ -313,6 +321,7 @@ class Database : private sql::StatementPreparer {
   ExecutionGate gate_;
   TableGates table_gates_;
   AdvisoryLockTable advisory_lock_table_;  // pg_advisory_lock & co.; outlives every session
+  ActivityRegistry activity_;              // every session's SessionActivity; outlives every session
   NotificationHub notifications_;          // LISTEN / NOTIFY; outlives every session
   std::mutex procedures_mu_;
   std::map<std::string, std::shared_ptr<RegisteredProcedure>, std::less<>> procedures_;

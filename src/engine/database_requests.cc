@@ -3,6 +3,7 @@
 // attempt of a request (statements or a registered procedure) and the
 // retry loop of Execute (database.h). The rest of Database is database.cc.
 #include "engine/database.h"
+#include "engine/session_activity.h"
 
 #include <algorithm>
 
@@ -74,10 +75,11 @@ void Database::Submit(TransactionRequest request, ResultCallback done) {
   Queue(std::move(request), std::move(footprint), std::move(done));
 }
 
-void Database::Queue(TransactionRequest request, scheduler::Footprint footprint, ResultCallback done) {
+size_t Database::Queue(TransactionRequest request, scheduler::Footprint footprint, ResultCallback done) {
   const scheduler::Placement placement = scheduler_->Place(footprint);
   pool_->Submit(placement.queue, std::move(request), std::move(footprint), AfterDurable(std::move(done)),
                 placement.pinned ? JobPlacement::kPinned : JobPlacement::kPicked);
+  return placement.queue;
 }
 
 namespace {
@@ -176,8 +178,14 @@ TransactionResult Database::Run(TransactionRequest request) {
   // (The callback owns the promise: it may still run after get() returns.)
   auto promise = std::make_shared<std::promise<TransactionResult>>();
   std::future<TransactionResult> future = promise->get_future();
-  Queue(std::move(request), std::move(footprint), [promise](TransactionResult&& r) { promise->set_value(std::move(r)); });
-  return future.get();
+  SessionActivity* activity = request.activity;
+  const size_t queue = Queue(std::move(request), std::move(footprint),
+                             [promise](TransactionResult&& r) { promise->set_value(std::move(r)); });
+  if (activity == nullptr) return future.get();
+  activity->Wait("RunQueue", "queue " + std::to_string(queue));
+  TransactionResult result = future.get();
+  activity->ClearWait();
+  return result;
 }
 
 std::future<TransactionResult> Database::Submit(TransactionRequest request) {

@@ -227,7 +227,7 @@ std::vector<LaneTable::LaneState> LaneTable::Snapshot() const {
   std::lock_guard lock(mu_);
   std::vector<LaneState> out;
   for (const auto& [key, lane] : lanes_) {
-    out.push_back(LaneState{lane.name, lane.holder, {lane.waiters.begin(), lane.waiters.end()}});
+    out.push_back(LaneState{lane.name, key, lane.holder, {lane.waiters.begin(), lane.waiters.end()}});
   }
   std::sort(out.begin(), out.end(), [](const LaneState& a, const LaneState& b) { return a.reference < b.reference; });
   return out;

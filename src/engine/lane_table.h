@@ -114,6 +114,7 @@ class LaneTable {
   // One lane as SHOW paceline.lanes lists it.
   struct LaneState {
     std::string reference;         // the lane's reference, e.g. "bid=1"
+    Key key = 0;
     uint64_t holder = 0;           // 0: none (all its waiters are being woken)
     std::vector<uint64_t> waiting;  // in arrival order
   };

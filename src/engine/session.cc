@@ -12,6 +12,7 @@
 #include "engine/footprint_builder.h"
 #include "engine/session_statement_gate.h"
 #include "engine/sql/literal_parameterizer.h"
+#include "engine/sql/explain/plan_counters.h"
 #include "engine/sql/parser.h"
 #include "engine/sql/statement_kind.h"
 
@@ -126,11 +127,20 @@ Session::Session(Database* db)
       advisory_locks_(&db->advisory_lock_table_, &cancel_, db->options().lock_timeout),
       system_info_(this, &db->catalog_),
       settings_(DefaultSettings()),
-      id_(db->next_session_id_.fetch_add(1, std::memory_order_relaxed)) {}
+      id_(db->next_session_id_.fetch_add(1, std::memory_order_relaxed)) {
+  activity_.SetPid(backend_pid());
+  db_->activity_.Add(id_, &activity_, &advisory_locks_);
+}
 
 Session::~Session() {
   if (txn_) EndTransaction(false);
   db_->notifications_.UnlistenAll(id_, /*forget_inbox=*/true);
+  db_->activity_.Remove(id_);
+}
+
+void Session::FinishActivity() {
+  auto it = settings_.find("application_name");
+  activity_.Finish(state_, it == settings_.end() ? std::string_view() : std::string_view(it->second));
 }
 
 Status Session::GetSetting(std::string_view name, std::string* value) const {
@@ -224,7 +234,7 @@ bool Session::PrepareNormalized(const sql::ParameterizedStatement& normalized,
 }
 
 Status Session::Execute(std::string_view sql, const std::vector<Value>& params, QueryResult* result) {
-  RequestScope request(this);
+  RequestScope request(this, sql);
   result->Clear();
   if (const RecentStatements::Entry* recent = recent_.Find(sql, db_->catalog().version())) {
     if (recent->literals.empty()) return ExecutePrepared(*recent->statement, params, result);
@@ -289,7 +299,7 @@ Status Session::PrepareParameterized(std::string_view sql, const std::vector<Val
 }
 
 Status Session::ExecuteScript(std::string_view sql, std::vector<QueryResult>* results) {
-  RequestScope request(this);
+  RequestScope request(this, sql);
   results->clear();
   if (db_->options().parameterize_literals) {
     // One DML statement whose literals parameterize: run it like Execute
@@ -343,7 +353,7 @@ Status Session::ExecuteScript(std::string_view sql, std::vector<QueryResult>* re
 
 Status Session::ExecutePrepared(const sql::PreparedStatement& statement, const std::vector<Value>& params,
                                 QueryResult* result) {
-  RequestScope request(this);
+  RequestScope request(this, statement.text);
   result->Clear();
   if (!sql::EndsBlock(statement.ast.get()) && !sql::IsTransaction(statement.ast.get(), sql::TransactionKind::kRollbackTo)) {
     PL_RETURN_IF_ERROR(CheckNotInFailedBlock());
@@ -450,6 +460,8 @@ Status Session::RunUtility(const sql::PreparedStatement& statement, QueryResult*
       result->command_tag = kTags[static_cast<int>(target)];
       return Status::OK();
     }
+    case sql::StatementKind::kExplain:
+      return InternalError("EXPLAIN runs with its parameters (Session::RunExplain)");
     case sql::StatementKind::kPrepare:
       return NotSupported("PREPARE");
     case sql::StatementKind::kExecute:
@@ -511,9 +523,12 @@ Status Session::RunDmlInTransaction(const sql::PreparedStatement& statement, con
       // outside the execution gate (that block's statements need it), then
       // look again (the free lanes, and a schema that may have changed).
       gate.Leave();
-      PL_RETURN_IF_ERROR(db_->lanes_->Acquire(id_, lane.key, lane.name,
-                                              std::chrono::steady_clock::now() + db_->options().lock_timeout,
-                                              &cancel_, txn_->context()));
+      activity_.Wait("Lock", "lane " + lane.name);
+      Status acquired = db_->lanes_->Acquire(id_, lane.key, lane.name,
+                                             std::chrono::steady_clock::now() + db_->options().lock_timeout, &cancel_,
+                                             txn_->context());
+      activity_.ClearWait();
+      PL_RETURN_IF_ERROR(acquired);
       block_lanes_.push_back(lane.key);
       continue;
     }
@@ -522,7 +537,10 @@ Status Session::RunDmlInTransaction(const sql::PreparedStatement& statement, con
       footprint_->Add(*current, params);
       executed_.push_back({current->text, current->param_types, params});
     }
+    if (explain_counters_ != nullptr) explain_counters_->Clear();  // the last attempt's counts
+    txn_->SetPlanCounters(explain_counters_);
     Status status = db_->RunDml(*current, params, txn_.get(), txn_start_, result);
+    txn_->SetPlanCounters(nullptr);
     // In a block the result reaches the client before COMMIT: a sequence
     // value in it only once the record covering it is durable (once per
     // kLogAhead values; an autocommit statement's commit covers it).
@@ -577,6 +595,7 @@ Status Session::Run(const sql::PreparedStatement& statement, const std::vector<V
     }
   }
   if (IsDdl(kind)) return RunSchemaChange(statement, result);
+  if (kind == sql::StatementKind::kExplain) return RunExplain(statement, params, result);
   return RunUtility(statement, result);
 }
 

@@ -57,6 +57,7 @@
 #include "engine/query_result.h"
 #include "engine/recent_statements.h"
 #include "engine/advisory_locks.h"
+#include "engine/session_activity.h"
 #include "engine/session_system_info.h"
 #include "engine/notification_hub.h"
 #include "engine/sequence_session.h"
@@ -65,6 +66,7 @@
 #include "engine/sql/literal_parameterizer.h"
 #include "engine/transaction.h"
 #include "engine/transaction_state.h"
+#include "scheduler/footprint.h"
 
 namespace paceline::engine {
 
@@ -118,7 +120,23 @@ class Session {
   AdvisoryLocks* advisory_locks() { return &advisory_locks_; }
   // The process id a protocol gave this session (default: its id): the
   // sender of its notifications.
-  void SetBackendPid(int32_t pid) { backend_pid_ = pid; }
+  void SetBackendPid(int32_t pid) {
+    backend_pid_ = pid;
+    activity_.SetPid(pid);
+  }
+  // The client's address and port, for pg_stat_activity (a protocol layer
+  // sets it; an embedded session has none).
+  void SetClient(std::string address, int32_t port) { activity_.SetClient(std::move(address), port); }
+  // The text a client message runs, for pg_stat_activity: the first one
+  // noted in a request stands for it (a simple Query's whole text, not
+  // each of its statements). Execute, ExecuteScript and ExecutePrepared
+  // note their own.
+  void NoteQuery(std::string_view text) {
+    if (query_noted_) return;
+    query_noted_ = true;
+    activity_.Start(text, state_ != TransactionState::kIdle);
+  }
+  SessionActivity* activity() { return &activity_; }
   int32_t backend_pid() const { return backend_pid_ != 0 ? backend_pid_ : static_cast<int32_t>(id_); }
   // Between transactions: the notifications for its LISTEN channels since
   // the last call (NotificationHub); none while a block is open.
@@ -133,7 +151,9 @@ class Session {
   // so a cancel that arrives between or before those calls is not dropped.
   class RequestScope {
    public:
-    explicit RequestScope(Session* session) : session_(session) { session_->BeginRequest(); }
+    explicit RequestScope(Session* session, std::string_view query = {}) : session_(session) {
+      session_->BeginRequest(query);
+    }
     ~RequestScope() { session_->EndRequest(); }
     RequestScope(const RequestScope&) = delete;
     RequestScope& operator=(const RequestScope&) = delete;
@@ -144,10 +164,17 @@ class Session {
 
   // What RequestScope does, for an owner that keeps its own scope object
   // (ClientSession::RequestScope): calls in balanced pairs.
-  void BeginRequest() {
+  // `query` (may be empty): the text it runs, for pg_stat_activity.
+  void BeginRequest(std::string_view query = {}) {
     if (request_depth_++ == 0) cancel_.Reset();
+    if (!query.empty()) NoteQuery(query);
   }
-  void EndRequest() { --request_depth_; }
+  void EndRequest() {
+    if (--request_depth_ == 0) {
+      query_noted_ = false;
+      FinishActivity();
+    }
+  }
 
   TransactionState state() const { return state_; }
 
@@ -208,9 +235,12 @@ class Session {
   // The role and database its owner connected it as (the system catalogs,
   // current_user, current_database()).
   void SetIdentity(std::string user, std::string database) {
+    activity_.SetIdentity(user, database);
     system_info_.SetIdentity(std::move(user), std::move(database));
   }
   sql::SystemInfo* system_info() { return &system_info_; }
+  // The database it belongs to (for what its system views show of others).
+  const Database& database() const { return *db_; }
 
  private:
   friend class Database;
@@ -219,6 +249,11 @@ class Session {
   Status Run(const sql::PreparedStatement& statement, const std::vector<Value>& params, QueryResult* result);
   Status RunTransactionControl(const sql::TransactionStmt& stmt, QueryResult* result);
   Status RunUtility(const sql::PreparedStatement& statement, QueryResult* result);
+  // EXPLAIN [ANALYZE] (session_explain.cc): the plan of the statement
+  // explained, with the scheduler's view of its references; ANALYZE runs
+  // it as it would run here (in the open block, or as its own autocommit
+  // transaction) and adds what its plan's nodes produced.
+  Status RunExplain(const sql::PreparedStatement& statement, const std::vector<Value>& params, QueryResult* result);
   // LISTEN, UNLISTEN, NOTIFY (session_block.cc).
   Status RunNotifyStatement(const sql::Statement& ast, QueryResult* result);
   // LISTEN (listen) or UNLISTEN channel ("" : UNLISTEN *), now.
@@ -265,6 +300,10 @@ class Session {
   // meeting in (LaneTable::Remembered). Takes the free ones without
   // waiting; false with the first busy one in `*busy`.
   bool TakeLanesNow(const sql::PreparedStatement& statement, const std::vector<Value>& params, LaneWanted* busy);
+  // The indexes (into footprint.references) of the references a block's
+  // statement takes lanes for: those with conflict evidence, and those
+  // whose lanes blocks keep meeting in (empty without lanes).
+  void LanedReferences(const scheduler::Footprint& footprint, std::vector<size_t>* laned) const;
   // Gives back the open block's lanes.
   void LeaveLanes();
   // Begin() for a transaction block (BEGIN, or a multi-statement script).
@@ -304,6 +343,10 @@ class Session {
   std::vector<std::pair<bool, std::string>> pending_listens_;
   AdvisoryLocks advisory_locks_;
   SessionSystemInfo system_info_;  // borrowed by txn_ and by the owner's requests
+  SessionActivity activity_;       // registered with the database for its life
+  bool query_noted_ = false;       // this request's text is in activity_
+  // A request ended: its state (and application_name) for pg_stat_activity.
+  void FinishActivity();
   int request_depth_ = 0;  // public entry points on the stack
   TransactionState state_ = TransactionState::kIdle;
   std::unique_ptr<Transaction> txn_;  // the open block's transaction
@@ -312,6 +355,9 @@ class Session {
   // History like a submitted transaction's, with queue kNoQueue, though it
   // ran outside the run queues.
   std::unique_ptr<FootprintBuilder> footprint_;
+  // EXPLAIN ANALYZE's counters while its statement runs (null otherwise):
+  // RunDmlInTransaction hands them to the transaction, cleared per attempt.
+  sql::PlanCounters* explain_counters_ = nullptr;
   // One statement's references, for its conflict lanes (kept: its
   // allocations serve every statement of every block).
   std::unique_ptr<FootprintBuilder> lane_builder_;

@@ -101,6 +101,13 @@ void Session::LeaveLanes() {
   block_lanes_.clear();
 }
 
+void Session::LanedReferences(const scheduler::Footprint& footprint, std::vector<size_t>* laned) const {
+  laned->clear();
+  if (db_->lanes_ == nullptr) return;
+  db_->scheduler_->LanedReferences(footprint, laned);
+  db_->lanes_->AddRemembered(footprint.references, laned);
+}
+
 bool Session::TakeLanesNow(const sql::PreparedStatement& statement, const std::vector<Value>& params,
                            LaneWanted* busy) {
   if (!lane_builder_) lane_builder_ = std::make_unique<FootprintBuilder>(db_->footprint_spec_);
@@ -111,8 +118,7 @@ bool Session::TakeLanesNow(const sql::PreparedStatement& statement, const std::v
   // keep meeting in; in key order (one statement never waits for one lane
   // while holding a later one of its own).
   std::vector<size_t> laned;
-  db_->scheduler_->LanedReferences(footprint, &laned);
-  db_->lanes_->AddRemembered(footprint.references, &laned);
+  LanedReferences(footprint, &laned);
   if (laned.empty()) return true;
   std::sort(laned.begin(), laned.end(),
             [&](size_t a, size_t b) { return footprint.references[a] < footprint.references[b]; });

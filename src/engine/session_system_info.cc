@@ -1,6 +1,7 @@
 // SessionSystemInfo (see session_system_info.h).
 #include "engine/session_system_info.h"
 
+#include "engine/database.h"
 #include "engine/session.h"
 
 namespace paceline::engine {
@@ -13,6 +14,14 @@ std::vector<std::pair<std::string, std::string>> SessionSystemInfo::Settings() c
 
 Status SessionSystemInfo::SetSetting(const std::string& name, const std::string& value, bool local) {
   return session_->SetSettingFromStatement(name, value, local);
+}
+
+std::vector<sql::BackendActivity> SessionSystemInfo::Backends() const { return session_->database().Backends(); }
+
+std::vector<sql::LockActivity> SessionSystemInfo::Locks() const { return session_->database().LockActivities(); }
+
+std::vector<sql::TableActivity> SessionSystemInfo::TableCounts() const {
+  return session_->database().TableActivities();
 }
 
 }  // namespace paceline::engine

@@ -34,6 +34,9 @@ class SessionSystemInfo : public sql::SystemInfo {
   int32_t BackendPid() const override;
   std::vector<std::pair<std::string, std::string>> Settings() const override;
   Status SetSetting(const std::string& name, const std::string& value, bool local) override;
+  std::vector<sql::BackendActivity> Backends() const override;
+  std::vector<sql::LockActivity> Locks() const override;
+  std::vector<sql::TableActivity> TableCounts() const override;
 
  private:
   Session* session_;

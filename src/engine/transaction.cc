@@ -473,6 +473,11 @@ void Transaction::Publish() {
       }
     }
     const bool gone = write.image == nullptr;
+    if (committed != nullptr || !gone) {  // (inserted and deleted again: no change)
+      write.table->CountCommitted(committed == nullptr ? storage::Table::Change::kInsert
+                                  : gone               ? storage::Table::Change::kDelete
+                                                       : storage::Table::Change::kUpdate);
+    }
     RetireTuple(write.table->ExchangeTuple(row, std::move(write.image)));
     if (gone) RetireRow(write.table, row);
   }

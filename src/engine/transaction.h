@@ -42,6 +42,7 @@ namespace paceline::sql {
 class SequenceAccess;
 class AdvisoryLockAccess;
 class SystemInfo;
+class PlanCounters;
 class StatementPreparer;
 class DeferredConstraints;
 }
@@ -133,6 +134,10 @@ class Transaction : private cc::CommitHooks, public sql::NotificationSink {
   // (borrowed; may stay null outside a session).
   void SetSystemInfo(sql::SystemInfo* info) { system_info_ = info; }
   sql::SystemInfo* system_info() const { return system_info_; }
+  // EXPLAIN ANALYZE: where the statements run now count their plan's rows
+  // (borrowed; null, the default, counts nothing).
+  void SetPlanCounters(sql::PlanCounters* counters) { plan_counters_ = counters; }
+  sql::PlanCounters* plan_counters() const { return plan_counters_; }
   // What prepares the statements that enforce foreign keys (borrowed, may
   // be null: a statement that must enforce one then fails).
   void SetStatements(sql::StatementPreparer* statements) { statements_ = statements; }
@@ -277,6 +282,7 @@ class Transaction : private cc::CommitHooks, public sql::NotificationSink {
   sql::SequenceAccess* sequences_ = nullptr;
   sql::AdvisoryLockAccess* advisory_locks_ = nullptr;
   sql::SystemInfo* system_info_ = nullptr;
+  sql::PlanCounters* plan_counters_ = nullptr;
   sql::StatementPreparer* statements_ = nullptr;
   std::unique_ptr<sql::DeferredConstraints> deferred_;
   std::vector<std::pair<std::string, std::string>> notifications_;  // (channel, payload)

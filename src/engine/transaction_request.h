@@ -42,6 +42,7 @@ struct StatementCall {
 // defined in database.cc).
 class SequenceSession;
 class AdvisoryLocks;
+class SessionActivity;
 struct PreparedCalls;
 
 struct TransactionRequest {
@@ -65,6 +66,9 @@ struct TransactionRequest {
   sql::SystemInfo* system_info = nullptr;
   // The process id its notifications (pg_notify) are sent from.
   int32_t notifier_pid = 0;
+  // The submitting session's pg_stat_activity record (borrowed, may be
+  // null): Database::Run names the run queue it waits on there.
+  SessionActivity* activity = nullptr;
   // Filled by the engine, left empty by callers: the statements as
   // prepared when the footprint was read, which each attempt runs while the
   // catalog is the one they were bound against (instead of preparing

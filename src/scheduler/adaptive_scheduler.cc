@@ -344,6 +344,23 @@ void AdaptiveScheduler::LanedReferences(const Footprint& footprint, std::vector<
   });
 }
 
+std::vector<ReferenceEvidence> AdaptiveScheduler::EvidenceFor(const Footprint& footprint) {
+  std::vector<ReferenceEvidence> out(footprint.references.size());
+  ForEachEntry(footprint, now_ns_(), [&](size_t i, uint64_t tables, Entry& e) {
+    ReferenceEvidence& r = out[i];
+    r.known = true;
+    for (const auto& t : e.tables) {
+      if (tables != 0 && (tables & t.bit) == 0) continue;
+      r.blamed_aborts += t.aborts;
+      r.exposures += t.exposures;
+      r.hot = r.hot || Hot(t);
+    }
+    r.homes = e.homes;
+    return true;
+  });
+  return out;
+}
+
 bool AdaptiveScheduler::MayMove(const Footprint& footprint, size_t queue) {
   // A pinned transaction may leave its queue when, for each of its hot
   // references, no other transaction carrying it is in flight anywhere:

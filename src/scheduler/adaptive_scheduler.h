@@ -224,6 +224,7 @@ class AdaptiveScheduler : public Scheduler {
   void OnCommit(const Footprint& footprint, size_t queue) override;
   void OnFinish(const Footprint& footprint, size_t queue) override;
   void LanedReferences(const Footprint& footprint, std::vector<size_t>* laned) override;
+  std::vector<ReferenceEvidence> EvidenceFor(const Footprint& footprint) override;
   std::vector<HotReference> TopReferences(size_t k) const override;
   SchedulerStats Stats() const override;
 

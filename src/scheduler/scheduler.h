@@ -120,6 +120,15 @@ struct HotReference {
   std::vector<int64_t> queued;  // State count per queue
 };
 
+// What a policy has learned of one reference (introspection: EXPLAIN).
+struct ReferenceEvidence {
+  bool known = false;         // the policy keeps evidence for it
+  double blamed_aborts = 0;   // decayed, over the tables it locates
+  double exposures = 0;       // decayed
+  bool hot = false;           // placement would follow it (r* candidates)
+  std::vector<int> homes;     // its home queues (empty: none)
+};
+
 // Bookkeeping size and decisions (introspection; approximate under load).
 struct SchedulerStats {
   bool warming_up = false;
@@ -241,6 +250,12 @@ class Scheduler {
   virtual void LanedReferences(const Footprint& footprint, std::vector<size_t>* laned) {
     (void)footprint;
     laned->clear();
+  }
+  // What the policy knows of each reference of `footprint`, parallel to
+  // footprint.references; changes nothing it decides by. Default:
+  // nothing known (policies that do not learn).
+  virtual std::vector<ReferenceEvidence> EvidenceFor(const Footprint& footprint) {
+    return std::vector<ReferenceEvidence>(footprint.references.size());
   }
   // The k references of greatest weight, heaviest first (empty for
   // policies without History).

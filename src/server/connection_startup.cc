@@ -132,6 +132,9 @@ Status Connection::Startup() {
     writer_.BackendKeyData(pid_, secret_);
     client_->SetBackendPid(pid_);
     client_->SetIdentity(user_, options_.database);
+    asio::error_code peer_error;
+    const asio::ip::tcp::endpoint peer = socket_.remote_endpoint(peer_error);
+    if (!peer_error) client_->SetClient(peer.address().to_string(), peer.port());
     // A notification for its LISTEN may come while it waits for its
     // client: it is then served (Serve sends it). The session takes the
     // waker away when it is destroyed (End), before this connection goes.

@@ -95,6 +95,27 @@ TEST_F(AdaptiveSchedulerTest, EightHotKeysLandOnEightQueues) {
   EXPECT_EQ(homes.size(), 8u) << "never two hot keys on one queue while another idles";
 }
 
+// EvidenceFor (EXPLAIN's view) reports, per reference of a footprint, what
+// placement decides by: a conflicting key's blamed aborts, hot and its
+// home; nothing for a key never blamed. Excluded: a report that disagrees
+// with where Pick sends the key's transactions.
+TEST_F(AdaptiveSchedulerTest, EvidenceForReportsWhatPlacementDecidesBy) {
+  auto s = Make(4);
+  Conflict(s.get(), Refs({7}), 10);
+  const std::vector<ReferenceEvidence> e = s->EvidenceFor(Refs({7, 99}));
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_TRUE(e[0].known);
+  EXPECT_TRUE(e[0].hot);
+  EXPECT_GE(e[0].blamed_aborts, 9.0);
+  EXPECT_GT(e[0].exposures, 0.0);
+  const size_t q = s->Pick(Refs({7}));
+  s->OnFinish(Refs({7}), q);
+  ASSERT_EQ(s->EvidenceFor(Refs({7}))[0].homes, std::vector<int>{static_cast<int>(q)});
+  EXPECT_FALSE(e[1].known);
+  EXPECT_FALSE(e[1].hot);
+  EXPECT_EQ(e[1].blamed_aborts, 0.0);
+}
+
 TEST_F(AdaptiveSchedulerTest, AKeyThatRarelyHasCompanyIsNotHot) {
   // Key 7 conflicts whenever two of its transactions overlap (10 of 10
   // exposures abort), but then 400 of its transactions run one at a time.

@@ -16,6 +16,7 @@ ClientSession::ClientSession(Database* db) : db_(db), session_(db->CreateSession
 ClientSession::~ClientSession() = default;
 
 void ClientSession::RunQuery(std::string_view text, ResultSink* sink, ClientInput* input) {
+  session_->NoteQuery(text);
   QueryRunner(this, db_, session_.get(), sink, input).Run(text);
 }
 
@@ -105,6 +106,8 @@ bool ClientSession::TakeSettingsChanged() {
 }
 
 void ClientSession::SetBackendPid(int32_t pid) { session_->SetBackendPid(pid); }
+
+void ClientSession::SetClient(std::string address, int32_t port) { session_->SetClient(std::move(address), port); }
 
 void ClientSession::SetIdentity(std::string user, std::string database) {
   session_->SetIdentity(std::move(user), std::move(database));

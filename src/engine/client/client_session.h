@@ -110,6 +110,8 @@ class ClientSession {
   void SetBackendPid(int32_t pid);
   // The role and database the client connected as (Session::SetIdentity).
   void SetIdentity(std::string user, std::string database);
+  // The client's address and port (pg_stat_activity's client_addr/port).
+  void SetClient(std::string address, int32_t port);
   // The notifications for its LISTEN channels since the last call
   // (Session::TakeNotifications).
   std::vector<Notification> TakeNotifications();

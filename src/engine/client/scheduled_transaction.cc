@@ -39,12 +39,17 @@ bool ScheduledTransaction::Add(Part part) {
 
 void ScheduledTransaction::Run(std::vector<StatementCall> calls) {
   calls_ = calls.size();
+  if (!calls.empty()) {  // a pipeline's first statement stands for it (a Query noted its text already)
+    session_->NoteQuery(calls[0].prepared != nullptr ? std::string_view(calls[0].prepared->text)
+                                                     : std::string_view(calls[0].sql));
+  }
   TransactionRequest request = TransactionRequest::Statements(std::move(calls));
   request.cancel = session_->cancel_token();  // outlives the wait below
   request.sequences = session_->sequences();  // a pipeline keeps its currval
   request.advisory_locks = session_->advisory_locks();
   request.system_info = session_->system_info();
   request.notifier_pid = session_->backend_pid();
+  request.activity = session_->activity();
   result_ = db_->Run(std::move(request));
   failed_ = result_.committed() ? calls_ + 1 : FailedCall(result_, calls_);
 }

@@ -32,9 +32,12 @@ enum class StatementKind {
   kVacuum, kAnalyze,    // accepted, no effect
   kCheckpoint,          // a checkpoint of the data directory (none without one)
   kCopy, kDeallocate, kPrepare, kExecute,  // carried out by the protocol layer (src/server)
+  kExplain,             // EXPLAIN [ANALYZE] of a DML statement (engine/sql/explain/)
   kDiscard,             // the session's part here, the protocol layer's part there
   kUnsupported,         // parsed by PostgreSQL's grammar but not by Paceline
 };
+
+struct ExplainStmt;
 
 struct Statement {
   StatementKind kind;
@@ -69,8 +72,24 @@ struct Statement {
   std::unique_ptr<NotifyStmt> notify;  // kListen, kUnlisten, kNotify
   std::unique_ptr<PrepareStmt> prepare;
   std::unique_ptr<ExecuteStmt> execute;
+  std::unique_ptr<ExplainStmt> explain;
   // kUnsupported: what it is, for the 0A000 message ("CREATE FUNCTION").
   std::string unsupported_what;
+};
+
+// EXPLAIN [ANALYZE] [VERBOSE] statement, or EXPLAIN (option [value], ..)
+// statement. The statement explained is a SELECT, INSERT, UPDATE or DELETE
+// (the grammar admits others; the binder refuses them). BUFFERS, SETTINGS
+// and WAL are accepted and show nothing (a main-memory engine has no
+// buffers); COSTS shows nothing either (Paceline has no cost model).
+enum class ExplainFormat { kText, kJson };
+struct ExplainStmt {
+  bool analyze = false;
+  bool verbose = false;
+  bool timing = true;   // ANALYZE: the statement's run time (per node: not measured)
+  bool summary = true;  // the trailing lines (Execution Time); default: with ANALYZE
+  ExplainFormat format = ExplainFormat::kText;
+  std::unique_ptr<Statement> query;  // its text and locations are the EXPLAIN's
 };
 
 }  // namespace paceline::sql

@@ -298,4 +298,11 @@ Status Binder::BindUnnestSource(const FromItem& item, Context& inner, DerivedPla
   return Status::OK();
 }
 
+std::string_view Binder::ArrayFunctionName(ScalarFunction function) {
+  for (const auto& f : kArrayFunctions) {
+    if (f.function == function) return f.name;
+  }
+  return "";
+}
+
 }  // namespace paceline::sql

@@ -84,6 +84,13 @@ const CatalogFunction* FindCatalogFunction(const std::string& name) {
 
 }  // namespace
 
+std::string_view Binder::CatalogFunctionName(ScalarFunction function) {
+  for (const auto& f : kCatalogFunctions) {
+    if (f.function == function) return f.name;
+  }
+  return "";
+}
+
 bool Binder::IsCatalogFunctionName(const std::string& name) { return FindCatalogFunction(name) != nullptr; }
 
 Status Binder::BindCatalogFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {

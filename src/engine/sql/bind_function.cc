@@ -110,6 +110,14 @@ bool Binder::IsAggregateName(const std::string& name) {
          name == "string_agg" || name == "bool_and" || name == "bool_or" || name == "every" || name == "array_agg";
 }
 
+std::string_view Binder::FunctionName(ScalarFunction function) {
+  for (const FunctionInfo& f : kFunctions) {
+    if (f.function == function) return f.name;
+  }
+  std::string_view name = ArrayFunctionName(function);
+  return name.empty() ? CatalogFunctionName(function) : name;
+}
+
 bool Binder::IsScalarFunctionName(const std::string& name) {
   return std::any_of(std::begin(kFunctions), std::end(kFunctions), [&](const FunctionInfo& f) { return name == f.name; });
 }

@@ -93,6 +93,13 @@ class Binder {
   void BindForeignKeys(const storage::Table& table, WriteKind kind, const std::vector<int>& set_columns,
                        ForeignKeyRules* out);
 
+  // The name a scalar function is called by ("lower", "array_length",
+  // "pg_get_indexdef"; the first of its names), "" for one that is an
+  // operator's (->, ||, ~) or has none.
+  static std::string_view FunctionName(ScalarFunction function);
+  static std::string_view ArrayFunctionName(ScalarFunction function);    // bind_array.cc
+  static std::string_view CatalogFunctionName(ScalarFunction function);  // bind_catalog_function.cc
+
  private:
   struct ScopeEntry;
   struct Context;

@@ -36,6 +36,16 @@ Status EvaluateCount(const BoundExpr* e, const EvalContext& ctx, const char* wha
 }  // namespace
 
 Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
+  if (counters_ == nullptr) return SelectRows(plan, result);
+  const size_t before = result->rows.size();
+  Status status = SelectRows(plan, result);
+  NodeCounts& counts = counters_->Of(&plan);
+  ++counts.loops;
+  counts.rows += result->rows.size() - before;
+  return status;
+}
+
+Status Executor::SelectRows(const SelectPlan& plan, engine::QueryResult* result) {
   StartJoin(plan);
 
   int64_t limit = -1, offset = -1;

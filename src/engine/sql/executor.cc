@@ -31,10 +31,11 @@ Executor::Executor(engine::Transaction* txn, const std::vector<Value>* params, i
   ctx_.advisory_locks = txn != nullptr ? txn->advisory_locks() : nullptr;
   ctx_.system = txn != nullptr ? txn->system_info() : nullptr;
   ctx_.notifications = txn;
+  counters_ = txn != nullptr ? txn->plan_counters() : nullptr;
 }
 
 Executor::Executor(Executor* parent, const EvalContext* outer)
-    : root_(parent->root_), txn_(parent->txn_), fk_events_(parent->fk_events_) {
+    : root_(parent->root_), txn_(parent->txn_), counters_(parent->counters_), fk_events_(parent->fk_events_) {
   ctx_.params = parent->ctx_.params;
   ctx_.statement_time = parent->ctx_.statement_time;
   ctx_.subqueries = this;
@@ -329,6 +330,8 @@ Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink, int null
   const SourcePlan& source = plan.sources[level];
   for (int k : source.full_joins_here) full_matched_[k].clear();
   if (source.left_join) group_matched_[level] = false;
+  NodeCounts* counts = counters_ != nullptr ? &counters_->Of(&source) : nullptr;
+  if (counts != nullptr) ++counts->loops;
   Status status;
   auto visit = [&](const Tuple* t, Row* row) {
     tuples_[level] = t;
@@ -338,8 +341,12 @@ Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink, int null
       bool pass = false;
       status = EvaluatePredicate(*f, ctx_, &pass);
       if (!status.ok()) return false;
-      if (!pass) return true;
+      if (!pass) {
+        if (counts != nullptr) ++counts->removed;
+        return true;
+      }
     }
+    if (counts != nullptr) ++counts->rows;
     if (source.full_join_left >= 0) full_matched_[level].insert(FullJoinKey(t, row));
     status = Join(plan, level + 1, sink);
     return status.ok() && !stop_;
@@ -395,6 +402,8 @@ Status Executor::CollectTargets(const SourcePlan& target, std::vector<std::pair<
   layouts_.assign(1, &target.table->layout());
   ctx_.tuples = tuples_.data();
   ctx_.layouts = layouts_.data();
+  NodeCounts* counts = counters_ != nullptr ? &counters_->Of(&target) : nullptr;
+  if (counts != nullptr) ++counts->loops;
   Status status;
   PL_RETURN_IF_ERROR(Scan(target, target.access, [&](const Tuple* t, Row* row) {
     tuples_[0] = t;
@@ -402,8 +411,12 @@ Status Executor::CollectTargets(const SourcePlan& target, std::vector<std::pair<
       bool pass = false;
       status = EvaluatePredicate(*f, ctx_, &pass);
       if (!status.ok()) return false;
-      if (!pass) return true;
+      if (!pass) {
+        if (counts != nullptr) ++counts->removed;
+        return true;
+      }
     }
+    if (counts != nullptr) ++counts->rows;
     out->emplace_back(row, t);
     return true;
   }));

@@ -50,6 +50,7 @@
 #include "common/value.h"
 #include "engine/query_result.h"
 #include "engine/sql/deferred_constraints.h"
+#include "engine/sql/explain/plan_counters.h"
 #include "engine/sql/expression_evaluator.h"
 #include "engine/sql/join_hash_table.h"
 #include "engine/sql/plan.h"
@@ -100,6 +101,8 @@ class Executor : public SubqueryRunner {
     std::unordered_map<const SourcePlan*, JoinHashTable> hash_tables;  // per hash-joined source
   };
 
+  // Select's work (Select adds EXPLAIN ANALYZE's count of its rows).
+  Status SelectRows(const SelectPlan& plan, engine::QueryResult* result);
   // A child for a subquery or derived source, evaluated within `outer`.
   Executor(Executor* parent, const EvalContext* outer);
   Executor* root_ = this;
@@ -201,6 +204,7 @@ class Executor : public SubqueryRunner {
   size_t memory_limit_bytes_ = 0;
   EvalContext ctx_;
   engine::Transaction* txn_;
+  PlanCounters* counters_ = nullptr;  // EXPLAIN ANALYZE (the transaction's): null counts nothing
   // Per source of the running plan; a few sources need no allocation.
   absl::InlinedVector<const storage::Tuple*, 4> tuples_;
   absl::InlinedVector<const storage::TupleLayout*, 4> layouts_;

@@ -175,6 +175,7 @@ Status Parse(std::string_view text, std::vector<std::unique_ptr<Statement>>* sta
     std::unique_ptr<Statement> stmt;
     PL_RETURN_IF_ERROR(transformer.TransformRawStmt(*tree->stmts[i], &stmt));
     stmt->source = source;
+    if (stmt->explain) stmt->explain->query->source = source;  // its locations are the EXPLAIN's
     parsed.push_back(std::move(stmt));
   }
   *statements = std::move(parsed);

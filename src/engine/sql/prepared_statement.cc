@@ -4,6 +4,7 @@
 #include "engine/sql/binder.h"
 #include "engine/sql/parser.h"
 #include "engine/sql/reference_slot_extractor.h"
+#include "engine/sql/statement_kind.h"
 
 namespace paceline::sql {
 
@@ -59,6 +60,24 @@ Status PreparedStatement::FromStatement(std::unique_ptr<Statement> statement, co
       p->columns = {{statement->show->name, Type(TypeId::kText)}};
       p->returns_rows = true;
       break;
+    case StatementKind::kExplain: {
+      std::unique_ptr<Statement> query = std::move(statement->explain->query);
+      if (!IsDml(query->kind)) {
+        return NotSupported(query->kind == StatementKind::kExecute
+                                ? "EXPLAIN EXECUTE"
+                                : "EXPLAIN of this statement (Paceline explains SELECT, INSERT, UPDATE and DELETE)");
+      }
+      std::shared_ptr<PreparedStatement> explained;
+      PL_RETURN_IF_ERROR(FromStatement(std::move(query), catalog, declared, &explained));
+      const bool json = statement->explain->format == ExplainFormat::kJson;
+      p->columns = {{"QUERY PLAN", Type(json ? TypeId::kJson : TypeId::kText)}};
+      p->returns_rows = true;
+      p->param_types = explained->param_types;
+      p->explained = std::move(explained);
+      p->ast = std::move(statement);
+      *out = std::move(p);
+      return Status::OK();
+    }
     default:
       break;
   }

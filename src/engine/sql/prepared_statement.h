@@ -48,6 +48,9 @@ struct PreparedStatement {
   // "nextval()" or "setval()" when the statement calls one (it changes a
   // sequence: refused in a read-only transaction); null otherwise.
   const char* sequence_write = nullptr;
+  // kExplain: the statement explained, prepared (its parameters are the
+  // EXPLAIN's); the EXPLAIN's own ast keeps the options, its query moved here.
+  std::shared_ptr<const PreparedStatement> explained;
 
   // Parses and binds `text`, which must hold exactly one statement (an
   // empty text gives kind kUnsupported with unsupported_what "empty query";

@@ -1,6 +1,8 @@
 // Transformer: transaction control, SET and COPY (see transformer.h).
 #include "engine/sql/transformer.h"
 
+#include <algorithm>
+#include <cctype>
 #include <utility>
 
 namespace paceline::sql::transform {
@@ -118,6 +120,33 @@ Status Transformer::TransformSetValue(const Node* node, std::string* out) {
   return Unsupported("this SET value", node != nullptr ? ExpressionLocation(*node) : -1);
 }
 
+bool Transformer::OptionValue(const PgQuery__DefElem& option, std::string* value) {
+  value->clear();
+  if (option.arg == nullptr) return false;
+  if (const char* text = StringOf(option.arg)) {
+    *value = text;
+    return true;
+  }
+  return Is(option.arg, PG_QUERY__NODE__NODE_A_CONST) && TransformSetValue(option.arg, value).ok();
+}
+
+Status Transformer::OptionBoolean(const PgQuery__DefElem& option, const std::string& name, bool* out) {
+  std::string value;
+  if (!OptionValue(option, &value)) {
+    *out = true;  // a bare option
+    return Status::OK();
+  }
+  value = Lower(value);
+  if (value == "on" || value == "true" || value == "yes" || value == "1") {
+    *out = true;
+  } else if (value == "off" || value == "false" || value == "no" || value == "0") {
+    *out = false;
+  } else {
+    return SyntaxError(name + " requires a Boolean value", option.location);
+  }
+  return Status::OK();
+}
+
 Status Transformer::TransformCopy(const PgQuery__CopyStmt& s, std::unique_ptr<CopyStmt>* out) {
   auto copy = std::make_unique<CopyStmt>();
   if (s.relation != nullptr) copy->table = Str(s.relation->relname);
@@ -132,24 +161,108 @@ Status Transformer::TransformCopy(const PgQuery__CopyStmt& s, std::unique_ptr<Co
     const PgQuery__DefElem& option = *n->def_elem;
     const std::string name = Lower(Str(option.defname));
     std::string value;
-    bool has_value = false;
-    if (option.arg != nullptr) {
-      if (const char* text = StringOf(option.arg)) {
-        value = text;
-        has_value = true;
-      } else if (Is(option.arg, PG_QUERY__NODE__NODE_A_CONST)) {
-        has_value = TransformSetValue(option.arg, &value).ok();
-      }
-    }
-    auto on = [&] { return !has_value || value == "on" || value == "true" || value == "1"; };
+    OptionValue(option, &value);
     if (name == "format") copy->format = Lower(value);
     else if (name == "delimiter") copy->delimiter = value;
     else if (name == "null") copy->null_string = value, copy->has_null_string = true;
-    else if (name == "header") copy->header = on();
+    else if (name == "header") PL_RETURN_IF_ERROR(OptionBoolean(option, name, &copy->header));
     else if (name == "freeze" || name == "encoding") continue;  // no effect here
     else copy->unsupported_options.push_back(name);
   }
   *out = std::move(copy);
+  return Status::OK();
+}
+
+Status Transformer::TransformExplain(const PgQuery__ExplainStmt& s, Statement* stmt) {
+  // PostgreSQL's option rules (explain.c): a Boolean option takes on/off,
+  // true/false, yes/no, 1/0 or nothing (on); TIMING needs ANALYZE; SUMMARY
+  // defaults to ANALYZE's value.
+  auto explain = std::make_unique<ExplainStmt>();
+  bool timing_set = false;
+  bool summary_set = false;
+  for (size_t i = 0; i < s.n_options; ++i) {
+    const Node* n = s.options[i];
+    if (!Is(n, PG_QUERY__NODE__NODE_DEF_ELEM)) continue;
+    const PgQuery__DefElem& option = *n->def_elem;
+    const std::string name = Lower(Str(option.defname));
+    std::string value;
+    OptionValue(option, &value);
+    value = Lower(value);
+    bool flag = true;
+    if (name != "format") PL_RETURN_IF_ERROR(OptionBoolean(option, name, &flag));
+    if (name == "analyze") {
+      explain->analyze = flag;
+    } else if (name == "verbose") {
+      explain->verbose = flag;
+    } else if (name == "timing") {
+      explain->timing = flag;
+      timing_set = true;
+    } else if (name == "summary") {
+      explain->summary = flag;
+      summary_set = true;
+    } else if (name == "costs" || name == "buffers" || name == "settings" || name == "wal") {
+      // Accepted; nothing to show (see ExplainStmt).
+    } else if (name == "format") {
+      if (value == "text") {
+        explain->format = ExplainFormat::kText;
+      } else if (value == "json") {
+        explain->format = ExplainFormat::kJson;
+      } else if (value == "xml" || value == "yaml") {
+        return Unsupported("EXPLAIN (FORMAT " + value + ")", option.location);
+      } else {
+        return Status(sqlstate::kInvalidParameterValue,
+                      "unrecognized value for EXPLAIN option \"format\": \"" + value + "\"")
+            .WithPosition(CharPosition(option.location));
+      }
+    } else {
+      return SyntaxError("unrecognized EXPLAIN option \"" + name + "\"", option.location);
+    }
+  }
+  if (timing_set && explain->timing && !explain->analyze) {
+    return Status(sqlstate::kInvalidParameterValue, "EXPLAIN option TIMING requires ANALYZE");
+  }
+  if (!summary_set) explain->summary = explain->analyze;
+  if (s.query == nullptr) return InternalError("EXPLAIN without a statement");
+  // The statement's own text (what it is prepared again from after DDL):
+  // after EXPLAIN and its parenthesized options or ANALYZE/VERBOSE words.
+  const std::string& text = stmt->text;
+  size_t pos = std::min<size_t>(7, text.size());  // "EXPLAIN"
+  auto skip_space = [&] {
+    while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos])) != 0) ++pos;
+  };
+  skip_space();
+  if (pos < text.size() && text[pos] == '(') {
+    int depth = 0;
+    char quote = 0;
+    for (; pos < text.size(); ++pos) {
+      const char c = text[pos];
+      if (quote != 0) {
+        if (c == quote) quote = 0;
+      } else if (c == '\'' || c == '"') {
+        quote = c;
+      } else if (c == '(') {
+        ++depth;
+      } else if (c == ')' && --depth == 0) {
+        ++pos;
+        break;
+      }
+    }
+  } else {
+    for (;;) {
+      skip_space();
+      size_t end = pos;
+      while (end < text.size() && std::isalpha(static_cast<unsigned char>(text[end])) != 0) ++end;
+      const std::string word = Lower(text.substr(pos, end - pos));
+      if (word != "analyze" && word != "analyse" && word != "verbose") break;
+      pos = end;
+    }
+  }
+  skip_space();
+  explain->query = std::make_unique<Statement>();
+  explain->query->text = text.substr(pos);
+  explain->query->location = stmt->location + static_cast<int>(pos);
+  PL_RETURN_IF_ERROR(TransformStatement(*s.query, explain->query.get()));
+  stmt->explain = std::move(explain);
   return Status::OK();
 }
 

@@ -451,6 +451,9 @@ Status Transformer::TransformStatement(const Node& node, Statement* stmt) {
     case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
       stmt->kind = StatementKind::kSet;
       return TransformVariableSet(*node.variable_set_stmt, &stmt->set);
+    case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
+      stmt->kind = StatementKind::kExplain;
+      return TransformExplain(*node.explain_stmt, stmt);
     case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT:
       stmt->kind = StatementKind::kShow;
       stmt->show = std::make_unique<ShowStmt>();

@@ -105,6 +105,14 @@ class Transformer {
   Status TransformAlterSequence(const PgQuery__AlterSeqStmt& s, std::unique_ptr<AlterSequenceStmt>* out);
   Status TransformSequenceOptions(Node* const* items, size_t n, std::vector<SequenceOption>* out);
   Status TransformTransaction(const PgQuery__TransactionStmt& s, std::unique_ptr<TransactionStmt>* out);
+  // A COPY or EXPLAIN option's value as text (a word, string or number):
+  // false, with "" in *value, when it has none.
+  bool OptionValue(const PgQuery__DefElem& option, std::string* value);
+  // A Boolean option, as PostgreSQL's defGetBoolean: on/off, true/false,
+  // yes/no, 1/0, or none (on); anything else is 42601 naming `name`.
+  Status OptionBoolean(const PgQuery__DefElem& option, const std::string& name, bool* out);
+  // EXPLAIN: its options, and the statement explained into stmt->explain.
+  Status TransformExplain(const PgQuery__ExplainStmt& s, Statement* stmt);
   Status TransformVariableSet(const PgQuery__VariableSetStmt& s, std::unique_ptr<SetStmt>* out);
   Status TransformSetValue(const Node* node, std::string* out);
   Status TransformCopy(const PgQuery__CopyStmt& s, std::unique_ptr<CopyStmt>* out);

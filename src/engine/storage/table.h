@@ -73,6 +73,16 @@ class Table {
   size_t allocated_rows() const { return published_.load(std::memory_order_acquire); }
   // Rows whose committed image is present.
   size_t LiveRowCount() const;
+  // Committed row changes since the table was made (pg_stat_user_tables),
+  // counted by the commits that install them: relaxed counters, each on
+  // its own cache line (commits on every worker count them).
+  enum class Change { kInsert, kUpdate, kDelete };
+  void CountCommitted(Change change) {
+    changes_[static_cast<int>(change)].n.fetch_add(1, std::memory_order_relaxed);
+  }
+  int64_t Committed(Change change) const {
+    return changes_[static_cast<int>(change)].n.load(std::memory_order_relaxed);
+  }
 
   const std::vector<std::unique_ptr<Index>>& indexes() const { return indexes_; }
   // The primary key index, or nullptr when the table has none.
@@ -123,6 +133,10 @@ class Table {
   std::atomic<size_t> published_{0};
   tbb::concurrent_queue<Row*> free_rows_;  // released rows, still in rows_
   std::atomic<uint64_t> next_row_id_{1};
+  struct alignas(64) Counter {
+    std::atomic<int64_t> n{0};
+  };
+  Counter changes_[3];
   uint64_t generation_ = 0;  // truncations so far
   struct Buried {
     uint64_t stamp;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "engine/sql/system_catalog/server_activity.h"
 
 namespace paceline::catalog {
 class Catalog;
@@ -39,6 +40,12 @@ class SystemInfo {
   // set_config(name, value, is_local): as SET [LOCAL] name = value (undone
   // with the transaction's rollback, LOCAL at its end).
   virtual Status SetSetting(const std::string& name, const std::string& value, bool local) = 0;
+  // The database's connections, its locks and lanes, and its tables' row
+  // counts, now (pg_stat_activity, pg_locks, pg_stat_user_tables).
+  // Default: none.
+  virtual std::vector<BackendActivity> Backends() const { return {}; }
+  virtual std::vector<LockActivity> Locks() const { return {}; }
+  virtual std::vector<TableActivity> TableCounts() const { return {}; }
 };
 
 }  // namespace paceline::sql

@@ -33,6 +33,15 @@ std::vector<engine::ResultColumn> ParseColumns(std::string_view text) {
   return out;
 }
 
+// pg_stat_user_tables and pg_stat_all_tables (the same rows: Paceline's
+// catalogs are not counted).
+constexpr std::string_view kTableStatisticsColumns =
+    "relid oid, schemaname text, relname text, seq_scan int8, seq_tup_read int8, idx_scan int8, "
+    "idx_tup_fetch int8, n_tup_ins int8, n_tup_upd int8, n_tup_del int8, n_tup_hot_upd int8, n_live_tup int8, "
+    "n_dead_tup int8, n_mod_since_analyze int8, n_ins_since_vacuum int8, last_vacuum timestamptz, "
+    "last_autovacuum timestamptz, last_analyze timestamptz, last_autoanalyze timestamptz, vacuum_count int8, "
+    "autovacuum_count int8, analyze_count int8, autoanalyze_count int8";
+
 SystemRelation Table(std::string_view name, uint32_t oid, std::string_view columns,
                      void (*rows)(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*),
                      std::string_view schema = "pg_catalog") {
@@ -69,6 +78,20 @@ std::vector<SystemRelation> MakeRelations() {
       Table("pg_roles", 12000, "rolname text, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, rolvaliduntil timestamptz, rolbypassrls bool, rolconfig text[], oid oid", system_rows::Roles),
       Table("pg_authid", 1260, "oid oid, rolname text, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolbypassrls bool, rolconnlimit int4, rolpassword text, rolvaliduntil timestamptz", system_rows::Roles),
       Table("pg_settings", 12104, "name text, setting text, unit text, category text, short_desc text, extra_desc text, context text, vartype text, source text, min_val text, max_val text, enumvals text[], boot_val text, reset_val text, sourcefile text, sourceline int4, pending_restart bool", system_rows::Settings),
+      Table("pg_stat_activity", 12222,
+            "datid oid, datname text, pid int4, leader_pid int4, usesysid oid, usename text, application_name text, "
+            "client_addr text, client_hostname text, client_port int4, backend_start timestamptz, "
+            "xact_start timestamptz, query_start timestamptz, state_change timestamptz, wait_event_type text, "
+            "wait_event text, state text, backend_xid int8, backend_xmin int8, query_id int8, query text, "
+            "backend_type text",
+            system_rows::Activity),
+      Table("pg_locks", 12073,
+            "locktype text, database oid, relation oid, page int4, tuple int2, virtualxid text, transactionid int8, "
+            "classid oid, objid oid, objsubid int2, virtualtransaction text, pid int4, mode text, granted bool, "
+            "fastpath bool, waitstart timestamptz",
+            system_rows::Locks),
+      Table("pg_stat_user_tables", 12161, kTableStatisticsColumns, system_rows::TableStatistics),
+      Table("pg_stat_all_tables", 12142, kTableStatisticsColumns, system_rows::TableStatistics),
       Table("pg_tablespace", 1213, "oid oid, spcname text, spcowner oid, spcacl text[], spcoptions text[]", system_rows::Tablespaces),
       Table("pg_description", 2609, "objoid oid, classoid oid, objsubid int4, description text", system_rows::None),
       Table("pg_shdescription", 2396, "objoid oid, classoid oid, description text", system_rows::None),

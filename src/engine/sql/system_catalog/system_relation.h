@@ -86,7 +86,8 @@ class CatalogRow {
   std::vector<Value> values_;
 };
 
-// Builders of the tables' rows (pg_catalog_objects.cc, pg_catalog_server.cc).
+// Builders of the tables' rows (pg_catalog_objects.cc, pg_catalog_server.cc,
+// pg_catalog_activity.cc).
 namespace system_rows {
 void Namespaces(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
 void Classes(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
@@ -104,6 +105,9 @@ void Tablespaces(const SystemInfo&, const SystemRelation&, std::vector<std::vect
 void InformationSchemaColumns(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
 void KeyColumnUsage(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
 void ConstraintColumnUsage(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
+void Activity(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
+void Locks(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
+void TableStatistics(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
 void None(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
 }  // namespace system_rows
 

@@ -1,0 +1,63 @@
+// Database: what pg_stat_activity, pg_locks and pg_stat_user_tables show
+// (see database.h): the locks and lanes by holder, the tables' counts.
+#include <algorithm>
+
+#include "engine/database.h"
+
+namespace paceline::engine {
+
+std::vector<sql::LockActivity> Database::LockActivities() const {
+  std::vector<sql::LockActivity> out;
+  for (const AdvisoryLockTable::LockState& l : advisory_lock_table_.Snapshot()) {
+    sql::LockActivity a;
+    a.locktype = "advisory";
+    // PostgreSQL's layout: a bigint key's high and low halves with objsubid
+    // 1; two int4 keys as classid and objid with objsubid 2.
+    const uint64_t key = static_cast<uint64_t>(l.key.id);
+    a.classid = static_cast<uint32_t>(key >> 32);
+    a.objid = static_cast<uint32_t>(key);
+    a.objsubid = l.key.pair ? 2 : 1;
+    a.pid = activity_.PidOfAdvisoryOwner(l.owner);
+    a.mode = l.exclusive ? "ExclusiveLock" : "ShareLock";
+    a.granted = l.granted;
+    out.push_back(std::move(a));
+  }
+  if (lanes_ != nullptr) {
+    for (const LaneTable::LaneState& lane : lanes_->Snapshot()) {
+      sql::LockActivity a;
+      a.locktype = "lane";
+      a.classid = static_cast<uint32_t>(lane.key >> 32);
+      a.objid = static_cast<uint32_t>(lane.key);
+      a.mode = "ExclusiveLock";
+      if (lane.holder != 0) {
+        a.pid = activity_.PidOfSession(lane.holder);
+        a.granted = true;
+        out.push_back(a);
+      }
+      for (uint64_t waiter : lane.waiting) {
+        a.pid = activity_.PidOfSession(waiter);
+        a.granted = false;
+        out.push_back(a);
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<sql::TableActivity> Database::TableActivities() const {
+  std::vector<sql::TableActivity> out;
+  for (const auto& table : catalog_.Tables()) {
+    sql::TableActivity t;
+    t.relid = table->schema().oid;
+    t.name = table->name();
+    t.inserted = table->Committed(storage::Table::Change::kInsert);
+    t.updated = table->Committed(storage::Table::Change::kUpdate);
+    t.deleted = table->Committed(storage::Table::Change::kDelete);
+    t.live = static_cast<int64_t>(table->LiveRowCount());
+    out.push_back(std::move(t));
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.relid < b.relid; });
+  return out;
+}
+
+}  // namespace paceline::engine

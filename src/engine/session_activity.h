@@ -1,0 +1,55 @@
+// SessionActivity: what pg_stat_activity shows of one session — who it is
+// (its protocol layer says: role, database, client address; the session's
+// application_name setting), what it runs (the statement text, since when,
+// in which state) and what it waits for (a conflict lane, an advisory
+// lock, a run queue). The session updates it as its requests begin and
+// end; ActivityRegistry reads it for other sessions' statements.
+//
+// Cost: a request's start and end each take the record's own mutex (never
+// contended but by a reader of pg_stat_activity), read the clock, and copy
+// the statement text into a string that keeps its capacity.
+//
+// Thread-safety: every method may be called from any thread.
+// Ownership: owned by its Session.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "engine/sql/system_catalog/server_activity.h"
+#include "engine/transaction_state.h"
+
+namespace paceline::engine {
+
+class SessionActivity {
+ public:
+  SessionActivity();
+
+  void SetIdentity(std::string user, std::string database);
+  void SetClient(std::string address, int32_t port);
+  void SetPid(int32_t pid);
+
+  // A statement (or a client message's statements) starts: active since
+  // now; with no block open, its transaction starts now too.
+  void Start(std::string_view query, bool block_open);
+  // The request ended, leaving the session in `state` with its
+  // application_name setting `application_name`.
+  void Finish(TransactionState state, std::string_view application_name);
+  // Waits that other sessions' pg_stat_activity should name; Clear ends one.
+  void Wait(std::string_view type, std::string event);
+  void ClearWait();
+
+  sql::BackendActivity Snapshot() const;
+  int32_t pid() const {
+    std::lock_guard lock(mu_);
+    return a_.pid;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  sql::BackendActivity a_;
+};
+
+}  // namespace paceline::engine

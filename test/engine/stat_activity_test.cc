@@ -1,0 +1,137 @@
+// pg_stat_activity, pg_locks and pg_stat_user_tables through sessions of one
+// database: each session's row names what it runs and its state; advisory
+// locks are listed by holder and waiter pid; tables count committed
+// changes (not rolled-back ones).
+//
+//   interleaving                                           shown to session C
+//   A: BEGIN; SELECT k FROM t WHERE k = 1                  A idle in transaction, query the SELECT
+//   A: SELECT pg_advisory_lock(7)  | B: pg_advisory_lock(7) A's lock granted, B's not (waits)
+//   A: SELECT pg_advisory_unlock(7) → B takes it           B's granted
+// Excluded: a session shown in a state it left, a waiter shown as holding,
+// a rolled-back insert counted.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "common/status.h"
+#include "engine/database.h"
+#include "engine/session.h"
+#include "test/cc/every_cc_and_scheduler.h"
+
+namespace paceline::engine {
+namespace {
+
+class StatActivityTest : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {
+ protected:
+  void SetUp() override {
+    Options options;
+    options.cc = std::get<0>(GetParam());
+    options.scheduler = std::get<1>(GetParam());
+    options.workers = 1;
+    ASSERT_TRUE(Database::Open(options, &db_).ok());
+    a_ = db_->CreateSession();
+    b_ = db_->CreateSession();
+    c_ = db_->CreateSession();
+    a_->SetBackendPid(101);
+    b_->SetBackendPid(102);
+    c_->SetBackendPid(103);
+    a_->SetIdentity("alice", "paceline");
+    Ok(c_.get(), "CREATE TABLE t (k INT PRIMARY KEY, v INT)");
+  }
+  static void Ok(Session* s, const std::string& sql, QueryResult* r = nullptr) {
+    QueryResult local;
+    Status st = s->Execute(sql, r ? r : &local);
+    ASSERT_TRUE(st.ok()) << sql << ": " << st.ToString();
+  }
+  // Rows of `sql` run by session C, each row's columns as text.
+  std::vector<std::vector<std::string>> Rows(const std::string& sql) {
+    QueryResult r;
+    Ok(c_.get(), sql, &r);
+    std::vector<std::vector<std::string>> out;
+    for (const auto& row : r.rows) {
+      out.emplace_back();
+      for (const auto& v : row) out.back().push_back(v.is_null() ? "NULL" : v.ToString());
+    }
+    return out;
+  }
+  bool AwaitAdvisoryWaiters(size_t n) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (db_->AdvisoryLockWaiters() < n && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+    return db_->AdvisoryLockWaiters() >= n;
+  }
+
+  std::unique_ptr<Database> db_;
+  std::unique_ptr<Session> a_, b_, c_;
+};
+
+TEST_P(StatActivityTest, EachSessionShowsItsStateAndStatement) {
+  Ok(a_.get(), "BEGIN");
+  Ok(a_.get(), "SELECT k FROM t WHERE k = 1");
+  auto rows = Rows("SELECT pid, usename, state, query, xact_start IS NOT NULL, backend_type FROM pg_stat_activity "
+                   "ORDER BY pid");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"101", "alice", "idle in transaction", "SELECT k FROM t WHERE k = 1",
+                                               "t", "client backend"}));
+  EXPECT_EQ(rows[1][2], "idle");
+  EXPECT_EQ(rows[1][4], "f") << "an idle session has no transaction";
+  EXPECT_EQ(rows[2][2], "active") << "the session reading it runs";
+  EXPECT_EQ(rows[2][3].rfind("SELECT pid, usename", 0), 0u);
+
+  // A failed block, then its end.
+  QueryResult r;
+  EXPECT_FALSE(a_->Execute("SELECT 1 / 0", &r).ok());
+  EXPECT_EQ(Rows("SELECT state FROM pg_stat_activity WHERE pid = 101")[0][0], "idle in transaction (aborted)");
+  Ok(a_.get(), "ROLLBACK");
+  EXPECT_EQ(Rows("SELECT state, query FROM pg_stat_activity WHERE pid = 101")[0],
+            (std::vector<std::string>{"idle", "ROLLBACK"}));
+
+  // A session that is gone is not shown.
+  b_.reset();
+  EXPECT_EQ(Rows("SELECT count(*) FROM pg_stat_activity")[0][0], "2");
+}
+
+TEST_P(StatActivityTest, LocksShowHoldersAndWaitersOfAdvisoryLocks) {
+  Ok(a_.get(), "SELECT pg_advisory_lock(7)");
+  std::thread waiter([&] { Ok(b_.get(), "SELECT pg_advisory_lock(7)"); });
+  ASSERT_TRUE(AwaitAdvisoryWaiters(1));
+  const std::string query =
+      "SELECT locktype, classid, objid, objsubid, pid, mode, granted FROM pg_locks ORDER BY granted DESC, pid";
+  auto rows = Rows(query);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"advisory", "0", "7", "1", "101", "ExclusiveLock", "t"}));
+  EXPECT_EQ(rows[1], (std::vector<std::string>{"advisory", "0", "7", "1", "102", "ExclusiveLock", "f"}));
+  Ok(a_.get(), "SELECT pg_advisory_unlock(7)");
+  waiter.join();
+  rows = Rows(query);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0][4], "102");
+  EXPECT_EQ(rows[0][6], "t");
+  Ok(b_.get(), "SELECT pg_advisory_unlock_all()");
+  EXPECT_TRUE(Rows(query).empty());
+}
+
+TEST_P(StatActivityTest, TablesCountCommittedChangesOnly) {
+  Ok(a_.get(), "INSERT INTO t VALUES (1, 0), (2, 0), (3, 0)");
+  Ok(a_.get(), "UPDATE t SET v = 1 WHERE k < 3");
+  Ok(a_.get(), "DELETE FROM t WHERE k = 3");
+  Ok(a_.get(), "BEGIN");
+  Ok(a_.get(), "INSERT INTO t VALUES (9, 9)");
+  Ok(a_.get(), "ROLLBACK");
+  auto rows = Rows("SELECT relname, n_tup_ins, n_tup_upd, n_tup_del, n_live_tup, relid = 't'::regclass "
+                   "FROM pg_stat_user_tables");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"t", "3", "2", "1", "2", "t"}));
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryCcAndScheduler, StatActivityTest,
+                         ::testing::Combine(::testing::ValuesIn(test_params::kCcNames),
+                                            ::testing::ValuesIn(test_params::DistinctSchedulerNames())),
+                         test_params::CcSchedulerName);
+
+}  // namespace
+}  // namespace paceline::engine
