@@ -22,34 +22,6 @@ namespace {
 
 // Settings a session starts with (SHOW name); SET may change them. Names
 // with a dot (custom settings, e.g. "paceline.x" or "myapp.y") may be set freely.
-const std::map<std::string, std::string, std::less<>>& DefaultSettings() {
-  static const auto* settings = new std::map<std::string, std::string, std::less<>>{
-      {"application_name", ""},
-      {"client_encoding", "UTF8"},
-      {"client_min_messages", "notice"},
-      {"datestyle", "ISO, MDY"},
-      {"default_transaction_isolation", "serializable"},
-      {"default_transaction_read_only", "off"},
-      {"extra_float_digits", "1"},
-      {"idle_in_transaction_session_timeout", "0"},
-      {"integer_datetimes", "on"},
-      {"intervalstyle", "postgres"},
-      {"lock_timeout", "0"},
-      {"max_identifier_length", "63"},
-      {"search_path", "\"$user\", public"},
-      {"server_encoding", "UTF8"},
-      {"server_version", "15.0 (Paceline 0.1.0)"},
-      {"server_version_num", "150000"},
-      {"standard_conforming_strings", "on"},
-      {"statement_timeout", "0"},
-      {"synchronous_commit", "on"},
-      {"timezone", "UTC"},
-      {"transaction_isolation", "serializable"},
-      {"transaction_read_only", "off"},
-  };
-  return *settings;
-}
-
 bool IsDdl(sql::StatementKind kind) {
   switch (kind) {
     case sql::StatementKind::kCreateTable: case sql::StatementKind::kCreateDomain:
@@ -99,24 +71,12 @@ const char* ReadOnlyViolation(const sql::PreparedStatement& statement) {
   }
 }
 
-bool IsOn(std::string_view value) {
-  return value == "on" || value == "true" || value == "yes" || value == "1" || value == "t";
-}
-
 bool SameResultShape(const sql::PreparedStatement& a, const sql::PreparedStatement& b) {
   if (a.returns_rows != b.returns_rows || a.columns.size() != b.columns.size()) return false;
   for (size_t i = 0; i < a.columns.size(); ++i) {
     if (!(a.columns[i].type == b.columns[i].type)) return false;
   }
   return true;
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
 }
 
 }  // namespace
@@ -126,7 +86,7 @@ Session::Session(Database* db)
       sequences_(&db->catalog_, db->durability_.get()),
       advisory_locks_(&db->advisory_lock_table_, &cancel_, db->options().lock_timeout),
       system_info_(this, &db->catalog_),
-      settings_(DefaultSettings()),
+      settings_(Session::DefaultSettings()),
       id_(db->next_session_id_.fetch_add(1, std::memory_order_relaxed)) {
   activity_.SetPid(backend_pid());
   db_->activity_.Add(id_, &activity_, &advisory_locks_);
@@ -141,80 +101,6 @@ Session::~Session() {
 void Session::FinishActivity() {
   auto it = settings_.find("application_name");
   activity_.Finish(state_, it == settings_.end() ? std::string_view() : std::string_view(it->second));
-}
-
-Status Session::GetSetting(std::string_view name, std::string* value) const {
-  if (Lower(name) == "transaction_read_only") {
-    *value = read_only_ ? "on" : "off";
-    return Status::OK();
-  }
-  auto it = settings_.find(Lower(name));
-  if (it == settings_.end()) {
-    return Status(sqlstate::kUndefinedObject, "unrecognized configuration parameter \"" + std::string(name) + "\"");
-  }
-  *value = it->second;
-  return Status::OK();
-}
-
-std::vector<std::pair<std::string, std::string>> Session::AllSettings() const {
-  std::vector<std::pair<std::string, std::string>> out(settings_.begin(), settings_.end());
-  for (auto& [name, value] : out) {
-    if (name == "transaction_read_only") value = read_only_ ? "on" : "off";
-  }
-  return out;
-}
-
-Status Session::SetSettingFromStatement(const std::string& name, const std::string& value, bool local) {
-  std::string key = Lower(name);
-  // As SET LOCAL: for the rest of the block; outside one, no effect.
-  if (local && state_ == TransactionState::kIdle) return Status::OK();
-  PL_RETURN_IF_ERROR(SetSetting(key, value));
-  if (local) local_settings_.push_back(key);
-  return Status::OK();
-}
-
-Status Session::SetSetting(std::string_view name, std::string value) {
-  std::string key = Lower(name);
-  if (!settings_.count(key) && key.find('.') == std::string::npos) {
-    return Status(sqlstate::kUndefinedObject, "unrecognized configuration parameter \"" + std::string(name) + "\"");
-  }
-  if (key == "server_version" || key == "server_version_num" || key == "server_encoding" ||
-      key == "integer_datetimes" || key == "max_identifier_length") {
-    return Status("55P02", "parameter \"" + key + "\" cannot be changed");
-  }
-  if (key == "transaction_read_only") {  // this transaction's mode, not a stored setting
-    if (state_ != TransactionState::kIdle) read_only_ = IsOn(value);
-    return Status::OK();
-  }
-  // The first change inside a block saves what its end may restore.
-  if (state_ != TransactionState::kIdle && !block_settings_) block_settings_ = settings_;
-  if (key == "default_transaction_read_only" && state_ == TransactionState::kIdle) read_only_ = IsOn(value);
-  settings_[key] = std::move(value);
-  return Status::OK();
-}
-
-void Session::EndBlockSettings(bool commit) {
-  if (block_settings_) {
-    if (!commit) {
-      settings_ = std::move(*block_settings_);
-    } else {
-      for (const auto& key : local_settings_) {
-        auto saved = block_settings_->find(key);
-        if (saved == block_settings_->end()) settings_.erase(key);
-        else settings_[key] = saved->second;
-      }
-    }
-    block_settings_.reset();
-  }
-  local_settings_.clear();
-  auto it = settings_.find("default_transaction_read_only");
-  read_only_ = it != settings_.end() && IsOn(it->second);
-}
-
-void Session::ResetAllSettings(bool block_scoped) {
-  for (const auto& [key, value] : DefaultSettings()) {
-    if (SetSetting(key, value).ok() && block_scoped) local_settings_.push_back(key);
-  }
 }
 
 Status Session::Prepare(std::string_view sql, const std::vector<Type>& declared_types,

@@ -371,7 +371,10 @@ class Session {
   std::vector<Executed> executed_;
   cc::AbortReason last_abort_reason_ = cc::AbortReason::kNone;  // of the last ended transaction
   int64_t txn_start_ = 0;
-  std::map<std::string, std::string, std::less<>> settings_;
+  using SettingsMap = std::map<std::string, std::string, std::less<>>;
+  // PostgreSQL's defaults of the settings a session has (session_settings.cc).
+  static const SettingsMap& DefaultSettings();
+  SettingsMap settings_;
   // The settings before the open block's first SET (none: unchanged), and
   // the names set with SET LOCAL in it.
   std::optional<std::map<std::string, std::string, std::less<>>> block_settings_;

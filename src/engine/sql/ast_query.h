@@ -66,6 +66,7 @@ enum class UnaryOp { kMinus, kPlus, kNot };
 
 enum class BinaryOp {
   kAdd, kSub, kMul, kDiv, kMod,
+  kBitAnd, kBitOr, kBitXor, kShiftLeft, kShiftRight,  // & | # << >> on integers
   kEq, kNe, kLt, kLe, kGt, kGe,
   kAnd, kOr,
   kConcat,            // ||
@@ -161,6 +162,11 @@ struct FromItem {
   // A function in FROM (`generate_series(1, 3) AS g (n)`): the call, as an
   // expression of kind kFunction.
   ExprPtr function;
+  // ROWS FROM (f(..), g(..)): each function an item of its own (its
+  // `function` set), their rows zipped (the shorter ones NULL-padded);
+  // `function` is then null. Also how a select list's set-returning calls
+  // run (Transformer::MoveSetReturningTargets).
+  std::vector<std::unique_ptr<FromItem>> rows_from;
   bool lateral = false;
   bool ordinality = false;  // a function in FROM .. WITH ORDINALITY
   std::vector<std::string> column_aliases;  // FROM t AS x (a, b): renames the first columns

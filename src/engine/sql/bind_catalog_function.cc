@@ -41,6 +41,11 @@ constexpr CatalogFunction kCatalogFunctions[] = {
     {"pg_get_userbyid", ScalarFunction::kGetUserById, "o", 1, TypeId::kText},
     {"pg_table_is_visible", ScalarFunction::kTableIsVisible, "o", 1, TypeId::kBool},
     {"pg_type_is_visible", ScalarFunction::kTableIsVisible, "o", 1, TypeId::kBool},
+    // No collations or functions are listed (pg_collation, pg_proc): NULL,
+    // as PostgreSQL answers for an OID that names none.
+    {"pg_collation_is_visible", ScalarFunction::kNullText, "o", 1, TypeId::kBool},
+    {"pg_function_is_visible", ScalarFunction::kNullText, "o", 1, TypeId::kBool},
+    {"pg_type_is_visible", ScalarFunction::kTableIsVisible, "o", 1, TypeId::kBool},
     {"pg_get_expr", ScalarFunction::kGetExpr, "tob", 2, TypeId::kText},
     {"pg_get_indexdef", ScalarFunction::kGetIndexdef, "oib", 1, TypeId::kText},
     {"pg_get_constraintdef", ScalarFunction::kGetConstraintdef, "ob", 1, TypeId::kText},

@@ -355,6 +355,40 @@ Status Binder::BindBinary(const Expr& e, Context& ctx, BoundExprPtr* out) {
       (*out)->children.push_back(std::move(right));
       return Status::OK();
     }
+    case BinaryOp::kBitAnd: case BinaryOp::kBitOr: case BinaryOp::kBitXor: case BinaryOp::kShiftLeft:
+    case BinaryOp::kShiftRight: {
+      // Integers only. & | #: the wider of the two types (an untyped side
+      // takes the other's, both untyped are int4); << >>: the left's type,
+      // the count int4.
+      const bool shift = op == BinaryOp::kShiftLeft || op == BinaryOp::kShiftRight;
+      if (IsUnknown(*left)) {
+        const Type t = !shift && right->type.IsInteger() ? right->type : Type(TypeId::kInt32);
+        PL_RETURN_IF_ERROR(Coerce(&left, t, false, e.location));
+      }
+      if (IsUnknown(*right)) {
+        const Type t = !shift && left->type.IsInteger() ? left->type : Type(TypeId::kInt32);
+        PL_RETURN_IF_ERROR(Coerce(&right, t, false, e.location));
+      }
+      if (!left->type.IsInteger() || !right->type.IsInteger()) {
+        return Status(sqlstate::kUndefinedFunction,
+                      "operator does not exist: " + TypeText(left->type) + " " + OperatorText(op) + " " +
+                          TypeText(right->type),
+                      Pos(e.location));
+      }
+      Type result = left->type;
+      if (shift) {
+        PL_RETURN_IF_ERROR(Coerce(&right, Type(TypeId::kInt32), false, e.location));
+      } else {
+        result = PromoteNumbers(left->type, right->type);
+        PL_RETURN_IF_ERROR(Coerce(&left, result, false, e.location));
+        PL_RETURN_IF_ERROR(Coerce(&right, result, false, e.location));
+      }
+      *out = MakeNode(BoundKind::kArithmetic, result, e.location);
+      (*out)->op = op;
+      (*out)->children.push_back(std::move(left));
+      (*out)->children.push_back(std::move(right));
+      return Status::OK();
+    }
     default:
       break;
   }

@@ -273,7 +273,7 @@ Status Binder::BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
       }
     }
   }
-  if (name == "pg_get_serial_sequence" && !e.distinct && !e.star) return BindSerialSequence(e, out);
+  if (name == "pg_get_serial_sequence" && !e.distinct && !e.star) return BindSerialSequence(e, ctx, out);
   if (IsCatalogFunctionName(name) && !e.distinct && !e.star) return BindCatalogFunction(e, ctx, out);
   if (IsTableFunctionName(name)) return NotSupported(name + " in the select list (use FROM " + name + "(...))");
   if (e.distinct || e.star) {

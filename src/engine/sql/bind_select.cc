@@ -114,11 +114,12 @@ Status Binder::BindFrom(const std::vector<std::unique_ptr<FromItem>>& from, cons
       entry.name = name;
       entry.source = static_cast<int>(plan->sources.size());
       // A WITH query's name, then the search path: pg_catalog, public.
-      const bool named_cte = !item.function && !item.subquery && item.table.schema.empty() &&
+      const bool function = item.function || !item.rows_from.empty();
+      const bool named_cte = !function && !item.subquery && item.table.schema.empty() &&
                              FindCte(ctx, item.table.name) != nullptr;
       const SystemRelation* system = nullptr;
-      if (!item.function && !item.subquery && !named_cte) PL_RETURN_IF_ERROR(FindSystemRelationFor(item.table, &system));
-      if (item.function) {
+      if (!function && !item.subquery && !named_cte) PL_RETURN_IF_ERROR(FindSystemRelationFor(item.table, &system));
+      if (function) {
         std::shared_ptr<const DerivedPlan> derived;
         PL_RETURN_IF_ERROR(BindFunctionSource(item, ctx, &derived));
         sp.derived = derived;

@@ -10,6 +10,8 @@
 // for it and it is never a reference for the scheduler.
 #include "engine/sql/binder_internal.h"
 
+#include <algorithm>
+
 #include "engine/sql/sequence_access.h"
 
 namespace paceline::sql {
@@ -69,34 +71,43 @@ Status Binder::BindSequenceFunction(const Expr& e, Context& ctx, ScalarFunction 
   return Status::OK();
 }
 
-Status Binder::BindSerialSequence(const Expr& e, BoundExprPtr* out) {
+Status Binder::BindSerialSequence(const Expr& e, Context& ctx, BoundExprPtr* out) {
   if (e.list.size() != 2) {
     std::string sig;
     for (size_t i = 0; i < e.list.size(); ++i) sig += i == 0 ? "unknown" : ", unknown";
     return Status(sqlstate::kUndefinedFunction, "function pg_get_serial_sequence(" + sig + ") does not exist",
                   Pos(e.location));
   }
-  for (const auto& arg : e.list) {
-    if (arg->kind != ExprKind::kLiteral || arg->literal_kind != LiteralKind::kString) {
-      return NotSupported("pg_get_serial_sequence with arguments other than string constants");
+  const bool constant = std::all_of(e.list.begin(), e.list.end(), [](const ExprPtr& arg) {
+    return arg->kind == ExprKind::kLiteral && arg->literal_kind == LiteralKind::kString;
+  });
+  if (!constant) {
+    // Names known only at run time (SQLAlchemy's reflection passes a
+    // catalog column): evaluated per row against the session's catalog.
+    std::vector<BoundExprPtr> args;
+    for (const auto& a : e.list) {
+      BoundExprPtr b;
+      PL_RETURN_IF_ERROR(BindExpr(*a, ctx, &b));
+      if (IsUnknown(*b)) PL_RETURN_IF_ERROR(Coerce(&b, Type(TypeId::kText), false, e.location));
+      if (!b->type.IsString()) {
+        return Status(sqlstate::kUndefinedFunction, "function pg_get_serial_sequence(" + TypeText(b->type) +
+                                                        ") does not exist", Pos(e.location));
+      }
+      args.push_back(std::move(b));
     }
+    auto node = MakeNode(BoundKind::kFunction, Type(TypeId::kText), e.location);
+    node->function = ScalarFunction::kSerialSequence;
+    node->children = std::move(args);
+    *out = std::move(node);
+    return Status::OK();
   }
-  // The table as regclass input names it; the column as written.
+  // Constant names: resolved now, the plan names the table (it is bound
+  // again when the table changes).
   std::string table_name;
   PL_RETURN_IF_ERROR(SequenceNameFromText(e.list[0]->text, &table_name).WithPosition(Pos(e.list[0]->location)));
-  const std::string& column = e.list[1]->text;
-  std::shared_ptr<storage::Table> table = catalog_->FindTable(table_name);
-  if (!table) return Status(sqlstate::kUndefinedTable, "relation \"" + table_name + "\" does not exist");
-  if (table->schema().FindColumn(column) < 0) {
-    return Status(sqlstate::kUndefinedColumn,
-                  "column \"" + column + "\" of relation \"" + table_name + "\" does not exist");
-  }
+  Value name;
+  PL_RETURN_IF_ERROR(SerialSequenceOf(*catalog_, e.list[0]->text, e.list[1]->text, &name));
   relations_named_.push_back(table_name);
-  Value name = Value::Null(TypeId::kText);
-  for (const std::string& sequence : catalog_->OwnedSequences(table_name)) {
-    std::shared_ptr<catalog::Sequence> owned = catalog_->FindSequence(sequence);
-    if (owned && owned->schema().owned_by_column == column) name = Value::Text("public." + RegclassText(sequence));
-  }
   *out = BoundExpr::Constant(std::move(name), Type(TypeId::kText));
   (*out)->location = e.location;
   return Status::OK();

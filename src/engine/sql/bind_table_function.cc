@@ -62,10 +62,23 @@ std::string ScalarFunctionColumn(const FromItem& item) {
 
 bool Binder::IsTableFunctionName(const std::string& name) {
   return name == "generate_series" || name == "unnest" || name == "pg_partition_ancestors" ||
+         name == "generate_subscripts" ||
          FindJsonSource(name) != nullptr;
 }
 
 Status Binder::BindFunctionSource(const FromItem& item, Context& ctx, std::shared_ptr<const DerivedPlan>* out) {
+  if (!item.rows_from.empty()) {
+    // ROWS FROM: each function bound as a source of its own, their columns in order.
+    auto derived = std::make_shared<DerivedPlan>();
+    for (const auto& member : item.rows_from) {
+      std::shared_ptr<const DerivedPlan> one;
+      PL_RETURN_IF_ERROR(BindFunctionSource(*member, ctx, &one));
+      derived->columns.insert(derived->columns.end(), one->columns.begin(), one->columns.end());
+      derived->correlated = derived->correlated || one->correlated;
+      derived->rows_from.push_back(std::move(one));
+    }
+    return FinishFunctionSource(item, std::move(derived), out);
+  }
   const Expr& call = *item.function;
   if (call.kind != ExprKind::kFunction) return NotSupported("this expression in FROM");
   const std::string& name = call.function_name;
@@ -79,6 +92,9 @@ Status Binder::BindFunctionSource(const FromItem& item, Context& ctx, std::share
   } else if (name == "unnest") {
     derived->function.kind = TableFunctionKind::kUnnest;
     PL_RETURN_IF_ERROR(BindUnnestSource(item, inner, derived.get()));
+  } else if (name == "generate_subscripts") {
+    derived->function.kind = TableFunctionKind::kGenerateSubscripts;
+    PL_RETURN_IF_ERROR(BindSubscriptsSource(item, inner, derived.get()));
   } else if (name == "pg_partition_ancestors") {
     derived->function.kind = TableFunctionKind::kPartitionAncestors;
     if (call.list.size() != 1) return NotSupported("pg_partition_ancestors with " + std::to_string(call.list.size()) + " arguments");
@@ -94,6 +110,11 @@ Status Binder::BindFunctionSource(const FromItem& item, Context& ctx, std::share
     return NotSupported("function " + name + " in FROM");
   }
   derived->correlated = inner.correlated;
+  return FinishFunctionSource(item, std::move(derived), out);
+}
+
+Status Binder::FinishFunctionSource(const FromItem& item, std::shared_ptr<DerivedPlan> derived,
+                                    std::shared_ptr<const DerivedPlan>* out) {
   // WITH ORDINALITY adds a bigint column; column aliases rename the columns in order.
   derived->ordinality = item.ordinality;
   if (item.ordinality) derived->columns.push_back({"ordinality", Type(TypeId::kInt64)});
@@ -134,6 +155,31 @@ Status Binder::BindSeriesSource(const FromItem& item, Context& inner, DerivedPla
   }
   for (auto& a : series) PL_RETURN_IF_ERROR(Coerce(&a, type, false, call.location));
   derived->columns.push_back({ScalarFunctionColumn(item), type});
+  return Status::OK();
+}
+
+Status Binder::BindSubscriptsSource(const FromItem& item, Context& inner, DerivedPlan* derived) {
+  // generate_subscripts(array, dim [, reverse]): int4 subscripts.
+  const Expr& call = *item.function;
+  std::vector<BoundExprPtr>& args = derived->function.args;
+  for (const auto& a : call.list) {
+    BoundExprPtr b;
+    PL_RETURN_IF_ERROR(BindExpr(*a, inner, &b));
+    args.push_back(std::move(b));
+  }
+  bool fits = !call.star && !call.distinct && (args.size() == 2 || args.size() == 3) && args[0]->type.IsArray();
+  if (fits) {
+    if (IsUnknown(*args[1]) || args[1]->type.IsInteger()) PL_RETURN_IF_ERROR(Coerce(&args[1], Type(TypeId::kInt32), false, call.location));
+    if (args.size() == 3 && IsUnknown(*args[2])) PL_RETURN_IF_ERROR(Coerce(&args[2], Type(TypeId::kBool), false, call.location));
+    fits = args[1]->type.id == TypeId::kInt32 && (args.size() == 2 || args[2]->type.id == TypeId::kBool);
+  }
+  if (!fits) {
+    std::string types;
+    for (const auto& a : args) types += (types.empty() ? "" : ", ") + TypeText(a->type);
+    return Status(sqlstate::kUndefinedFunction, "function generate_subscripts(" + types + ") does not exist",
+                  Pos(call.location));
+  }
+  derived->columns.push_back({ScalarFunctionColumn(item), Type(TypeId::kInt32)});
   return Status::OK();
 }
 

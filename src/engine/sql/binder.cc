@@ -205,6 +205,7 @@ void Binder::FinalizeParameters(DerivedPlan* plan) const {
     for (auto& e : row) FinalizeParameters(e.get());
   }
   for (auto& e : plan->function.args) FinalizeParameters(e.get());
+  for (auto& member : plan->rows_from) FinalizeParameters(const_cast<DerivedPlan*>(member.get()));
   if (plan->left) FinalizeParameters(const_cast<DerivedPlan*>(plan->left.get()));
   if (plan->right) FinalizeParameters(const_cast<DerivedPlan*>(plan->right.get()));
 }

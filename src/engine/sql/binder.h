@@ -99,6 +99,8 @@ class Binder {
   static std::string_view FunctionName(ScalarFunction function);
   static std::string_view ArrayFunctionName(ScalarFunction function);    // bind_array.cc
   static std::string_view CatalogFunctionName(ScalarFunction function);  // bind_catalog_function.cc
+  // count, sum, ..., array_agg: an aggregate's name.
+  static bool IsAggregateName(const std::string& name);
 
  private:
   struct ScopeEntry;
@@ -134,6 +136,10 @@ class Binder {
   // the Context its arguments bind in and fills the function's arguments
   // and columns; BindFunctionSource adds WITH ORDINALITY and the aliases.
   Status BindFunctionSource(const FromItem& item, Context& ctx, std::shared_ptr<const DerivedPlan>* out);
+  // BindFunctionSource's end: WITH ORDINALITY, the column aliases, the layout.
+  Status FinishFunctionSource(const FromItem& item, std::shared_ptr<DerivedPlan> derived,
+                              std::shared_ptr<const DerivedPlan>* out);
+  Status BindSubscriptsSource(const FromItem& item, Context& inner, DerivedPlan* derived);
   Status BindSeriesSource(const FromItem& item, Context& inner, DerivedPlan* derived);
   Status BindUnnestSource(const FromItem& item, Context& inner, DerivedPlan* derived);  // bind_array.cc
   Status BindJsonSource(const FromItem& item, Context& inner, DerivedPlan* derived);
@@ -169,7 +175,6 @@ class Binder {
   // An aggregate call's kind, arguments and type; `over` for an aggregate
   // used as a window function (its arguments may then hold aggregates).
   Status BindAggregateSpec(const Expr& e, Context& ctx, bool over, AggregateSpec* spec);
-  static bool IsAggregateName(const std::string& name);
   static bool IsScalarFunctionName(const std::string& name);
 
   // Window functions (bind_window.cc): `f(..) OVER ..` registers a
@@ -213,7 +218,7 @@ class Binder {
   // pg_get_serial_sequence('table', 'column'): the name ('public.t_id_seq')
   // of the sequence the column owns (serial, identity, OWNED BY), NULL when
   // none; resolved while binding (constant arguments only, else 0A000).
-  Status BindSerialSequence(const Expr& e, BoundExprPtr* out);
+  Status BindSerialSequence(const Expr& e, Context& ctx, BoundExprPtr* out);
   // The system catalogs' and the session's functions, and the regular
   // expression operators (bind_catalog_function.cc).
   static bool IsCatalogFunctionName(const std::string& name);

@@ -67,6 +67,11 @@ std::string OperatorText(BinaryOp op) {
     case BinaryOp::kMul: return "*";
     case BinaryOp::kDiv: return "/";
     case BinaryOp::kMod: return "%";
+    case BinaryOp::kBitAnd: return "&";
+    case BinaryOp::kBitOr: return "|";
+    case BinaryOp::kBitXor: return "#";
+    case BinaryOp::kShiftLeft: return "<<";
+    case BinaryOp::kShiftRight: return ">>";
     case BinaryOp::kEq: return "=";
     case BinaryOp::kNe: return "<>";
     case BinaryOp::kLt: return "<";

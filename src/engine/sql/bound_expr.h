@@ -81,6 +81,7 @@ enum class ScalarFunction {
   kVersion, kCurrentDatabase, kCurrentSchema, kCurrentSchemas, kCurrentUser, kBackendPid, kFormatType,
   kGetUserById, kTableIsVisible, kGetExpr, kGetIndexdef, kGetConstraintdef, kGetViewdef, kNullText, kTrue,
   kEncodingToChar, kQuoteIdent, kCurrentSetting, kSetConfig, kPartitionAncestor,
+  kSerialSequence,  // pg_get_serial_sequence(text, text) of names known at run time
   kRegclassIn,      // text → oid: a relation's name (or digits) as regclass input reads it
   kRegclassOut,     // oid → text: the relation's name, as regclass output prints it
   kRegtypeIn, kRegtypeOut, kRegnamespaceIn, kRegnamespaceOut,
@@ -114,6 +115,7 @@ enum class TableFunctionKind {
   kNone,
   kGenerateSeries,  // (start, stop[, step]): start, start + step, .. up to stop
   kUnnest,          // (array): its elements
+  kGenerateSubscripts,  // (array, dim[, reverse]): the subscripts of dimension dim
   // json[b]_array_elements[_text], json[b]_each[_text], json[b]_object_keys
   // (one json or jsonb argument; its type tells the twins apart).
   kJsonArrayElements, kJsonArrayElementsText, kJsonEach, kJsonEachText, kJsonObjectKeys,

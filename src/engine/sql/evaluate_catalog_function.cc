@@ -2,6 +2,7 @@
 // (bind_catalog_function.cc binds them), through ctx.system.
 #include "common/array_value.h"
 #include "engine/sql/evaluator_internal.h"
+#include "engine/sql/sequence_access.h"
 #include "engine/sql/system_catalog/catalog_objects.h"
 #include "engine/sql/system_catalog/system_info.h"
 
@@ -19,8 +20,8 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
                                Value* out) {
   // Functions that need no session.
   switch (e.function) {
-    case ScalarFunction::kNullText:
-      *out = Value::Null(TypeId::kText);
+    case ScalarFunction::kNullText:  // NULL of the function's type (text or bool)
+      *out = Value::Null(e.type.id);
       return Status::OK();
     case ScalarFunction::kTrue:
       *out = Value::Bool(true);
@@ -104,11 +105,18 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
                                                       : "unknown (OID=" + std::to_string(role) + ")");
       return Status::OK();
     }
-    case ScalarFunction::kTableIsVisible:
-      *out = objects.RelationByOid(OidArg(args[0])) || objects.FormatType(OidArg(args[0]), std::nullopt)
-                 ? Value::Bool(true)
-                 : Value::Null(TypeId::kBool);
+    case ScalarFunction::kTableIsVisible: {
+      // Visible: found first by its bare name on the search path
+      // (pg_catalog, then public); information_schema's never are.
+      const std::optional<RelationRef> relation = objects.RelationByOid(OidArg(args[0]));
+      if (!relation) {
+        *out = objects.FormatType(OidArg(args[0]), std::nullopt) ? Value::Bool(true) : Value::Null(TypeId::kBool);
+        return Status::OK();
+      }
+      const std::optional<RelationRef> first = objects.RelationByName("", relation->name);
+      *out = Value::Bool(first && first->oid == relation->oid);
       return Status::OK();
+    }
     case ScalarFunction::kGetExpr:  // the catalogs hold an expression's text already
       *out = args[0];
       return Status::OK();
@@ -122,6 +130,8 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
     case ScalarFunction::kGetViewdef:
       *out = TextOrNull(objects.ViewDef(OidArg(args[0])));
       return Status::OK();
+    case ScalarFunction::kSerialSequence:
+      return SerialSequenceOf(info.catalog(), args[0].string_value(), args[1].string_value(), out);
     case ScalarFunction::kRegclassIn: {
       uint32_t oid = 0;
       PL_RETURN_IF_ERROR(objects.RegclassOid(args[0].string_value(), &oid));

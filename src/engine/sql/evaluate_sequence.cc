@@ -1,9 +1,28 @@
 // ExpressionEvaluator: nextval, currval, setval and lastval (see
 // sequence_access.h for what the engine does behind them).
 #include "engine/sql/evaluator_internal.h"
+#include "engine/catalog/catalog.h"
 #include "engine/sql/sequence_access.h"
 
 namespace paceline::sql {
+
+Status SerialSequenceOf(const catalog::Catalog& catalog, std::string_view table, const std::string& column,
+                        Value* out) {
+  std::string table_name;
+  PL_RETURN_IF_ERROR(SequenceNameFromText(table, &table_name));
+  std::shared_ptr<storage::Table> found = catalog.FindTable(table_name);
+  if (!found) return Status(sqlstate::kUndefinedTable, "relation \"" + table_name + "\" does not exist");
+  if (found->schema().FindColumn(column) < 0) {
+    return Status(sqlstate::kUndefinedColumn,
+                  "column \"" + column + "\" of relation \"" + table_name + "\" does not exist");
+  }
+  *out = Value::Null(TypeId::kText);
+  for (const std::string& sequence : catalog.OwnedSequences(table_name)) {
+    std::shared_ptr<catalog::Sequence> owned = catalog.FindSequence(sequence);
+    if (owned && owned->schema().owned_by_column == column) *out = Value::Text("public." + RegclassText(sequence));
+  }
+  return Status::OK();
+}
 
 std::string RegclassText(std::string_view name) {
   bool plain = !name.empty() && !(name[0] >= '0' && name[0] <= '9') && name[0] != '$';

@@ -134,6 +134,17 @@ Status Executor::FunctionRows(const DerivedPlan& derived, const EvalContext& ctx
     for (Value& v : ArrayElements(arg)) out->push_back({std::move(v)});
     return Status::OK();
   }
+  if (function.kind == TableFunctionKind::kGenerateSubscripts) {
+    // Paceline's arrays have one dimension, subscripts from 1: 1..n for
+    // dimension 1 (n..1 when reverse), nothing for another or a NULL.
+    Value dim, reverse = Value::Bool(false);
+    PL_RETURN_IF_ERROR(Evaluate(*function.args[1], ctx, &dim));
+    if (function.args.size() > 2) PL_RETURN_IF_ERROR(Evaluate(*function.args[2], ctx, &reverse));
+    if (dim.is_null() || reverse.is_null() || dim.int_value() != 1) return Status::OK();
+    const int32_t n = static_cast<int32_t>(ArrayElements(arg).size());
+    for (int32_t i = 1; i <= n; ++i) out->push_back({Value::Int32(reverse.bool_value() ? n + 1 - i : i)});
+    return Status::OK();
+  }
   if (function.kind == TableFunctionKind::kPartitionAncestors) {  // no partitions: the relation itself
     out->push_back({std::move(arg)});
     return Status::OK();
@@ -205,6 +216,29 @@ Status Executor::DerivedRows(const DerivedPlan& derived, std::vector<std::vector
     row_ctx.advisory_locks = ctx_.advisory_locks;
     row_ctx.system = ctx_.system;
     out->clear();
+    if (!derived.rows_from.empty()) {
+      // ROWS FROM: row i of every function side by side, NULLs past a shorter one's end.
+      size_t width = 0;
+      for (const auto& member : derived.rows_from) {
+        std::vector<std::vector<Value>> rows;
+        PL_RETURN_IF_ERROR(FunctionRows(*member, row_ctx, &rows));
+        const size_t columns = member->columns.size();
+        for (size_t i = 0; i < rows.size() || i < out->size(); ++i) {
+          if (i == out->size()) out->emplace_back(width, Value::Null());
+          std::vector<Value>& row = (*out)[i];
+          if (i < rows.size()) {
+            row.insert(row.end(), std::make_move_iterator(rows[i].begin()), std::make_move_iterator(rows[i].end()));
+          } else {
+            row.resize(row.size() + columns, Value::Null());
+          }
+        }
+        width += columns;
+      }
+      if (derived.ordinality) {
+        for (size_t i = 0; i < out->size(); ++i) (*out)[i].push_back(Value::Int64(static_cast<int64_t>(i) + 1));
+      }
+      return Status::OK();
+    }
     if (derived.function.kind != TableFunctionKind::kNone) {
       PL_RETURN_IF_ERROR(FunctionRows(derived, row_ctx, out));
       if (derived.ordinality) {

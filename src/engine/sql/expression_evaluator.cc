@@ -71,6 +71,24 @@ Status IntegerArithmetic(BinaryOp op, int64_t a, int64_t b, TypeId result, Value
       if (b == 0) return Status(sqlstate::kDivisionByZero, "division by zero");
       r = (b == -1) ? 0 : a % b;
       break;
+    case BinaryOp::kBitAnd: r = a & b; break;
+    case BinaryOp::kBitOr: r = a | b; break;
+    case BinaryOp::kBitXor: r = a ^ b; break;
+    case BinaryOp::kShiftLeft: case BinaryOp::kShiftRight: {
+      // PostgreSQL shifts in the left operand's width (a 32-bit shift for
+      // int2 and int4, the count taken modulo the width, as the machine
+      // does), then narrows to the type: never an overflow error.
+      const bool wide = result == TypeId::kInt64;
+      const int count = static_cast<int>(b & (wide ? 63 : 31));
+      if (wide) {
+        r = op == BinaryOp::kShiftLeft ? static_cast<int64_t>(static_cast<uint64_t>(a) << count) : a >> count;
+      } else {
+        const int32_t v = static_cast<int32_t>(a);
+        r = op == BinaryOp::kShiftLeft ? static_cast<int32_t>(static_cast<uint32_t>(v) << count) : v >> count;
+        if (result == TypeId::kInt16) r = static_cast<int16_t>(r);
+      }
+      break;
+    }
     default: return InternalError("bad integer operator");
   }
   if (overflow || !FitsType(result, r)) return OutOfRange(result);

@@ -81,6 +81,10 @@ struct DerivedPlan {
   // A set-returning function in FROM (when function.kind is not kNone):
   // its rows, of `columns`' types, computed from its arguments.
   TableFunction function;
+  // ROWS FROM (f(..), g(..)) (when function.kind is kNone): each
+  // function's rows (a DerivedPlan of its own), zipped: row i holds row i
+  // of each, NULLs for a function that has fewer.
+  std::vector<std::shared_ptr<const DerivedPlan>> rows_from;
   // WITH ORDINALITY on a function in FROM: a last bigint column numbering the rows from 1.
   bool ordinality = false;
   // It reads columns of earlier FROM items (LATERAL) or of enclosing

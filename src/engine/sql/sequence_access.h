@@ -16,6 +16,11 @@
 #include <string_view>
 
 #include "common/status.h"
+#include "common/value.h"
+
+namespace paceline::catalog {
+class Catalog;
+}
 
 namespace paceline::sql {
 
@@ -52,5 +57,13 @@ Status SequenceNameFromText(std::string_view text, std::string* out);
 // Unlike quote_ident it does not quote keywords (the names it is given, a
 // serial's "<table>_<column>_seq", are none).
 std::string RegclassText(std::string_view name);
+
+// pg_get_serial_sequence(table, column): the qualified name
+// ("public.t_id_seq") of the sequence `column` of `table` (a name as
+// regclass input reads it) owns — serial, identity or OWNED BY — or NULL
+// text when none. 42P01 / 42703 for a table or column that does not exist.
+// Bound once for constant arguments, else evaluated per row.
+Status SerialSequenceOf(const catalog::Catalog& catalog, std::string_view table, const std::string& column,
+                        Value* out);
 
 }  // namespace paceline::sql

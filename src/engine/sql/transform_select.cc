@@ -2,6 +2,8 @@
 // locking clauses (see transformer.h).
 #include "engine/sql/transformer.h"
 
+#include "engine/sql/binder.h"
+
 #include <utility>
 
 #include "common/stack_depth.h"
@@ -61,6 +63,7 @@ Status Transformer::TransformSelect(const PgQuery__SelectStmt& s, std::unique_pt
     select->group_by.push_back(std::move(e));
   }
   PL_RETURN_IF_ERROR(TransformExpr(s.having_clause, &select->having));
+  PL_RETURN_IF_ERROR(MoveSetReturningTargets(select.get()));
   for (size_t i = 0; i < s.n_window_clause; ++i) {
     const Node* w = s.window_clause[i];
     if (!Is(w, PG_QUERY__NODE__NODE_WINDOW_DEF)) return Unsupported("WINDOW item " + NodeFieldName(w), -1);
@@ -200,22 +203,118 @@ Status Transformer::TransformRangeSubselect(const PgQuery__RangeSubselect& r, st
 }
 
 Status Transformer::TransformRangeFunction(const PgQuery__RangeFunction& r, std::unique_ptr<FromItem>* out) {
-  if (r.is_rowsfrom || r.n_functions != 1) return Unsupported("ROWS FROM", -1);
-  if (r.n_coldeflist > 0) return Unsupported("a column definition list", -1);
-  // Each item is a list of (call, column definitions).
-  const Node* pair = r.functions[0];
-  if (!Is(pair, PG_QUERY__NODE__NODE_LIST) || pair->list->n_items < 1) return Unsupported("this function in FROM", -1);
-  const Node* call = pair->list->items[0];
-  if (!Is(call, PG_QUERY__NODE__NODE_FUNC_CALL)) return UnsupportedExpression(*call);
+  if (r.n_coldeflist > 0 || r.n_functions == 0) return Unsupported("a column definition list", -1);
   auto item = std::make_unique<FromItem>();
   item->lateral = true;  // a function in FROM may read the items before it
   item->ordinality = r.ordinality;
-  PL_RETURN_IF_ERROR(TransformExpr(call, &item->function));
-  item->location = item->function->location;
+  // Each item is a list of (call, column definitions).
+  for (size_t i = 0; i < r.n_functions; ++i) {
+    const Node* pair = r.functions[i];
+    if (!Is(pair, PG_QUERY__NODE__NODE_LIST) || pair->list->n_items < 1) return Unsupported("this function in FROM", -1);
+    const Node* definitions = pair->list->n_items > 1 ? pair->list->items[1] : nullptr;
+    if (Is(definitions, PG_QUERY__NODE__NODE_LIST) && definitions->list->n_items > 0) {
+      return Unsupported("a column definition list", -1);
+    }
+    const Node* call = pair->list->items[0];
+    if (!Is(call, PG_QUERY__NODE__NODE_FUNC_CALL)) return UnsupportedExpression(*call);
+    ExprPtr function;
+    PL_RETURN_IF_ERROR(TransformExpr(call, &function));
+    if (r.n_functions == 1) {
+      item->function = std::move(function);
+      break;
+    }
+    auto member = std::make_unique<FromItem>();
+    member->location = function->location;
+    member->function = std::move(function);
+    item->rows_from.push_back(std::move(member));
+  }
+  item->location = item->function ? item->function->location : item->rows_from[0]->location;
   item->table.location = item->location;
-  item->table.name = item->function->function_name;  // the default alias
+  // The default alias: the function's name (ROWS FROM: the first's).
+  item->table.name = item->function ? item->function->function_name : item->rows_from[0]->function->function_name;
   if (r.alias != nullptr) PL_RETURN_IF_ERROR(TransformAlias(*r.alias, &item->table.alias, &item->column_aliases));
   *out = std::move(item);
+  return Status::OK();
+}
+
+namespace {
+
+// Set-returning functions of one column that a select list may call.
+bool IsSetReturningName(const std::string& name) {
+  return name == "unnest" || name == "generate_series" || name == "generate_subscripts" ||
+         name == "json_array_elements" || name == "jsonb_array_elements" || name == "json_array_elements_text" ||
+         name == "jsonb_array_elements_text" || name == "json_object_keys" || name == "jsonb_object_keys";
+}
+
+// Whether `e` calls an aggregate or window function anywhere (outside subqueries).
+bool CallsAggregateOrWindow(const Expr* e) {
+  if (e == nullptr) return false;
+  if (e->kind == ExprKind::kFunction && (e->over != nullptr || Binder::IsAggregateName(e->function_name))) {
+    return true;
+  }
+  if (CallsAggregateOrWindow(e->left.get()) || CallsAggregateOrWindow(e->right.get()) ||
+      CallsAggregateOrWindow(e->else_result.get())) {
+    return true;
+  }
+  for (const auto& x : e->list) {
+    if (CallsAggregateOrWindow(x.get())) return true;
+  }
+  for (const auto& w : e->whens) {
+    if (CallsAggregateOrWindow(w.condition.get()) || CallsAggregateOrWindow(w.result.get())) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Status Transformer::MoveSetReturningTargets(SelectStmt* select) {
+  // PostgreSQL runs a select list's set-returning calls in lockstep, one
+  // output row per row of the longest (the others NULL), after FROM and
+  // WHERE: that is a LATERAL ROWS FROM of the calls, joined last, whose
+  // columns the select list then reads. Above grouping or windows they
+  // would run after those, and beside a bare * the item's columns would
+  // show: not rewritten (the binder says 0A000).
+  std::vector<size_t> calls;
+  for (size_t i = 0; i < select->targets.size(); ++i) {
+    const Expr* e = select->targets[i].expr.get();
+    if (e != nullptr && e->kind == ExprKind::kFunction && IsSetReturningName(e->function_name) && !e->star &&
+        !e->distinct && e->over == nullptr) {
+      calls.push_back(i);
+    }
+  }
+  if (calls.empty() || !select->group_by.empty() || select->having != nullptr) return Status::OK();
+  for (const auto& t : select->targets) {
+    if (CallsAggregateOrWindow(t.expr.get())) return Status::OK();
+    // A bare * would take the new item's columns too: left as it is (0A000).
+    if (t.expr != nullptr && t.expr->kind == ExprKind::kStar && t.expr->qualifier.empty()) return Status::OK();
+  }
+  static constexpr const char* kAlias = "set-returning functions";  // no name a query can write unquoted
+  auto item = std::make_unique<FromItem>();
+  item->lateral = true;
+  item->table.name = item->table.alias = kAlias;
+  for (size_t k = 0; k < calls.size(); ++k) {
+    SelectItem& target = select->targets[calls[k]];
+    if (target.alias.empty()) target.alias = target.expr->function_name;  // the column's name, as PostgreSQL's
+    auto member = std::make_unique<FromItem>();
+    member->location = target.expr->location;
+    member->function = std::move(target.expr);
+    const std::string column = "c" + std::to_string(k + 1);
+    item->column_aliases.push_back(column);
+    auto ref = std::make_unique<Expr>();
+    ref->kind = ExprKind::kColumnRef;
+    ref->location = member->location;
+    ref->qualifier = kAlias;
+    ref->column = column;
+    target.expr = std::move(ref);
+    item->location = member->location;
+    item->rows_from.push_back(std::move(member));
+  }
+  if (item->rows_from.size() == 1) {
+    item->function = std::move(item->rows_from[0]->function);
+    item->rows_from.clear();
+  }
+  item->table.location = item->location;
+  select->from.push_back(std::move(item));
   return Status::OK();
 }
 

@@ -276,6 +276,8 @@ std::optional<BinaryOp> BinaryOpFromName(std::string_view name) {
       {"#>>", BinaryOp::kJsonPathText}, {"@>", BinaryOp::kContains}, {"<@", BinaryOp::kContainedBy},
       {"?", BinaryOp::kJsonExists},     {"?|", BinaryOp::kJsonExistsAny}, {"?&", BinaryOp::kJsonExistsAll},
       {"#-", BinaryOp::kJsonDeletePath},
+      {"&", BinaryOp::kBitAnd},       {"|", BinaryOp::kBitOr},     {"#", BinaryOp::kBitXor},
+      {"<<", BinaryOp::kShiftLeft},   {">>", BinaryOp::kShiftRight},
   };
   for (const Entry& e : kOperators) {
     if (e.name == name) return e.op;

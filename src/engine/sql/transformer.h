@@ -125,6 +125,9 @@ class Transformer {
   Status TransformRangeVar(const PgQuery__RangeVar& rv, TableRef* out);
   Status TransformRangeSubselect(const PgQuery__RangeSubselect& r, std::unique_ptr<FromItem>* out);
   Status TransformWith(const PgQuery__WithClause& w, std::vector<CommonTableExpr>* out);
+  // A select list's set-returning calls (unnest(..) AS x, ..) become a
+  // LATERAL ROWS FROM item at the end of FROM whose columns the list reads.
+  Status MoveSetReturningTargets(SelectStmt* select);
   Status TransformRangeFunction(const PgQuery__RangeFunction& r, std::unique_ptr<FromItem>* out);
   Status TransformAlias(const PgQuery__Alias& a, std::string* name, std::vector<std::string>* columns);
   Status TransformJoinExpr(const PgQuery__JoinExpr& j, std::unique_ptr<FromItem>* out);

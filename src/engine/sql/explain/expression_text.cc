@@ -22,6 +22,11 @@ const char* CompareText(BinaryOp op) {
     case BinaryOp::kMul: return " * ";
     case BinaryOp::kDiv: return " / ";
     case BinaryOp::kMod: return " % ";
+    case BinaryOp::kBitAnd: return " & ";
+    case BinaryOp::kBitOr: return " | ";
+    case BinaryOp::kBitXor: return " # ";
+    case BinaryOp::kShiftLeft: return " << ";
+    case BinaryOp::kShiftRight: return " >> ";
     case BinaryOp::kConcat: return " || ";
     case BinaryOp::kLike: return " ~~ ";  // PostgreSQL's names of the LIKE operators
     case BinaryOp::kNotLike: return " !~~ ";

@@ -326,9 +326,12 @@ ExplainNode PlanExplainer::Derived(const DerivedPlan& derived, const std::string
     node.relation = std::string(derived.function.system->name);
     return node;
   }
-  if (derived.function.kind != TableFunctionKind::kNone) {
+  if (derived.function.kind != TableFunctionKind::kNone || !derived.rows_from.empty()) {
     node.type = "Function Scan";
     node.function = derived.function.name;
+    for (const auto& member : derived.rows_from) {
+      node.function += (node.function.empty() ? "" : ", ") + member->function.name;
+    }
     return node;
   }
   if (derived.set_op != SetOpKind::kNone) {

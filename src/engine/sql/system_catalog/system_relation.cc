@@ -103,6 +103,10 @@ std::vector<SystemRelation> MakeRelations() {
       Table("pg_publication", 6104, "oid oid, pubname text, pubowner oid, puballtables bool, pubinsert bool, pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool", system_rows::None),
       Table("pg_publication_rel", 6106, "oid oid, prpubid oid, prrelid oid, prqual text, prattrs int2[]", system_rows::None),
       Table("pg_publication_namespace", 6237, "oid oid, pnpubid oid, pnnspid oid", system_rows::None),
+      Table("pg_opclass", 2616,
+            "oid oid, opcmethod oid, opcname text, opcnamespace oid, opcowner oid, opcfamily oid, opcintype oid, "
+            "opcdefault bool, opckeytype oid",
+            system_rows::None),
       Table("pg_collation", 3456, "oid oid, collname text, collnamespace oid, collowner oid, collprovider text, collisdeterministic bool, collencoding int4, collcollate text, collctype text, colliculocale text, collversion text", system_rows::None),
       Table("pg_auth_members", 1261, "roleid oid, member oid, grantor oid, admin_option bool", system_rows::None),
       Table("pg_extension", 3079, "oid oid, extname text, extowner oid, extnamespace oid, extrelocatable bool, extversion text, extconfig oid[], extcondition text[]", system_rows::None),
