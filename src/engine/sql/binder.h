@@ -340,4 +340,10 @@ class Binder {
   std::vector<std::shared_ptr<const DerivedPlan>> modifying_ctes_;
 };
 
+namespace bind {
+// An operator as PostgreSQL names it ("+", "~~", "IS DISTINCT FROM"): its
+// error messages and EXPLAIN's expressions (binder_helpers.cc).
+std::string OperatorText(BinaryOp op);
+}  // namespace bind
+
 }  // namespace paceline::sql

@@ -98,7 +98,6 @@ bool CanCast(TypeId from, TypeId to);
 // equality operator for type json` (`ordering` when `ordering`); OK for
 // every other type (bind_json.cc).
 Status RequireOperators(const Type& t, bool ordering);
-std::string OperatorText(BinaryOp op);
 int LeftmostLocation(const Expr& e);
 BoundExprPtr MakeNode(BoundKind kind, Type type, int location);
 // `node` evaluated now when all its children are constants (and it

@@ -7,46 +7,8 @@ namespace paceline::sql {
 
 namespace {
 
-const char* CompareText(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::kEq: return " = ";
-    case BinaryOp::kNe: return " <> ";
-    case BinaryOp::kLt: return " < ";
-    case BinaryOp::kLe: return " <= ";
-    case BinaryOp::kGt: return " > ";
-    case BinaryOp::kGe: return " >= ";
-    case BinaryOp::kIsDistinctFrom: return " IS DISTINCT FROM ";
-    case BinaryOp::kIsNotDistinctFrom: return " IS NOT DISTINCT FROM ";
-    case BinaryOp::kAdd: return " + ";
-    case BinaryOp::kSub: return " - ";
-    case BinaryOp::kMul: return " * ";
-    case BinaryOp::kDiv: return " / ";
-    case BinaryOp::kMod: return " % ";
-    case BinaryOp::kBitAnd: return " & ";
-    case BinaryOp::kBitOr: return " | ";
-    case BinaryOp::kBitXor: return " # ";
-    case BinaryOp::kShiftLeft: return " << ";
-    case BinaryOp::kShiftRight: return " >> ";
-    case BinaryOp::kConcat: return " || ";
-    case BinaryOp::kLike: return " ~~ ";  // PostgreSQL's names of the LIKE operators
-    case BinaryOp::kNotLike: return " !~~ ";
-    case BinaryOp::kILike: return " ~~* ";
-    case BinaryOp::kNotILike: return " !~~* ";
-    case BinaryOp::kJsonGet: return " -> ";
-    case BinaryOp::kJsonGetText: return " ->> ";
-    case BinaryOp::kJsonPath: return " #> ";
-    case BinaryOp::kJsonPathText: return " #>> ";
-    case BinaryOp::kContains: return " @> ";
-    case BinaryOp::kContainedBy: return " <@ ";
-    case BinaryOp::kJsonExists: return " ? ";
-    case BinaryOp::kJsonExistsAny: return " ?| ";
-    case BinaryOp::kJsonExistsAll: return " ?& ";
-    case BinaryOp::kJsonDeletePath: return " #- ";
-    case BinaryOp::kAnd: return " AND ";
-    case BinaryOp::kOr: return " OR ";
-  }
-  return " ? ";
-}
+// " = ", " ~~ ", " AND ": an infix operator with its spaces.
+std::string CompareText(BinaryOp op) { return " " + bind::OperatorText(op) + " "; }
 
 const char* TestText(BoolTest test) {
   switch (test) {
