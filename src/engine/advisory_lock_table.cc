@@ -59,13 +59,15 @@ AdvisoryLockTable::Outcome AdvisoryLockTable::Lock(Owner owner, Key key, bool sh
   return Outcome::kAcquired;
 }
 
-bool AdvisoryLockTable::Unlock(Owner owner, Key key, bool shared) {
+bool AdvisoryLockTable::Unlock(Owner owner, Key key, bool shared, bool transaction) {
   std::lock_guard lock(mu_);
   auto it = locks_.find(key);
   if (it == locks_.end()) return false;
   auto holder = it->second.find(owner);
-  if (holder == it->second.end() || holder->second.count[0][shared ? 0 : 1] == 0) return false;
-  --holder->second.count[0][shared ? 0 : 1];
+  if (holder == it->second.end()) return false;
+  int& count = holder->second.count[transaction ? 1 : 0][shared ? 0 : 1];
+  if (count == 0) return false;
+  --count;
   if (holder->second.empty()) it->second.erase(holder);
   if (it->second.empty()) locks_.erase(it);
   cv_.notify_all();

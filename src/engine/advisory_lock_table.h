@@ -45,8 +45,10 @@ class AdvisoryLockTable {
   // kBusy at once. With it: kAcquired, or how the wait ended.
   Outcome Lock(Owner owner, Key key, bool shared, bool transaction, bool wait, Clock::time_point deadline,
                const CancelToken* cancel);
-  // Gives back one session-level hold; false when there is none.
-  bool Unlock(Owner owner, Key key, bool shared);
+  // Gives back one hold of `key` of the scope (session-level by default;
+  // a transaction-level one when a savepoint rolls back past its taking);
+  // false when there is none.
+  bool Unlock(Owner owner, Key key, bool shared, bool transaction = false);
   // Gives back every hold of one scope (a transaction's at its end; a
   // session's at pg_advisory_unlock_all), or both (the session closes).
   void Release(Owner owner, bool session, bool transaction);

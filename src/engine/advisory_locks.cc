@@ -11,6 +11,7 @@ Status AdvisoryLocks::Lock(Key key, bool shared, bool transaction, bool wait, bo
     case AdvisoryLockTable::Outcome::kAcquired:
       *acquired = true;
       (transaction ? took_transaction_ : took_session_) = true;
+      if (transaction) transaction_holds_.emplace_back(key, shared);
       return Status::OK();
     case AdvisoryLockTable::Outcome::kBusy:
       return Status::OK();
@@ -24,6 +25,14 @@ Status AdvisoryLocks::Lock(Key key, bool shared, bool transaction, bool wait, bo
   }
   return Status(sqlstate::kLockNotAvailable, "canceling statement due to lock timeout")
       .WithDetail("Waited " + std::to_string(lock_timeout_.count()) + " ms (lock_timeout) for an advisory lock.");
+}
+
+void AdvisoryLocks::RollbackTo(size_t mark) {
+  while (transaction_holds_.size() > mark) {
+    const auto& [key, shared] = transaction_holds_.back();
+    table_->Unlock(this, key, shared, /*transaction=*/true);
+    transaction_holds_.pop_back();
+  }
 }
 
 }  // namespace paceline::engine

@@ -11,6 +11,8 @@
 #pragma once
 
 #include <chrono>
+#include <utility>
+#include <vector>
 
 #include "common/cancel_token.h"
 #include "engine/advisory_lock_table.h"
@@ -39,7 +41,14 @@ class AdvisoryLocks : public sql::AdvisoryLockAccess {
   void EndTransaction() {
     if (took_transaction_) table_->Release(this, false, true);
     took_transaction_ = false;
+    transaction_holds_.clear();
   }
+  // How many transaction-level holds the transaction has taken so far (a
+  // savepoint's mark), and giving back those taken after a mark (ROLLBACK
+  // TO SAVEPOINT, as PostgreSQL's subtransaction abort does; session-level
+  // holds stay, as there).
+  size_t TransactionMark() const { return transaction_holds_.size(); }
+  void RollbackTo(size_t mark);
 
  private:
   AdvisoryLockTable* table_;
@@ -49,6 +58,8 @@ class AdvisoryLocks : public sql::AdvisoryLockAccess {
   // unlock does not clear it): the table is asked only then.
   bool took_session_ = false;
   bool took_transaction_ = false;
+  // Each transaction-level hold taken, in order (key, shared).
+  std::vector<std::pair<Key, bool>> transaction_holds_;
 };
 
 }  // namespace paceline::engine

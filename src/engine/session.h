@@ -400,6 +400,7 @@ class Session {
     size_t local_settings = 0;
     bool read_only = false;
     size_t pending_listens = 0;           // LISTEN / UNLISTEN before it
+    size_t advisory_mark = 0;             // transaction-level advisory holds before it
     sql::DeferredConstraints::Modes constraint_modes;  // SET CONSTRAINTS before it
   };
   std::vector<Savepoint> savepoints_;

@@ -389,6 +389,7 @@ Status Session::RunSavepointCommand(const sql::TransactionStmt& stmt, QueryResul
     savepoint.local_settings = local_settings_.size();
     savepoint.read_only = read_only_;
     savepoint.pending_listens = pending_listens_.size();
+    savepoint.advisory_mark = advisory_locks_.TransactionMark();
     if (txn_) savepoint.constraint_modes = txn_->deferred_constraints().modes();
     savepoints_.push_back(std::move(savepoint));
     result->command_tag = "SAVEPOINT";
@@ -413,6 +414,7 @@ Status Session::RunSavepointCommand(const sql::TransactionStmt& stmt, QueryResul
   local_settings_.resize(std::min(local_settings_.size(), savepoint.local_settings));
   read_only_ = savepoint.read_only;
   pending_listens_.resize(std::min(pending_listens_.size(), savepoint.pending_listens));
+  advisory_locks_.RollbackTo(savepoint.advisory_mark);
   txn_->deferred_constraints().set_modes(savepoint.constraint_modes);
   savepoints_.resize(index + 1);
   state_ = TransactionState::kInBlock;
