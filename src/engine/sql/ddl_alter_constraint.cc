@@ -153,7 +153,9 @@ Status DdlExecutor::DropConstraint(storage::Table& table, const AlterTableCmd& c
     return Status::OK();
   }
   const storage::Index* index = table.FindIndex(name);
-  if (index == nullptr || !index->unique_key()) {
+  // A unique index made by CREATE UNIQUE INDEX is no constraint (DROP INDEX
+  // drops it), as in PostgreSQL.
+  if (index == nullptr || !index->unique_key() || !index->schema().constraint) {
     if (cmd.missing_ok) return Status::OK();  // PostgreSQL notices "does not exist, skipping"
     return Status(sqlstate::kUndefinedObject,
                   "constraint \"" + name + "\" of relation \"" + table.name() + "\" does not exist");
@@ -215,7 +217,7 @@ Status DdlExecutor::RenameConstraint(storage::Table& table, const AlterTableCmd&
     return Status::OK();
   }
   const storage::Index* index = table.FindIndex(name);
-  if (index == nullptr || !index->unique_key()) {
+  if (index == nullptr || !index->unique_key() || !index->schema().constraint) {
     return Status(sqlstate::kUndefinedObject,
                   "constraint \"" + name + "\" for table \"" + table.name() + "\" does not exist");
   }
