@@ -4,6 +4,7 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "common/fixed_bytes.h"
@@ -282,6 +283,23 @@ Status ParseArrayText(std::string_view text, const Type& element, bool explicit_
   return Status::OK();
 }
 
+void AppendVectorText(const Value& array, std::string* out) {
+  ArrayReader r(array);
+  Value v;
+  for (bool first = true; r.Next(&v); first = false) {
+    if (!first) out->push_back(' ');
+    v.AppendTo(out);
+  }
+}
+
+void AppendTextAs(const Value& v, const Type& type, std::string* out) {
+  if (type.vector && v.type() == TypeId::kArray && !v.is_null()) {
+    AppendVectorText(v, out);
+  } else {
+    v.AppendTo(out);
+  }
+}
+
 void AppendArrayText(const Value& array, std::string* out) {
   out->push_back('{');
   ArrayReader r(array);
@@ -352,6 +370,25 @@ Status CastToArray(const Value& v, const Type& target, bool explicit_cast, Value
     while (r.Next(&x)) {
       PL_RETURN_IF_ERROR(CastValue(x, element, explicit_cast, &y));
       b.Add(y);
+    }
+    *out = b.Finish();
+    return Status::OK();
+  }
+  if ((from == TypeId::kUnknown || Type(from).IsString()) && target.vector) {
+    // int2vectorin / oidvectorin: elements separated by blanks.
+    ArrayBuilder b(element.id);
+    const std::string& text = v.string_value();
+    size_t at = 0;
+    while (at < text.size()) {
+      if (text[at] == ' ') {
+        ++at;
+        continue;
+      }
+      const size_t end = std::min(text.find(' ', at), text.size());
+      Value x;
+      PL_RETURN_IF_ERROR(CastValue(Value::String(TypeId::kUnknown, text.substr(at, end - at)), element, false, &x));
+      b.Add(x);
+      at = end;
     }
     *out = b.Finish();
     return Status::OK();

@@ -77,12 +77,20 @@ Status ParseArrayText(std::string_view text, const Type& element, bool explicit_
 // or backslashes (quotes and backslashes then escaped).
 void AppendArrayText(const Value& array, std::string* out);
 
+// int2vector / oidvector's text form: the elements separated by spaces
+// ("1 2"; they hold no NULLs).
+void AppendVectorText(const Value& array, std::string* out);
+// A value's text form as a column of `type` shows it: a vector as above,
+// anything else as Value::AppendTo.
+void AppendTextAs(const Value& v, const Type& type, std::string* out);
+
 // Value::Compare / Value::Hash for arrays (see value.h).
 int CompareArrays(const Value& a, const Value& b);
 uint64_t HashArray(const Value& array);
 
-// CastValue's rules with an array target (see value.h): text → its input,
-// array → array element by element; anything else 42846.
+// CastValue's rules with an array target (see value.h): text → its input
+// (a vector's: elements separated by blanks), array → array element by
+// element; anything else 42846.
 Status CastToArray(const Value& v, const Type& target, bool explicit_cast, Value* out);
 
 }  // namespace paceline

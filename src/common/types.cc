@@ -155,10 +155,17 @@ Type Type::Array(const Type& element) {
   return t;
 }
 
+Type Type::Vector(TypeId element) {
+  Type t = Array(Type(element));
+  t.vector = true;
+  return t;
+}
+
 Type Type::ElementType() const {
   Type t = *this;
   t.id = element;
   t.element = TypeId::kUnknown;
+  t.vector = false;
   return t;
 }
 
@@ -238,6 +245,7 @@ std::string Type::ToString() const {
     case TypeId::kBytea:
       return "bytea";
     case TypeId::kArray:
+      if (vector) return element == TypeId::kOid ? "oidvector" : "int2vector";
       return ElementType().ToString() + "[]";
     case TypeId::kUuid: case TypeId::kJson: case TypeId::kJsonb: case TypeId::kInterval: case TypeId::kVoid:
     case TypeId::kOid:
@@ -263,7 +271,7 @@ uint32_t Type::Oid() const {
     case TypeId::kTimestamp: return 1114;
     case TypeId::kTimestampTz: return 1184;
     case TypeId::kBytea: return 17;
-    case TypeId::kArray: return ArrayOid(element);
+    case TypeId::kArray: return vector ? (element == TypeId::kOid ? 30 : 22) : ArrayOid(element);
     case TypeId::kUuid: return 2950;
     case TypeId::kJson: return 114;
     case TypeId::kJsonb: return 3802;
@@ -352,6 +360,10 @@ Status ResolveBuiltinType(std::string_view name, const std::vector<int32_t>& mod
   if (n == "varchar" || n == "character varying") return ResolveString(TypeId::kVarchar, "varchar", modifiers, out);
   if (n == "bpchar" || n == "char" || n == "character") return ResolveString(TypeId::kChar, "char", modifiers, out);
   if (n == "float") return ResolveFloat(modifiers, out);
+  if ((n == "int2vector" || n == "oidvector") && modifiers.empty()) {
+    *out = Type::Vector(n == "oidvector" ? TypeId::kOid : TypeId::kInt16);
+    return Status::OK();
+  }
   for (const SimpleName& s : kSimpleNames) {
     if (s.name != n) continue;
     if (!modifiers.empty()) {

@@ -44,6 +44,10 @@ struct Type {
   int32_t length = -1;     // CHAR(n) / VARCHAR(n): n; -1 when unbounded
   int32_t precision = -1;  // NUMERIC(p,s): p; -1 when unconstrained
   int32_t scale = -1;      // NUMERIC(p,s): s; -1 when unconstrained
+  // kArray of kInt16 or kOid: PostgreSQL's int2vector / oidvector (the
+  // system catalogs' indkey, indclass, ...): an array whose text form is
+  // "1 2" and whose subscripts start at 0.
+  bool vector = false;
 
   Type() = default;
   explicit Type(TypeId t) : id(t) {}
@@ -52,6 +56,8 @@ struct Type {
   static Type Char(int32_t length);
   // An array of `element` (its modifiers kept: varchar(10)[]).
   static Type Array(const Type& element);
+  // int2vector (element kInt16) or oidvector (element kOid).
+  static Type Vector(TypeId element);
   // kArray: the element type with its modifiers.
   Type ElementType() const;
   bool IsArray() const { return id == TypeId::kArray; }
@@ -86,7 +92,8 @@ struct Type {
   int32_t WireModifier() const;
 
   bool operator==(const Type& o) const {
-    return id == o.id && element == o.element && length == o.length && precision == o.precision && scale == o.scale;
+    return id == o.id && element == o.element && length == o.length && precision == o.precision && scale == o.scale &&
+           vector == o.vector;
   }
 };
 

@@ -286,6 +286,8 @@ Status Session::RunUtility(const sql::PreparedStatement& statement, QueryResult*
       return SetConstraints(*ast.set_constraints, result);
     case sql::StatementKind::kListen: case sql::StatementKind::kUnlisten: case sql::StatementKind::kNotify:
       return RunNotifyStatement(ast, result);
+    case sql::StatementKind::kLock:
+      return RunLock(*ast.lock, result);
     case sql::StatementKind::kShow: {
       const std::string& name = ast.show->name;
       if (ShowPacelineSetting(name, result)) {

@@ -422,6 +422,45 @@ Status Session::RunSavepointCommand(const sql::TransactionStmt& stmt, QueryResul
   return Status::OK();
 }
 
+Status Session::RunLock(const sql::LockStmt& stmt, QueryResult* result) {
+  // PostgreSQL's lock modes; those up to SHARE let other transactions read
+  // and write the table and keep schema changes out until the block ends,
+  // which is what a table gate held by the block does here.
+  static constexpr const char* kModes[] = {"",      "ACCESS SHARE",        "ROW SHARE", "ROW EXCLUSIVE",
+                                           "SHARE UPDATE EXCLUSIVE", "SHARE", "SHARE ROW EXCLUSIVE",
+                                           "EXCLUSIVE", "ACCESS EXCLUSIVE"};
+  constexpr int kShare = 5;
+  if (state_ == TransactionState::kIdle) {
+    return Status(sqlstate::kNoActiveSqlTransaction, "LOCK TABLE can only be used in transaction blocks");
+  }
+  if (stmt.mode > kShare) {
+    return NotSupported(std::string("LOCK TABLE IN ") + kModes[std::clamp(stmt.mode, 0, 8)] + " MODE")
+        .WithDetail("Paceline takes the modes up to SHARE, which keep schema changes out until the block ends.");
+  }
+  std::vector<std::pair<uint32_t, std::string>> tables;  // id, name
+  for (const sql::TableRef& ref : stmt.tables) {
+    std::shared_ptr<storage::Table> table;
+    if (ref.schema.empty() || ref.schema == "public") table = db_->catalog().FindTable(ref.name);
+    if (table == nullptr) {
+      const std::string name = ref.schema.empty() ? ref.name : ref.schema + "." + ref.name;
+      return Status(sqlstate::kUndefinedTable, "relation \"" + name + "\" does not exist");
+    }
+    tables.emplace_back(table->id(), table->name());
+  }
+  for (const auto& [table, name] : tables) {
+    if (std::find(table_gates_.begin(), table_gates_.end(), table) != table_gates_.end()) continue;
+    if (!db_->table_gates_.TryEnterShared(this, table)) {
+      if (stmt.nowait) {
+        return Status(sqlstate::kLockNotAvailable, "could not obtain lock on relation \"" + name + "\"");
+      }
+      PL_RETURN_IF_ERROR(db_->EnterTableGate(this, table, &cancel_));
+    }
+    table_gates_.push_back(table);
+  }
+  result->command_tag = "LOCK TABLE";
+  return Status::OK();
+}
+
 bool Session::EnterTableGatesNow(const sql::PreparedStatement& statement, uint32_t* busy) {
   for (uint32_t table : statement.table_ids) {
     if (std::find(table_gates_.begin(), table_gates_.end(), table) != table_gates_.end()) continue;

@@ -1,6 +1,8 @@
 // Session: its settings — PostgreSQL's defaults, SHOW/SET/RESET and
 // set_config, SET LOCAL and a block's changes undone at its end (see
 // session.h).
+#include <algorithm>
+#include <iterator>
 #include <string>
 
 #include "engine/session.h"
@@ -21,14 +23,43 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
+// 22023 for a value the setting cannot take, as PostgreSQL's GUC checks
+// (for the settings whose values Paceline knows; the others take any text).
+Status CheckSettingValue(std::string_view key, std::string_view value) {
+  auto invalid = [&](std::string detail) {
+    Status s(sqlstate::kInvalidParameterValue,
+             "invalid value for parameter \"" + std::string(key) + "\": \"" + std::string(value) + "\"");
+    return detail.empty() ? s : s.WithDetail(std::move(detail));
+  };
+  const std::string v = Lower(value);
+  if (key == "check_function_bodies" || key == "synchronize_seqscans" || key == "row_security") {
+    static constexpr std::string_view kBool[] = {"on", "off", "true", "false", "yes", "no", "1", "0", "t", "f"};
+    if (std::find(std::begin(kBool), std::end(kBool), v) == std::end(kBool)) {
+      return Status(sqlstate::kInvalidParameterValue,
+                    "parameter \"" + std::string(key) + "\" requires a Boolean value");
+    }
+  }
+  if (key == "default_table_access_method" && v != "heap") {
+    return invalid("Table access method \"" + std::string(value) + "\" does not exist.");
+  }
+  if (key == "default_tablespace" && !v.empty() && v != "pg_default") {
+    return invalid("Tablespace \"" + std::string(value) + "\" does not exist.");
+  }
+  if (key == "xmloption" && v != "content" && v != "document") return invalid("");
+  return Status::OK();
+}
+
 }  // namespace
 
 const Session::SettingsMap& Session::DefaultSettings() {
   static const auto* settings = new SettingsMap{
       {"application_name", ""},
       {"client_encoding", "UTF8"},
+      {"check_function_bodies", "on"},
       {"client_min_messages", "notice"},
       {"datestyle", "ISO, MDY"},
+      {"default_table_access_method", "heap"},
+      {"default_tablespace", ""},
       {"default_transaction_isolation", "serializable"},
       {"default_transaction_read_only", "off"},
       {"extra_float_digits", "1"},
@@ -43,11 +74,14 @@ const Session::SettingsMap& Session::DefaultSettings() {
       {"server_version", "15.0 (Paceline 0.1.0)"},
       {"server_version_num", "150000"},
       {"standard_conforming_strings", "on"},
+      {"row_security", "on"},
       {"statement_timeout", "0"},
+      {"synchronize_seqscans", "on"},
       {"synchronous_commit", "on"},
       {"timezone", "UTC"},
       {"transaction_isolation", "serializable"},
       {"transaction_read_only", "off"},
+      {"xmloption", "content"},
   };
   return *settings;
 }
@@ -91,6 +125,7 @@ Status Session::SetSetting(std::string_view name, std::string value) {
       key == "integer_datetimes" || key == "max_identifier_length" || key == "max_index_keys") {
     return Status("55P02", "parameter \"" + key + "\" cannot be changed");
   }
+  PL_RETURN_IF_ERROR(CheckSettingValue(key, value));
   if (key == "transaction_read_only") {  // this transaction's mode, not a stored setting
     if (state_ != TransactionState::kIdle) read_only_ = IsOn(value);
     return Status::OK();

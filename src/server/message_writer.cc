@@ -1,6 +1,8 @@
 // MessageWriter: backend message encoding (see message_writer.h).
 #include "server/message_writer.h"
 
+#include "common/array_value.h"
+
 #include "engine/client/client_request.h"
 #include "server/pg_value_codec.h"
 
@@ -178,7 +180,13 @@ Status MessageWriter::DataRow(const std::vector<Value>& row, const std::vector<e
     AddInt32(0);
     const size_t value_at = buffer_.size();
     if (format == 0) {
-      row[i].AppendTo(&buffer_);  // PostgreSQL's text output
+      // PostgreSQL's text output (a column's type says which, for the
+      // int2vector and oidvector arrays).
+      if (i < columns.size() && columns[i].type.vector) {
+        AppendTextAs(row[i], columns[i].type, &buffer_);
+      } else {
+        row[i].AppendTo(&buffer_);
+      }
     } else {
       const Type type = i < columns.size() ? columns[i].type : Type(row[i].type());
       Status s = EncodeResult(row[i], type, format, &buffer_);

@@ -491,7 +491,7 @@ Status EncodeResult(const Value& value, const Type& type, int16_t format, std::s
   if (!same) PL_RETURN_IF_ERROR(CastValue(value, id == TypeId::kArray ? Type::Array(Type(type.element)) : Type(id), true, &converted));
   const Value& v = same ? value : converted;
   if (format == 0) {
-    v.AppendTo(out);
+    AppendTextAs(v, type, out);
   } else {
     EncodeBinary(v, id, out);
   }

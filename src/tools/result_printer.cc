@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "common/array_value.h"
+
 namespace paceline::tools {
 
 namespace {
@@ -27,7 +29,9 @@ std::string FormatAligned(const engine::QueryResult& result) {
   for (const auto& row : result.rows) {
     std::vector<std::string> line;
     for (size_t c = 0; c < ncols; ++c) {
-      line.push_back(row[c].is_null() ? "" : row[c].ToString());
+      std::string cell;
+      if (!row[c].is_null()) AppendTextAs(row[c], result.columns[c].type, &cell);
+      line.push_back(std::move(cell));
       widths[c] = std::max(widths[c], Width(line.back()));
     }
     cells.push_back(std::move(line));

@@ -29,6 +29,7 @@ enum class StatementKind {
   kTransaction, kSet, kShow,
   kSetConstraints,      // SET CONSTRAINTS: the session's block
   kListen, kUnlisten, kNotify,  // the session's notifications (engine/notification_hub.h)
+  kLock,                // LOCK TABLE: the block's table gates
   kVacuum, kAnalyze,    // accepted, no effect
   kCheckpoint,          // a checkpoint of the data directory (none without one)
   kCopy, kDeallocate, kPrepare, kExecute,  // carried out by the protocol layer (src/server)
@@ -70,6 +71,7 @@ struct Statement {
   std::unique_ptr<DiscardStmt> discard;
   std::unique_ptr<SetConstraintsStmt> set_constraints;
   std::unique_ptr<NotifyStmt> notify;  // kListen, kUnlisten, kNotify
+  std::unique_ptr<LockStmt> lock;      // kLock
   std::unique_ptr<PrepareStmt> prepare;
   std::unique_ptr<ExecuteStmt> execute;
   std::unique_ptr<ExplainStmt> explain;

@@ -137,6 +137,7 @@ enum class AlterKind {
   kRenameColumn,     // RENAME [COLUMN] c TO new_name (PostgreSQL's RenameStmt)
   kRenameTable,      // RENAME TO new_name (PostgreSQL's RenameStmt)
   kRenameConstraint, // RENAME CONSTRAINT name TO new_name (PostgreSQL's RenameStmt)
+  kOwnerTo,          // OWNER TO new_name (of a table, view or sequence; Paceline keeps no owners)
   kOther
 };
 
@@ -146,7 +147,7 @@ struct AlterTableCmd {
   ColumnDef column;          // kAddColumn; kAlterType: its type
   std::string column_name;   // the ALTER COLUMN kinds, kDropColumn, kRenameColumn; kDropConstraint's and
                              // kRenameConstraint's constraint
-  std::string new_name;      // the RENAME kinds
+  std::string new_name;      // the RENAME kinds; kOwnerTo's role
   bool missing_ok = false;   // ADD COLUMN IF NOT EXISTS, DROP .. IF EXISTS
   bool cascade = false;      // DROP .. CASCADE
   bool using_expression = false;  // kAlterType with USING (not supported)

@@ -219,6 +219,7 @@ struct CommonTableExpr {
   std::shared_ptr<const InsertStmt> insert;
   std::shared_ptr<const UpdateStmt> update;
   std::shared_ptr<const DeleteStmt> del;
+  bool recursive = false;  // in a WITH RECURSIVE: it may name itself (query UNION [ALL] query)
   int location = -1;
 };
 

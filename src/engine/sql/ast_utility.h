@@ -71,6 +71,14 @@ struct NotifyStmt {
   std::string payload;  // NOTIFY's ("" when none)
 };
 
+// LOCK [TABLE] name [, ...] [IN mode MODE] [NOWAIT]. `mode` is
+// PostgreSQL's lock mode number, 1 (ACCESS SHARE) to 8 (ACCESS EXCLUSIVE).
+struct LockStmt {
+  std::vector<TableRef> tables;
+  int mode = 8;
+  bool nowait = false;
+};
+
 // PREPARE name [(types)] AS statement.
 struct PrepareStmt {
   std::string name;

@@ -8,6 +8,7 @@
 
 #include "common/array_value.h"
 #include "engine/sql/expression_evaluator.h"
+#include "engine/sql/system_catalog/system_relation.h"
 
 namespace paceline::sql {
 
@@ -93,10 +94,34 @@ Status Binder::BindArrayConstructor(const Expr& e, Context& ctx, const Type* cas
   return Status::OK();
 }
 
+bool Binder::IsNameColumn(const BoundExpr& e, const Context& ctx) const {
+  if (e.kind != BoundKind::kColumn && e.kind != BoundKind::kOuterColumn) return false;
+  const Context* level = &ctx;
+  for (int d = e.kind == BoundKind::kOuterColumn ? e.depth : 0; d > 0 && level != nullptr; --d) level = level->outer;
+  if (level == nullptr) return false;
+  for (const ScopeEntry& entry : level->scope) {
+    if (entry.source != e.source || entry.derived == nullptr) continue;
+    const SystemRelation* system = entry.derived->function.system;
+    return entry.derived->function.kind == TableFunctionKind::kSystemRelation && system != nullptr &&
+           e.index >= 0 && static_cast<size_t>(e.index) < system->name_columns.size() &&
+           system->name_columns[e.index];
+  }
+  return false;
+}
+
 Status Binder::BindSubscript(const Expr& e, Context& ctx, BoundExprPtr* out) {
   BoundExprPtr array, index;
   PL_RETURN_IF_ERROR(BindExpr(*e.left, ctx, &array));
   PL_RETURN_IF_ERROR(BindExpr(*e.right, ctx, &index));
+  if (!array->type.IsArray() && IsNameColumn(*array, ctx)) {
+    // PostgreSQL's name is an array of 64 characters, subscripted from 0:
+    // typname[0] is its first character ("char", text here).
+    PL_RETURN_IF_ERROR(Coerce(&index, Type(TypeId::kInt32), false, e.right->location));
+    *out = MakeNode(BoundKind::kSubscript, Type(TypeId::kText), e.location);
+    (*out)->children.push_back(std::move(array));
+    (*out)->children.push_back(std::move(index));
+    return Status::OK();
+  }
   if (!array->type.IsArray()) {
     return Status(sqlstate::kDatatypeMismatch,
                   "cannot subscript type " + TypeText(array->type) + " because it does not support subscripting",

@@ -37,6 +37,8 @@ constexpr CatalogFunction kCatalogFunctions[] = {
     {"session_user", ScalarFunction::kCurrentUser, "", 0, TypeId::kText},
     {"user", ScalarFunction::kCurrentUser, "", 0, TypeId::kText},
     {"pg_backend_pid", ScalarFunction::kBackendPid, "", 0, TypeId::kInt32},
+    {"pg_is_in_recovery", ScalarFunction::kFalse, "", 0, TypeId::kBool},  // no standby: never
+    {"acldefault", ScalarFunction::kAclDefault, "to", 2, TypeId::kArray},
     {"format_type", ScalarFunction::kFormatType, "oi", 2, TypeId::kText},
     {"pg_get_userbyid", ScalarFunction::kGetUserById, "o", 1, TypeId::kText},
     {"pg_table_is_visible", ScalarFunction::kTableIsVisible, "o", 1, TypeId::kBool},
@@ -50,9 +52,9 @@ constexpr CatalogFunction kCatalogFunctions[] = {
     {"pg_get_indexdef", ScalarFunction::kGetIndexdef, "oib", 1, TypeId::kText},
     {"pg_get_constraintdef", ScalarFunction::kGetConstraintdef, "ob", 1, TypeId::kText},
     {"pg_get_viewdef", ScalarFunction::kGetViewdef, "ob", 1, TypeId::kText},
-    // Nothing to describe: no comments, triggers, statistics objects or
-    // partition keys in Paceline.
-    {"obj_description", ScalarFunction::kNullText, "**", 1, TypeId::kText},
+    // Nothing to describe: no comments (but the public schema's), triggers,
+    // statistics objects or partition keys in Paceline.
+    {"obj_description", ScalarFunction::kObjDescription, "ot", 1, TypeId::kText},
     {"col_description", ScalarFunction::kNullText, "**", 2, TypeId::kText},
     {"shobj_description", ScalarFunction::kNullText, "**", 2, TypeId::kText},
     {"pg_get_triggerdef", ScalarFunction::kNullText, "**", 1, TypeId::kText},
@@ -69,6 +71,8 @@ constexpr CatalogFunction kCatalogFunctions[] = {
     {"pg_relation_is_publishable", ScalarFunction::kTrue, "*", 1, TypeId::kBool},
     {"pg_encoding_to_char", ScalarFunction::kEncodingToChar, "i", 1, TypeId::kText},
     {"quote_ident", ScalarFunction::kQuoteIdent, "t", 1, TypeId::kText},
+    {"quote_literal", ScalarFunction::kQuoteLiteral, "t", 1, TypeId::kText},
+    {"quote_nullable", ScalarFunction::kQuoteNullable, "t", 1, TypeId::kText},
     {"current_setting", ScalarFunction::kCurrentSetting, "tb", 1, TypeId::kText},
     {"set_config", ScalarFunction::kSetConfig, "ttb", 3, TypeId::kText},
     // A set-returning function whose one row, without partitions, is its
@@ -166,6 +170,15 @@ Status Binder::BindRegCast(const Expr& e, Context& ctx, BoundExprPtr* out) {
     function = input ? ScalarFunction::kRegnamespaceIn : ScalarFunction::kRegnamespaceOut;
   } else if (type == "regrole" && !input) {
     function = ScalarFunction::kGetUserById;
+  } else if (type == "regproc" || type == "regprocedure") {
+    // Paceline's catalogs hold a function's name as text already (pg_am's
+    // amhandler): text stays text; an OID prints as PostgreSQL prints it.
+    if (input) {
+      PL_RETURN_IF_ERROR(Coerce(&child, Type(TypeId::kText), true, e.location));
+      *out = std::move(child);
+      return Status::OK();
+    }
+    function = ScalarFunction::kRegprocOut;
   } else {
     return NotSupported("casts of " + TypeText(child->type) + " to " + type);
   }

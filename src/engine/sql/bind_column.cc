@@ -7,6 +7,12 @@ namespace paceline::sql {
 
 using namespace bind;  // NOLINT: the binder's own helpers
 
+namespace {
+// The one system column Paceline's relations have: the relation's
+// pg_class.oid, as PostgreSQL's (ctid, xmin and the others do not exist).
+constexpr std::string_view kTableOidColumn = "tableoid";
+}  // namespace
+
 Status Binder::MissingFromEntry(const Context& ctx, const std::string& qualifier, int location) const {
   for (const auto& entry : ctx.scope) {
     if (entry.table != nullptr && entry.table->name() == qualifier) {  // the table is there, under an alias
@@ -44,6 +50,11 @@ Status Binder::BindColumnRef(const Expr& e, Context& ctx, BoundExprPtr* out) {
       }
       if (found == nullptr) continue;
       column = found->FindColumn(e.column);
+      if (column < 0 && e.column == kTableOidColumn && found->relation_oid != 0) {
+        *out = BoundExpr::Constant(Value::Oid(found->relation_oid), Type(TypeId::kOid));
+        (*out)->location = e.location;
+        return Status::OK();
+      }
       if (column < 0) {
         return Status(sqlstate::kUndefinedColumn, "column " + e.qualifier + "." + e.column + " does not exist",
                       Pos(e.location));
@@ -61,6 +72,25 @@ Status Binder::BindColumnRef(const Expr& e, Context& ctx, BoundExprPtr* out) {
       }
     }
     if (found != nullptr) break;
+  }
+  if (found == nullptr && e.qualifier.empty() && e.column == kTableOidColumn) {
+    // The system column of the nearest query's one relation that has it.
+    for (Context* level = &ctx; level != nullptr && found == nullptr; level = level->outer) {
+      if (level->scope_hidden) continue;
+      for (const auto& entry : level->scope) {
+        if (entry.relation_oid == 0) continue;
+        if (found != nullptr) {
+          return Status(sqlstate::kAmbiguousColumn, "column reference \"" + e.column + "\" is ambiguous",
+                        Pos(e.location));
+        }
+        found = &entry;
+      }
+    }
+    if (found != nullptr) {
+      *out = BoundExpr::Constant(Value::Oid(found->relation_oid), Type(TypeId::kOid));
+      (*out)->location = e.location;
+      return Status::OK();
+    }
   }
   if (found == nullptr && e.qualifier.empty()) {
     // No column has the name: a function in FROM that returns one value

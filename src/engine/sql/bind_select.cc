@@ -139,6 +139,22 @@ Status Binder::BindFrom(const std::vector<std::unique_ptr<FromItem>>& from, cons
         std::shared_ptr<const DerivedPlan> derived;
         PL_RETURN_IF_ERROR(BindView(*view, item.column_aliases, &derived));
         sp.derived = derived;
+      } else if (std::shared_ptr<catalog::Sequence> sequence =
+                     named_cte || !(item.table.schema.empty() || item.table.schema == "public")
+                         ? nullptr
+                         : catalog_->FindSequence(item.table.name)) {
+        // A sequence read as a relation: its one row, as PostgreSQL's.
+        auto derived = std::make_shared<DerivedPlan>();
+        derived->function.kind = TableFunctionKind::kSequenceRelation;
+        derived->function.name = item.table.name;
+        derived->function.sequence = sequence;
+        derived->columns = {{"last_value", Type(TypeId::kInt64)},
+                            {"log_cnt", Type(TypeId::kInt64)},
+                            {"is_called", Type(TypeId::kBool)}};
+        entry.relation_oid = sequence->schema().oid;
+        std::shared_ptr<const DerivedPlan> finished;
+        PL_RETURN_IF_ERROR(FinishFunctionSource(item, std::move(derived), &finished));
+        sp.derived = finished;
       } else if (!item.column_aliases.empty()) {
         return Status(sqlstate::kFeatureNotSupported,
                       "column aliases on a table or WITH query in FROM are not supported by Paceline",
@@ -150,12 +166,15 @@ Status Binder::BindFrom(const std::vector<std::unique_ptr<FromItem>>& from, cons
                         "WITH query \"" + item.table.name + "\" does not have a RETURNING clause",
                         Pos(item.table.location));
         }
+        if (cte->function.kind == TableFunctionKind::kWorkingTable) ++working_table_refs_;
         sp.derived = cte;
       } else {
         PL_RETURN_IF_ERROR(LookupTable(item.table, &sp.table));
       }
       entry.table = sp.table.get();
       entry.derived = sp.derived.get();
+      if (system != nullptr) entry.relation_oid = system->oid;
+      if (sp.table) entry.relation_oid = sp.table->schema().oid;
       ctx.scope.push_back(std::move(entry));
       plan->sources.push_back(std::move(sp));
       return Status::OK();

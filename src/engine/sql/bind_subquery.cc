@@ -193,7 +193,13 @@ Status Binder::BindWith(const std::vector<CommonTableExpr>& with, Context& ctx) 
     // A WITH query sees the WITH queries before it and the enclosing
     // queries, not the FROM items of the query it belongs to (none are bound yet).
     std::shared_ptr<const DerivedPlan> plan;
-    if (cte.query) {
+    if (cte.recursive && cte.query && cte.query->set_op == SetOperation::kUnion && cte.query->with.empty() &&
+        cte.query->order_by.empty() && !cte.query->limit && !cte.query->offset) {
+      PL_RETURN_IF_ERROR(BindRecursiveCte(cte, ctx, &plan));
+    }
+    if (plan) {
+      // bound above
+    } else if (cte.query) {
       PL_RETURN_IF_ERROR(BindDerived(*cte.query, ctx, cte.column_aliases, &plan, cte.name));
     } else {
       PL_RETURN_IF_ERROR(BindModifyingCte(cte, ctx, &plan));
@@ -291,12 +297,21 @@ Status Binder::BindSetOperation(const SelectStmt& stmt, Context& ctx, std::share
     }
     PL_RETURN_IF_ERROR(CommonType(exprs, name, -1, &derived->columns[c].type));
   }
-  // Arms whose types differ are converted: a query's outputs in place, a
+  for (auto& arm : arms) PL_RETURN_IF_ERROR(ConvertArm(derived->columns, &arm));
+  BuildLayout(derived.get());
+  derived->left = std::move(arms[0]);
+  derived->right = std::move(arms[1]);
+  *out = std::move(derived);
+  return Status::OK();
+}
+
+Status Binder::ConvertArm(const std::vector<engine::ResultColumn>& types, std::shared_ptr<DerivedPlan>* arm_ptr) {
+  // An arm whose types differ is converted: a query's outputs in place, a
   // nested set operation through a projection.
-  for (auto& arm : arms) {
-    bool same = true;
-    for (size_t c = 0; c < derived->columns.size(); ++c) same = same && arm->columns[c].type == derived->columns[c].type;
-    if (same) continue;
+  std::shared_ptr<DerivedPlan>& arm = *arm_ptr;
+  bool same = true;
+  for (size_t c = 0; c < types.size(); ++c) same = same && arm->columns[c].type == types[c].type;
+  if (!same) {
     if (!arm->query) {
       auto projection = std::make_unique<SelectPlan>();
       SourcePlan source;
@@ -309,18 +324,66 @@ Status Binder::BindSetOperation(const SelectStmt& stmt, Context& ctx, std::share
       projection->correlated = arm->correlated;
       arm = MakeDerived(std::move(projection), {});
     }
-    for (size_t c = 0; c < derived->columns.size(); ++c) {
-      PL_RETURN_IF_ERROR(Coerce(&arm->query->outputs[c], derived->columns[c].type, false, -1));
-      arm->query->columns[c].type = derived->columns[c].type;
-      arm->columns[c].type = derived->columns[c].type;
+    for (size_t c = 0; c < types.size(); ++c) {
+      PL_RETURN_IF_ERROR(Coerce(&arm->query->outputs[c], types[c].type, false, -1));
+      arm->query->columns[c].type = types[c].type;
+      arm->columns[c].type = types[c].type;
     }
   }
-  for (auto& arm : arms) {
-    if (!arm->layout) BuildLayout(arm.get());
+  if (!arm->layout) BuildLayout(arm.get());
+  return Status::OK();
+}
+
+Status Binder::BindRecursiveCte(const CommonTableExpr& cte, Context& ctx, std::shared_ptr<const DerivedPlan>* out) {
+  // PostgreSQL's form: the non-recursive term (which may not name the
+  // query), UNION [ALL], the recursive term, which names it once and reads
+  // there the rows the previous step added. The column types are the
+  // non-recursive term's; the recursive term's are converted to them.
+  const SelectStmt& stmt = *cte.query;
+  std::shared_ptr<DerivedPlan> left;
+  PL_RETURN_IF_ERROR(BindSetArm(*stmt.set_left, ctx, &left));
+  PL_RETURN_IF_ERROR(CheckAliasCount(cte.column_aliases.size(), left->columns.size(), cte.name));
+  std::vector<engine::ResultColumn> columns = left->columns;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (columns[c].type.id == TypeId::kUnknown) columns[c].type = Type(TypeId::kText);
+    if (c < cte.column_aliases.size()) columns[c].name = cte.column_aliases[c];
   }
+  PL_RETURN_IF_ERROR(ConvertArm(columns, &left));
+  auto working = std::make_shared<DerivedPlan>();
+  working->function.kind = TableFunctionKind::kWorkingTable;
+  working->function.name = cte.name;
+  working->columns = columns;
+  working->correlated = true;  // other rows at each step: never cached
+  BuildLayout(working.get());
+  const int refs_before = working_table_refs_;
+  ctx.ctes.emplace_back(cte.name, working);
+  std::shared_ptr<DerivedPlan> right;
+  Status s = BindSetArm(*stmt.set_right, ctx, &right);
+  ctx.ctes.pop_back();
+  PL_RETURN_IF_ERROR(s);
+  if (working_table_refs_ == refs_before) return Status::OK();  // it does not name itself: an ordinary WITH query
+  if (right->columns.size() != columns.size()) {
+    return Status(sqlstate::kSyntaxError, "each UNION query must have the same number of columns");
+  }
+  for (size_t c = 0; c < columns.size(); ++c) {
+    const Type& type = right->columns[c].type;
+    if (type.id == TypeId::kUnknown || type.id == columns[c].type.id) continue;
+    return Status(sqlstate::kDatatypeMismatch,
+                  "recursive query \"" + cte.name + "\" column " + std::to_string(c + 1) + " has type " +
+                      TypeText(columns[c].type) + " in non-recursive term but type " + TypeText(type) + " overall",
+                  Pos(cte.location))
+        .WithDetail("Cast the output of the non-recursive term to the correct type.");
+  }
+  PL_RETURN_IF_ERROR(ConvertArm(columns, &right));
+  auto derived = std::make_shared<DerivedPlan>();
+  derived->set_op = SetOpKind::kRecursiveUnion;
+  derived->all = stmt.set_all;
+  derived->correlated = left->correlated || right->correlated;
+  derived->columns = columns;
+  derived->left = std::move(left);
+  derived->right = std::move(right);
+  derived->working = std::move(working);
   BuildLayout(derived.get());
-  derived->left = std::move(arms[0]);
-  derived->right = std::move(arms[1]);
   *out = std::move(derived);
   return Status::OK();
 }

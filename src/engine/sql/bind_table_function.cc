@@ -62,7 +62,7 @@ std::string ScalarFunctionColumn(const FromItem& item) {
 
 bool Binder::IsTableFunctionName(const std::string& name) {
   return name == "generate_series" || name == "unnest" || name == "pg_partition_ancestors" ||
-         name == "generate_subscripts" ||
+         name == "generate_subscripts" || name == "pg_options_to_table" ||
          FindJsonSource(name) != nullptr;
 }
 
@@ -95,6 +95,20 @@ Status Binder::BindFunctionSource(const FromItem& item, Context& ctx, std::share
   } else if (name == "generate_subscripts") {
     derived->function.kind = TableFunctionKind::kGenerateSubscripts;
     PL_RETURN_IF_ERROR(BindSubscriptsSource(item, inner, derived.get()));
+  } else if (name == "pg_options_to_table") {
+    // pg_options_to_table(text[]): reloptions and the like, split at '='.
+    derived->function.kind = TableFunctionKind::kOptionsToTable;
+    BoundExprPtr arg;
+    if (call.list.size() == 1) PL_RETURN_IF_ERROR(BindExpr(*call.list[0], inner, &arg));
+    if (arg && IsUnknown(*arg)) PL_RETURN_IF_ERROR(Coerce(&arg, Type::Array(Type(TypeId::kText)), false, call.location));
+    if (!arg || !arg->type.IsArray() || !arg->type.ElementType().IsString()) {
+      return Status(sqlstate::kUndefinedFunction,
+                    "function pg_options_to_table(" + (arg ? TypeText(arg->type) : std::string()) + ") does not exist",
+                    Pos(call.location));
+    }
+    derived->function.args.push_back(std::move(arg));
+    derived->columns.push_back({"option_name", Type(TypeId::kText)});
+    derived->columns.push_back({"option_value", Type(TypeId::kText)});
   } else if (name == "pg_partition_ancestors") {
     derived->function.kind = TableFunctionKind::kPartitionAncestors;
     if (call.list.size() != 1) return NotSupported("pg_partition_ancestors with " + std::to_string(call.list.size()) + " arguments");

@@ -124,6 +124,9 @@ class Binder {
   Status BindDerived(const SelectStmt& stmt, Context& ctx, const std::vector<std::string>& aliases,
                      std::shared_ptr<const DerivedPlan>* out, const std::string& cte_name = "");
   Status BindWith(const std::vector<CommonTableExpr>& with, Context& ctx);
+  // A WITH RECURSIVE query that names itself: `non-recursive UNION [ALL]
+  // recursive` (out stays null when it does not name itself).
+  Status BindRecursiveCte(const CommonTableExpr& cte, Context& ctx, std::shared_ptr<const DerivedPlan>* out);
   // WITH name AS (INSERT/UPDATE/DELETE ..): the statement, bound seeing the
   // WITH queries of `ctx` before it; only in the top-level statement.
   Status BindModifyingCte(const CommonTableExpr& cte, const Context& ctx, std::shared_ptr<const DerivedPlan>* out);
@@ -142,6 +145,9 @@ class Binder {
   Status BindSubscriptsSource(const FromItem& item, Context& inner, DerivedPlan* derived);
   Status BindSeriesSource(const FromItem& item, Context& inner, DerivedPlan* derived);
   Status BindUnnestSource(const FromItem& item, Context& inner, DerivedPlan* derived);  // bind_array.cc
+  // Whether `e` reads a system catalog's column that PostgreSQL types
+  // `name` (subscripted from 0, as a name is). bind_array.cc.
+  bool IsNameColumn(const BoundExpr& e, const Context& ctx) const;
   Status BindJsonSource(const FromItem& item, Context& inner, DerivedPlan* derived);
   // Whether `name` is one of those (in the select list they are 0A000).
   static bool IsTableFunctionName(const std::string& name);
@@ -158,6 +164,9 @@ class Binder {
   std::shared_ptr<const DerivedPlan> FindCte(const Context& ctx, const std::string& name) const;
   Status BindSetOperation(const SelectStmt& stmt, Context& ctx, std::shared_ptr<DerivedPlan>* out);
   Status BindSetArm(const SelectStmt& stmt, Context& ctx, std::shared_ptr<DerivedPlan>* out);
+  // Converts `arm`'s columns to `types` (a set operation's arm; a nested
+  // set operation through a projection).
+  Status ConvertArm(const std::vector<engine::ResultColumn>& types, std::shared_ptr<DerivedPlan>* arm);
   Status BindSetOperationQuery(const SelectStmt& stmt, Context& ctx, std::unique_ptr<SelectPlan>* out);
   Status BindValuesQuery(const SelectStmt& stmt, Context& ctx, std::unique_ptr<SelectPlan>* out);
   // A query over the rows of `derived`: all its columns, with the
@@ -333,6 +342,7 @@ class Binder {
                            std::set<std::tuple<uint32_t, WriteKind, std::vector<int>>>* seen);
   mutable std::vector<std::string> relations_named_;  // tables, views and sequences the statement names
   const char* sequence_write_ = nullptr;
+  int working_table_refs_ = 0;  // FROM items naming a WITH RECURSIVE query inside its recursive term
   int view_depth_ = 0;  // views being bound around this binder's statement
   // While a data-modifying WITH query binds: the context whose WITH queries
   // (those before it) it sees, as a statement of its own.

@@ -38,6 +38,10 @@ struct Binder::ScopeEntry {
   // (the left side's).
   std::vector<std::string> merged_away;
   std::vector<std::string> merged_first;
+  // The relation's pg_class.oid (a stored table or a system catalog; 0 for
+  // a view, subquery or function): the value of its system column
+  // `tableoid`.
+  uint32_t relation_oid = 0;
 
   int ColumnCount() const;
   const std::string& ColumnName(int c) const;
@@ -50,6 +54,7 @@ struct Binder::ScopeEntry {
     ScopeEntry entry;
     entry.name = std::move(name);
     entry.table = table;
+    entry.relation_oid = table->schema().oid;
     return entry;
   }
 };

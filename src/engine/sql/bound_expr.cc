@@ -64,7 +64,7 @@ bool IsAdvisoryLockFunction(ScalarFunction function) {
 }
 
 bool IsCatalogFunction(ScalarFunction function) {
-  return function >= ScalarFunction::kVersion && function <= ScalarFunction::kRegnamespaceOut;
+  return function >= ScalarFunction::kVersion && function <= ScalarFunction::kRegprocOut;
 }
 
 bool IsVolatile(ScalarFunction function) {

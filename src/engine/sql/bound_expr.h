@@ -76,21 +76,24 @@ enum class ScalarFunction {
   kTryAdvisoryLockShared, kTryAdvisoryXactLock, kTryAdvisoryXactLockShared, kAdvisoryUnlock, kAdvisoryUnlockShared,
   kAdvisoryUnlockAll,
   // The system catalogs' functions and the session's (bind_catalog_function.cc,
-  // evaluate_catalog_function.cc), kVersion to kRegnamespaceOut in one run:
+  // evaluate_catalog_function.cc), kVersion to kRegprocOut in one run:
   // they read ctx.system, so they are never folded at bind time.
   kVersion, kCurrentDatabase, kCurrentSchema, kCurrentSchemas, kCurrentUser, kBackendPid, kFormatType,
-  kGetUserById, kTableIsVisible, kGetExpr, kGetIndexdef, kGetConstraintdef, kGetViewdef, kNullText, kTrue,
-  kEncodingToChar, kQuoteIdent, kCurrentSetting, kSetConfig, kPartitionAncestor,
+  kGetUserById, kTableIsVisible, kGetExpr, kGetIndexdef, kGetConstraintdef, kGetViewdef, kNullText, kTrue, kFalse,
+  kObjDescription,  // obj_description(oid [, catalog]): only the public schema has a comment
+  kAclDefault,  // acldefault("char", owner oid): the object kind's default privileges
+  kEncodingToChar, kQuoteIdent, kQuoteLiteral, kQuoteNullable, kCurrentSetting, kSetConfig, kPartitionAncestor,
   kSerialSequence,  // pg_get_serial_sequence(text, text) of names known at run time
   kRegclassIn,      // text → oid: a relation's name (or digits) as regclass input reads it
   kRegclassOut,     // oid → text: the relation's name, as regclass output prints it
   kRegtypeIn, kRegtypeOut, kRegnamespaceIn, kRegnamespaceOut,
+  kRegprocOut,  // oid → text: a function's name (only access method handlers have one here)
   // Regular expressions (evaluate_regex.cc): text ~ pattern, ~*, !~, !~*
   // (negated), on RE2.
   kRegexMatch, kRegexMatchCi,
 };
 
-// kVersion .. kRegnamespaceOut.
+// kVersion .. kRegprocOut.
 bool IsCatalogFunction(ScalarFunction function);
 
 // The comparison that reads `a op b` as `b op' a` (< and >, <= and >=
@@ -116,6 +119,9 @@ enum class TableFunctionKind {
   kGenerateSeries,  // (start, stop[, step]): start, start + step, .. up to stop
   kUnnest,          // (array): its elements
   kGenerateSubscripts,  // (array, dim[, reverse]): the subscripts of dimension dim
+  kWorkingTable,        // WITH RECURSIVE: the rows the recursive term reads (the last step's new rows)
+  kSequenceRelation,    // a sequence named in FROM: its one row (last_value, log_cnt, is_called)
+  kOptionsToTable,      // pg_options_to_table(text[]): each "name=value" as (option_name, option_value)
   // json[b]_array_elements[_text], json[b]_each[_text], json[b]_object_keys
   // (one json or jsonb argument; its type tells the twins apart).
   kJsonArrayElements, kJsonArrayElementsText, kJsonEach, kJsonEachText, kJsonObjectKeys,

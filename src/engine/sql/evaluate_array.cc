@@ -84,11 +84,21 @@ Status EvaluateArrayNode(const BoundExpr& e, const EvalContext& ctx, Value* out)
       PL_RETURN_IF_ERROR(Evaluate(*e.children[0], ctx, &array));
       PL_RETURN_IF_ERROR(Evaluate(*e.children[1], ctx, &index));
       *out = Value::Null(e.type.id);
-      if (array.is_null() || index.is_null() || index.int_value() < 1) return Status::OK();
+      if (!e.children[0]->type.IsArray()) {  // a name column: its character at 0-based `index`
+        if (array.is_null() || index.is_null() || index.int_value() < 0 || index.int_value() >= 64) return Status::OK();
+        const std::string& name = array.string_value();
+        const auto at = static_cast<size_t>(index.int_value());
+        *out = Value::Text(at < name.size() ? name.substr(at, 1) : std::string());
+        return Status::OK();
+      }
+      if (array.is_null() || index.is_null()) return Status::OK();
+      // An int2vector / oidvector is subscripted from 0, an array from 1.
+      const int64_t wanted = index.int_value() + (e.children[0]->type.vector ? 1 : 0);
+      if (wanted < 1) return Status::OK();
       ArrayReader r(array);
       Value v;
       for (int64_t i = 1; r.Next(&v); ++i) {
-        if (i == index.int_value()) {
+        if (i == wanted) {
           *out = std::move(v);
           break;
         }
@@ -231,7 +241,12 @@ Status EvaluateArrayFunction(const BoundExpr& e, const std::vector<Value>& args,
       return size == 0 ? null() : (*out = Int(1), Status::OK());
     case ScalarFunction::kArrayLength: case ScalarFunction::kArrayUpper: case ScalarFunction::kArrayLower:
       if (size == 0 || args[1].int_value() != 1) return null();
-      *out = Int(e.function == ScalarFunction::kArrayLower ? 1 : size);
+      if (e.function == ScalarFunction::kArrayLength) {
+        *out = Int(size);
+      } else {  // an int2vector / oidvector's bounds are 0 .. size - 1
+        const int64_t lower = e.children[0]->type.vector ? 0 : 1;
+        *out = Int(e.function == ScalarFunction::kArrayLower ? lower : lower + size - 1);
+      }
       return Status::OK();
     case ScalarFunction::kArrayContains:
       *out = Value::Bool(ContainCompare(args[0], args[1], true));

@@ -1,5 +1,7 @@
 // ExpressionEvaluator: the system catalogs' and the session's functions
 // (bind_catalog_function.cc binds them), through ctx.system.
+#include <algorithm>
+
 #include "common/array_value.h"
 #include "engine/sql/evaluator_internal.h"
 #include "engine/sql/sequence_access.h"
@@ -11,6 +13,26 @@ namespace paceline::sql::eval {
 namespace {
 
 Value TextOrNull(const std::optional<std::string>& s) { return s ? Value::Text(*s) : Value::Null(TypeId::kText); }
+
+// PostgreSQL's quote_literal: in single quotes, quotes doubled; with a
+// backslash, backslashes doubled too and an E before the quote.
+std::string QuoteLiteral(const std::string& s) {
+  const bool escape = s.find('\\') != std::string::npos;
+  std::string out = escape ? "E'" : "'";
+  for (char c : s) {
+    if (c == '\'' || (escape && c == '\\')) out += c;
+    out += c;
+  }
+  return out + "'";
+}
+
+// pg_get_userbyid's name of a role: the session's user owns everything;
+// pg_database_owner the public schema.
+std::string RoleName(const SystemInfo& info, uint32_t role) {
+  return role == kOwnerRole           ? info.UserName()
+         : role == kDatabaseOwnerRole ? "pg_database_owner"
+                                      : "unknown (OID=" + std::to_string(role) + ")";
+}
 
 uint32_t OidArg(const Value& v) { return static_cast<uint32_t>(v.int_value()); }
 
@@ -26,14 +48,46 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
     case ScalarFunction::kTrue:
       *out = Value::Bool(true);
       return Status::OK();
-    case ScalarFunction::kCurrentSchema:
-      *out = Value::Text("public");
+    case ScalarFunction::kFalse:
+      *out = Value::Bool(false);
       return Status::OK();
+    case ScalarFunction::kObjDescription: {
+      const bool public_schema = !args[0].is_null() && OidArg(args[0]) == kPublicNamespace &&
+                                 (args.size() < 2 || (!args[1].is_null() && args[1].string_value() == "pg_namespace"));
+      *out = public_schema ? Value::Text(std::string(kPublicSchemaComment)) : Value::Null(TypeId::kText);
+      return Status::OK();
+    }
+    case ScalarFunction::kRegprocOut: {
+      // "-" for no function, as PostgreSQL's regprocout; the access
+      // methods' handlers by name; any other OID as its number.
+      const uint32_t oid = args[0].is_null() ? 0 : OidArg(args[0]);
+      if (args[0].is_null()) {
+        *out = Value::Null(TypeId::kText);
+      } else {
+        *out = Value::Text(oid == 0 ? "-" : oid == 3 ? "heap_tableam_handler" : oid == 330 ? "bthandler"
+                                          : oid == 331 ? "hashhandler" : std::to_string(oid));
+      }
+      return Status::OK();
+    }
+    case ScalarFunction::kCurrentSchema:
+      if (ctx.system == nullptr) {  // no session: the default search path's
+        *out = Value::Text("public");
+        return Status::OK();
+      }
+      break;
     case ScalarFunction::kEncodingToChar:
       *out = Value::Text(!args[0].is_null() && args[0].int_value() == 6 ? "UTF8" : "");
       return Status::OK();
     case ScalarFunction::kQuoteIdent:
       *out = args[0].is_null() ? Value::Null(TypeId::kText) : Value::Text(QuoteIdent(args[0].string_value()));
+      return Status::OK();
+    case ScalarFunction::kQuoteLiteral:
+    case ScalarFunction::kQuoteNullable:
+      if (args[0].is_null()) {
+        *out = e.function == ScalarFunction::kQuoteNullable ? Value::Text("NULL") : Value::Null(TypeId::kText);
+      } else {
+        *out = Value::Text(QuoteLiteral(args[0].string_value()));
+      }
       return Status::OK();
     case ScalarFunction::kPartitionAncestor:
       *out = args[0];
@@ -45,7 +99,7 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
     return Status(sqlstate::kFeatureNotSupported, "this function needs a session (the system catalogs)");
   }
   SystemInfo& info = *ctx.system;
-  const CatalogObjects objects(info.catalog());
+  const CatalogObjects objects(info.catalog(), PublicOnSearchPath(info));
   // The others are strict, apart from format_type's typmod.
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i].is_null() && !(e.function == ScalarFunction::kFormatType && i == 1)) {
@@ -62,13 +116,56 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
       *out = Value::Text("PostgreSQL " + version + " on x86_64-pc-linux-gnu, 64-bit");
       return Status::OK();
     }
+    case ScalarFunction::kAclDefault: {
+      // PostgreSQL 15's acldefault(): the privileges an object of the kind
+      // has before any GRANT ("owner=privileges/grantor", PUBLIC unnamed).
+      const std::string& kind = args[0].string_value();
+      const std::string owner = RoleName(info, OidArg(args[1]));
+      std::vector<std::string> items;
+      auto owner_has = [&](const char* privileges) { items.push_back(owner + "=" + privileges + "/" + owner); };
+      auto public_has = [&](const char* privileges) { items.push_back(std::string("=") + privileges + "/" + owner); };
+      switch (kind.empty() ? ' ' : kind[0]) {
+        case 'r': owner_has("arwdDxt"); break;  // tables, views
+        case 's': owner_has("rwU"); break;      // sequences
+        case 'd': public_has("Tc"); owner_has("CTc"); break;
+        case 'f': public_has("X"); owner_has("X"); break;
+        case 'l': public_has("U"); owner_has("U"); break;
+        case 'L': owner_has("rw"); break;
+        case 'n': owner_has("UC"); break;
+        case 't': owner_has("C"); break;
+        case 'F': case 'S': owner_has("U"); break;
+        case 'T': public_has("U"); owner_has("U"); break;
+        case 'p': owner_has("sA"); break;
+        case 'c': break;  // columns: none
+        default:
+          return Status(sqlstate::kInvalidParameterValue, "unrecognized objtype abbreviation: " + kind);
+      }
+      ArrayBuilder b(TypeId::kText);
+      for (auto& item : items) b.Add(Value::Text(std::move(item)));
+      *out = b.Finish();
+      return Status::OK();
+    }
     case ScalarFunction::kCurrentDatabase: *out = Value::Text(info.DatabaseName()); return Status::OK();
     case ScalarFunction::kCurrentUser: *out = Value::Text(info.UserName()); return Status::OK();
     case ScalarFunction::kBackendPid: *out = Value::Int32(info.BackendPid()); return Status::OK();
+    case ScalarFunction::kCurrentSchema:  // the search path's first schema that exists
     case ScalarFunction::kCurrentSchemas: {
+      std::string search_path;
+      for (const auto& [name, value] : info.Settings()) {
+        if (name == "search_path") search_path = value;
+      }
+      const std::vector<std::string> path = SearchPathSchemas(search_path);
+      if (e.function == ScalarFunction::kCurrentSchema) {
+        *out = path.empty() ? Value::Null(TypeId::kText) : Value::Text(path[0]);
+        return Status::OK();
+      }
+      // The search path's schemas that exist; with implicit ones,
+      // pg_catalog first unless the path names it.
       ArrayBuilder b(TypeId::kText);
-      if (args[0].bool_value()) b.Add(Value::Text("pg_catalog"));
-      b.Add(Value::Text("public"));
+      if (args[0].bool_value() && std::find(path.begin(), path.end(), "pg_catalog") == path.end()) {
+        b.Add(Value::Text("pg_catalog"));
+      }
+      for (const std::string& schema : path) b.Add(Value::Text(schema));
       *out = b.Finish();
       return Status::OK();
     }
@@ -98,13 +195,9 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
       *out = Value::Text(name ? *name : "???");
       return Status::OK();
     }
-    case ScalarFunction::kGetUserById: {
-      const uint32_t role = OidArg(args[0]);
-      *out = Value::Text(role == kOwnerRole           ? info.UserName()
-                         : role == kDatabaseOwnerRole ? "pg_database_owner"
-                                                      : "unknown (OID=" + std::to_string(role) + ")");
+    case ScalarFunction::kGetUserById:
+      *out = Value::Text(RoleName(info, OidArg(args[0])));
       return Status::OK();
-    }
     case ScalarFunction::kTableIsVisible: {
       // Visible: found first by its bare name on the search path
       // (pg_catalog, then public); information_schema's never are.
@@ -118,7 +211,7 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
       return Status::OK();
     }
     case ScalarFunction::kGetExpr:  // the catalogs hold an expression's text already
-      *out = args[0];
+      *out = Value::Text(objects.ExprText(args[0].string_value()));
       return Status::OK();
     case ScalarFunction::kGetIndexdef:
       *out = TextOrNull(objects.IndexDef(OidArg(args[0]), args.size() > 1 ? static_cast<int>(args[1].int_value()) : 0,

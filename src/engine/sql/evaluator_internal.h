@@ -43,7 +43,7 @@ Status EvaluateAdvisoryLockFunction(const BoundExpr& e, const std::vector<Value>
                                     Value* out);
 
 // The system catalogs' and the session's functions (kVersion ..
-// kRegnamespaceOut) with their evaluated arguments, through ctx.system
+// kRegprocOut) with their evaluated arguments, through ctx.system
 // (evaluate_catalog_function.cc).
 Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& args, const EvalContext& ctx,
                                Value* out);

@@ -126,6 +126,16 @@ Status Executor::FunctionRows(const DerivedPlan& derived, const EvalContext& ctx
     function.system->rows(*ctx.system, *function.system, out);
     return Status::OK();
   }
+  if (function.kind == TableFunctionKind::kWorkingTable) {
+    auto it = Cache().working_rows.find(&derived);
+    if (it != Cache().working_rows.end()) *out = it->second;
+    return Status::OK();
+  }
+  if (function.kind == TableFunctionKind::kSequenceRelation) {
+    const auto [last, called] = function.sequence->State();
+    out->push_back({Value::Int64(last), Value::Int64(0), Value::Bool(called)});
+    return Status::OK();
+  }
   // The others take one argument and yield nothing for NULL.
   Value arg;
   PL_RETURN_IF_ERROR(Evaluate(*function.args[0], ctx, &arg));
@@ -141,8 +151,20 @@ Status Executor::FunctionRows(const DerivedPlan& derived, const EvalContext& ctx
     PL_RETURN_IF_ERROR(Evaluate(*function.args[1], ctx, &dim));
     if (function.args.size() > 2) PL_RETURN_IF_ERROR(Evaluate(*function.args[2], ctx, &reverse));
     if (dim.is_null() || reverse.is_null() || dim.int_value() != 1) return Status::OK();
+    // An int2vector / oidvector's subscripts start at 0.
+    const int32_t shift = function.args[0]->type.vector ? -1 : 0;
     const int32_t n = static_cast<int32_t>(ArrayElements(arg).size());
-    for (int32_t i = 1; i <= n; ++i) out->push_back({Value::Int32(reverse.bool_value() ? n + 1 - i : i)});
+    for (int32_t i = 1; i <= n; ++i) out->push_back({Value::Int32((reverse.bool_value() ? n + 1 - i : i) + shift)});
+    return Status::OK();
+  }
+  if (function.kind == TableFunctionKind::kOptionsToTable) {
+    for (const Value& option : ArrayElements(arg)) {
+      if (option.is_null()) continue;
+      const std::string& text = option.string_value();
+      const size_t eq = text.find('=');
+      out->push_back({Value::Text(text.substr(0, eq)),
+                      eq == std::string::npos ? Value::Null(TypeId::kText) : Value::Text(text.substr(eq + 1))});
+    }
     return Status::OK();
   }
   if (function.kind == TableFunctionKind::kPartitionAncestors) {  // no partitions: the relation itself
@@ -260,6 +282,7 @@ Status Executor::DerivedRows(const DerivedPlan& derived, std::vector<std::vector
     *out = std::move(result.rows);
     return Status::OK();
   }
+  if (derived.set_op == SetOpKind::kRecursiveUnion) return RecursiveRows(derived, out);
   std::vector<std::vector<Value>> left, right;
   PL_RETURN_IF_ERROR(DerivedRows(*derived.left, &left));
   PL_RETURN_IF_ERROR(DerivedRows(*derived.right, &right));
@@ -295,6 +318,42 @@ Status Executor::DerivedRows(const DerivedPlan& derived, std::vector<std::vector
     }
   }
   return Status::OK();
+}
+
+Status Executor::RecursiveRows(const DerivedPlan& derived, std::vector<std::vector<Value>>* out) {
+  // PostgreSQL's evaluation: the non-recursive term's rows are the first
+  // working table; each step runs the recursive term over the working
+  // table, and its rows (without ALL: those not seen before) are added to
+  // the result and are the next working table, until a step adds none.
+  std::vector<std::vector<Value>> working;
+  PL_RETURN_IF_ERROR(DerivedRows(*derived.left, &working));
+  std::unordered_set<std::vector<Value>, ValuesHash> seen;
+  auto keep_new = [&](std::vector<std::vector<Value>>* rows) {
+    if (derived.all) return;
+    std::erase_if(*rows, [&](const std::vector<Value>& row) { return !seen.insert(row).second; });
+  };
+  keep_new(&working);
+  out->clear();
+  auto& slot = Cache().working_rows[derived.working.get()];
+  Status status;
+  while (!working.empty()) {
+    out->insert(out->end(), working.begin(), working.end());
+    if (out->size() > kMaxSeriesRows) {
+      status = Status(sqlstate::kProgramLimitExceeded,
+                      "WITH RECURSIVE query \"" + derived.working->function.name + "\" of more than " +
+                          std::to_string(kMaxSeriesRows) + " rows is not supported");
+      break;
+    }
+    status = Tick();
+    if (!status.ok()) break;
+    slot = std::move(working);
+    working.clear();
+    status = DerivedRows(*derived.right, &working);
+    if (!status.ok()) break;
+    keep_new(&working);
+  }
+  Cache().working_rows.erase(derived.working.get());
+  return status;
 }
 
 }  // namespace paceline::sql

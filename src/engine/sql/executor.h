@@ -99,6 +99,8 @@ class Executor : public SubqueryRunner {
     std::unordered_map<const BoundSubquery*, std::vector<Value>> subquery_rows;  // first column of each row
     std::unordered_map<const DerivedPlan*, std::shared_ptr<const std::vector<storage::TuplePtr>>> derived;
     std::unordered_map<const SourcePlan*, JoinHashTable> hash_tables;  // per hash-joined source
+    // WITH RECURSIVE: each running recursive query's working table.
+    std::unordered_map<const DerivedPlan*, std::vector<std::vector<Value>>> working_rows;
   };
 
   // Select's work (Select adds EXPLAIN ANALYZE's count of its rows).
@@ -111,6 +113,8 @@ class Executor : public SubqueryRunner {
   // The rows of a set-returning function in FROM (derived.function), its
   // arguments evaluated in `ctx`; generate_series's by SeriesRows.
   Status FunctionRows(const DerivedPlan& derived, const EvalContext& ctx, std::vector<std::vector<Value>>* out);
+  // WITH RECURSIVE's rows (derived.set_op kRecursiveUnion).
+  Status RecursiveRows(const DerivedPlan& derived, std::vector<std::vector<Value>>* out);
   Status SeriesRows(const DerivedPlan& derived, const EvalContext& ctx, std::vector<std::vector<Value>>* out);
   // The rows of a derived source as values, set operations applied.
   Status DerivedRows(const DerivedPlan& derived, std::vector<std::vector<Value>>* out);

@@ -8,6 +8,7 @@
 #include <limits>
 #include <random>
 
+#include "common/array_value.h"
 #include "common/datetime.h"
 #include "common/stack_depth.h"
 
@@ -410,6 +411,11 @@ Status Evaluate(const BoundExpr& e, const EvalContext& ctx, Value* out) {
     case BoundKind::kCast: {
       Value v;
       PL_RETURN_IF_ERROR(Evaluate(*e.children[0], ctx, &v));
+      if (e.children[0]->type.vector && e.type.IsString() && !v.is_null()) {  // int2vector::text is "1 2"
+        std::string text;
+        AppendVectorText(v, &text);
+        return CastValue(Value::Text(std::move(text)), e.type, e.explicit_cast, out);
+      }
       return CastValue(v, e.type, e.explicit_cast, out);
     }
     case BoundKind::kFunction:

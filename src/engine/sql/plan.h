@@ -20,6 +20,7 @@
 
 #include "cc/row_lock.h"
 #include "engine/query_result.h"
+#include "engine/catalog/sequence.h"
 #include "engine/sql/bound_expr.h"
 #include "engine/storage/table.h"
 
@@ -56,6 +57,7 @@ struct TableFunction {
   std::string name;
   std::vector<BoundExprPtr> args;
   const SystemRelation* system = nullptr;  // kSystemRelation: the relation (static)
+  std::shared_ptr<catalog::Sequence> sequence;  // kSequenceRelation
 };
 
 // A FROM source that is not a stored table: a subquery in FROM, a WITH
@@ -63,7 +65,9 @@ struct TableFunction {
 // derived arms). Its rows are computed when its scan starts and held as
 // tuples of `layout` for the scan; an uncorrelated one is computed once per
 // statement and shared by every scan of it (a WITH query named twice).
-enum class SetOpKind { kNone, kUnion, kIntersect, kExcept };
+// kRecursiveUnion: WITH RECURSIVE's `left UNION [ALL] right`, where right
+// reads `working` (see DerivedPlan::working).
+enum class SetOpKind { kNone, kUnion, kIntersect, kExcept, kRecursiveUnion };
 
 struct DerivedPlan {
   std::vector<engine::ResultColumn> columns;  // names and types of its rows
@@ -75,6 +79,10 @@ struct DerivedPlan {
   bool all = false;
   std::shared_ptr<const DerivedPlan> left;
   std::shared_ptr<const DerivedPlan> right;
+  // kRecursiveUnion: the source the recursive term (right) names the query
+  // by (function.kind kWorkingTable). Its rows are left's, then each step's
+  // new rows, until a step adds none.
+  std::shared_ptr<const DerivedPlan> working;
   // VALUES (..), (..) (when query is null and set_op is kNone): each row's
   // expressions, converted to `columns`' types.
   std::vector<std::vector<BoundExprPtr>> values;

@@ -391,13 +391,18 @@ Status Transformer::TransformAlterTableCmd(const PgQuery__AlterTableCmd& c, Alte
       out->column_name = Str(c.name);
       out->kind = AlterKind::kDropNotNull;
       return Status::OK();
+    case PG_QUERY__ALTER_TABLE_TYPE__AT_ChangeOwner:
+      if (c.newowner == nullptr) break;
+      out->kind = AlterKind::kOwnerTo;
+      out->new_name = c.newowner->roletype == PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_CSTRING ? Str(c.newowner->rolename)
+                                                                                         : "current_user";
+      return Status::OK();
     default:
       break;
   }
   // Everything else stays kOther, described for the binder's error message.
   switch (c.subtype) {
     case PG_QUERY__ALTER_TABLE_TYPE__AT_AlterColumnType: out->description = "ALTER COLUMN TYPE"; break;
-    case PG_QUERY__ALTER_TABLE_TYPE__AT_ChangeOwner: out->description = "OWNER TO"; break;
     case PG_QUERY__ALTER_TABLE_TYPE__AT_SetRelOptions: out->description = "SET (storage parameters)"; break;
     default: {
       // "AT_DropColumn" → "DROP COLUMN".

@@ -319,7 +319,6 @@ Status Transformer::MoveSetReturningTargets(SelectStmt* select) {
 }
 
 Status Transformer::TransformWith(const PgQuery__WithClause& w, std::vector<CommonTableExpr>* out) {
-  if (w.recursive) return Unsupported("WITH RECURSIVE", w.location);
   for (size_t i = 0; i < w.n_ctes; ++i) {
     const Node* n = w.ctes[i];
     if (!Is(n, PG_QUERY__NODE__NODE_COMMON_TABLE_EXPR)) return Unsupported("WITH item " + NodeFieldName(n), -1);
@@ -327,6 +326,9 @@ Status Transformer::TransformWith(const PgQuery__WithClause& w, std::vector<Comm
     CommonTableExpr cte;
     cte.name = Str(c.ctename);
     cte.location = c.location;
+    cte.recursive = w.recursive;
+    if (c.search_clause != nullptr) return Unsupported("WITH RECURSIVE .. SEARCH", c.location);
+    if (c.cycle_clause != nullptr) return Unsupported("WITH RECURSIVE .. CYCLE", c.location);
     PL_RETURN_IF_ERROR(TransformNameList(c.aliascolnames, c.n_aliascolnames, c.location, &cte.column_aliases));
     if (Is(c.ctequery, PG_QUERY__NODE__NODE_INSERT_STMT)) {
       std::unique_ptr<InsertStmt> insert;

@@ -503,6 +503,19 @@ Status Transformer::TransformStatement(const Node& node, Statement* stmt) {
       stmt->deallocate = std::make_unique<DeallocateStmt>();
       stmt->deallocate->name = Str(node.deallocate_stmt->name);
       return Status::OK();
+    case PG_QUERY__NODE__NODE_LOCK_STMT: {
+      const PgQuery__LockStmt& lock = *node.lock_stmt;
+      stmt->kind = StatementKind::kLock;
+      stmt->lock = std::make_unique<LockStmt>();
+      stmt->lock->mode = lock.mode;
+      stmt->lock->nowait = lock.nowait;
+      for (size_t i = 0; i < lock.n_relations; ++i) {
+        TableRef ref;
+        PL_RETURN_IF_ERROR(TransformRangeVar(*lock.relations[i]->range_var, &ref));
+        stmt->lock->tables.push_back(std::move(ref));
+      }
+      return Status::OK();
+    }
     case PG_QUERY__NODE__NODE_LISTEN_STMT:
       stmt->kind = StatementKind::kListen;
       stmt->notify = std::make_unique<NotifyStmt>();

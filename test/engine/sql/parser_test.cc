@@ -1169,8 +1169,11 @@ TEST(ParserTest, AlterTable) {
   EXPECT_EQ(rename_constraint->alter_table->commands[0].kind, AlterKind::kRenameConstraint);
 
   PARSE_ONE(owner, "ALTER TABLE t OWNER TO bob");
-  EXPECT_EQ(owner->alter_table->commands[0].kind, AlterKind::kOther);
-  EXPECT_EQ(owner->alter_table->commands[0].description, "OWNER TO");
+  EXPECT_EQ(owner->alter_table->commands[0].kind, AlterKind::kOwnerTo);
+  EXPECT_EQ(owner->alter_table->commands[0].new_name, "bob");
+  PARSE_ONE(replica, "ALTER TABLE t REPLICA IDENTITY FULL");
+  EXPECT_EQ(replica->alter_table->commands[0].kind, AlterKind::kOther);
+  EXPECT_EQ(replica->alter_table->commands[0].description, "REPLICA IDENTITY");
 }
 
 // ---------------------------------------------------------------- utility
@@ -1370,7 +1373,6 @@ TEST(ParserTest, UnsupportedStatementKindsAreNamed) {
       {"CREATE SCHEMA s", "CREATE SCHEMA"},
       {"GRANT SELECT ON t TO bob", "GRANT"},
       {"REVOKE SELECT ON t FROM bob", "REVOKE"},
-      {"LOCK TABLE t", "LOCK TABLE"},
       {"ALTER INDEX i RENAME TO j", "ALTER INDEX RENAME"},
       {"ALTER VIEW v RENAME TO u", "ALTER VIEW RENAME"},
       {"ALTER SEQUENCE s RENAME TO u", "ALTER SEQUENCE RENAME"},
@@ -1387,6 +1389,21 @@ TEST(ParserTest, UnsupportedStatementKindsAreNamed) {
     EXPECT_EQ(stmt->unsupported_what, c.what) << c.sql;
     EXPECT_EQ(stmt->text, c.sql);
   }
+}
+
+TEST(ParserTest, LockTable) {
+  std::unique_ptr<Statement> stmt = ParseOne("LOCK TABLE public.a, b IN ROW EXCLUSIVE MODE NOWAIT");
+  ASSERT_NE(stmt, nullptr);
+  ASSERT_EQ(stmt->kind, StatementKind::kLock);
+  ASSERT_EQ(stmt->lock->tables.size(), 2u);
+  EXPECT_EQ(stmt->lock->tables[0].schema, "public");
+  EXPECT_EQ(stmt->lock->tables[1].name, "b");
+  EXPECT_EQ(stmt->lock->mode, 3);
+  EXPECT_TRUE(stmt->lock->nowait);
+  stmt = ParseOne("LOCK t");
+  ASSERT_NE(stmt, nullptr);
+  EXPECT_EQ(stmt->lock->mode, 8);  // ACCESS EXCLUSIVE, PostgreSQL's default
+  EXPECT_FALSE(stmt->lock->nowait);
 }
 
 TEST(ParserTest, Checkpoint) {
@@ -1502,7 +1519,8 @@ TEST(ParserTest, UnsupportedConstructsInsideStatementsAreErrors) {
     const char* message;
   };
   const Case kCases[] = {
-      {"WITH RECURSIVE x AS (SELECT 1) SELECT * FROM x", "WITH RECURSIVE is not supported"},
+      {"WITH RECURSIVE x AS (SELECT 1 UNION SELECT 2 FROM x) SEARCH DEPTH FIRST BY a SET o SELECT * FROM x",
+       "WITH RECURSIVE .. SEARCH is not supported"},
       {"SELECT DISTINCT ON (a) a FROM t", "SELECT DISTINCT ON is not supported"},
       {"SELECT a FROM t WHERE (a, b) IN (SELECT c, d FROM u)", "a row constructor compared with a subquery is not supported"},
       {"SELECT a FROM t WHERE a ~ ANY (SELECT c FROM u)", "operator ~ with ANY/ALL (subquery) is not supported"},

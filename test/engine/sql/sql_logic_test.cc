@@ -51,6 +51,7 @@
 #include <vector>
 
 #include "case_files.h"
+#include "common/array_value.h"
 #include "engine/database.h"
 
 namespace paceline::engine {
@@ -95,9 +96,10 @@ struct Record {
   std::vector<std::string> expected;  // kQuery: lines after ----
 };
 
-std::string Render(const Value& v) {
+std::string Render(const Value& v, const Type& type) {
   if (v.is_null()) return "NULL";
-  std::string s = v.ToString();
+  std::string s;
+  AppendTextAs(v, type, &s);
   return s.empty() ? "(empty)" : s;
 }
 
@@ -278,7 +280,9 @@ class FileRunner {
         std::vector<std::string> actual;
         for (const auto& row : result.rows) {
           std::string l;
-          for (size_t c = 0; c < row.size(); ++c) l += (c ? "\t" : "") + Render(row[c]);
+          for (size_t c = 0; c < row.size(); ++c) {
+            l += (c ? "\t" : "") + Render(row[c], c < result.columns.size() ? result.columns[c].type : Type());
+          }
           actual.push_back(std::move(l));
         }
         std::vector<std::string> expected = r.expected;

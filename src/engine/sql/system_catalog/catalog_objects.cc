@@ -1,9 +1,13 @@
 // CatalogObjects (see catalog_objects.h).
 #include "engine/sql/system_catalog/catalog_objects.h"
 
+#include <algorithm>
 #include <cctype>
+#include <charconv>
 
 #include "engine/sql/sequence_access.h"
+#include "engine/sql/system_catalog/system_info.h"
+#include "engine/sql/system_catalog/view_text.h"
 
 namespace paceline::sql {
 
@@ -49,6 +53,10 @@ const std::vector<BuiltinType>& BuiltinTypes() {
       const Type t(id);
       out->push_back({t.Oid(), t});
       if (ArrayOid(id) != 0) out->push_back({ArrayOid(id), Type::Array(t)});
+    }
+    for (TypeId element : {TypeId::kInt16, TypeId::kOid}) {  // int2vector, oidvector
+      const Type t = Type::Vector(element);
+      out->push_back({t.Oid(), t});
     }
     return out;
   }();
@@ -244,7 +252,8 @@ std::optional<std::string> CatalogObjects::ConstraintDef(uint32_t constraint_oid
     return pretty ? "CHECK (" + c->check->expression + ")" : "CHECK ((" + c->check->expression + "))";
   }
   const catalog::ForeignKey& fk = *c->foreign_key;
-  std::string out = "FOREIGN KEY (" + ColumnList(schema, fk.columns) + ") REFERENCES " + QuoteIdent(fk.ref_table) + "(";
+  std::string out =
+      "FOREIGN KEY (" + ColumnList(schema, fk.columns) + ") REFERENCES " + UserRelationText(fk.ref_table) + "(";
   for (size_t i = 0; i < fk.ref_columns.size(); ++i) out += (i ? ", " : "") + QuoteIdent(fk.ref_columns[i]);
   out += ")";
   if (fk.on_update != catalog::ForeignKeyAction::kNoAction) out += std::string(" ON UPDATE ") + ActionText(fk.on_update);
@@ -256,13 +265,35 @@ std::optional<std::string> CatalogObjects::ConstraintDef(uint32_t constraint_oid
   return out;
 }
 
+std::string CatalogObjects::ExprText(std::string expression) const {
+  // A nextval's sequence, qualified exactly when public is off the search
+  // path (the text keeps what was written: either form may be stored).
+  static constexpr std::string_view kNextval = "nextval('", kPublic = "public.";
+  for (size_t at = expression.find(kNextval); at != std::string::npos; at = expression.find(kNextval, at + 1)) {
+    const size_t name = at + kNextval.size();
+    const size_t end = expression.find('\'', name);
+    if (end == std::string::npos) break;
+    const bool qualified = expression.compare(name, kPublic.size(), kPublic) == 0;
+    const size_t bare = qualified ? name + kPublic.size() : name;
+    const std::string sequence = expression.substr(bare, end - bare);
+    if (sequence.find('.') != std::string::npos || catalog_.FindSequence(sequence) == nullptr) continue;
+    if (qualified && public_on_path_) expression.erase(name, kPublic.size());
+    if (!qualified && !public_on_path_) expression.insert(name, kPublic);
+  }
+  return expression;
+}
+
 std::optional<std::string> CatalogObjects::ViewDef(uint32_t view_oid) const {
   std::optional<RelationRef> r = RelationByOid(view_oid);
   if (!r) return std::nullopt;
   if (r->system != nullptr && r->system->is_view()) return " " + std::string(r->system->query) + ";";
   if (r->view == nullptr) return std::nullopt;
-  // The query after the view's name, column list and AS.
-  const std::string& text = r->view->definition;
+  // The query after the view's name, column list and AS (its relations
+  // qualified when public is off the search path).
+  const std::string text =
+      QualifyRelations(r->view->definition, !public_on_path_, [&](const std::string& name) {
+        return catalog_.FindTable(name) || catalog_.FindView(name) || catalog_.FindSequence(name);
+      });
   const std::string lower = Lower(text);
   size_t at = lower.find(" view ");
   while (at != std::string::npos) {
@@ -279,18 +310,64 @@ std::optional<std::string> CatalogObjects::ViewDef(uint32_t view_oid) const {
   return text;
 }
 
+namespace {
+
+// Digits as an OID; 22003 past 2^32 - 1, as PostgreSQL's oidin.
+Status DigitsOid(std::string_view text, uint32_t* oid) {
+  uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value > UINT32_MAX) {
+    return Status(sqlstate::kNumericValueOutOfRange, "value \"" + std::string(text) + "\" is out of range for type oid");
+  }
+  *oid = static_cast<uint32_t>(value);
+  return Status::OK();
+}
+
+}  // namespace
+
 std::string CatalogObjects::RegclassText(uint32_t oid) const {
   std::optional<RelationRef> r = RelationByOid(oid);
   if (!r) return std::to_string(oid);
   if (r->namespace_oid == kInformationSchemaNamespace) return "information_schema." + QuoteIdent(r->name);
+  if (r->namespace_oid == kPublicNamespace) return UserRelationText(r->name);
   return QuoteIdent(r->name);
 }
 
-Status CatalogObjects::RegclassOid(std::string_view text, uint32_t* oid) const {
-  if (AllDigits(text)) {
-    *oid = static_cast<uint32_t>(std::stoul(std::string(text)));
-    return Status::OK();
+std::string CatalogObjects::UserRelationText(std::string_view name) const {
+  return public_on_path_ ? QuoteIdent(name) : "public." + QuoteIdent(name);
+}
+
+bool PublicOnSearchPath(const SystemInfo& info) {
+  for (const auto& [name, value] : info.Settings()) {
+    if (name != "search_path") continue;
+    const std::vector<std::string> path = SearchPathSchemas(value);
+    return std::find(path.begin(), path.end(), "public") != path.end();
   }
+  return true;
+}
+
+std::vector<std::string> SearchPathSchemas(std::string_view search_path) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  while (at <= search_path.size()) {
+    size_t comma = search_path.find(',', at);
+    if (comma == std::string_view::npos) comma = search_path.size();
+    std::string item(search_path.substr(at, comma - at));
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    if (item.size() >= 2 && item.front() == '"' && item.back() == '"') {
+      item = item.substr(1, item.size() - 2);
+    } else {
+      item = Lower(item);
+    }
+    if (IsKnownSchema(item) && std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
+    at = comma + 1;
+  }
+  return out;
+}
+
+Status CatalogObjects::RegclassOid(std::string_view text, uint32_t* oid) const {
+  if (AllDigits(text)) return DigitsOid(text, oid);
   std::vector<std::string> parts;
   PL_RETURN_IF_ERROR(RegclassNameParts(text, &parts));
   std::optional<RelationRef> r;
@@ -307,10 +384,7 @@ std::string CatalogObjects::RegtypeText(uint32_t oid) const {
 }
 
 Status CatalogObjects::RegtypeOid(std::string_view text, uint32_t* oid) const {
-  if (AllDigits(text)) {
-    *oid = static_cast<uint32_t>(std::stoul(std::string(text)));
-    return Status::OK();
-  }
+  if (AllDigits(text)) return DigitsOid(text, oid);
   std::string name = Lower(text);
   if (name.starts_with("pg_catalog.")) name.erase(0, 11);
   bool array = false;
@@ -342,10 +416,7 @@ Status CatalogObjects::RegtypeOid(std::string_view text, uint32_t* oid) const {
 }
 
 Status CatalogObjects::NamespaceOid(std::string_view text, uint32_t* oid) const {
-  if (AllDigits(text)) {
-    *oid = static_cast<uint32_t>(std::stoul(std::string(text)));
-    return Status::OK();
-  }
+  if (AllDigits(text)) return DigitsOid(text, oid);
   std::vector<std::string> parts;
   PL_RETURN_IF_ERROR(RegclassNameParts(text, &parts));
   for (uint32_t space : {kPgCatalogNamespace, kPublicNamespace, kInformationSchemaNamespace, kPgToastNamespace}) {

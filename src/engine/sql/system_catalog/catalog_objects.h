@@ -20,6 +20,8 @@
 
 namespace paceline::sql {
 
+class SystemInfo;
+
 // A relation pg_class shows: exactly one of the pointers is set.
 struct RelationRef {
   const storage::Table* table = nullptr;        // a table ('r')
@@ -47,7 +49,11 @@ struct ConstraintRef {
 
 class CatalogObjects {
  public:
-  explicit CatalogObjects(const catalog::Catalog& catalog) : catalog_(catalog) {}
+  // `public_on_path`: whether the session's search_path names public (as
+  // it does by default); when it does not, the texts below qualify the
+  // user's relations ("public.t"), as PostgreSQL's do.
+  explicit CatalogObjects(const catalog::Catalog& catalog, bool public_on_path = true)
+      : catalog_(catalog), public_on_path_(public_on_path) {}
 
   std::optional<RelationRef> RelationByOid(uint32_t oid) const;
   // `schema` empty: the search path (pg_catalog, then public).
@@ -71,6 +77,9 @@ class CatalogObjects {
   // REFERENCES t(id) ON DELETE CASCADE", "CHECK (n > 0)" (not pretty:
   // "CHECK ((n > 0))").
   std::optional<std::string> ConstraintDef(uint32_t constraint_oid, bool pretty) const;
+  // pg_get_expr(text): the expression's text, a nextval's sequence
+  // qualified ('public.s') when public is not on the search path.
+  std::string ExprText(std::string expression) const;
   // pg_get_viewdef(oid): the view's query.
   std::optional<std::string> ViewDef(uint32_t view_oid) const;
   // regclass output: the relation's name (qualified when not visible), or
@@ -89,8 +98,20 @@ class CatalogObjects {
   const catalog::Catalog& catalog() const { return catalog_; }
 
  private:
+  // A user relation's name as these texts print it (qualified when public
+  // is not on the search path).
+  std::string UserRelationText(std::string_view name) const;
+
   const catalog::Catalog& catalog_;
+  const bool public_on_path_;
 };
+
+// Whether the session's search_path names public (see CatalogObjects).
+bool PublicOnSearchPath(const SystemInfo& info);
+
+// The schemas a search_path setting names that exist ("public"; "$user"
+// names none here), in order: current_schemas(false).
+std::vector<std::string> SearchPathSchemas(std::string_view search_path);
 
 // The built-in types pg_type shows, with PostgreSQL's OIDs (arrays too).
 struct BuiltinType {

@@ -44,7 +44,9 @@ void AddColumn(const SystemInfo& info, const SystemRelation& rel, const std::str
       .Text("is_identity", c.identity ? "YES" : "NO")
       .Text("is_generated", "NEVER")
       .Text("is_updatable", updatable ? "YES" : "NO");
-  if (c.default_value.present() && !c.identity) row.Text("column_default", c.default_value.expression);
+  if (c.default_value.present() && !c.identity) {
+    row.Text("column_default", CatalogObjects(info.catalog(), PublicOnSearchPath(info)).ExprText(c.default_value.expression));
+  }
   if (c.identity) {
     row.Text("identity_generation", c.identity == 'a' ? "ALWAYS" : "BY DEFAULT").Text("identity_cycle", "NO");
   }

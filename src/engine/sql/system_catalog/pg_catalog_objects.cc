@@ -19,6 +19,11 @@ CatalogRow& CatalogRow::IntArray(std::string_view column, const std::vector<int6
   return *this;
 }
 
+Value PublicSchemaAcl() {
+  return MakeArray(TypeId::kText, {Value::Text("pg_database_owner=UC/pg_database_owner"),
+                                   Value::Text("=U/pg_database_owner")});
+}
+
 namespace system_rows {
 
 namespace {
@@ -96,12 +101,22 @@ void Namespaces(const SystemInfo&, const SystemRelation& rel, Rows* out) {
                                                      {kPublicNamespace, "public"},
                                                      {kInformationSchemaNamespace, "information_schema"}};
   for (const auto& [oid, name] : spaces) {
-    out->push_back(CatalogRow(rel)
-                       .Oid("oid", oid)
-                       .Text("nspname", name)
-                       .Oid("nspowner", oid == kPublicNamespace ? kDatabaseOwnerRole : kOwnerRole)
-                       .Take());
+    CatalogRow row(rel);
+    row.Oid("oid", oid).Text("nspname", name).Oid("nspowner", oid == kPublicNamespace ? kDatabaseOwnerRole : kOwnerRole);
+    if (oid == kPublicNamespace) row.Set("nspacl", PublicSchemaAcl());
+    out->push_back(row.Take());
   }
+}
+
+// PostgreSQL 15's one initial privilege that pg_dump compares with: the
+// public schema's (so a dump grants and revokes nothing there).
+void InitialPrivileges(const SystemInfo&, const SystemRelation& rel, Rows* out) {
+  out->push_back(CatalogRow(rel)
+                     .Oid("objoid", kPublicNamespace)
+                     .Oid("classoid", 2615)  // pg_namespace
+                     .Text("privtype", "i")
+                     .Set("initprivs", PublicSchemaAcl())
+                     .Take());
 }
 
 void Classes(const SystemInfo& info, const SystemRelation& rel, Rows* out) {
@@ -314,6 +329,56 @@ void SequenceRows(const SystemInfo& info, const SystemRelation& rel, Rows* out) 
                        .Bool("seqcycle", s.cycle)
                        .Take());
   }
+}
+
+// What pg_dump reads of the dependencies: a sequence owned by a column
+// depends on it, automatically for serial and OWNED BY ('a'), internally
+// for an identity column ('i'); a column default on the sequences it
+// calls nextval of ('n').
+void Dependencies(const SystemInfo& info, const SystemRelation& rel, Rows* out) {
+  constexpr uint32_t kPgClass = 1259, kPgAttrdef = 2604;
+  for (const std::string& name : info.catalog().TableNames()) {
+    const std::shared_ptr<storage::Table> table = info.catalog().FindTable(name);
+    for (const catalog::ColumnSchema& column : table->schema().columns) {
+      for (const std::string& called : column.default_value.sequences) {
+        const std::shared_ptr<catalog::Sequence> sequence = info.catalog().FindSequence(called);
+        if (sequence == nullptr) continue;
+        out->push_back(CatalogRow(rel)
+                           .Oid("classid", kPgAttrdef)
+                           .Oid("objid", column.default_value.oid)
+                           .Oid("refclassid", kPgClass)
+                           .Oid("refobjid", sequence->schema().oid)
+                           .Text("deptype", "n")
+                           .Take());
+      }
+    }
+  }
+  for (const auto& sequence : info.catalog().Sequences()) {
+    const catalog::SequenceSchema s = sequence->schema();
+    if (s.owned_by_table.empty()) continue;
+    const std::shared_ptr<storage::Table> table = info.catalog().FindTable(s.owned_by_table);
+    if (table == nullptr) continue;
+    const int column = table->schema().FindColumn(s.owned_by_column);
+    if (column < 0) continue;
+    const bool identity = table->schema().columns[column].identity != 0;
+    out->push_back(CatalogRow(rel)
+                       .Oid("classid", kPgClass)
+                       .Oid("objid", s.oid)
+                       .Oid("refclassid", kPgClass)
+                       .Oid("refobjid", table->schema().oid)
+                       .Int("refobjsubid", column + 1)
+                       .Text("deptype", identity ? "i" : "a")
+                       .Take());
+  }
+}
+
+// The one comment PostgreSQL's catalog starts with: the public schema's.
+void Descriptions(const SystemInfo&, const SystemRelation& rel, Rows* out) {
+  out->push_back(CatalogRow(rel)
+                     .Oid("objoid", kPublicNamespace)
+                     .Oid("classoid", 2615)  // pg_namespace
+                     .Text("description", std::string(kPublicSchemaComment))
+                     .Take());
 }
 
 }  // namespace system_rows

@@ -31,7 +31,10 @@ const char* Category(const Type& t) {
 }
 
 // The prefix of a type's I/O function names ("int4" of int4in).
-std::string IoName(const Type& t) { return t.IsArray() ? "array" : std::string(TypeIdName(t.id)); }
+std::string IoName(const Type& t) {
+  if (t.vector) return t.ToString();
+  return t.IsArray() ? "array" : std::string(TypeIdName(t.id));
+}
 
 }  // namespace
 
@@ -43,7 +46,9 @@ void Types(const SystemInfo& info, const SystemRelation& rel, Rows* out) {
     const char* align = len == 2 ? "s" : len == 8 ? "d" : len == 1 || len == -2 ? "c" : "i";
     CatalogRow row(rel);
     row.Oid("oid", b.oid)
-        .Text("typname", t.IsArray() ? "_" + std::string(TypeIdName(t.element)) : std::string(TypeIdName(t.id)))
+        .Text("typname", t.vector     ? t.ToString()
+                         : t.IsArray() ? "_" + std::string(TypeIdName(t.element))
+                                       : std::string(TypeIdName(t.id)))
         .Oid("typnamespace", kPgCatalogNamespace)
         .Oid("typowner", kOwnerRole)
         .Int("typlen", len)
@@ -106,6 +111,22 @@ void AccessMethods(const SystemInfo&, const SystemRelation& rel, Rows* out) {
   for (const auto& [oid, name, handler, type] : methods) {
     out->push_back(
         CatalogRow(rel).Oid("oid", oid).Text("amname", name).Text("amhandler", handler).Text("amtype", type).Take());
+  }
+}
+
+// PostgreSQL's built-in languages (plpgsql is an extension there, and
+// Paceline runs no procedural language).
+void Languages(const SystemInfo&, const SystemRelation& rel, Rows* out) {
+  const std::tuple<uint32_t, const char*, bool, uint32_t> languages[] = {
+      {12, "internal", false, 2246}, {13, "c", false, 2247}, {14, "sql", true, 2248}};
+  for (const auto& [oid, name, trusted, validator] : languages) {
+    out->push_back(CatalogRow(rel)
+                       .Oid("oid", oid)
+                       .Text("lanname", name)
+                       .Oid("lanowner", kOwnerRole)
+                       .Bool("lanpltrusted", trusted)
+                       .Oid("lanvalidator", validator)
+                       .Take());
   }
 }
 

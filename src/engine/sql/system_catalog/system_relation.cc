@@ -1,6 +1,7 @@
 // The registry of system relations (see system_relation.h): each table's
-// columns, as PostgreSQL 15 declares them (name, "char" and regproc are
-// text here, int2vector int2[], oidvector oid[], pg_node_tree the
+// columns, as PostgreSQL 15 declares them ("char" is text here, name text
+// subscripted as a name, regproc text where it holds a name (pg_am) and
+// oid where it is empty, pg_node_tree the
 // expression's text), and each view's query.
 #include "engine/sql/system_catalog/system_relation.h"
 
@@ -13,8 +14,8 @@ namespace paceline::sql {
 
 namespace {
 
-// "oid oid, relname text, conkey int2[]" → columns.
-std::vector<engine::ResultColumn> ParseColumns(std::string_view text) {
+// "oid oid, relname name, conkey int2[]" → columns, and which are `name`.
+std::vector<engine::ResultColumn> ParseColumns(std::string_view text, std::vector<bool>* name_columns) {
   std::vector<engine::ResultColumn> out;
   while (!text.empty()) {
     size_t comma = text.find(", ");
@@ -22,6 +23,8 @@ std::vector<engine::ResultColumn> ParseColumns(std::string_view text) {
     text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 2);
     const size_t space = item.find(' ');
     std::string_view type_name = item.substr(space + 1);
+    name_columns->push_back(type_name == "name");
+    if (type_name == "name") type_name = "text";
     const bool array = type_name.ends_with("[]");
     if (array) type_name.remove_suffix(2);
     Type type;
@@ -49,7 +52,7 @@ SystemRelation Table(std::string_view name, uint32_t oid, std::string_view colum
   r.schema = schema;
   r.name = name;
   r.oid = oid;
-  r.columns = ParseColumns(columns);
+  r.columns = ParseColumns(columns, &r.name_columns);
   r.rows = rows;
   return r;
 }
@@ -65,21 +68,21 @@ SystemRelation View(std::string_view schema, std::string_view name, uint32_t oid
 
 std::vector<SystemRelation> MakeRelations() {
   return {
-      Table("pg_namespace", 2615, "oid oid, nspname text, nspowner oid, nspacl text[]", system_rows::Namespaces),
-      Table("pg_class", 1259, "oid oid, relname text, relnamespace oid, reltype oid, reloftype oid, relowner oid, relam oid, relfilenode oid, reltablespace oid, relpages int4, reltuples float4, relallvisible int4, reltoastrelid oid, relhasindex bool, relisshared bool, relpersistence text, relkind text, relnatts int2, relchecks int2, relhasrules bool, relhastriggers bool, relhassubclass bool, relrowsecurity bool, relforcerowsecurity bool, relispopulated bool, relreplident text, relispartition bool, relrewrite oid, relfrozenxid int8, relminmxid int8, relacl text[], reloptions text[], relpartbound text", system_rows::Classes),
-      Table("pg_attribute", 1249, "attrelid oid, attname text, atttypid oid, attstattarget int4, attlen int2, attnum int2, attndims int4, attcacheoff int4, atttypmod int4, attbyval bool, attalign text, attstorage text, attcompression text, attnotnull bool, atthasdef bool, atthasmissing bool, attidentity text, attgenerated text, attisdropped bool, attislocal bool, attinhcount int4, attcollation oid, attacl text[], attoptions text[], attfdwoptions text[], attmissingval text", system_rows::Attributes),
-      Table("pg_type", 1247, "oid oid, typname text, typnamespace oid, typowner oid, typlen int2, typbyval bool, typtype text, typcategory text, typispreferred bool, typisdefined bool, typdelim text, typrelid oid, typsubscript text, typelem oid, typarray oid, typinput text, typoutput text, typreceive text, typsend text, typmodin text, typmodout text, typanalyze text, typalign text, typstorage text, typnotnull bool, typbasetype oid, typtypmod int4, typndims int4, typcollation oid, typdefaultbin text, typdefault text, typacl text[]", system_rows::Types),
-      Table("pg_index", 2610, "indexrelid oid, indrelid oid, indnatts int2, indnkeyatts int2, indisunique bool, indnullsnotdistinct bool, indisprimary bool, indisexclusion bool, indimmediate bool, indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool, indisreplident bool, indkey int2[], indcollation oid[], indclass oid[], indoption int2[], indexprs text, indpred text", system_rows::Indexes),
-      Table("pg_constraint", 2606, "oid oid, conname text, connamespace oid, contype text, condeferrable bool, condeferred bool, convalidated bool, conrelid oid, contypid oid, conindid oid, conparentid oid, confrelid oid, confupdtype text, confdeltype text, confmatchtype text, conislocal bool, coninhcount int4, connoinherit bool, conkey int2[], confkey int2[], conpfeqop oid[], conppeqop oid[], conffeqop oid[], confdelsetcols int2[], conexclop oid[], conbin text", system_rows::Constraints),
+      Table("pg_namespace", 2615, "oid oid, nspname name, nspowner oid, nspacl text[]", system_rows::Namespaces),
+      Table("pg_class", 1259, "oid oid, relname name, relnamespace oid, reltype oid, reloftype oid, relowner oid, relam oid, relfilenode oid, reltablespace oid, relpages int4, reltuples float4, relallvisible int4, reltoastrelid oid, relhasindex bool, relisshared bool, relpersistence text, relkind text, relnatts int2, relchecks int2, relhasrules bool, relhastriggers bool, relhassubclass bool, relrowsecurity bool, relforcerowsecurity bool, relispopulated bool, relreplident text, relispartition bool, relrewrite oid, relfrozenxid int8, relminmxid int8, relacl text[], reloptions text[], relpartbound text", system_rows::Classes),
+      Table("pg_attribute", 1249, "attrelid oid, attname name, atttypid oid, attstattarget int4, attlen int2, attnum int2, attndims int4, attcacheoff int4, atttypmod int4, attbyval bool, attalign text, attstorage text, attcompression text, attnotnull bool, atthasdef bool, atthasmissing bool, attidentity text, attgenerated text, attisdropped bool, attislocal bool, attinhcount int4, attcollation oid, attacl text[], attoptions text[], attfdwoptions text[], attmissingval text", system_rows::Attributes),
+      Table("pg_type", 1247, "oid oid, typname name, typnamespace oid, typowner oid, typlen int2, typbyval bool, typtype text, typcategory text, typispreferred bool, typisdefined bool, typdelim text, typrelid oid, typsubscript text, typelem oid, typarray oid, typinput text, typoutput text, typreceive text, typsend text, typmodin text, typmodout text, typanalyze text, typalign text, typstorage text, typnotnull bool, typbasetype oid, typtypmod int4, typndims int4, typcollation oid, typdefaultbin text, typdefault text, typacl text[]", system_rows::Types),
+      Table("pg_index", 2610, "indexrelid oid, indrelid oid, indnatts int2, indnkeyatts int2, indisunique bool, indnullsnotdistinct bool, indisprimary bool, indisexclusion bool, indimmediate bool, indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool, indisreplident bool, indkey int2vector, indcollation oidvector, indclass oidvector, indoption int2vector, indexprs text, indpred text", system_rows::Indexes),
+      Table("pg_constraint", 2606, "oid oid, conname name, connamespace oid, contype text, condeferrable bool, condeferred bool, convalidated bool, conrelid oid, contypid oid, conindid oid, conparentid oid, confrelid oid, confupdtype text, confdeltype text, confmatchtype text, conislocal bool, coninhcount int4, connoinherit bool, conkey int2[], confkey int2[], conpfeqop oid[], conppeqop oid[], conffeqop oid[], confdelsetcols int2[], conexclop oid[], conbin text", system_rows::Constraints),
       Table("pg_attrdef", 2604, "oid oid, adrelid oid, adnum int2, adbin text", system_rows::AttributeDefaults),
       Table("pg_sequence", 2224, "seqrelid oid, seqtypid oid, seqstart int8, seqincrement int8, seqmax int8, seqmin int8, seqcache int8, seqcycle bool", system_rows::SequenceRows),
-      Table("pg_am", 2601, "oid oid, amname text, amhandler text, amtype text", system_rows::AccessMethods),
-      Table("pg_database", 1262, "oid oid, datname text, datdba oid, encoding int4, datlocprovider text, datistemplate bool, datallowconn bool, datconnlimit int4, datfrozenxid int8, datminmxid int8, dattablespace oid, datcollate text, datctype text, daticulocale text, datcollversion text, datacl text[]", system_rows::Databases),
-      Table("pg_roles", 12000, "rolname text, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, rolvaliduntil timestamptz, rolbypassrls bool, rolconfig text[], oid oid", system_rows::Roles),
-      Table("pg_authid", 1260, "oid oid, rolname text, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolbypassrls bool, rolconnlimit int4, rolpassword text, rolvaliduntil timestamptz", system_rows::Roles),
+      Table("pg_am", 2601, "oid oid, amname name, amhandler text, amtype text", system_rows::AccessMethods),
+      Table("pg_database", 1262, "oid oid, datname name, datdba oid, encoding int4, datlocprovider text, datistemplate bool, datallowconn bool, datconnlimit int4, datfrozenxid int8, datminmxid int8, dattablespace oid, datcollate text, datctype text, daticulocale text, datcollversion text, datacl text[]", system_rows::Databases),
+      Table("pg_roles", 12000, "rolname name, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, rolvaliduntil timestamptz, rolbypassrls bool, rolconfig text[], oid oid", system_rows::Roles),
+      Table("pg_authid", 1260, "oid oid, rolname name, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolbypassrls bool, rolconnlimit int4, rolpassword text, rolvaliduntil timestamptz", system_rows::Roles),
       Table("pg_settings", 12104, "name text, setting text, unit text, category text, short_desc text, extra_desc text, context text, vartype text, source text, min_val text, max_val text, enumvals text[], boot_val text, reset_val text, sourcefile text, sourceline int4, pending_restart bool", system_rows::Settings),
       Table("pg_stat_activity", 12222,
-            "datid oid, datname text, pid int4, leader_pid int4, usesysid oid, usename text, application_name text, "
+            "datid oid, datname name, pid int4, leader_pid int4, usesysid oid, usename text, application_name text, "
             "client_addr text, client_hostname text, client_port int4, backend_start timestamptz, "
             "xact_start timestamptz, query_start timestamptz, state_change timestamptz, wait_event_type text, "
             "wait_event text, state text, backend_xid int8, backend_xmin int8, query_id int8, query text, "
@@ -92,32 +95,91 @@ std::vector<SystemRelation> MakeRelations() {
             system_rows::Locks),
       Table("pg_stat_user_tables", 12161, kTableStatisticsColumns, system_rows::TableStatistics),
       Table("pg_stat_all_tables", 12142, kTableStatisticsColumns, system_rows::TableStatistics),
-      Table("pg_tablespace", 1213, "oid oid, spcname text, spcowner oid, spcacl text[], spcoptions text[]", system_rows::Tablespaces),
-      Table("pg_description", 2609, "objoid oid, classoid oid, objsubid int4, description text", system_rows::None),
+      Table("pg_tablespace", 1213, "oid oid, spcname name, spcowner oid, spcacl text[], spcoptions text[]", system_rows::Tablespaces),
+      Table("pg_description", 2609, "objoid oid, classoid oid, objsubid int4, description text", system_rows::Descriptions),
       Table("pg_shdescription", 2396, "objoid oid, classoid oid, description text", system_rows::None),
-      Table("pg_depend", 2608, "classid oid, objid oid, objsubid int4, refclassid oid, refobjid oid, refobjsubid int4, deptype text", system_rows::None),
+      Table("pg_depend", 2608, "classid oid, objid oid, objsubid int4, refclassid oid, refobjid oid, refobjsubid int4, deptype text", system_rows::Dependencies),
       Table("pg_inherits", 2611, "inhrelid oid, inhparent oid, inhseqno int4, inhdetachpending bool", system_rows::None),
-      Table("pg_trigger", 2620, "oid oid, tgrelid oid, tgparentid oid, tgname text, tgfoid oid, tgtype int2, tgenabled text, tgisinternal bool, tgconstrrelid oid, tgconstrindid oid, tgconstraint oid, tgdeferrable bool, tginitdeferred bool, tgnargs int2, tgattr int2[], tgargs bytea, tgqual text, tgoldtable text, tgnewtable text", system_rows::None),
-      Table("pg_policy", 3256, "oid oid, polname text, polrelid oid, polcmd text, polpermissive bool, polroles oid[], polqual text, polwithcheck text", system_rows::None),
-      Table("pg_statistic_ext", 3381, "oid oid, stxrelid oid, stxname text, stxnamespace oid, stxowner oid, stxstattarget int4, stxkeys int2[], stxkind text[], stxexprs text", system_rows::None),
-      Table("pg_publication", 6104, "oid oid, pubname text, pubowner oid, puballtables bool, pubinsert bool, pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool", system_rows::None),
-      Table("pg_publication_rel", 6106, "oid oid, prpubid oid, prrelid oid, prqual text, prattrs int2[]", system_rows::None),
+      Table("pg_trigger", 2620, "oid oid, tgrelid oid, tgparentid oid, tgname name, tgfoid oid, tgtype int2, tgenabled text, tgisinternal bool, tgconstrrelid oid, tgconstrindid oid, tgconstraint oid, tgdeferrable bool, tginitdeferred bool, tgnargs int2, tgattr int2vector, tgargs bytea, tgqual text, tgoldtable text, tgnewtable text", system_rows::None),
+      Table("pg_policy", 3256, "oid oid, polname name, polrelid oid, polcmd text, polpermissive bool, polroles oid[], polqual text, polwithcheck text", system_rows::None),
+      Table("pg_statistic_ext", 3381, "oid oid, stxrelid oid, stxname name, stxnamespace oid, stxowner oid, stxstattarget int4, stxkeys int2vector, stxkind text[], stxexprs text", system_rows::None),
+      Table("pg_publication", 6104, "oid oid, pubname name, pubowner oid, puballtables bool, pubinsert bool, pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool", system_rows::None),
+      Table("pg_publication_rel", 6106, "oid oid, prpubid oid, prrelid oid, prqual text, prattrs int2vector", system_rows::None),
       Table("pg_publication_namespace", 6237, "oid oid, pnpubid oid, pnnspid oid", system_rows::None),
       Table("pg_opclass", 2616,
-            "oid oid, opcmethod oid, opcname text, opcnamespace oid, opcowner oid, opcfamily oid, opcintype oid, "
+            "oid oid, opcmethod oid, opcname name, opcnamespace oid, opcowner oid, opcfamily oid, opcintype oid, "
             "opcdefault bool, opckeytype oid",
             system_rows::None),
-      Table("pg_collation", 3456, "oid oid, collname text, collnamespace oid, collowner oid, collprovider text, collisdeterministic bool, collencoding int4, collcollate text, collctype text, colliculocale text, collversion text", system_rows::None),
+      Table("pg_collation", 3456, "oid oid, collname name, collnamespace oid, collowner oid, collprovider text, collisdeterministic bool, collencoding int4, collcollate text, collctype text, colliculocale text, collversion text", system_rows::None),
       Table("pg_auth_members", 1261, "roleid oid, member oid, grantor oid, admin_option bool", system_rows::None),
-      Table("pg_extension", 3079, "oid oid, extname text, extowner oid, extnamespace oid, extrelocatable bool, extversion text, extconfig oid[], extcondition text[]", system_rows::None),
-      Table("pg_rewrite", 2618, "oid oid, rulename text, ev_class oid, ev_type text, ev_enabled text, is_instead bool, ev_qual text, ev_action text", system_rows::None),
+      Table("pg_extension", 3079, "oid oid, extname name, extowner oid, extnamespace oid, extrelocatable bool, extversion text, extconfig oid[], extcondition text[]", system_rows::None),
+      Table("pg_rewrite", 2618, "oid oid, rulename name, ev_class oid, ev_type text, ev_enabled text, is_instead bool, ev_qual text, ev_action text", system_rows::None),
       Table("pg_enum", 3501, "oid oid, enumtypid oid, enumsortorder float4, enumlabel text", system_rows::None),
       Table("pg_range", 3541, "rngtypid oid, rngsubtype oid, rngmultitypid oid, rngcollation oid, rngsubopc oid, rngcanonical text, rngsubdiff text", system_rows::None),
       Table("pg_partitioned_table", 3350,
-            "partrelid oid, partstrat text, partnatts int2, partdefid oid, partattrs int2[], partclass oid[], "
-            "partcollation oid[], partexprs text",
+            "partrelid oid, partstrat text, partnatts int2, partdefid oid, partattrs int2vector, partclass oidvector, "
+            "partcollation oidvector, partexprs text",
             system_rows::None),
-      Table("pg_proc", 1255, "oid oid, proname text, pronamespace oid, proowner oid, prolang oid, procost float4, prorows float4, provariadic oid, prosupport text, prokind text, prosecdef bool, proleakproof bool, proisstrict bool, proretset bool, provolatile text, proparallel text, pronargs int2, pronargdefaults int2, prorettype oid, proargtypes oid[], proallargtypes oid[], proargmodes text[], proargnames text[], proargdefaults text, protrftypes oid[], prosrc text, probin text, prosqlbody text, proconfig text[], proacl text[]", system_rows::None),
+      Table("pg_proc", 1255, "oid oid, proname name, pronamespace oid, proowner oid, prolang oid, procost float4, prorows float4, provariadic oid, prosupport text, prokind text, prosecdef bool, proleakproof bool, proisstrict bool, proretset bool, provolatile text, proparallel text, pronargs int2, pronargdefaults int2, prorettype oid, proargtypes oidvector, proallargtypes oid[], proargmodes text[], proargnames text[], proargdefaults text, protrftypes oid[], prosrc text, probin text, prosqlbody text, proconfig text[], proacl text[]", system_rows::None),
+      Table("pg_language", 2612,
+            "oid oid, lanname name, lanowner oid, lanispl bool, lanpltrusted bool, lanplcallfoid oid, "
+            "laninline oid, lanvalidator oid, lanacl text[]",
+            system_rows::Languages),
+      // Objects Paceline has none of (pg_dump reads them all): empty.
+      Table("pg_init_privs", 3394, "objoid oid, classoid oid, objsubid int4, privtype text, initprivs text[]", system_rows::InitialPrivileges),
+      Table("pg_operator", 2617,
+            "oid oid, oprname name, oprnamespace oid, oprowner oid, oprkind text, oprcanmerge bool, oprcanhash bool, "
+            "oprleft oid, oprright oid, oprresult oid, oprcom oid, oprnegate oid, oprcode oid, oprrest oid, "
+            "oprjoin oid",
+            system_rows::None),
+      Table("pg_opfamily", 2753, "oid oid, opfmethod oid, opfname name, opfnamespace oid, opfowner oid", system_rows::None),
+      Table("pg_amop", 2602,
+            "oid oid, amopfamily oid, amoplefttype oid, amoprighttype oid, amopstrategy int2, amoppurpose text, "
+            "amopopr oid, amopmethod oid, amopsortfamily oid",
+            system_rows::None),
+      Table("pg_amproc", 2603,
+            "oid oid, amprocfamily oid, amproclefttype oid, amprocrighttype oid, amprocnum int2, amproc oid",
+            system_rows::None),
+      Table("pg_cast", 2605, "oid oid, castsource oid, casttarget oid, castfunc oid, castcontext text, castmethod text", system_rows::None),
+      Table("pg_conversion", 2607,
+            "oid oid, conname name, connamespace oid, conowner oid, conforencoding int4, contoencoding int4, "
+            "conproc oid, condefault bool",
+            system_rows::None),
+      Table("pg_transform", 3576, "oid oid, trftype oid, trflang oid, trffromsql oid, trftosql oid", system_rows::None),
+      Table("pg_ts_parser", 3601,
+            "oid oid, prsname name, prsnamespace oid, prsstart oid, prstoken oid, prsend oid, prsheadline oid, "
+            "prslextype oid",
+            system_rows::None),
+      Table("pg_ts_template", 3764, "oid oid, tmplname name, tmplnamespace oid, tmplinit oid, tmpllexize oid", system_rows::None),
+      Table("pg_ts_dict", 3600,
+            "oid oid, dictname name, dictnamespace oid, dictowner oid, dicttemplate oid, dictinitoption text",
+            system_rows::None),
+      Table("pg_ts_config", 3602, "oid oid, cfgname name, cfgnamespace oid, cfgowner oid, cfgparser oid", system_rows::None),
+      Table("pg_foreign_data_wrapper", 2328,
+            "oid oid, fdwname name, fdwowner oid, fdwhandler oid, fdwvalidator oid, fdwacl text[], fdwoptions text[]",
+            system_rows::None),
+      Table("pg_foreign_server", 1417,
+            "oid oid, srvname name, srvowner oid, srvfdw oid, srvtype text, srvversion text, srvacl text[], "
+            "srvoptions text[]",
+            system_rows::None),
+      Table("pg_foreign_table", 3118, "ftrelid oid, ftserver oid, ftoptions text[]", system_rows::None),
+      Table("pg_default_acl", 826, "oid oid, defaclrole oid, defaclnamespace oid, defaclobjtype text, defaclacl text[]", system_rows::None),
+      Table("pg_event_trigger", 3466,
+            "oid oid, evtname name, evtevent text, evtowner oid, evtfoid oid, evtenabled text, evttags text[]",
+            system_rows::None),
+      Table("pg_subscription", 6100,
+            "oid oid, subdbid oid, subskiplsn text, subname name, subowner oid, subenabled bool, subbinary bool, "
+            "substream bool, subtwophasestate text, subdisableonerr bool, subconninfo text, subslotname name, "
+            "subsynccommit text, subpublications text[]",
+            system_rows::None),
+      Table("pg_db_role_setting", 2964, "setdatabase oid, setrole oid, setconfig text[]", system_rows::None),
+      Table("pg_largeobject_metadata", 2995, "oid oid, lomowner oid, lomacl text[]", system_rows::None),
+      Table("pg_seclabel", 3596, "objoid oid, classoid oid, objsubid int4, provider text, label text", system_rows::None),
+      Table("pg_shseclabel", 3592, "objoid oid, classoid oid, provider text, label text", system_rows::None),
+      Table("pg_seclabels", 12099,
+            "objoid oid, classoid oid, objsubid int4, objtype text, objnamespace oid, objname text, provider text, "
+            "label text",
+            system_rows::None),
       Table("columns", 13295,
             "table_catalog text, table_schema text, table_name text, column_name text, ordinal_position int4, "
             "column_default text, is_nullable text, data_type text, character_maximum_length int4, "

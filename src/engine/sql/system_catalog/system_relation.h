@@ -35,6 +35,8 @@ inline constexpr uint32_t kPgToastNamespace = 99;
 inline constexpr uint32_t kOwnerRole = 10;
 // PostgreSQL 15's owner of the public schema: whoever owns the database.
 inline constexpr uint32_t kDatabaseOwnerRole = 6171;
+// The public schema's comment (pg_description), as PostgreSQL 15's.
+inline constexpr std::string_view kPublicSchemaComment = "standard public schema";
 // The one database's pg_database.oid.
 inline constexpr uint32_t kDatabaseOid = 16383;
 
@@ -44,6 +46,9 @@ struct SystemRelation {
   uint32_t oid;             // its pg_class.oid (PostgreSQL's own)
   // A table: its columns, and its rows now (in the columns' order and types).
   std::vector<engine::ResultColumn> columns;
+  // The columns PostgreSQL types `name` (text here, but subscripted as
+  // name is: typname[0] is its first character).
+  std::vector<bool> name_columns;
   void (*rows)(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*) = nullptr;
   // A view: its query, over the tables above and the user's.
   std::string_view query;
@@ -102,13 +107,21 @@ void Databases(const SystemInfo&, const SystemRelation&, std::vector<std::vector
 void Roles(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
 void Settings(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
 void Tablespaces(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
+void Languages(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
 void InformationSchemaColumns(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
 void KeyColumnUsage(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
 void ConstraintColumnUsage(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
 void Activity(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
 void Locks(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
 void TableStatistics(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
+void InitialPrivileges(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
+void Dependencies(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
+void Descriptions(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
 void None(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
 }  // namespace system_rows
+
+// The public schema's privileges (pg_namespace.nspacl, pg_init_privs), as
+// PostgreSQL 15 creates them: its owner all, everyone USAGE.
+Value PublicSchemaAcl();
 
 }  // namespace paceline::sql
