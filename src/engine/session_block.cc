@@ -438,15 +438,23 @@ Status Session::RunLock(const sql::LockStmt& stmt, QueryResult* result) {
         .WithDetail("Paceline takes the modes up to SHARE, which keep schema changes out until the block ends.");
   }
   std::vector<std::pair<uint32_t, std::string>> tables;  // id, name
-  for (const sql::TableRef& ref : stmt.tables) {
-    std::shared_ptr<storage::Table> table;
-    if (ref.schema.empty() || ref.schema == "public") table = db_->catalog().FindTable(ref.name);
-    if (table == nullptr) {
-      const std::string name = ref.schema.empty() ? ref.name : ref.schema + "." + ref.name;
-      return Status(sqlstate::kUndefinedTable, "relation \"" + name + "\" does not exist");
+  {
+    // The names are looked up under the execution gate (DDL changes the
+    // catalog only while holding it exclusively), the table gates waited
+    // for without it (a schema change holding one needs it).
+    StatementGate gate(this);
+    PL_RETURN_IF_ERROR(gate.Enter());
+    for (const sql::TableRef& ref : stmt.tables) {
+      std::shared_ptr<storage::Table> table;
+      if (ref.schema.empty() || ref.schema == "public") table = db_->catalog().FindTable(ref.name);
+      if (table == nullptr) {
+        const std::string name = ref.schema.empty() ? ref.name : ref.schema + "." + ref.name;
+        return Status(sqlstate::kUndefinedTable, "relation \"" + name + "\" does not exist");
+      }
+      tables.emplace_back(table->id(), table->name());
     }
-    tables.emplace_back(table->id(), table->name());
   }
+  if (gate_held_) return InternalError("LOCK TABLE inside a step that holds the execution gate");
   for (const auto& [table, name] : tables) {
     if (std::find(table_gates_.begin(), table_gates_.end(), table) != table_gates_.end()) continue;
     if (!db_->table_gates_.TryEnterShared(this, table)) {
