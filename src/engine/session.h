@@ -285,6 +285,8 @@ class Session {
   // Enters the gates of `statement`'s tables this block does not hold yet,
   // without waiting: false with `*busy` the first one a schema change claims.
   bool EnterTableGatesNow(const sql::PreparedStatement& statement, uint32_t* busy);
+  // Enters one table's gate if it is free (or held by this block already).
+  bool TryEnterTableGate(uint32_t table);
   // LOCK TABLE: the share modes hold the tables' gates to the block's end
   // (no schema change until then); the exclusive modes are 0A000.
   Status RunLock(const sql::LockStmt& stmt, QueryResult* result);

@@ -456,27 +456,28 @@ Status Session::RunLock(const sql::LockStmt& stmt, QueryResult* result) {
   }
   if (gate_held_) return InternalError("LOCK TABLE inside a step that holds the execution gate");
   for (const auto& [table, name] : tables) {
-    if (std::find(table_gates_.begin(), table_gates_.end(), table) != table_gates_.end()) continue;
-    if (!db_->table_gates_.TryEnterShared(this, table)) {
-      if (stmt.nowait) {
-        return Status(sqlstate::kLockNotAvailable, "could not obtain lock on relation \"" + name + "\"");
-      }
-      PL_RETURN_IF_ERROR(db_->EnterTableGate(this, table, &cancel_));
-    }
+    if (TryEnterTableGate(table)) continue;
+    if (stmt.nowait) return Status(sqlstate::kLockNotAvailable, "could not obtain lock on relation \"" + name + "\"");
+    PL_RETURN_IF_ERROR(db_->EnterTableGate(this, table, &cancel_));
     table_gates_.push_back(table);
   }
   result->command_tag = "LOCK TABLE";
   return Status::OK();
 }
 
+bool Session::TryEnterTableGate(uint32_t table) {
+  if (std::find(table_gates_.begin(), table_gates_.end(), table) != table_gates_.end()) return true;
+  if (!db_->table_gates_.TryEnterShared(this, table)) return false;
+  table_gates_.push_back(table);
+  return true;
+}
+
 bool Session::EnterTableGatesNow(const sql::PreparedStatement& statement, uint32_t* busy) {
   for (uint32_t table : statement.table_ids) {
-    if (std::find(table_gates_.begin(), table_gates_.end(), table) != table_gates_.end()) continue;
-    if (!db_->table_gates_.TryEnterShared(this, table)) {
+    if (!TryEnterTableGate(table)) {
       *busy = table;
       return false;
     }
-    table_gates_.push_back(table);
   }
   return true;
 }

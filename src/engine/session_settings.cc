@@ -1,8 +1,6 @@
 // Session: its settings — PostgreSQL's defaults, SHOW/SET/RESET and
 // set_config, SET LOCAL and a block's changes undone at its end (see
 // session.h).
-#include <algorithm>
-#include <iterator>
 #include <string>
 
 #include "engine/session.h"
@@ -33,8 +31,9 @@ Status CheckSettingValue(std::string_view key, std::string_view value) {
   };
   const std::string v = Lower(value);
   if (key == "check_function_bodies" || key == "synchronize_seqscans" || key == "row_security") {
-    static constexpr std::string_view kBool[] = {"on", "off", "true", "false", "yes", "no", "1", "0", "t", "f"};
-    if (std::find(std::begin(kBool), std::end(kBool), v) == std::end(kBool)) {
+    // PostgreSQL's boolean input (parse_bool), as a cast to boolean reads it.
+    Value parsed;
+    if (!CastValue(Value::String(TypeId::kUnknown, v), Type(TypeId::kBool), false, &parsed).ok()) {
       return Status(sqlstate::kInvalidParameterValue,
                     "parameter \"" + std::string(key) + "\" requires a Boolean value");
     }

@@ -150,11 +150,7 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
     case ScalarFunction::kBackendPid: *out = Value::Int32(info.BackendPid()); return Status::OK();
     case ScalarFunction::kCurrentSchema:  // the search path's first schema that exists
     case ScalarFunction::kCurrentSchemas: {
-      std::string search_path;
-      for (const auto& [name, value] : info.Settings()) {
-        if (name == "search_path") search_path = value;
-      }
-      const std::vector<std::string> path = SearchPathSchemas(search_path);
+      const std::vector<std::string> path = SessionSearchPath(info);
       if (e.function == ScalarFunction::kCurrentSchema) {
         *out = path.empty() ? Value::Null(TypeId::kText) : Value::Text(path[0]);
         return Status::OK();

@@ -337,13 +337,16 @@ std::string CatalogObjects::UserRelationText(std::string_view name) const {
   return public_on_path_ ? QuoteIdent(name) : "public." + QuoteIdent(name);
 }
 
-bool PublicOnSearchPath(const SystemInfo& info) {
+std::vector<std::string> SessionSearchPath(const SystemInfo& info) {
   for (const auto& [name, value] : info.Settings()) {
-    if (name != "search_path") continue;
-    const std::vector<std::string> path = SearchPathSchemas(value);
-    return std::find(path.begin(), path.end(), "public") != path.end();
+    if (name == "search_path") return SearchPathSchemas(value);
   }
-  return true;
+  return {"public"};  // PostgreSQL's default path, "$user", public
+}
+
+bool PublicOnSearchPath(const SystemInfo& info) {
+  const std::vector<std::string> path = SessionSearchPath(info);
+  return std::find(path.begin(), path.end(), "public") != path.end();
 }
 
 std::vector<std::string> SearchPathSchemas(std::string_view search_path) {

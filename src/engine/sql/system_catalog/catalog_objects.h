@@ -106,7 +106,9 @@ class CatalogObjects {
   const bool public_on_path_;
 };
 
-// Whether the session's search_path names public (see CatalogObjects).
+// The schemas the session's search_path names that exist (SearchPathSchemas
+// of its setting), and whether public is one (see CatalogObjects).
+std::vector<std::string> SessionSearchPath(const SystemInfo& info);
 bool PublicOnSearchPath(const SystemInfo& info);
 
 // The schemas a search_path setting names that exist ("public"; "$user"
