@@ -45,6 +45,11 @@ set_target_properties(asio::asio PROPERTIES
   INTERFACE_COMPILE_DEFINITIONS "ASIO_STANDALONE"
   INTERFACE_LINK_LIBRARIES Threads::Threads)
 
+# libcpp-httplib-dev: the HTTP server of paceline-server's --metrics-port
+# (Prometheus's /metrics). Debian's is a compiled library, found through
+# its pkg-config file (which also gives the feature macros it was built with).
+pkg_check_modules(CPP_HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
+
 if(PACELINE_BUILD_TESTS)
   find_package(GTest REQUIRED)        # libgtest-dev, libgmock-dev
 endif()

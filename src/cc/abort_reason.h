@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "common/status.h"
+
 namespace paceline::cc {
 
 enum class AbortReason {
@@ -43,6 +45,12 @@ constexpr bool IsConflict(AbortReason reason) {
 constexpr bool ConflictStillRunning(AbortReason reason) {
   return reason == AbortReason::kLockConflict || reason == AbortReason::kDie || reason == AbortReason::kWounded ||
          reason == AbortReason::kUniqueConflict;
+}
+
+// The SQLSTATE an attempt that ended for `reason` fails with: 55P03 for a
+// lock timeout, 40001 for every conflict (TransactionContext::Conflict).
+constexpr std::string_view AbortReasonSqlState(AbortReason reason) {
+  return reason == AbortReason::kLockTimeout ? sqlstate::kLockNotAvailable : sqlstate::kSerializationFailure;
 }
 
 // "read-validation", "phantom", ... (for statistics and logs).

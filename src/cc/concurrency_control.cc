@@ -5,8 +5,7 @@ namespace paceline::cc {
 
 Status TransactionContext::Conflict(AbortReason reason, std::string message) {
   abort_reason_ = reason;
-  if (reason == AbortReason::kLockTimeout) return Status(sqlstate::kLockNotAvailable, std::move(message));
-  return Status(sqlstate::kSerializationFailure, std::move(message));
+  return Status(AbortReasonSqlState(reason), std::move(message));
 }
 
 }  // namespace paceline::cc

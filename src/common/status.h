@@ -89,6 +89,7 @@ inline constexpr std::string_view kObjectInUse = "55006";
 inline constexpr std::string_view kIoError = "58030";
 inline constexpr std::string_view kQueryCanceled = "57014";
 inline constexpr std::string_view kProtocolViolation = "08P01";
+inline constexpr std::string_view kConnectionFailure = "08006";  // a connection broke or could not be made
 inline constexpr std::string_view kAdminShutdown = "57P01";
 inline constexpr std::string_view kIdleSessionTimeout = "57P05";
 inline constexpr std::string_view kUndefinedParameterName = "42704";

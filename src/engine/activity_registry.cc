@@ -1,16 +1,33 @@
 // ActivityRegistry (see activity_registry.h).
 #include "engine/activity_registry.h"
 
+#include "engine/session.h"
+
 namespace paceline::engine {
 
-void ActivityRegistry::Add(uint64_t session_id, const SessionActivity* activity, const void* advisory_owner) {
+void ActivityRegistry::Add(uint64_t session_id, Session* session, const SessionActivity* activity,
+                           const void* advisory_owner) {
   std::lock_guard lock(mu_);
-  sessions_[session_id] = Entry{activity, advisory_owner};
+  sessions_[session_id] = Entry{session, activity, advisory_owner};
 }
 
 void ActivityRegistry::Remove(uint64_t session_id) {
   std::lock_guard lock(mu_);
-  sessions_.erase(session_id);
+  auto it = sessions_.find(session_id);
+  if (it == sessions_.end()) return;
+  it->second.activity->transactions().AddTo(&ended_.transactions);
+  ended_.request_latency.Merge(it->second.activity->request_latency());
+  sessions_.erase(it);
+}
+
+ActivityRegistry::SessionTotals ActivityRegistry::Totals() const {
+  std::lock_guard lock(mu_);
+  SessionTotals totals = ended_;
+  for (const auto& [id, entry] : sessions_) {
+    entry.activity->transactions().AddTo(&totals.transactions);
+    totals.request_latency.Merge(entry.activity->request_latency());
+  }
+  return totals;
 }
 
 std::vector<sql::BackendActivity> ActivityRegistry::Backends() const {
@@ -25,6 +42,14 @@ int32_t ActivityRegistry::PidOfSession(uint64_t session_id) const {
   std::lock_guard lock(mu_);
   auto it = sessions_.find(session_id);
   return it == sessions_.end() ? 0 : it->second.activity->pid();
+}
+
+bool ActivityRegistry::Signal(int32_t pid, bool terminate) const {
+  std::lock_guard lock(mu_);
+  for (const auto& [id, entry] : sessions_) {
+    if (entry.activity->pid() == pid) return entry.session->Signal(terminate);
+  }
+  return false;
 }
 
 int32_t ActivityRegistry::PidOfAdvisoryOwner(const void* owner) const {

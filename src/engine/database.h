@@ -137,6 +137,11 @@ class Database : private sql::StatementPreparer {
   // lanes held and awaited (their holders by pid), each table's committed
   // row changes and live rows. Any thread.
   std::vector<sql::BackendActivity> Backends() const { return activity_.Backends(); }
+  // The transactions of sessions (SQL statements and blocks, not those
+  // submitted or Run here) and their requests' durations, since Open.
+  ActivityRegistry::SessionTotals SessionTotals() const { return activity_.Totals(); }
+  // The conflict lanes now and since Open (zero when lanes are off).
+  LaneTable::Stats LaneStats() const;
   std::vector<sql::LockActivity> LockActivities() const;
   std::vector<sql::TableActivity> TableActivities() const;
   // The names Options::cc and Options::scheduler accept.
@@ -152,6 +157,9 @@ class Database : private sql::StatementPreparer {
   // The redo log's counters (appends, writes, syncs, bytes); zero without a
   // data directory.
   log::LogWriterStats LogStats() const;
+  // The log's counters with its syncs' durations and the checkpoints'
+  // figures (durability::DurabilityStats); zero without a data directory.
+  durability::DurabilityStats DurabilityStats() const;
 
   // Appends rows to `table` without SQL: each row has one value per column
   // (converted to the column type when needed). Checks NOT NULL and unique

@@ -6,6 +6,8 @@
 
 namespace paceline::engine {
 
+LaneTable::Stats Database::LaneStats() const { return lanes_ != nullptr ? lanes_->stats() : LaneTable::Stats{}; }
+
 std::vector<sql::LockActivity> Database::LockActivities() const {
   std::vector<sql::LockActivity> out;
   for (const AdvisoryLockTable::LockState& l : advisory_lock_table_.Snapshot()) {

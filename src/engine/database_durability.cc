@@ -27,6 +27,10 @@ log::LogWriterStats Database::LogStats() const {
   return durability_ != nullptr ? durability_->log_stats() : log::LogWriterStats{};
 }
 
+durability::DurabilityStats Database::DurabilityStats() const {
+  return durability_ != nullptr ? durability_->Stats() : durability::DurabilityStats{};
+}
+
 void Database::CheckpointerLoop() {
   // Wakes every second to compare the log's growth with the threshold (no
   // work is waited for here: a checkpoint is due by time or by size).

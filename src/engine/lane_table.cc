@@ -238,6 +238,16 @@ uint64_t LaneTable::waits() const {
   return waits_;
 }
 
+LaneTable::Stats LaneTable::stats() const {
+  std::lock_guard lock(mu_);
+  Stats stats;
+  for (const auto& [key, lane] : lanes_) stats.held += lane.holder != 0 ? 1 : 0;
+  stats.waiting = waiting_.size();
+  stats.waits = waits_;
+  stats.deadlocks = deadlocks_;
+  return stats;
+}
+
 uint64_t LaneTable::deadlocks() const {
   std::lock_guard lock(mu_);
   return deadlocks_;

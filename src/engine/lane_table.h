@@ -124,6 +124,15 @@ class LaneTable {
   // (introspection and tests).
   uint64_t waits() const;
   uint64_t deadlocks() const;
+  // All of it at once (the metrics page): lanes with a holder, sessions
+  // waiting in a lane now, and the two counts above.
+  struct Stats {
+    size_t held = 0;
+    size_t waiting = 0;
+    uint64_t waits = 0;
+    uint64_t deadlocks = 0;
+  };
+  Stats stats() const;
 
  private:
   struct Lane {

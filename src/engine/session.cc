@@ -89,7 +89,7 @@ Session::Session(Database* db)
       settings_(Session::DefaultSettings()),
       id_(db->next_session_id_.fetch_add(1, std::memory_order_relaxed)) {
   activity_.SetPid(backend_pid());
-  db_->activity_.Add(id_, &activity_, &advisory_locks_);
+  db_->activity_.Add(id_, this, &activity_, &advisory_locks_);
 }
 
 Session::~Session() {
@@ -97,6 +97,24 @@ Session::~Session() {
   db_->notifications_.UnlistenAll(id_, /*forget_inbox=*/true);
   db_->activity_.Remove(id_);
 }
+
+void Session::SetTerminator(std::function<void()> terminator) {
+  std::lock_guard lock(terminator_mu_);
+  terminator_ = std::move(terminator);
+}
+
+bool Session::Signal(bool terminate) {
+  if (!terminate) {
+    Cancel();
+    return true;
+  }
+  std::lock_guard lock(terminator_mu_);
+  if (!terminator_) return false;
+  terminator_();
+  return true;
+}
+
+bool Session::SignalBackend(int32_t pid, bool terminate) { return db_->activity_.Signal(pid, terminate); }
 
 void Session::FinishActivity() {
   auto it = settings_.find("application_name");
@@ -469,7 +487,7 @@ Status Session::Run(const sql::PreparedStatement& statement, const std::vector<V
       Status status = RunDmlInTransaction(statement, params, result);
       if (!status.ok()) status = txn_->Explain(std::move(status));  // stale reads: a conflict, retried
       cc::AbortReason reason = txn_->abort_reason();
-      Status end = EndTransaction(status.ok());
+      Status end = EndTransaction(status.ok(), /*failed=*/!status.ok());
       if (status.ok() && !end.ok()) {
         result->Clear();
         status = end;
@@ -477,6 +495,7 @@ Status Session::Run(const sql::PreparedStatement& statement, const std::vector<V
       }
       const bool conflict = cc::IsConflict(reason);
       if (!conflict || attempt >= db_->options().max_retries) return status;
+      activity_.transactions().CountRetry();
       result->Clear();
       gate.Leave();  // DDL need not wait out the pause
       PauseBeforeRetry(attempt + 1, db_->options().max_retry_pause, db_->options().retry_yield);

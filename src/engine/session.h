@@ -46,6 +46,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -126,7 +127,23 @@ class Session {
   }
   // The client's address and port, for pg_stat_activity (a protocol layer
   // sets it; an embedded session has none).
-  void SetClient(std::string address, int32_t port) { activity_.SetClient(std::move(address), port); }
+  void SetClient(std::string address, int32_t port) {
+    client_end_ = sql::SystemInfo::Endpoint{address, port};
+    activity_.SetClient(std::move(address), port);
+  }
+  // The server's end of the connection (inet_server_addr/port).
+  void SetServer(std::string address, int32_t port) { server_end_ = sql::SystemInfo::Endpoint{std::move(address), port}; }
+  const std::optional<sql::SystemInfo::Endpoint>& client_end() const { return client_end_; }
+  const std::optional<sql::SystemInfo::Endpoint>& server_end() const { return server_end_; }
+  // How pg_terminate_backend ends this session's connection (its protocol
+  // layer sets it; called on another session's thread). Empty: the session
+  // has no connection to end.
+  void SetTerminator(std::function<void()> terminator);
+  // pg_cancel_backend (terminate false): Cancel(); true. pg_terminate_backend:
+  // the terminator; false without one. Any thread.
+  bool Signal(bool terminate);
+  // Signal to the session with `pid` (ActivityRegistry::Signal).
+  bool SignalBackend(int32_t pid, bool terminate);
   // The text a client message runs, for pg_stat_activity: the first one
   // noted in a request stands for it (a simple Query's whole text, not
   // each of its statements). Execute, ExecuteScript and ExecutePrepared
@@ -318,7 +335,12 @@ class Session {
   void ResetAllSettings(bool block_scoped);
   // Commits (a conflict is returned, the transaction then rolled back) or
   // rolls back the open transaction, and gives back its table gates.
-  Status EndTransaction(bool commit);
+  // `failed`: an error failed it (a rollback the client did not ask for).
+  Status EndTransaction(bool commit, bool failed = false);
+  // Counts the transaction EndTransaction ends (last_abort_reason_ set) in
+  // the session's totals: a commit, an abort by its reason, an error
+  // (`failed`, or a failed commit), or a rollback.
+  void CountOutcome(bool commit, bool failed, const Status& status);
   // SAVEPOINT, RELEASE [SAVEPOINT] and ROLLBACK TO [SAVEPOINT] (see
   // savepoints_): 25P01 outside a block, 3B001 for an unknown name. ROLLBACK
   // TO resumes a failed block unless a conflict ended its transaction
@@ -341,6 +363,9 @@ class Session {
 
   Database* db_;
   CancelToken cancel_;     // borrowed by txn_ and by the owner's requests
+  std::optional<sql::SystemInfo::Endpoint> client_end_, server_end_;  // set before the first statement
+  std::mutex terminator_mu_;
+  std::function<void()> terminator_;  // guarded by terminator_mu_
   SequenceSession sequences_;  // borrowed by txn_ and by the owner's requests
   int32_t backend_pid_ = 0;
   // LISTEN / UNLISTEN in the open block, applied when it commits:

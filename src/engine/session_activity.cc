@@ -1,6 +1,8 @@
 // SessionActivity (see session_activity.h).
 #include "engine/session_activity.h"
 
+#include <algorithm>
+
 #include "common/datetime.h"
 
 namespace paceline::engine {
@@ -36,12 +38,17 @@ void SessionActivity::Start(std::string_view query, bool block_open) {
   a_.query_start = now;
   a_.state_change = now;
   a_.state = "active";
+  running_ = true;
   if (!block_open || !a_.xact_start) a_.xact_start = now;
 }
 
 void SessionActivity::Finish(TransactionState state, std::string_view application_name) {
   const int64_t now = CurrentTimestampMicros();
   std::lock_guard lock(mu_);
+  if (running_) {
+    running_ = false;
+    request_latency_.Record(static_cast<uint64_t>(std::max<int64_t>(0, now - a_.query_start.value_or(now))) * 1000);
+  }
   if (a_.application_name != application_name) a_.application_name.assign(application_name);
   switch (state) {
     case TransactionState::kIdle:

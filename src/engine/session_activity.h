@@ -5,11 +5,18 @@
 // lock, a run queue). The session updates it as its requests begin and
 // end; ActivityRegistry reads it for other sessions' statements.
 //
+// It also keeps the session's running totals for the metrics page: its
+// transactions' outcomes (counted by the session as they end) and each
+// request's duration, start to end (recorded by Finish).
+//
 // Cost: a request's start and end each take the record's own mutex (never
 // contended but by a reader of pg_stat_activity), read the clock, and copy
-// the statement text into a string that keeps its capacity.
+// the statement text into a string that keeps its capacity; the totals
+// are relaxed atomic adds on lines only this session writes.
 //
-// Thread-safety: every method may be called from any thread.
+// Thread-safety: every method may be called from any thread, except the
+// transactions() counters' Count* and Finish's recording, which only the
+// session's thread calls (WorkerStats' and LatencyHistogram's one writer).
 // Ownership: owned by its Session.
 #pragma once
 
@@ -18,6 +25,8 @@
 #include <string>
 #include <string_view>
 
+#include "engine/execution/latency_histogram.h"
+#include "engine/execution/worker_stats.h"
 #include "engine/sql/system_catalog/server_activity.h"
 #include "engine/transaction_state.h"
 
@@ -42,6 +51,13 @@ class SessionActivity {
   void ClearWait();
 
   sql::BackendActivity Snapshot() const;
+  // The session's transactions: commits, aborts by reason, retries of
+  // autocommit statements, rollbacks (user_aborts), failed commits
+  // (errors). Counted by the session's thread; AddTo from any thread.
+  WorkerStats& transactions() { return transactions_; }
+  const WorkerStats& transactions() const { return transactions_; }
+  // Each finished request's duration, Start to Finish, in ns.
+  const LatencyHistogram& request_latency() const { return request_latency_; }
   int32_t pid() const {
     std::lock_guard lock(mu_);
     return a_.pid;
@@ -50,6 +66,9 @@ class SessionActivity {
  private:
   mutable std::mutex mu_;
   sql::BackendActivity a_;
+  bool running_ = false;  // between Start and Finish (mu_)
+  WorkerStats transactions_;
+  LatencyHistogram request_latency_;
 };
 
 }  // namespace paceline::engine

@@ -55,7 +55,7 @@ Status Session::BeginImplicitBlock() {
 
 Status Session::EndImplicitBlock(bool failed) {
   if (!implicit_block_) return Status::OK();
-  return EndTransaction(!failed && state_ == TransactionState::kInBlock);
+  return EndTransaction(!failed && state_ == TransactionState::kInBlock, failed || state_ == TransactionState::kFailed);
 }
 
 Status Session::RunStatements(size_t count, const std::function<Status(size_t)>& run, size_t* failed_statement) {
@@ -239,7 +239,20 @@ Status Session::SetConstraints(const sql::SetConstraintsStmt& stmt, QueryResult*
   return db_->CheckDeferred(txn_.get(), txn_start_, /*all=*/false);
 }
 
-Status Session::EndTransaction(bool commit) {
+void Session::CountOutcome(bool commit, bool failed, const Status& status) {
+  WorkerStats& counts = activity_.transactions();
+  if (commit && status.ok()) {
+    counts.CountCommit();
+  } else if (last_abort_reason_ != cc::AbortReason::kNone) {
+    counts.CountAbort(last_abort_reason_);  // a conflict or lock timeout ended it (at COMMIT or before)
+  } else if (commit || failed) {
+    counts.CountError();  // an error failed it, or its commit (a deferred constraint, the log)
+  } else {
+    counts.CountUserAbort();  // ROLLBACK, or the session ended
+  }
+}
+
+Status Session::EndTransaction(bool commit, bool failed) {
   implicit_block_ = false;
   if (!txn_) {  // a failed block that ran elsewhere (EnterFailedBlock)
     EndBlockSettings(false);
@@ -273,6 +286,7 @@ Status Session::EndTransaction(bool commit) {
   }
   pending_listens_.clear();
   last_abort_reason_ = txn_->abort_reason();
+  CountOutcome(commit, failed, status);
   const uint32_t culprit = txn_->culprit_table();
   if (footprint_) {
     // History learns from this transaction as from a submitted one: a
@@ -346,7 +360,7 @@ Status Session::RunTransactionControl(const sql::TransactionStmt& stmt, QueryRes
         result->warnings.emplace_back(sqlstate::kNoActiveSqlTransaction, "there is no transaction in progress");
       }
       if (state_ == TransactionState::kIdle) return Status::OK();
-      return EndTransaction(commit);  // a rollback cannot fail
+      return EndTransaction(commit, /*failed=*/state_ == TransactionState::kFailed);  // a rollback cannot fail
     }
     case sql::TransactionKind::kSavepoint:
     case sql::TransactionKind::kRelease:

@@ -8,6 +8,12 @@ namespace paceline::engine {
 
 int32_t SessionSystemInfo::BackendPid() const { return session_->backend_pid(); }
 
+std::optional<sql::SystemInfo::Endpoint> SessionSystemInfo::ClientEndpoint() const { return session_->client_end(); }
+
+std::optional<sql::SystemInfo::Endpoint> SessionSystemInfo::ServerEndpoint() const { return session_->server_end(); }
+
+bool SessionSystemInfo::SignalBackend(int32_t pid, bool terminate) { return session_->SignalBackend(pid, terminate); }
+
 std::vector<std::pair<std::string, std::string>> SessionSystemInfo::Settings() const {
   return session_->AllSettings();
 }

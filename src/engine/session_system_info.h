@@ -32,6 +32,9 @@ class SessionSystemInfo : public sql::SystemInfo {
   std::string DatabaseName() const override { return database_; }
   std::string UserName() const override { return user_; }
   int32_t BackendPid() const override;
+  std::optional<Endpoint> ClientEndpoint() const override;
+  std::optional<Endpoint> ServerEndpoint() const override;
+  bool SignalBackend(int32_t pid, bool terminate) override;
   std::vector<std::pair<std::string, std::string>> Settings() const override;
   Status SetSetting(const std::string& name, const std::string& value, bool local) override;
   std::vector<sql::BackendActivity> Backends() const override;

@@ -27,7 +27,9 @@ Connection::Connection(engine::Database* db, const ServerOptions& options, Conne
       pid_(pid),
       secret_(secret),
       wait_deadline_(std::chrono::steady_clock::now() + options.authentication_timeout),
-      reader_(&socket_, options.max_message_bytes) {}
+      reader_(&socket_, options.max_message_bytes) {
+  writer_.CountErrorsIn(host_->error_counts());
+}
 
 Connection::~Connection() {
   ResetSession();  // rolls back an open transaction
@@ -53,6 +55,12 @@ void Connection::RequestCancel() {
   if (client_) client_->Cancel();
 }
 
+void Connection::RequestTerminate() {
+  terminating_.store(true, std::memory_order_release);
+  RequestCancel();
+  Interrupt();
+}
+
 void Connection::Interrupt() {
   std::lock_guard lock(socket_mu_);
   if (!closed_) ::shutdown(socket_.native_handle(), SHUT_RD);
@@ -65,6 +73,10 @@ Status Connection::Flush() {
   writer_.Clear();
   if (ec) return Status(kConnectionFailure, "could not send data to client: " + ec.message());
   return Status::OK();
+}
+
+Status Connection::AdministratorCommand() {
+  return Status(sqlstate::kAdminShutdown, "terminating connection due to administrator command");
 }
 
 void Connection::Fatal(const Status& status) {
@@ -166,8 +178,8 @@ void Connection::ReadyForQuery() {
 
 bool Connection::MessageLoop() {
   for (;;) {
-    if (host_->shutting_down()) {
-      Fatal(Status(sqlstate::kAdminShutdown, "terminating connection due to administrator command"));
+    if (host_->shutting_down() || terminating_.load(std::memory_order_acquire)) {
+      Fatal(AdministratorCommand());
       return false;
     }
     char type = 0;
@@ -201,8 +213,8 @@ bool Connection::MessageLoop() {
     reader_.ClearDeadline();
     wait_deadline_.reset();
     if (!s.ok()) {
-      if (host_->shutting_down()) {
-        Fatal(Status(sqlstate::kAdminShutdown, "terminating connection due to administrator command"));
+      if (host_->shutting_down() || terminating_.load(std::memory_order_acquire)) {
+        Fatal(AdministratorCommand());
       } else if (reader_.timed_out()) {
         Fatal(Status(sqlstate::kIdleInTransactionTimeout, "terminating connection due to idle-in-transaction timeout"));
       } else if (!reader_.eof()) {
@@ -257,6 +269,13 @@ bool Connection::MessageLoop() {
         Fatal(Status(kProtocolViolation,
                      "invalid frontend message type " + std::to_string(static_cast<unsigned char>(type))));
         return false;
+    }
+    if (terminating_.load(std::memory_order_acquire)) {
+      // pg_terminate_backend came while the message ran: the client gets
+      // the FATAL, not the answer (as a PostgreSQL backend ends at once).
+      writer_.Clear();
+      Fatal(AdministratorCommand());
+      return false;
     }
     if (writer_.size() > 0 && pending_.empty() && !Flush().ok()) return false;
   }

@@ -45,6 +45,7 @@
 #include "server/message_reader.h"
 #include "server/message_writer.h"
 #include "server/server_options.h"
+#include "server/sqlstate_counts.h"
 #include "server/wire_result_sink.h"
 
 namespace paceline::server {
@@ -66,6 +67,8 @@ class ConnectionHost {
   // A notification for the connection's LISTEN arrived (any thread): serve
   // it soon if it waits for its client (Connection::notify_pending).
   virtual void Wake(Connection* connection) = 0;
+  // Where the connection counts the errors it sends (null: nowhere).
+  virtual SqlStateCounts* error_counts() { return nullptr; }
 };
 
 class Connection {
@@ -104,6 +107,10 @@ class Connection {
   // a multi-statement Query, a COPY FROM. Ignored when nothing runs (the
   // flags are cleared as each client message is read). Any thread.
   void RequestCancel();
+  // pg_terminate_backend: stops what it runs (as RequestCancel), then ends
+  // the connection with FATAL 57P01 instead of answering (Interrupt wakes
+  // it if it waits for its client). Any thread.
+  void RequestTerminate();
 
   // Whether the host admitted it (Admit returned true). Set on Run's thread.
   bool admitted() const { return admitted_.load(std::memory_order_acquire); }
@@ -126,6 +133,8 @@ class Connection {
   // of RequestCancel's way.
   void ResetSession();
   Status Startup();
+  // FATAL 57P01's status: the server shuts down, or pg_terminate_backend.
+  static Status AdministratorCommand();
   // A read before login failed: FATAL for a timeout or a bad message;
   // nothing for a client that went away.
   void ReadFailedBeforeLogin(const Status& s);
@@ -163,6 +172,7 @@ class Connection {
   const int32_t secret_;
   std::atomic<bool> admitted_{false};
   std::atomic<bool> notify_pending_{false};
+  std::atomic<bool> terminating_{false};  // RequestTerminate was called
   std::atomic<bool> idle_waiting_{false};  // between Serves, its client idle
   std::mutex session_mu_;  // guards client_ being set or reset against RequestCancel
 

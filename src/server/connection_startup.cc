@@ -135,6 +135,12 @@ Status Connection::Startup() {
     asio::error_code peer_error;
     const asio::ip::tcp::endpoint peer = socket_.remote_endpoint(peer_error);
     if (!peer_error) client_->SetClient(peer.address().to_string(), peer.port());
+    const asio::ip::tcp::endpoint local = socket_.local_endpoint(peer_error);
+    if (!peer_error) client_->SetServer(local.address().to_string(), local.port());
+    // pg_terminate_backend from another session: this connection ends with
+    // FATAL 57P01 once its thread sees it (at once if it waits for its
+    // client). The session drops the terminator when it is destroyed.
+    client_->SetTerminator([this] { RequestTerminate(); });
     // A notification for its LISTEN may come while it waits for its
     // client: it is then served (Serve sends it). The session takes the
     // waker away when it is destroyed (End), before this connection goes.

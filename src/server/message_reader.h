@@ -36,8 +36,8 @@
 
 namespace paceline::server {
 
-// SQLSTATE of a connection that broke (the peer closed or reset it).
-inline constexpr std::string_view kConnectionFailure = "08006";
+// SQLSTATEs of a connection that broke (the peer closed or reset it) and of a bad message.
+using sqlstate::kConnectionFailure;
 using sqlstate::kProtocolViolation;
 
 class MessageReader {

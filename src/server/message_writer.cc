@@ -123,7 +123,9 @@ void MessageWriter::Error(const Status& status, Severity severity, std::string_v
   buffer_.push_back('V');
   AddCString(name);
   buffer_.push_back('C');
-  AddCString(status.ok() ? std::string_view("XX000") : status.sqlstate());
+  const std::string_view code = status.ok() ? sqlstate::kInternalError : status.sqlstate();
+  AddCString(code);
+  if (error_counts_ != nullptr && (severity == Severity::kError || severity == Severity::kFatal)) error_counts_->Add(code);
   buffer_.push_back('M');
   AddCString(status.message());
   if (!status.detail().empty()) {

@@ -18,6 +18,7 @@
 #include "common/types.h"
 #include "common/value.h"
 #include "engine/query_result.h"
+#include "server/sqlstate_counts.h"
 
 namespace paceline::server {
 
@@ -51,7 +52,9 @@ class MessageWriter {
 
   // 'E' / 'N' with fields S, V, C, M, then D (detail), P (position in the
   // query text), W (context) when present.
+  // An ERROR or FATAL one is counted in the counts given to CountErrorsIn.
   void Error(const Status& status, Severity severity = Severity::kError, std::string_view where = {});
+  void CountErrorsIn(SqlStateCounts* counts) { error_counts_ = counts; }
   void Notice(const Status& status, Severity severity = Severity::kNotice);
 
   // 'T': one field per column, with its format (formats: none = all text,
@@ -86,6 +89,7 @@ class MessageWriter {
 
  private:
   std::string buffer_;
+  SqlStateCounts* error_counts_ = nullptr;  // borrowed (the Server's)
   size_t message_start_ = 0;  // offset of the open message's length field
 };
 

@@ -41,7 +41,7 @@ Status Server::Start() {
   if (!ec) acceptor_.bind(endpoint, ec);
   if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
   if (ec) {
-    return Status("08006", "could not listen on " + options_.listen + ":" + std::to_string(options_.port) + ": " +
+    return Status(sqlstate::kConnectionFailure, "could not listen on " + options_.listen + ":" + std::to_string(options_.port) + ": " +
                                ec.message());
   }
   port_ = acceptor_.local_endpoint(ec).port();

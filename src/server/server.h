@@ -79,6 +79,9 @@ class Server : public ConnectionHost {
   void Cancel(int32_t pid, int32_t secret) override;
   bool Admit() override;
   void Wake(Connection* connection) override;
+  SqlStateCounts* error_counts() override { return &error_counts_; }
+  // The ErrorResponses every connection sent, by SQLSTATE.
+  const SqlStateCounts& error_counts() const { return error_counts_; }
 
  private:
   void Accept();
@@ -109,6 +112,7 @@ class Server : public ConnectionHost {
   size_t authenticating_ = 0;               // not yet admitted, guarded by mu_
   int32_t next_pid_ = 0;                    // guarded by mu_
   std::mt19937 random_;                     // guarded by mu_
+  SqlStateCounts error_counts_;             // thread-safe
   ConnectionThreads threads_;               // last: its threads use the members above
 };
 

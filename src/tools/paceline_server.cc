@@ -12,6 +12,9 @@
 
 #include "common/process_memory.h"
 #include "engine/database.h"
+#include "engine/metrics/engine_metrics.h"
+#include "server/metrics_endpoint.h"
+#include "server/server_metrics.h"
 #include "server/password_file.h"
 #include "server/server.h"
 #include "tools/engine_flags.h"
@@ -26,6 +29,10 @@ DEFINE_int32(authentication_timeout, 60, "seconds a connection has to log in bef
 DEFINE_int32(idle_in_transaction_timeout, 0,
              "milliseconds a session may sit idle inside a transaction block before FATAL 25P03 ends it "
              "(rolling it back); 0: never (PostgreSQL's idle_in_transaction_session_timeout)");
+DEFINE_int32(metrics_port, -1,
+             "serve Prometheus metrics at http://<--listen>:<port>/metrics; 0 picks a free port (the ready line "
+             "says which); -1: off. They name hot references by their values (e.g. w_id=5): listen on an address "
+             "only trusted scrapers reach");
 DEFINE_string(database, "paceline", "the database name clients must connect to (others get 3D000)");
 DEFINE_string(auth, "trust",
               "authentication: trust (any user, no password; only with a loopback --listen address such as "
@@ -121,6 +128,18 @@ int Main() {
   auto server = std::make_unique<server::Server>(db.get(), server_options);
   s = server->Start();
   if (!s.ok()) return Invalid(s.message());
+  std::unique_ptr<server::MetricsEndpoint> metrics;
+  if (FLAGS_metrics_port < -1 || FLAGS_metrics_port > 65535) return Invalid("--metrics-port must be in [-1, 65535]");
+  if (FLAGS_metrics_port >= 0) {
+    metrics = std::make_unique<server::MetricsEndpoint>([&db, &server] {
+      engine::PrometheusText page;
+      engine::AppendEngineMetrics(*db, &page);
+      server::AppendServerMetrics(*server, &page);
+      return page.text();
+    });
+    s = metrics->Start(FLAGS_listen, static_cast<uint16_t>(FLAGS_metrics_port));
+    if (!s.ok()) return Invalid("--metrics-port: " + s.message());
+  }
 
   // SIGTERM / SIGINT: graceful shutdown.
   asio::io_context signals_io;
@@ -128,7 +147,8 @@ int Main() {
   signals.async_wait([](const asio::error_code&, int) {});
   std::cout << "paceline-server: ready on " << FLAGS_listen << " port " << server->port() << " database "
             << FLAGS_database << " scheduler " << db->scheduler_name() << " cc " << db->cc_name() << " workers "
-            << db->workers() << " auth " << FLAGS_auth << " data-dir "
+            << db->workers() << " auth " << FLAGS_auth
+            << (metrics ? " metrics-port " + std::to_string(metrics->port()) : std::string()) << " data-dir "
             << (db->durable() ? options.data_dir + " sync " + options.sync : "none (in memory: nothing survives a restart)")
             << std::endl;
   if (db->durable()) {
@@ -146,6 +166,7 @@ int Main() {
   // Shutting down. `signals` stays registered until everything is torn
   // down, so a repeated signal cannot kill the process half-way.
   std::cerr << "paceline-server: shutting down\n";
+  if (metrics) metrics->Stop();  // its pages read the server and the database
   server->Shutdown();
   server.reset();
   db->Shutdown(true);

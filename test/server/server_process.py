@@ -13,6 +13,7 @@ class ServerProcess:
         self.args = list(args)
         self.proc = None
         self.port = None
+        self.metrics_port = None
 
     def start(self):
         # In memory unless the test gives a data directory (the server's
@@ -26,6 +27,8 @@ class ServerProcess:
             err = self.proc.stderr.read() if self.proc.poll() is not None else ""
             raise RuntimeError("paceline-server did not start: %r %s" % (line, err))
         self.port = int(m.group(1))
+        m = re.search(r"metrics-port (\d+)", line)  # with --metrics-port
+        self.metrics_port = int(m.group(1)) if m else None
         return self
 
     def env(self):

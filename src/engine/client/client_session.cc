@@ -109,6 +109,10 @@ void ClientSession::SetBackendPid(int32_t pid) { session_->SetBackendPid(pid); }
 
 void ClientSession::SetClient(std::string address, int32_t port) { session_->SetClient(std::move(address), port); }
 
+void ClientSession::SetServer(std::string address, int32_t port) { session_->SetServer(std::move(address), port); }
+
+void ClientSession::SetTerminator(std::function<void()> terminator) { session_->SetTerminator(std::move(terminator)); }
+
 void ClientSession::SetIdentity(std::string user, std::string database) {
   session_->SetIdentity(std::move(user), std::move(database));
 }

@@ -112,6 +112,11 @@ class ClientSession {
   void SetIdentity(std::string user, std::string database);
   // The client's address and port (pg_stat_activity's client_addr/port).
   void SetClient(std::string address, int32_t port);
+  // The server's address and port the client reached (inet_server_addr/port).
+  void SetServer(std::string address, int32_t port);
+  // How pg_terminate_backend from another session ends this client's
+  // connection (Session::SetTerminator; called on that session's thread).
+  void SetTerminator(std::function<void()> terminator);
   // The notifications for its LISTEN channels since the last call
   // (Session::TakeNotifications).
   std::vector<Notification> TakeNotifications();

@@ -71,6 +71,11 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+int64_t SteadyNowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 }  // namespace
 
 Status Durability::Open(const DurabilityOptions& options, catalog::Catalog* catalog, const DdlRunner& run_ddl,
@@ -90,6 +95,7 @@ Status Durability::Open(const DurabilityOptions& options, catalog::Catalog* cata
   *stats = RecoveryStats();
   PL_RETURN_IF_ERROR(d->Recover(catalog, run_ddl, stats));
   stats->seconds = SecondsSince(start);
+  d->checkpoint_end_ns_.store(SteadyNowNs(), std::memory_order_relaxed);
   *out = std::move(d);
   return Status::OK();
 }
@@ -345,7 +351,22 @@ Status Durability::WriteCheckpoint(const catalog::Catalog& catalog, CheckpointSt
   PL_RETURN_IF_ERROR(writer_->DeleteSegmentsBefore(start_lsn, &stats->segments_deleted));
   checkpoint_log_bytes_.store(bytes_at_start, std::memory_order_relaxed);
   stats->seconds = SecondsSince(started);
+  checkpoints_.fetch_add(1, std::memory_order_relaxed);
+  last_checkpoint_seconds_.store(stats->seconds, std::memory_order_relaxed);
+  checkpoint_end_ns_.store(SteadyNowNs(), std::memory_order_relaxed);
   return Status::OK();
+}
+
+DurabilityStats Durability::Stats() const {
+  DurabilityStats stats;
+  stats.log = writer_->stats();
+  stats.sync_latency = writer_->sync_latency();
+  stats.checkpoints = checkpoints_.load(std::memory_order_relaxed);
+  stats.last_checkpoint_seconds = last_checkpoint_seconds_.load(std::memory_order_relaxed);
+  stats.checkpoint_age_seconds =
+      static_cast<double>(SteadyNowNs() - checkpoint_end_ns_.load(std::memory_order_relaxed)) / 1e9;
+  stats.log_bytes_since_checkpoint = log_bytes_since_checkpoint();
+  return stats;
 }
 
 }  // namespace paceline::engine::durability

@@ -81,6 +81,19 @@ struct CheckpointStats {
   double seconds = 0;
 };
 
+// What a monitor shows of durability (Durability::Stats, the metrics page).
+struct DurabilityStats {
+  log::LogWriterStats log;
+  LatencyHistogram sync_latency;      // each fsync/fdatasync of the log, ns
+  uint64_t checkpoints = 0;           // written since Open
+  double last_checkpoint_seconds = 0; // how long the newest of those took
+  // Since the newest checkpoint this process wrote ended, or since Open
+  // when it has written none yet; and the log bytes appended since then
+  // (what a recovery would replay beyond a checkpoint).
+  double checkpoint_age_seconds = 0;
+  uint64_t log_bytes_since_checkpoint = 0;
+};
+
 class Durability {
  public:
   // Runs one DDL statement while recovering (the database's own DDL path,
@@ -128,6 +141,8 @@ class Durability {
 
   const DurabilityOptions& options() const { return options_; }
   log::LogWriterStats log_stats() const { return writer_->stats(); }
+  // A snapshot of the figures above and the checkpoints' (any thread).
+  DurabilityStats Stats() const;
 
  private:
   explicit Durability(const DurabilityOptions& options) : options_(options) {}
@@ -143,6 +158,10 @@ class Durability {
   std::vector<std::string> ddl_history_;  // every DDL statement run, in order
   std::mutex checkpoint_mu_;              // one checkpoint at a time
   std::atomic<uint64_t> checkpoint_log_bytes_{0};  // writer bytes at the last checkpoint (read by any thread)
+  std::atomic<uint64_t> checkpoints_{0};           // written since Open
+  std::atomic<double> last_checkpoint_seconds_{0};
+  // steady_clock time (ns since its epoch) the newest checkpoint ended, or Open.
+  std::atomic<int64_t> checkpoint_end_ns_{0};
 };
 
 }  // namespace paceline::engine::durability

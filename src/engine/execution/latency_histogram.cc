@@ -68,6 +68,13 @@ void LatencyHistogram::CopyFrom(const LatencyHistogram& other) {
   max_.store(other.max_.load(kRelaxed), kRelaxed);
 }
 
+uint64_t LatencyHistogram::CountAtMost(uint64_t ns) const {
+  const size_t end = ns == UINT64_MAX ? kBuckets : BucketOf(ns + 1);  // buckets before it end at or below ns
+  uint64_t n = 0;
+  for (size_t i = 0; i < end; ++i) n += buckets_[i].load(kRelaxed);
+  return n;
+}
+
 double LatencyHistogram::Mean() const {
   const uint64_t count = Count();
   return count == 0 ? 0.0 : static_cast<double>(sum_.load(kRelaxed)) / static_cast<double>(count);

@@ -41,6 +41,14 @@ class LatencyHistogram {
   void Reset();
 
   uint64_t Count() const { return count_.load(std::memory_order_relaxed); }
+  // Sum of the recorded values in ns (exact, wrapping past 2^64).
+  uint64_t Sum() const { return sum_.load(std::memory_order_relaxed); }
+  // Records in the buckets that lie wholly at or below `ns`: a lower bound
+  // on the records <= ns, exact when ns ends a bucket, else short by those
+  // in (ns's bucket start, ns] (a bucket is at most 1/32 of its start
+  // wide). Monotone in ns; CountAtMost(UINT64_MAX) is every record. For
+  // cumulative histogram buckets (Prometheus's `le`).
+  uint64_t CountAtMost(uint64_t ns) const;
   // Arithmetic mean in ns; 0 when empty.
   double Mean() const;
   // Smallest and largest recorded values; 0 when empty.

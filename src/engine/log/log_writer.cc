@@ -253,7 +253,10 @@ Status LogWriter::StartSegment(uint64_t first_lsn) {
 }
 
 Status LogWriter::SyncCurrent() {
+  const auto start = std::chrono::steady_clock::now();
   const int rc = options_.sync == SyncMode::kFsync ? ::fsync(fd_) : ::fdatasync(fd_);
+  sync_latency_.Record(static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count()));
   return rc == 0 ? Status::OK() : IoError(options_.sync == SyncMode::kFsync ? "could not fsync" : "could not fdatasync", path_);
 }
 

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "engine/execution/latency_histogram.h"
 #include "engine/log/log_options.h"
 
 namespace paceline::engine::log {
@@ -67,6 +68,9 @@ class LogWriter {
   // Records appended from now on go to a new segment; returns the LSN the
   // next record gets.
   uint64_t Rotate();
+
+  // Each fsync/fdatasync's duration in ns so far (a snapshot; any thread).
+  LatencyHistogram sync_latency() const { return sync_latency_; }
 
   uint64_t appended_lsn() const;  // the last LSN handed out (next - 1)
   uint64_t durable_lsn() const;   // the last LSN written and synced
@@ -122,6 +126,7 @@ class LogWriter {
   std::string path_;
   uint64_t segment_bytes_written_ = 0;
   uint64_t current_first_written_ = 0;  // published as current_first_lsn_
+  LatencyHistogram sync_latency_;        // written by the writer thread only; read by sync_latency()
   std::thread thread_;
 };
 

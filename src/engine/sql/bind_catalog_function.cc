@@ -37,6 +37,15 @@ constexpr CatalogFunction kCatalogFunctions[] = {
     {"session_user", ScalarFunction::kCurrentUser, "", 0, TypeId::kText},
     {"user", ScalarFunction::kCurrentUser, "", 0, TypeId::kText},
     {"pg_backend_pid", ScalarFunction::kBackendPid, "", 0, TypeId::kInt32},
+    // The connection's two ends; text, as Paceline has no inet type.
+    {"inet_client_addr", ScalarFunction::kClientAddr, "", 0, TypeId::kText},
+    {"inet_client_port", ScalarFunction::kClientPort, "", 0, TypeId::kInt32},
+    {"inet_server_addr", ScalarFunction::kServerAddr, "", 0, TypeId::kText},
+    {"inet_server_port", ScalarFunction::kServerPort, "", 0, TypeId::kInt32},
+    {"txid_current", ScalarFunction::kTransactionId, "", 0, TypeId::kInt64},
+    {"txid_current_if_assigned", ScalarFunction::kTransactionId, "", 0, TypeId::kInt64},
+    {"pg_cancel_backend", ScalarFunction::kCancelBackend, "i", 1, TypeId::kBool},
+    {"pg_terminate_backend", ScalarFunction::kTerminateBackend, "i*", 1, TypeId::kBool},
     {"pg_is_in_recovery", ScalarFunction::kFalse, "", 0, TypeId::kBool},  // no standby: never
     {"acldefault", ScalarFunction::kAclDefault, "to", 2, TypeId::kArray},
     {"format_type", ScalarFunction::kFormatType, "oi", 2, TypeId::kText},

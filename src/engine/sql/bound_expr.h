@@ -78,7 +78,11 @@ enum class ScalarFunction {
   // The system catalogs' functions and the session's (bind_catalog_function.cc,
   // evaluate_catalog_function.cc), kVersion to kRegprocOut in one run:
   // they read ctx.system, so they are never folded at bind time.
-  kVersion, kCurrentDatabase, kCurrentSchema, kCurrentSchemas, kCurrentUser, kBackendPid, kFormatType,
+  kVersion, kCurrentDatabase, kCurrentSchema, kCurrentSchemas, kCurrentUser, kBackendPid,
+  kClientAddr, kClientPort, kServerAddr, kServerPort,  // inet_{client,server}_{addr,port}(): NULL when embedded
+  kTransactionId,                                      // txid_current(): the transaction's timestamp
+  kCancelBackend, kTerminateBackend,                   // pg_cancel_backend(pid), pg_terminate_backend(pid [, timeout])
+  kFormatType,
   kGetUserById, kTableIsVisible, kGetExpr, kGetIndexdef, kGetConstraintdef, kGetViewdef, kNullText, kTrue, kFalse,
   kObjDescription,  // obj_description(oid [, catalog]): only the public schema has a comment
   kAclDefault,  // acldefault("char", owner oid): the object kind's default privileges

@@ -148,6 +148,28 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
     case ScalarFunction::kCurrentDatabase: *out = Value::Text(info.DatabaseName()); return Status::OK();
     case ScalarFunction::kCurrentUser: *out = Value::Text(info.UserName()); return Status::OK();
     case ScalarFunction::kBackendPid: *out = Value::Int32(info.BackendPid()); return Status::OK();
+    case ScalarFunction::kClientAddr:
+    case ScalarFunction::kClientPort:
+    case ScalarFunction::kServerAddr:
+    case ScalarFunction::kServerPort: {
+      const bool client = e.function == ScalarFunction::kClientAddr || e.function == ScalarFunction::kClientPort;
+      const std::optional<SystemInfo::Endpoint> end = client ? info.ClientEndpoint() : info.ServerEndpoint();
+      const bool port = e.function == ScalarFunction::kClientPort || e.function == ScalarFunction::kServerPort;
+      if (!end) *out = Value::Null(port ? TypeId::kInt32 : TypeId::kText);
+      else *out = port ? Value::Int32(end->port) : Value::Text(end->address);
+      return Status::OK();
+    }
+    case ScalarFunction::kTransactionId:
+      *out = Value::Int64(static_cast<int64_t>(ctx.transaction_id));
+      return Status::OK();
+    case ScalarFunction::kCancelBackend:
+    case ScalarFunction::kTerminateBackend: {
+      // (pg_terminate_backend's timeout is not waited out: the connection
+      // ends as soon as its thread sees the request.)
+      const bool terminate = e.function == ScalarFunction::kTerminateBackend;
+      *out = Value::Bool(info.SignalBackend(static_cast<int32_t>(args[0].int_value()), terminate));
+      return Status::OK();
+    }
     case ScalarFunction::kCurrentSchema:  // the search path's first schema that exists
     case ScalarFunction::kCurrentSchemas: {
       const std::vector<std::string> path = SessionSearchPath(info);

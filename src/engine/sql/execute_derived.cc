@@ -231,6 +231,7 @@ Status Executor::DerivedRows(const DerivedPlan& derived, std::vector<std::vector
     EvalContext row_ctx;
     row_ctx.params = ctx_.params;
     row_ctx.statement_time = ctx_.statement_time;
+    row_ctx.transaction_id = ctx_.transaction_id;
     row_ctx.outer = &ctx_;
     row_ctx.subqueries = this;
     row_ctx.cancel = ctx_.cancel;

@@ -25,6 +25,7 @@ Executor::Executor(engine::Transaction* txn, const std::vector<Value>* params, i
     : memory_limit_bytes_(memory_limit_bytes), txn_(txn) {
   ctx_.params = params;
   ctx_.statement_time = statement_time;
+  ctx_.transaction_id = txn != nullptr ? txn->timestamp() : 0;
   ctx_.subqueries = this;
   ctx_.cancel = txn != nullptr ? txn->cancel_token() : nullptr;
   ctx_.sequences = txn != nullptr ? txn->sequences() : nullptr;
@@ -38,6 +39,7 @@ Executor::Executor(Executor* parent, const EvalContext* outer)
     : root_(parent->root_), txn_(parent->txn_), counters_(parent->counters_), fk_events_(parent->fk_events_) {
   ctx_.params = parent->ctx_.params;
   ctx_.statement_time = parent->ctx_.statement_time;
+  ctx_.transaction_id = parent->ctx_.transaction_id;
   ctx_.subqueries = this;
   ctx_.cancel = parent->ctx_.cancel;
   ctx_.sequences = parent->ctx_.sequences;

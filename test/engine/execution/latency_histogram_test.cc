@@ -128,6 +128,26 @@ TEST(LatencyHistogramTest, CopyIsASnapshotAndResetEmpties) {
   EXPECT_EQ(histogram.Min(), 7u);
 }
 
+// CountAtMost counts the buckets wholly at or below a value: exact at a
+// bucket's end (values below 64 have a bucket each; 64..65 share one, as
+// do 1024..1055), short by the records of a bucket the value cuts, and
+// every record at UINT64_MAX. Sum is exact.
+TEST(LatencyHistogramTest, CountAtMostAndSum) {
+  LatencyHistogram histogram;
+  for (uint64_t v : {10, 20, 63, 64, 65, 1024, 1050, 5000000}) histogram.Record(v);
+  EXPECT_EQ(histogram.CountAtMost(0), 0u);
+  EXPECT_EQ(histogram.CountAtMost(9), 0u);
+  EXPECT_EQ(histogram.CountAtMost(10), 1u);
+  EXPECT_EQ(histogram.CountAtMost(63), 3u);
+  EXPECT_EQ(histogram.CountAtMost(64), 3u);  // cuts [64, 66): 64 not counted yet
+  EXPECT_EQ(histogram.CountAtMost(65), 5u);  // its end
+  EXPECT_EQ(histogram.CountAtMost(1055), 7u);
+  EXPECT_EQ(histogram.CountAtMost(1054), 5u);  // cuts [1024, 1056)
+  EXPECT_EQ(histogram.CountAtMost(4999999), 7u);
+  EXPECT_EQ(histogram.CountAtMost(UINT64_MAX), 8u);
+  EXPECT_EQ(histogram.Sum(), 10u + 20 + 63 + 64 + 65 + 1024 + 1050 + 5000000);
+}
+
 // One writer records while another thread copies and queries snapshots
 // (clean under ThreadSanitizer; snapshots only grow).
 TEST(LatencyHistogramTest, SnapshotsWhileTheWriterRecords) {

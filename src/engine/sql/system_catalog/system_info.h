@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,6 +36,20 @@ class SystemInfo {
   // The role the connection logged in as (current_user, session_user).
   virtual std::string UserName() const = 0;
   virtual int32_t BackendPid() const = 0;
+  // The connection's client and server ends (inet_client_addr & co.);
+  // nullopt for a session without a connection (NULL, as PostgreSQL
+  // answers over a Unix socket).
+  struct Endpoint {
+    std::string address;
+    int32_t port = 0;
+  };
+  virtual std::optional<Endpoint> ClientEndpoint() const { return std::nullopt; }
+  virtual std::optional<Endpoint> ServerEndpoint() const { return std::nullopt; }
+  // pg_cancel_backend / pg_terminate_backend: stops the statement the
+  // session with `pid` runs (57014), or ends its connection (FATAL 57P01);
+  // false when no session has that pid or, to terminate, it has no
+  // connection. Default: false.
+  virtual bool SignalBackend(int32_t /*pid*/, bool /*terminate*/) { return false; }
   // The session's settings as SHOW prints them, in name order.
   virtual std::vector<std::pair<std::string, std::string>> Settings() const = 0;
   // set_config(name, value, is_local): as SET [LOCAL] name = value (undone
