@@ -8,7 +8,7 @@ find_package(TBB REQUIRED)            # libtbb-dev: TBB::tbb, TBB::tbbmalloc
 find_package(libcuckoo REQUIRED)      # libcuckoo-dev: libcuckoo::libcuckoo
 find_package(gflags REQUIRED)         # libgflags-dev
 find_package(absl REQUIRED)           # libabsl-dev: absl::btree (ordered indexes), absl::flat_hash_set
-find_package(OpenSSL REQUIRED)        # libssl-dev: OpenSSL::Crypto (SCRAM-SHA-256 in the server)
+find_package(OpenSSL REQUIRED)        # libssl-dev: OpenSSL::Crypto (SCRAM-SHA-256 in the server, SQL md5())
 
 # libpg-query-dev: PostgreSQL's parser as a library. Its protobuf output is
 # unpacked with the protobuf-c runtime compiled into libpg_query itself; only

@@ -16,8 +16,8 @@ using namespace bind;  // NOLINT: the binder's own helpers
 
 namespace {
 
-// Each argument's type: 'o' oid, 'i' int4, 't' text, 'b' bool, '*' any
-// (not looked at); the first min_args are required.
+// Each argument's kind (Binder::BindArguments): 'o' oid, 'i' int4, 't'
+// text, 'b' bool, '*' any; the first min_args are required.
 struct CatalogFunction {
   const char* name;
   ScalarFunction function;
@@ -111,25 +111,23 @@ std::string_view Binder::CatalogFunctionName(ScalarFunction function) {
 
 bool Binder::IsCatalogFunctionName(const std::string& name) { return FindCatalogFunction(name) != nullptr; }
 
-Status Binder::BindCatalogFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
-  const CatalogFunction& f = *FindCatalogFunction(e.function_name);
-  std::vector<BoundExprPtr> args;
+Status Binder::BindArguments(const Expr& e, Context& ctx, std::string_view kinds, int min_args, int max_args,
+                             std::vector<BoundExprPtr>* args) {
   for (const auto& a : e.list) {
     BoundExprPtr b;
     PL_RETURN_IF_ERROR(BindExpr(*a, ctx, &b));
-    args.push_back(std::move(b));
+    args->push_back(std::move(b));
   }
-  const std::string_view kinds = f.args;
   auto no_such_function = [&] {
     std::string sig;
-    for (const auto& a : args) sig += (sig.empty() ? "" : ", ") + TypeText(a->type);
+    for (const auto& a : *args) sig += (sig.empty() ? "" : ", ") + TypeText(a->type);
     return Status(sqlstate::kUndefinedFunction, "function " + e.function_name + "(" + sig + ") does not exist",
                   Pos(e.location));
   };
-  if (static_cast<int>(args.size()) < f.min_args || args.size() > kinds.size()) return no_such_function();
-  for (size_t i = 0; i < args.size(); ++i) {
-    BoundExprPtr& a = args[i];
-    switch (kinds[i]) {
+  if (static_cast<int>(args->size()) < min_args || static_cast<int>(args->size()) > max_args) return no_such_function();
+  for (size_t i = 0; i < args->size(); ++i) {
+    BoundExprPtr& a = (*args)[i];
+    switch (kinds[std::min(i, kinds.size() - 1)]) {
       case 'o':
         if (IsUnknown(*a) || a->type.IsInteger()) PL_RETURN_IF_ERROR(Coerce(&a, Type(TypeId::kOid), false, e.location));
         if (a->type.id != TypeId::kOid) return no_such_function();
@@ -146,11 +144,18 @@ Status Binder::BindCatalogFunction(const Expr& e, Context& ctx, BoundExprPtr* ou
         if (IsUnknown(*a)) PL_RETURN_IF_ERROR(Coerce(&a, Type(TypeId::kBool), false, e.location));
         if (a->type.id != TypeId::kBool) return no_such_function();
         break;
-      default:
+      default:  // '*': any value; an untyped literal as text
         if (IsUnknown(*a)) PL_RETURN_IF_ERROR(Coerce(&a, Type(TypeId::kText), false, e.location));
         break;
     }
   }
+  return Status::OK();
+}
+
+Status Binder::BindCatalogFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
+  const CatalogFunction& f = *FindCatalogFunction(e.function_name);
+  std::vector<BoundExprPtr> args;
+  PL_RETURN_IF_ERROR(BindArguments(e, ctx, f.args, f.min_args, static_cast<int>(std::string_view(f.args).size()), &args));
   auto node = MakeNode(BoundKind::kFunction, f.result == TypeId::kArray ? Type::Array(Type(TypeId::kText)) : Type(f.result),
                        e.location);
   node->function = f.function;

@@ -265,6 +265,7 @@ Status Binder::BindFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
                   "ORDER BY specified, but " + name + " is not an aggregate function", Pos(e.location));
   }
   if (IsArrayFunction(name) && !e.distinct && !e.star) return BindArrayFunction(e, ctx, out);
+  if (IsStringFunction(name) && !e.distinct && !e.star) return BindStringFunction(e, ctx, out);
   if (!e.distinct && !e.star) {
     for (const auto& f : kFunctions) {
       if (name == f.name && IsSequenceFunction(f.function)) {

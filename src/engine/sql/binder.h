@@ -203,6 +203,18 @@ class Binder {
   Status BindArrayCompare(const Expr& e, Context& ctx, BoundExprPtr* out);
   static bool IsArrayFunction(const std::string& name);
   Status BindArrayFunction(const Expr& e, Context& ctx, BoundExprPtr* out);
+  // concat, replace, lpad, split_part, left, md5, regexp_replace & co.
+  // (bind_string_function.cc).
+  static bool IsStringFunction(const std::string& name);
+  // Binds a built-in function's arguments by their kinds ('o' oid, 'i'
+  // int4, 't' text, 'b' bool, '*' any; past the end of `kinds` the last
+  // repeats), coercing untyped literals and integers as PostgreSQL
+  // resolves them; 42883 "function f(types) does not exist" when they do
+  // not fit or their number is outside [min_args, max_args]
+  // (bind_catalog_function.cc).
+  Status BindArguments(const Expr& e, Context& ctx, std::string_view kinds, int min_args, int max_args,
+                       std::vector<BoundExprPtr>* args);
+  Status BindStringFunction(const Expr& e, Context& ctx, BoundExprPtr* out);
   // `left || right` where one side is an array.
   Status BindArrayConcat(BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out);
   Status BindCompare(BinaryOp op, BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out);

@@ -95,6 +95,10 @@ enum class ScalarFunction {
   // Regular expressions (evaluate_regex.cc): text ~ pattern, ~*, !~, !~*
   // (negated), on RE2.
   kRegexMatch, kRegexMatchCi,
+  // Strings (bind_string_function.cc, evaluate_string_function.cc), kConcat
+  // to kRegexpReplace in one run (regexp_replace in evaluate_regex.cc).
+  kConcat, kConcatWs, kReplace, kStrpos, kLpad, kRpad, kRepeat, kReverse, kSplitPart, kLeft, kRight, kInitcap, kMd5,
+  kChr, kAscii, kStartsWith, kTranslate, kRegexpReplace,
 };
 
 // kVersion .. kRegprocOut.

@@ -32,6 +32,8 @@ std::string AsciiCase(std::string s, bool upper) {
   return s;
 }
 
+}  // namespace
+
 // Number of UTF-8 characters.
 int64_t Utf8Length(std::string_view s) {
   int64_t n = 0;
@@ -49,8 +51,6 @@ size_t Utf8Offset(std::string_view s, int64_t chars) {
   }
   return i;
 }
-
-}  // namespace
 
 Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) {
   std::vector<Value> args(e.children.size());
@@ -72,6 +72,9 @@ Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) 
   if (IsCatalogFunction(e.function)) return EvaluateCatalogFunction(e, args, ctx, out);
   if (e.function == ScalarFunction::kRegexMatch || e.function == ScalarFunction::kRegexMatchCi) {
     return EvaluateRegexMatch(e, args, out);
+  }
+  if (e.function >= ScalarFunction::kConcat && e.function <= ScalarFunction::kRegexpReplace) {
+    return EvaluateStringFunction(e, args, out);
   }
   switch (e.function) {
     case ScalarFunction::kNow:

@@ -52,4 +52,43 @@ Status EvaluateRegexMatch(const BoundExpr& e, const std::vector<Value>& args, Va
   return Status::OK();
 }
 
+Status EvaluateRegexpReplace(const std::vector<Value>& args, Value* out) {
+  // Flags: g (every match, not only the first), i (case-insensitive), c
+  // (case-sensitive, the default); others are 22023 as in PostgreSQL.
+  bool global = false, case_insensitive = false;
+  if (args.size() > 3) {
+    for (char flag : args[3].string_value()) {
+      if (flag == 'g') global = true;
+      else if (flag == 'i') case_insensitive = true;
+      else if (flag == 'c') case_insensitive = false;
+      else return Status(sqlstate::kInvalidParameterValue, std::string("invalid regular expression option: \"") + flag + "\"");
+    }
+  }
+  std::string error;
+  const RE2* re = Compiled(args[1].string_value(), case_insensitive, &error);
+  if (re == nullptr) return Status(sqlstate::kInvalidRegularExpression, "invalid regular expression: " + error);
+  // PostgreSQL's replacement: \1..\9 a group, \& the whole match, \\ a
+  // backslash; RE2's: \1..\9, \0 and \\.
+  std::string rewrite;
+  const std::string& replacement = args[2].string_value();
+  for (size_t i = 0; i < replacement.size(); ++i) {
+    if (replacement[i] == '\\' && i + 1 < replacement.size()) {
+      const char next = replacement[++i];
+      if (next == '&') rewrite += "\\0";
+      else if (next >= '1' && next <= '9' && next - '0' <= re->NumberOfCapturingGroups()) rewrite += std::string("\\") + next;
+      else if (next == '\\') rewrite += "\\\\";
+      else rewrite += next;  // an unknown escape (or a group the pattern lacks) stands for the character
+    } else if (replacement[i] == '\\') {
+      rewrite += "\\\\";  // a backslash at the end stands for itself
+    } else {
+      rewrite += replacement[i];
+    }
+  }
+  std::string text = args[0].string_value();
+  if (global) RE2::GlobalReplace(&text, *re, rewrite);
+  else RE2::Replace(&text, *re, rewrite);
+  *out = Value::Text(std::move(text));
+  return Status::OK();
+}
+
 }  // namespace paceline::sql::eval

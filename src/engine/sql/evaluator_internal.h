@@ -25,6 +25,10 @@ Decimal ToDecimal(const Value& v);
 double ToDouble(const Value& v);
 // A value as text for string functions and ||, as PostgreSQL's cast to text gives it.
 std::string TextOf(const Value& v);
+// UTF-8 text: its number of characters, and the byte offset of the
+// character at 0-based index `chars` (the end when there are fewer).
+int64_t Utf8Length(std::string_view s);
+size_t Utf8Offset(std::string_view s, int64_t chars);
 
 // Arithmetic with an interval operand or result, or timestamp − timestamp
 // (evaluate_interval.cc); both values non-NULL.
@@ -49,6 +53,11 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
                                Value* out);
 // ~ and ~* (e.negated: !~, !~*) with their evaluated arguments (evaluate_regex.cc).
 Status EvaluateRegexMatch(const BoundExpr& e, const std::vector<Value>& args, Value* out);
+// regexp_replace(source, pattern, replacement [, flags]), arguments non-NULL (evaluate_regex.cc).
+Status EvaluateRegexpReplace(const std::vector<Value>& args, Value* out);
+// The string functions (kConcat .. kRegexpReplace) with their evaluated
+// arguments (evaluate_string_function.cc).
+Status EvaluateStringFunction(const BoundExpr& e, const std::vector<Value>& args, Value* out);
 // A kFunction node (evaluate_function.cc).
 Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out);
 // A json function or operator node with its evaluated arguments
