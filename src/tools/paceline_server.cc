@@ -88,6 +88,7 @@ int Main() {
   server::ServerOptions server_options;
   server_options.listen = FLAGS_listen;
   if (FLAGS_port < 0 || FLAGS_port > 65535) return Invalid("--port must be in [0, 65535]");
+  if (FLAGS_metrics_port < -1 || FLAGS_metrics_port > 65535) return Invalid("--metrics-port must be in [-1, 65535]");
   server_options.port = static_cast<uint16_t>(FLAGS_port);
   if (FLAGS_max_connections < 1) return Invalid("--max-connections must be at least 1");
   server_options.max_connections = static_cast<size_t>(FLAGS_max_connections);
@@ -129,7 +130,6 @@ int Main() {
   s = server->Start();
   if (!s.ok()) return Invalid(s.message());
   std::unique_ptr<server::MetricsEndpoint> metrics;
-  if (FLAGS_metrics_port < -1 || FLAGS_metrics_port > 65535) return Invalid("--metrics-port must be in [-1, 65535]");
   if (FLAGS_metrics_port >= 0) {
     metrics = std::make_unique<server::MetricsEndpoint>([&db, &server] {
       engine::PrometheusText page;

@@ -144,6 +144,10 @@ Status Binder::BindArguments(const Expr& e, Context& ctx, std::string_view kinds
         if (IsUnknown(*a)) PL_RETURN_IF_ERROR(Coerce(&a, Type(TypeId::kBool), false, e.location));
         if (a->type.id != TypeId::kBool) return no_such_function();
         break;
+      case 'y':
+        if (IsUnknown(*a)) PL_RETURN_IF_ERROR(Coerce(&a, Type(TypeId::kBytea), false, e.location));
+        if (a->type.id != TypeId::kBytea) return no_such_function();
+        break;
       default:  // '*': any value; an untyped literal as text
         if (IsUnknown(*a)) PL_RETURN_IF_ERROR(Coerce(&a, Type(TypeId::kText), false, e.location));
         break;

@@ -11,9 +11,9 @@ using namespace bind;  // NOLINT: the binder's own helpers
 
 namespace {
 
-// Each argument's kind (Binder::BindArguments): 't' text, 'i' int4, '*'
-// any (printed as text); past the last kind, the last one repeats
-// (concat's variadic arguments).
+// Each argument's kind (Binder::BindArguments): 't' text, 'i' int4, 'y'
+// bytea, '*' any (printed as text); past the last kind, the last one
+// repeats (concat's and format's variadic arguments).
 struct StringFunction {
   const char* name;
   ScalarFunction function;
@@ -42,6 +42,9 @@ constexpr StringFunction kStringFunctions[] = {
     {"ascii", ScalarFunction::kAscii, "t", 1, 1, TypeId::kInt32},
     {"starts_with", ScalarFunction::kStartsWith, "tt", 2, 2, TypeId::kBool},
     {"translate", ScalarFunction::kTranslate, "ttt", 3, 3, TypeId::kText},
+    {"format", ScalarFunction::kFormat, "t*", 1, 101, TypeId::kText},
+    {"encode", ScalarFunction::kEncode, "yt", 2, 2, TypeId::kText},
+    {"decode", ScalarFunction::kDecode, "tt", 2, 2, TypeId::kBytea},
     {"regexp_replace", ScalarFunction::kRegexpReplace, "tttt", 3, 4, TypeId::kText},
 };
 

@@ -207,7 +207,7 @@ class Binder {
   // (bind_string_function.cc).
   static bool IsStringFunction(const std::string& name);
   // Binds a built-in function's arguments by their kinds ('o' oid, 'i'
-  // int4, 't' text, 'b' bool, '*' any; past the end of `kinds` the last
+  // int4, 't' text, 'b' bool, 'y' bytea, '*' any; past the end of `kinds` the last
   // repeats), coercing untyped literals and integers as PostgreSQL
   // resolves them; 42883 "function f(types) does not exist" when they do
   // not fit or their number is outside [min_args, max_args]

@@ -98,7 +98,7 @@ enum class ScalarFunction {
   // Strings (bind_string_function.cc, evaluate_string_function.cc), kConcat
   // to kRegexpReplace in one run (regexp_replace in evaluate_regex.cc).
   kConcat, kConcatWs, kReplace, kStrpos, kLpad, kRpad, kRepeat, kReverse, kSplitPart, kLeft, kRight, kInitcap, kMd5,
-  kChr, kAscii, kStartsWith, kTranslate, kRegexpReplace,
+  kChr, kAscii, kStartsWith, kTranslate, kFormat, kEncode, kDecode, kRegexpReplace,
 };
 
 // kVersion .. kRegprocOut.

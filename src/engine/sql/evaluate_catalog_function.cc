@@ -14,18 +14,6 @@ namespace {
 
 Value TextOrNull(const std::optional<std::string>& s) { return s ? Value::Text(*s) : Value::Null(TypeId::kText); }
 
-// PostgreSQL's quote_literal: in single quotes, quotes doubled; with a
-// backslash, backslashes doubled too and an E before the quote.
-std::string QuoteLiteral(const std::string& s) {
-  const bool escape = s.find('\\') != std::string::npos;
-  std::string out = escape ? "E'" : "'";
-  for (char c : s) {
-    if (c == '\'' || (escape && c == '\\')) out += c;
-    out += c;
-  }
-  return out + "'";
-}
-
 // pg_get_userbyid's name of a role: the session's user owns everything;
 // pg_database_owner the public schema.
 std::string RoleName(const SystemInfo& info, uint32_t role) {
@@ -37,6 +25,16 @@ std::string RoleName(const SystemInfo& info, uint32_t role) {
 uint32_t OidArg(const Value& v) { return static_cast<uint32_t>(v.int_value()); }
 
 }  // namespace
+
+std::string QuoteLiteral(const std::string& s) {
+  const bool escape = s.find('\\') != std::string::npos;
+  std::string out = escape ? "E'" : "'";
+  for (char c : s) {
+    if (c == '\'' || (escape && c == '\\')) out += c;
+    out += c;
+  }
+  return out + "'";
+}
 
 Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& args, const EvalContext& ctx,
                                Value* out) {

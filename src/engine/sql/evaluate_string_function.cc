@@ -2,7 +2,8 @@
 // kRegexpReplace; bound in bind_string_function.cc). Lengths and positions
 // count characters of the UTF-8 text, not bytes, as PostgreSQL's do in a
 // UTF-8 database. All are strict (NULL in, NULL out) except concat, which
-// skips NULLs, and concat_ws, which skips NULLs after its separator.
+// skips NULLs, concat_ws, which skips NULLs after its separator, and
+// format (evaluate_string_format.cc, with encode and decode).
 #include <openssl/evp.h>
 
 #include <algorithm>
@@ -182,6 +183,7 @@ Status EvaluateStringFunction(const BoundExpr& e, const std::vector<Value>& args
     *out = Value::Text(std::move(result));
     return Status::OK();
   }
+  if (e.function == ScalarFunction::kFormat) return EvaluateFormat(args, out);
   for (const Value& a : args) {
     if (a.is_null()) {
       *out = Value::Null(e.type.id);
@@ -268,6 +270,9 @@ Status EvaluateStringFunction(const BoundExpr& e, const std::vector<Value>& args
     case ScalarFunction::kTranslate:
       *out = Value::Text(Translate(text(0), text(1), text(2)));
       return Status::OK();
+    case ScalarFunction::kEncode:
+    case ScalarFunction::kDecode:
+      return EvaluateEncoding(e.function == ScalarFunction::kEncode, args, out);
     case ScalarFunction::kRegexpReplace:
       return EvaluateRegexpReplace(args, out);
     default:

@@ -25,6 +25,10 @@ Decimal ToDecimal(const Value& v);
 double ToDouble(const Value& v);
 // A value as text for string functions and ||, as PostgreSQL's cast to text gives it.
 std::string TextOf(const Value& v);
+// PostgreSQL's quote_literal: in single quotes, quotes doubled; with a
+// backslash, backslashes doubled too and an E before the quote
+// (evaluate_catalog_function.cc).
+std::string QuoteLiteral(const std::string& s);
 // UTF-8 text: its number of characters, and the byte offset of the
 // character at 0-based index `chars` (the end when there are fewer).
 int64_t Utf8Length(std::string_view s);
@@ -55,6 +59,11 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
 Status EvaluateRegexMatch(const BoundExpr& e, const std::vector<Value>& args, Value* out);
 // regexp_replace(source, pattern, replacement [, flags]), arguments non-NULL (evaluate_regex.cc).
 Status EvaluateRegexpReplace(const std::vector<Value>& args, Value* out);
+// format(fmt, args...), not strict but in fmt (evaluate_string_format.cc).
+Status EvaluateFormat(const std::vector<Value>& args, Value* out);
+// encode(bytea, format) and decode(text, format), arguments non-NULL
+// (evaluate_string_format.cc).
+Status EvaluateEncoding(bool encode, const std::vector<Value>& args, Value* out);
 // The string functions (kConcat .. kRegexpReplace) with their evaluated
 // arguments (evaluate_string_function.cc).
 Status EvaluateStringFunction(const BoundExpr& e, const std::vector<Value>& args, Value* out);
