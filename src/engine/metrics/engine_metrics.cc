@@ -13,8 +13,6 @@ namespace paceline::engine {
 
 namespace {
 
-using Labels = PrometheusText::Labels;
-
 // Histogram buckets of durations, in seconds: from a point read's tens of
 // microseconds to a long transaction's seconds.
 const std::vector<double>& DurationBounds() {
