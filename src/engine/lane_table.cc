@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "common/steady_clock.h"
+
 namespace paceline::engine {
 
 namespace {
@@ -32,11 +34,6 @@ void LaneTable::ForgetUnlessHolding(uint64_t session) {
   if (!held_.count(session)) txns_.erase(session);
 }
 
-int64_t LaneTable::NowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 bool LaneTable::Remembered(Key key) {
   std::vector<size_t> laned;
   AddRemembered({key}, &laned);
@@ -44,7 +41,7 @@ bool LaneTable::Remembered(Key key) {
 }
 
 void LaneTable::AddRemembered(const std::vector<Key>& keys, std::vector<size_t>* laned) {
-  const int64_t now = NowNs();
+  const int64_t now = SteadyNowNs();
   std::lock_guard lock(mu_);
   if (contended_.empty()) return;
   for (size_t i = 0; i < keys.size(); ++i) {
@@ -119,7 +116,7 @@ Status LaneTable::Acquire(uint64_t session, Key key, const std::string& name,
     if (txn != nullptr) txns_[session] = txn;
     return Status::OK();
   }
-  Contended(key, NowNs());  // blocks carrying it met here: it stays laned
+  Contended(key, SteadyNowNs());  // blocks carrying it met here: it stays laned
   if (ClosesCycle(session, key)) {
     ++deadlocks_;
     return Status(sqlstate::kDeadlockDetected,

@@ -149,7 +149,6 @@ class LaneTable {
   // Erases `key`'s lane when free with no waiters (mu_ held).
   void EraseIfIdle(Key key);
   void Contended(Key key, int64_t now);  // mu_ held
-  static int64_t NowNs();
 
   // Wakes `session`'s lane wait, if it waits (mu_ held).
   void Wake(uint64_t session);

@@ -79,6 +79,15 @@ void SessionActivity::ClearWait() {
   a_.wait_event.clear();
 }
 
+void SessionActivity::TransactionCounts::AddTo(ExecutionStats* stats) const {
+  constexpr auto kRelaxed = std::memory_order_relaxed;
+  stats->commits += commits_.load(kRelaxed);
+  for (size_t i = 0; i < aborts_.size(); ++i) stats->aborts_by_reason[i] += aborts_[i].load(kRelaxed);
+  stats->retries += retries_.load(kRelaxed);
+  stats->user_aborts += rollbacks_.load(kRelaxed);
+  stats->errors += errors_.load(kRelaxed);
+}
+
 sql::BackendActivity SessionActivity::Snapshot() const {
   std::lock_guard lock(mu_);
   return a_;

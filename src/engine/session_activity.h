@@ -16,17 +16,20 @@
 //
 // Thread-safety: every method may be called from any thread, except the
 // transactions() counters' Count* and Finish's recording, which only the
-// session's thread calls (WorkerStats' and LatencyHistogram's one writer).
+// session's thread calls (the counters' and LatencyHistogram's one writer).
 // Ownership: owned by its Session.
 #pragma once
 
+#include <array>
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <string>
 #include <string_view>
 
+#include "cc/abort_reason.h"
+#include "engine/execution/execution_stats.h"
 #include "engine/execution/latency_histogram.h"
-#include "engine/execution/worker_stats.h"
 #include "engine/sql/system_catalog/server_activity.h"
 #include "engine/transaction_state.h"
 
@@ -52,10 +55,25 @@ class SessionActivity {
 
   sql::BackendActivity Snapshot() const;
   // The session's transactions: commits, aborts by reason, retries of
-  // autocommit statements, rollbacks (user_aborts), failed commits
-  // (errors). Counted by the session's thread; AddTo from any thread.
-  WorkerStats& transactions() { return transactions_; }
-  const WorkerStats& transactions() const { return transactions_; }
+  // autocommit statements, rollbacks, errors. Counted by the session's
+  // thread (relaxed adds); AddTo, into ExecutionStats' fields of the same
+  // names (user_aborts: rollbacks), from any thread.
+  class TransactionCounts {
+   public:
+    void CountCommit() { Add(commits_); }
+    void CountAbort(cc::AbortReason reason) { Add(aborts_[static_cast<size_t>(reason)]); }
+    void CountRetry() { Add(retries_); }
+    void CountRollback() { Add(rollbacks_); }
+    void CountError() { Add(errors_); }
+    void AddTo(ExecutionStats* stats) const;
+
+   private:
+    static void Add(std::atomic<uint64_t>& counter) { counter.fetch_add(1, std::memory_order_relaxed); }
+    std::atomic<uint64_t> commits_{0}, retries_{0}, rollbacks_{0}, errors_{0};
+    std::array<std::atomic<uint64_t>, cc::kAbortReasonCount> aborts_{};
+  };
+  TransactionCounts& transactions() { return transactions_; }
+  const TransactionCounts& transactions() const { return transactions_; }
   // Each finished request's duration, Start to Finish, in ns.
   const LatencyHistogram& request_latency() const { return request_latency_; }
   int32_t pid() const {
@@ -67,7 +85,7 @@ class SessionActivity {
   mutable std::mutex mu_;
   sql::BackendActivity a_;
   bool running_ = false;  // between Start and Finish (mu_)
-  WorkerStats transactions_;
+  TransactionCounts transactions_;
   LatencyHistogram request_latency_;
 };
 

@@ -240,7 +240,7 @@ Status Session::SetConstraints(const sql::SetConstraintsStmt& stmt, QueryResult*
 }
 
 void Session::CountOutcome(bool commit, bool failed, const Status& status) {
-  WorkerStats& counts = activity_.transactions();
+  SessionActivity::TransactionCounts& counts = activity_.transactions();
   if (commit && status.ok()) {
     counts.CountCommit();
   } else if (last_abort_reason_ != cc::AbortReason::kNone) {
@@ -248,7 +248,7 @@ void Session::CountOutcome(bool commit, bool failed, const Status& status) {
   } else if (commit || failed) {
     counts.CountError();  // an error failed it, or its commit (a deferred constraint, the log)
   } else {
-    counts.CountUserAbort();  // ROLLBACK, or the session ended
+    counts.CountRollback();  // ROLLBACK, or the session ended
   }
 }
 

@@ -13,18 +13,10 @@
 #include <utility>
 
 #include "common/split_mix64.h"
+#include "common/steady_clock.h"
 
 namespace paceline::scheduler {
 
-namespace {
-
-int64_t SteadyNowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-
-}  // namespace
 
 AdaptiveScheduler::AdaptiveScheduler(const SchedulerOptions& options, std::function<int64_t()> now_ns,
                                      bool spill_at_start)

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "common/steady_clock.h"
 #include "engine/durability/recovery_applier.h"
 #include "engine/durability/redo_record.h"
 #include "engine/log/log_frame.h"
@@ -71,10 +72,6 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-int64_t SteadyNowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 }  // namespace
 

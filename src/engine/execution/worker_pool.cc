@@ -30,6 +30,7 @@
 #include <thread>
 
 #include "common/split_mix64.h"
+#include "common/steady_clock.h"
 #include "engine/execution/abort_culprit.h"
 #include "engine/execution/retry_pause.h"
 #include "engine/execution/run_queue.h"
@@ -39,11 +40,7 @@ namespace paceline::engine {
 
 namespace {
 
-uint64_t SteadyNowNs() {
-  return static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-          .count());
-}
+uint64_t NowNs() { return static_cast<uint64_t>(SteadyNowNs()); }
 
 uint64_t Elapsed(uint64_t from, uint64_t to) { return to > from ? to - from : 0; }
 
@@ -122,7 +119,7 @@ void WorkerPool::Submit(size_t queue, TransactionRequest request, scheduler::Foo
           placement == JobPlacement::kByHand ? scheduler::kNoQueue : queue,
           placement == JobPlacement::kPinned,
           std::move(done),
-          SteadyNowNs()};
+          NowNs()};
   if (queue >= workers_.size()) {
     TransactionResult result;
     result.status = Status(sqlstate::kInvalidParameterValue, "run queue " + std::to_string(queue) +
@@ -234,7 +231,7 @@ TransactionResult WorkerPool::RunHere(TransactionRequest request, scheduler::Foo
           scheduler::kNoQueue,
           false,
           [&out](TransactionResult&& result) { out = std::move(result); },
-          SteadyNowNs()};
+          NowNs()};
   if (closed_.load(std::memory_order_acquire)) {
     TransactionResult result;
     result.status = ShutdownStatus("The transaction was submitted after shutdown began.");
@@ -247,7 +244,7 @@ TransactionResult WorkerPool::RunHere(TransactionRequest request, scheduler::Foo
 }
 
 void WorkerPool::RunAttempts(Worker* worker, WorkerStats& stats, Job& job, bool stolen) {
-  const uint64_t start_ns = SteadyNowNs();
+  const uint64_t start_ns = NowNs();
   const int max_retries = options_.max_retries > 0 ? options_.max_retries : 0;
   AttemptContext ctx;
   ctx.worker = worker != nullptr ? worker->index : workers_.size();
@@ -327,7 +324,7 @@ void WorkerPool::RunAttempts(Worker* worker, WorkerStats& stats, Job& job, bool 
   }
   result.conflicts = conflicts;
   if (stolen) stats.CountSteal();
-  stats.RecordTimes(Elapsed(job.enqueue_ns, start_ns), Elapsed(start_ns, SteadyNowNs()));
+  stats.RecordTimes(Elapsed(job.enqueue_ns, start_ns), Elapsed(start_ns, NowNs()));
   Finish(job, std::move(result));
 }
 

@@ -84,19 +84,19 @@ void PrometheusText::Histogram(std::string_view name, const Labels& labels, cons
                                const std::vector<double>& bounds_seconds) {
   const LatencyHistogram snapshot = histogram;  // buckets, count and sum read once
   const std::string bucket = std::string(name) + "_bucket";
-  for (double bound : bounds_seconds) {
-    const std::pair<std::string_view, std::string> le{"le", PrometheusNumber(bound)};
-    SampleStart(bucket, labels, &le);
-    text_ += std::to_string(snapshot.CountAtMost(static_cast<uint64_t>(std::llround(bound * 1e9))));
+  auto bucket_line = [&](std::string le, uint64_t n) {
+    const std::pair<std::string_view, std::string> label{"le", std::move(le)};
+    SampleStart(bucket, labels, &label);
+    text_ += std::to_string(n);
     text_ += '\n';
+  };
+  for (double bound : bounds_seconds) {
+    bucket_line(PrometheusNumber(bound), snapshot.CountAtMost(static_cast<uint64_t>(std::llround(bound * 1e9))));
   }
   // The total from the buckets themselves, so that +Inf equals _count even
   // when the histogram was written while it was copied.
   const uint64_t count = snapshot.CountAtMost(UINT64_MAX);
-  const std::pair<std::string_view, std::string> inf{"le", "+Inf"};
-  SampleStart(bucket, labels, &inf);
-  text_ += std::to_string(count);
-  text_ += '\n';
+  bucket_line("+Inf", count);
   Sample(std::string(name) + "_sum", labels, static_cast<double>(snapshot.Sum()) / 1e9);
   Sample(std::string(name) + "_count", labels, count);
 }
