@@ -41,9 +41,18 @@ Value IntOfType(TypeId t, int64_t i) {
   }
 }
 
-Value BytesOfType(TypeId t, std::string s) {
-  if (t == TypeId::kBytea) return Value::Bytea(std::move(s));
-  return Value::String(t, std::move(s));
+// A value kept in the string slot; `element` is an array's element type.
+Value BytesOfType(TypeId t, TypeId element, std::string s) {
+  switch (t) {
+    case TypeId::kBytea: return Value::Bytea(std::move(s));
+    case TypeId::kArray: return Value::Array(element, std::move(s));
+    case TypeId::kRecord: return Value::Record(std::move(s));
+    case TypeId::kUuid: return Value::Uuid(std::move(s));
+    case TypeId::kJson: return Value::Json(std::move(s));
+    case TypeId::kJsonb: return Value::Jsonb(std::move(s));
+    case TypeId::kVoid: return Value::Void();
+    default: return Value::String(t, std::move(s));
+  }
 }
 
 Status Malformed(std::string_view text, std::string detail) {
@@ -164,29 +173,7 @@ ArrayBuilder::ArrayBuilder(TypeId element) : element_(element) { bytes_.assign(s
 
 void ArrayBuilder::Add(const Value& v) {
   ++count_;
-  if (v.is_null()) {
-    bytes_.push_back('\0');
-    return;
-  }
-  bytes_.push_back('\1');
-  switch (ElementPayload(element_)) {
-    case Payload::kBool: bytes_.push_back(v.bool_value() ? '\1' : '\0'); return;
-    case Payload::kInt: PutFixed<int64_t>(&bytes_, v.int_value()); return;
-    case Payload::kFloat: PutFixed<double>(&bytes_, v.float_value()); return;
-    case Payload::kNumeric:
-      PutFixed<__int128>(&bytes_, v.numeric_value().unscaled());
-      bytes_.push_back(static_cast<char>(v.numeric_value().scale()));
-      return;
-    case Payload::kInterval:
-      PutFixed<int64_t>(&bytes_, v.interval_value().micros);
-      PutFixed<int32_t>(&bytes_, v.interval_value().days);
-      PutFixed<int32_t>(&bytes_, v.interval_value().months);
-      return;
-    case Payload::kBytes:
-      PutFixed<uint32_t>(&bytes_, static_cast<uint32_t>(v.string_value().size()));
-      bytes_.append(v.string_value());
-      return;
-  }
+  EncodeElement(element_, v, &bytes_);
 }
 
 Value ArrayBuilder::Finish() {
@@ -201,55 +188,83 @@ ArrayReader::ArrayReader(const Value& array) : element_(array.element_type()), r
   if (!TakeFixed(&rest_, &count_)) count_ = 0;
 }
 
-bool ArrayReader::Next(Value* out) {
+void EncodeElement(TypeId type, const Value& v, std::string* out) {
+  if (v.is_null()) {
+    out->push_back('\0');
+    return;
+  }
+  out->push_back('\1');
+  switch (ElementPayload(type)) {
+    case Payload::kBool: out->push_back(v.bool_value() ? '\1' : '\0'); return;
+    case Payload::kInt: PutFixed<int64_t>(out, v.int_value()); return;
+    case Payload::kFloat: PutFixed<double>(out, v.float_value()); return;
+    case Payload::kNumeric:
+      PutFixed<__int128>(out, v.numeric_value().unscaled());
+      out->push_back(static_cast<char>(v.numeric_value().scale()));
+      return;
+    case Payload::kInterval:
+      PutFixed<int64_t>(out, v.interval_value().micros);
+      PutFixed<int32_t>(out, v.interval_value().days);
+      PutFixed<int32_t>(out, v.interval_value().months);
+      return;
+    case Payload::kBytes:
+      PutFixed<uint32_t>(out, static_cast<uint32_t>(v.string_value().size()));
+      out->append(v.string_value());
+      return;
+  }
+}
+
+bool DecodeElement(TypeId type, TypeId element, std::string_view* in, Value* out) {
   uint8_t tag = 0;
-  if (!TakeFixed(&rest_, &tag)) return false;
+  if (!TakeFixed(in, &tag)) return false;
   if (tag == 0) {
-    *out = Value::Null(element_);
+    *out = Value::Null(type);
     return true;
   }
-  switch (ElementPayload(element_)) {
+  switch (ElementPayload(type)) {
     case Payload::kBool: {
       uint8_t b = 0;
-      if (!TakeFixed(&rest_, &b)) return false;
+      if (!TakeFixed(in, &b)) return false;
       *out = Value::Bool(b != 0);
       return true;
     }
     case Payload::kInt: {
       int64_t i = 0;
-      if (!TakeFixed(&rest_, &i)) return false;
-      *out = IntOfType(element_, i);
+      if (!TakeFixed(in, &i)) return false;
+      *out = IntOfType(type, i);
       return true;
     }
     case Payload::kFloat: {
       double d = 0;
-      if (!TakeFixed(&rest_, &d)) return false;
-      *out = element_ == TypeId::kFloat32 ? Value::Float32(static_cast<float>(d)) : Value::Float64(d);
+      if (!TakeFixed(in, &d)) return false;
+      *out = type == TypeId::kFloat32 ? Value::Float32(static_cast<float>(d)) : Value::Float64(d);
       return true;
     }
     case Payload::kNumeric: {
       __int128 unscaled = 0;
       uint8_t scale = 0;
-      if (!TakeFixed(&rest_, &unscaled) || !TakeFixed(&rest_, &scale)) return false;
+      if (!TakeFixed(in, &unscaled) || !TakeFixed(in, &scale)) return false;
       *out = Value::Numeric(Decimal(unscaled, scale));
       return true;
     }
     case Payload::kInterval: {
       Interval iv;
-      if (!TakeFixed(&rest_, &iv.micros) || !TakeFixed(&rest_, &iv.days) || !TakeFixed(&rest_, &iv.months)) return false;
+      if (!TakeFixed(in, &iv.micros) || !TakeFixed(in, &iv.days) || !TakeFixed(in, &iv.months)) return false;
       *out = Value::IntervalValue(iv);
       return true;
     }
     case Payload::kBytes: {
       uint32_t len = 0;
-      if (!TakeFixed(&rest_, &len) || rest_.size() < len) return false;
-      *out = BytesOfType(element_, std::string(rest_.substr(0, len)));
-      rest_.remove_prefix(len);
+      if (!TakeFixed(in, &len) || in->size() < len) return false;
+      *out = BytesOfType(type, element, std::string(in->substr(0, len)));
+      in->remove_prefix(len);
       return true;
     }
   }
   return false;
 }
+
+bool ArrayReader::Next(Value* out) { return DecodeElement(element_, TypeId::kUnknown, &rest_, out); }
 
 std::vector<Value> ArrayElements(const Value& array) {
   std::vector<Value> out;

@@ -63,6 +63,13 @@ class ArrayReader {
 };
 
 std::vector<Value> ArrayElements(const Value& array);
+
+// One element's encoding (above), shared with records (record_value.h):
+// appends `v` (NULL, or a value of `type`) to *out; reads one of `type`
+// from the front of *in (`element`: its element type when `type` is kArray).
+// DecodeElement is false on truncated bytes.
+void EncodeElement(TypeId type, const Value& v, std::string* out);
+bool DecodeElement(TypeId type, TypeId element, std::string_view* in, Value* out);
 Value MakeArray(TypeId element, const std::vector<Value>& elements);
 
 // PostgreSQL's array_in for a one-dimensional array: '{1,2,NULL}',

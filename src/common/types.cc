@@ -100,7 +100,7 @@ struct SimpleName {
 };
 
 // Names of types without modifiers, with the SQL-standard aliases.
-constexpr std::array<SimpleName, 26> kSimpleNames = {{
+constexpr std::array<SimpleName, 27> kSimpleNames = {{
     {"bool", TypeId::kBool},
     {"boolean", TypeId::kBool},
     {"int2", TypeId::kInt16},
@@ -125,6 +125,7 @@ constexpr std::array<SimpleName, 26> kSimpleNames = {{
     {"interval", TypeId::kInterval},
     {"unknown", TypeId::kUnknown},
     {"oid", TypeId::kOid},
+    {"record", TypeId::kRecord},  // a pseudo-type: casts and parameters, never a column
 }};
 
 // PostgreSQL types that exist but Paceline does not implement.
@@ -161,6 +162,21 @@ Type Type::Vector(TypeId element) {
   return t;
 }
 
+Type Type::Record(std::vector<RecordField> fields) {
+  Type t(TypeId::kRecord);
+  t.fields = std::make_shared<const std::vector<RecordField>>(std::move(fields));
+  return t;
+}
+
+bool Type::SameFields(const Type& o) const {
+  if (fields == nullptr || o.fields == nullptr || fields == o.fields) return true;
+  if (fields->size() != o.fields->size()) return false;
+  for (size_t i = 0; i < fields->size(); ++i) {
+    if (!((*fields)[i].type == (*o.fields)[i].type)) return false;
+  }
+  return true;
+}
+
 Type Type::ElementType() const {
   Type t = *this;
   t.id = element;
@@ -181,6 +197,7 @@ constexpr ArrayOidEntry kArrayOids[] = {
     {TypeId::kFloat32, 1021}, {TypeId::kFloat64, 1022}, {TypeId::kNumeric, 1231},     {TypeId::kChar, 1014},
     {TypeId::kVarchar, 1015}, {TypeId::kText, 1009},    {TypeId::kDate, 1182},        {TypeId::kTimestamp, 1115},
     {TypeId::kTimestampTz, 1185}, {TypeId::kBytea, 1001}, {TypeId::kInterval, 1187}, {TypeId::kOid, 1028},
+    {TypeId::kRecord, 2287},
 };
 
 }  // namespace
@@ -248,7 +265,7 @@ std::string Type::ToString() const {
       if (vector) return element == TypeId::kOid ? "oidvector" : "int2vector";
       return ElementType().ToString() + "[]";
     case TypeId::kUuid: case TypeId::kJson: case TypeId::kJsonb: case TypeId::kInterval: case TypeId::kVoid:
-    case TypeId::kOid:
+    case TypeId::kOid: case TypeId::kRecord:
       return std::string(TypeIdName(id));
   }
   return "unknown";
@@ -278,6 +295,7 @@ uint32_t Type::Oid() const {
     case TypeId::kInterval: return 1186;
     case TypeId::kVoid: return 2278;
     case TypeId::kOid: return 26;
+    case TypeId::kRecord: return 2249;
   }
   return 705;
 }
@@ -302,7 +320,7 @@ int16_t Type::WireSize() const {
     case TypeId::kChar:
     case TypeId::kVarchar:
     case TypeId::kText:
-    case TypeId::kBytea: case TypeId::kArray: case TypeId::kJson: case TypeId::kJsonb: return -1;
+    case TypeId::kBytea: case TypeId::kArray: case TypeId::kJson: case TypeId::kJsonb: case TypeId::kRecord: return -1;
   }
   return -1;
 }
@@ -346,6 +364,7 @@ std::string_view TypeIdName(TypeId id) {
     case TypeId::kInterval: return "interval";
     case TypeId::kVoid: return "void";
     case TypeId::kOid: return "oid";
+    case TypeId::kRecord: return "record";
   }
   return "unknown";
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,7 +37,10 @@ enum class TypeId : uint8_t {
   kInterval,   // INTERVAL: months, days and microseconds (interval.h)
   kVoid,       // void: the result of a function that returns nothing (pg_sleep); never a column
   kOid,        // OID: an unsigned 32-bit object identifier (the system catalogs' keys); an integer type
+  kRecord,     // record: a row value (ROW(1, 'a'), a row-returning function's row); see record_value.h
 };
+
+struct RecordField;
 
 struct Type {
   TypeId id = TypeId::kUnknown;
@@ -48,6 +52,9 @@ struct Type {
   // system catalogs' indkey, indclass, ...): an array whose text form is
   // "1 2" and whose subscripts start at 0.
   bool vector = false;
+  // kRecord: its fields' names and types, when the binder knows them (a
+  // record Value itself carries only its fields' types); shared, immutable.
+  std::shared_ptr<const std::vector<RecordField>> fields;
 
   Type() = default;
   explicit Type(TypeId t) : id(t) {}
@@ -58,9 +65,12 @@ struct Type {
   static Type Array(const Type& element);
   // int2vector (element kInt16) or oidvector (element kOid).
   static Type Vector(TypeId element);
+  // A record with these fields.
+  static Type Record(std::vector<RecordField> fields);
   // kArray: the element type with its modifiers.
   Type ElementType() const;
   bool IsArray() const { return id == TypeId::kArray; }
+  bool IsRecord() const { return id == TypeId::kRecord; }
 
   bool IsInteger() const {
     return id == TypeId::kInt16 || id == TypeId::kInt32 || id == TypeId::kInt64 || id == TypeId::kOid;
@@ -72,14 +82,16 @@ struct Type {
   // Stored as a length and bytes (the strings, bytea, arrays, json and
   // jsonb): what a tuple keeps in its variable area. Bytea is not
   // IsString(): it is no text. uuid is fixed (16 bytes).
-  bool IsVariableLength() const { return IsString() || id == TypeId::kBytea || id == TypeId::kArray || IsJson(); }
+  bool IsVariableLength() const {
+    return IsString() || id == TypeId::kBytea || id == TypeId::kArray || id == TypeId::kRecord || IsJson();
+  }
   bool IsJson() const { return id == TypeId::kJson || id == TypeId::kJsonb; }
 
   // PostgreSQL's display name with modifiers, as format_type() prints it:
   // "integer", "numeric(12,2)", "character varying(16)", "character(2)",
   // "timestamp without time zone", "double precision", "boolean", "text",
-  // "bytea", "uuid", "json", "jsonb", "interval", "void"; an array is its element's name and
-  // "[]" ("integer[]").
+  // "bytea", "uuid", "json", "jsonb", "interval", "void", "record"; an array is its element's
+  // name and "[]" ("integer[]").
   std::string ToString() const;
   // PostgreSQL type OID (int4 = 23, numeric = 1700, varchar = 1043, bytea =
   // 17, uuid = 2950, json = 114, jsonb = 3802, interval = 1186, void =
@@ -93,8 +105,18 @@ struct Type {
 
   bool operator==(const Type& o) const {
     return id == o.id && element == o.element && length == o.length && precision == o.precision && scale == o.scale &&
-           vector == o.vector;
+           vector == o.vector && (id != TypeId::kRecord || SameFields(o));
   }
+
+ private:
+  // kRecord: the same field types (names aside), or either without fields.
+  bool SameFields(const Type& o) const;
+};
+
+// One field of a record type: its name ("f1", "f2", ... for ROW(...)) and type.
+struct RecordField {
+  std::string name;
+  Type type;
 };
 
 // PostgreSQL's OID of the array type whose elements are `element` (int4 →

@@ -17,6 +17,7 @@
 #include "common/array_value.h"
 #include "common/datetime.h"
 #include "common/json_value.h"
+#include "common/record_value.h"
 #include "common/uuid.h"
 #include "common/value_internal.h"
 
@@ -406,6 +407,7 @@ void Value::AppendTo(std::string* out) const {
     case TypeId::kJson: case TypeId::kJsonb: out->append(s_); return;
     case TypeId::kInterval: AppendInterval(u_.iv, out); return;
     case TypeId::kVoid: return;  // void_out: the empty string
+    case TypeId::kRecord: AppendRecordText(*this, out); return;
   }
 }
 
@@ -447,6 +449,8 @@ uint64_t Value::Hash() const {
       return HashInterval(u_.iv);
     case TypeId::kVoid:
       return kNullHash;
+    case TypeId::kRecord:
+      return HashRecord(*this);
   }
   return kNullHash;
 }
@@ -483,6 +487,7 @@ int Value::Compare(const Value& a, const Value& b) {
   if (ta == TypeId::kArray && tb == TypeId::kArray) return CompareArrays(a, b);
   if (ta == TypeId::kInterval && tb == TypeId::kInterval) return CompareIntervals(a.u_.iv, b.u_.iv);
   if (ta == TypeId::kVoid && tb == TypeId::kVoid) return 0;
+  if (ta == TypeId::kRecord && tb == TypeId::kRecord) return CompareRecords(a, b);
   assert(false && "Value::Compare on incomparable types");
   return ta < tb ? -1 : (ta > tb ? 1 : 0);
 }

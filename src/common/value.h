@@ -12,7 +12,7 @@
 // "2024-01-02 03:04:05", bytea in hex ("\x01ff", bytea_output = hex), uuid
 // hyphenated lower case, json as it was input, jsonb normalized (json_value.h),
 // arrays as "{1,2,NULL}", intervals in IntervalStyle postgres (interval.h),
-// void as "".
+// void as "", records as "(1,a,)".
 //
 // An array (kArray) keeps its element type in element_type() and its
 // elements encoded in the string slot (array_value.h reads and writes that
@@ -65,6 +65,8 @@ class Value {
   static Value Void() { return Bytes(TypeId::kVoid, std::string()); }
   // kOid: 0 .. 2^32-1.
   static Value Oid(uint32_t v);
+  // kRecord: fields encoded as record_value.h says (use RecordBuilder).
+  static Value Record(std::string encoded) { return Bytes(TypeId::kRecord, std::move(encoded)); }
 
   TypeId type() const { return type_; }
   bool is_null() const { return null_; }
@@ -80,6 +82,7 @@ class Value {
   const std::string& json_text() const { return s_; }     // kJson, kJsonb
   TypeId element_type() const { return element_; }        // kArray (kUnknown otherwise)
   const std::string& array_bytes() const { return s_; }   // kArray: the encoded elements
+  const std::string& record_bytes() const { return s_; }  // kRecord: the encoded fields
   const Interval& interval_value() const { return u_.iv; }  // kInterval
 
   // PostgreSQL text output. NULL prints as "" (callers that care check is_null()).
@@ -99,8 +102,8 @@ class Value {
   // byte-wise as unsigned bytes, a prefix first (PostgreSQL's byteacmp); uuid
   // by its bytes; jsonb in jsonb's order (json_value.h); arrays element by
   // element (a NULL element after any other), then the shorter first
-  // (PostgreSQL's array_cmp); intervals by span (interval.h). Void values
-  // are all equal. Returns
+  // (PostgreSQL's array_cmp); intervals by span (interval.h); records field
+  // by field (record_value.h). Void values are all equal. Returns
   // <0, 0, >0. Incomparable types are a programming error (the binder rejects
   // them first).
   static int Compare(const Value& a, const Value& b);

@@ -525,6 +525,15 @@ Status CastValue(const Value& v, const Type& target, bool explicit_cast, Value* 
       return CastToInterval(v, out);
     case TypeId::kVoid:
       break;
+    case TypeId::kRecord:
+      if (v.type() == TypeId::kRecord) {
+        *out = v;
+        return Status::OK();
+      }
+      if (IsStringType(v.type())) {  // record_in of the anonymous type, as PostgreSQL
+        return Status(sqlstate::kFeatureNotSupported, "input of anonymous composite types is not implemented");
+      }
+      break;
   }
   return CannotCast(v.type(), target.id);
 }

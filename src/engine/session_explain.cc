@@ -39,7 +39,7 @@ Status Session::RunExplain(const sql::PreparedStatement& statement, const std::v
                            QueryResult* result) {
   const sql::ExplainStmt& options = *statement.ast->explain;
   std::shared_ptr<const sql::PreparedStatement> explained = statement.explained;
-  sql::PlanCounters counters;
+  sql::PlanCounters counters(options.timing);
   sql::ExplainFooter footer;
   if (options.analyze) {
     QueryResult discarded;  // EXPLAIN ANALYZE returns the plan, not the rows

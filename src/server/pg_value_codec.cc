@@ -11,6 +11,7 @@
 #include "common/array_value.h"
 #include "common/datetime.h"
 #include "common/decimal.h"
+#include "common/record_value.h"
 
 namespace paceline::server {
 
@@ -316,7 +317,7 @@ Status DecodeBinary(std::string_view bytes, const Type& type, Value* out) {
                                            static_cast<int32_t>(static_cast<uint32_t>(ReadBigEndian(bytes, 8, 4))),
                                            static_cast<int32_t>(static_cast<uint32_t>(ReadBigEndian(bytes, 12, 4)))});
       return Status::OK();
-    case TypeId::kVoid:
+    case TypeId::kVoid: case TypeId::kRecord:
       break;
     case TypeId::kJsonb:  // jsonb_recv: a version byte (1), then the text
       if (bytes.empty() || bytes[0] != 1) {
@@ -339,6 +340,7 @@ bool IsStringId(TypeId t) {
 }
 
 void EncodeBinaryArray(const Value& v, std::string* out);
+void EncodeBinaryRecord(const Value& v, std::string* out);
 
 // `v` already has type `id` (or both are strings).
 void EncodeBinary(const Value& v, TypeId id, std::string* out) {
@@ -385,6 +387,27 @@ void EncodeBinary(const Value& v, TypeId id, std::string* out) {
       AppendBigEndian(static_cast<uint32_t>(v.interval_value().months), 4, out);
       return;
     case TypeId::kVoid: return;  // void_send: no bytes
+    case TypeId::kRecord: EncodeBinaryRecord(v, out); return;
+  }
+}
+
+// record_send: int32 field count, then per field its type OID, int32 length
+// (-1: NULL) and its binary value.
+void EncodeBinaryRecord(const Value& v, std::string* out) {
+  const std::vector<Value> fields = RecordFields(v);
+  AppendBigEndian(fields.size(), 4, out);
+  for (const Value& f : fields) {
+    const Type type = f.type() == TypeId::kArray ? Type::Array(Type(f.element_type())) : Type(f.type());
+    AppendBigEndian(type.Oid(), 4, out);
+    if (f.is_null()) {
+      AppendBigEndian(0xFFFFFFFFu, 4, out);
+      continue;
+    }
+    const size_t at = out->size();
+    out->append(4, '\0');
+    EncodeBinary(f, f.type(), out);
+    const uint32_t length = static_cast<uint32_t>(out->size() - at - 4);
+    for (int i = 0; i < 4; ++i) (*out)[at + i] = static_cast<char>(length >> (24 - 8 * i));
   }
 }
 

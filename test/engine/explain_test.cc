@@ -14,6 +14,7 @@
 // without the policy's evidence, or evidence for one it never blamed).
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -149,7 +150,7 @@ TEST_P(ExplainTest, ShowsTheEvidenceOfAReferenceBlamedForAnAbort) {
 
 TEST_P(ExplainTest, AnalyzeCountsRowsAndRunsTheStatement) {
   Open("adaptive");
-  auto lines = Lines(a_.get(), "EXPLAIN ANALYZE SELECT a.k FROM a JOIN b ON b.k = a.k WHERE a.v = 0");
+  auto lines = Lines(a_.get(), "EXPLAIN (ANALYZE, TIMING off) SELECT a.k FROM a JOIN b ON b.k = a.k WHERE a.v = 0");
   EXPECT_EQ(lines[0], "Nested Loop  (actual rows=2 loops=1)") << Joined(lines);
   EXPECT_EQ(lines[1], "  ->  Seq Scan on a  (actual rows=3 loops=1)") << Joined(lines);
   EXPECT_EQ(lines[4], "  ->  Index Scan using b_pkey on b  (actual rows=1 loops=3)") << Joined(lines);
@@ -169,6 +170,43 @@ TEST_P(ExplainTest, AnalyzeCountsRowsAndRunsTheStatement) {
   // A failing statement fails the EXPLAIN.
   QueryResult r;
   EXPECT_EQ(Run(a_.get(), "EXPLAIN ANALYZE SELECT 1 / (v - v) FROM a", &r).sqlstate(), "22012");
+}
+
+// The time of each node, as PostgreSQL shows it: "actual time=startup..total"
+// in milliseconds per loop. A scan whose filter sleeps 20 ms for each of
+// a's three rows takes at least 60 ms; the join above it at least as long;
+// the index scan's rows are found by its 3 loops.
+TEST_P(ExplainTest, AnalyzeTimesEachNode) {
+  Open("adaptive");
+  auto lines = Lines(a_.get(),
+                     "EXPLAIN ANALYZE SELECT a.k FROM a JOIN b ON b.k = a.k WHERE pg_sleep(0.02)::text = ''");
+  auto time_of = [&](size_t line, double* startup, double* total) {
+    const std::string& l = lines.at(line);
+    const size_t at = l.find("(actual time=");
+    if (at == std::string::npos) return false;
+    return std::sscanf(l.c_str() + at, "(actual time=%lf..%lf", startup, total) == 2;
+  };
+  double join_startup = 0, join_total = 0, scan_startup = 0, scan_total = 0, index_startup = 0, index_total = 0;
+  ASSERT_TRUE(time_of(0, &join_startup, &join_total)) << Joined(lines);
+  ASSERT_TRUE(time_of(1, &scan_startup, &scan_total)) << Joined(lines);
+  ASSERT_NE(lines[1].find("Seq Scan on a"), std::string::npos) << Joined(lines);
+  ASSERT_NE(lines[4].find("Index Scan using b_pkey on b"), std::string::npos) << Joined(lines);
+  ASSERT_TRUE(time_of(4, &index_startup, &index_total)) << Joined(lines);
+  EXPECT_NE(lines[4].find("rows=1 loops=3"), std::string::npos) << Joined(lines);
+  EXPECT_GE(scan_total, 60.0) << Joined(lines);
+  EXPECT_GE(scan_startup, 20.0) << Joined(lines);  // its first row passed after one sleep
+  EXPECT_LE(scan_startup, scan_total) << Joined(lines);
+  EXPECT_LE(index_startup, index_total) << Joined(lines);
+  EXPECT_GE(join_total, scan_total) << Joined(lines);
+
+  // JSON names them as PostgreSQL does; TIMING off leaves them out.
+  QueryResult r;
+  ASSERT_TRUE(Run(a_.get(), "EXPLAIN (FORMAT JSON, ANALYZE) SELECT v FROM a WHERE k = 1", &r).ok());
+  const std::string json = r.rows.at(0).at(0).ToString();
+  EXPECT_NE(json.find("\"Actual Startup Time\": "), std::string::npos) << json;
+  EXPECT_NE(json.find("\"Actual Total Time\": "), std::string::npos) << json;
+  lines = Lines(a_.get(), "EXPLAIN (ANALYZE, TIMING off) SELECT v FROM a WHERE k = 1");
+  EXPECT_EQ(lines[0].find("time="), std::string::npos) << Joined(lines);
 }
 
 TEST_P(ExplainTest, JsonFormatIsOneRowOfJson) {

@@ -88,7 +88,7 @@ enum class ExplainFormat { kText, kJson };
 struct ExplainStmt {
   bool analyze = false;
   bool verbose = false;
-  bool timing = true;   // ANALYZE: the statement's run time (per node: not measured)
+  bool timing = true;   // ANALYZE: each node's time (and the statement's, with SUMMARY)
   bool summary = true;  // the trailing lines (Execution Time); default: with ANALYZE
   ExplainFormat format = ExplainFormat::kText;
   std::unique_ptr<Statement> query;  // its text and locations are the EXPLAIN's

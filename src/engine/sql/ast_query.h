@@ -49,6 +49,8 @@ enum class ExprKind {
   kArray,       // ARRAY[a, b, ..]: elements in `list`
   kSubscript,   // left[right] (1-based)
   kArrayCompare,  // left op ANY|ALL (right), right an array: binary_op, subquery_kind kAny/kAll
+  kRow,         // ROW(a, b, ..) or (a, b, ..): fields in `list`, their names in `field_names`
+  kFieldSelect, // (left).column: a field of a record
 };
 
 // What a kSubquery expression asks of its query's rows.
@@ -125,6 +127,8 @@ struct Expr {
   std::vector<CaseWhen> whens; // CASE
   ExprPtr else_result;         // CASE ELSE (may be null)
   TypeName cast_type;          // kCast
+  // kRow: its fields' names; empty for a row written in SQL (f1, f2, ..).
+  std::vector<std::string> field_names;
 
   // kFunction: lower-cased name without schema ("pg_catalog.now" → "now").
   std::string function_name;

@@ -305,9 +305,10 @@ Status Binder::BindArrayConcat(BoundExprPtr left, BoundExprPtr right, int locati
 Status Binder::BindUnnestSource(const FromItem& item, Context& inner, DerivedPlan* derived) {
   const Expr& call = *item.function;
   if (call.star || call.distinct || call.list.empty()) {
-    return Status(sqlstate::kUndefinedFunction, "function unnest() does not exist", Pos(call.location));
+    return Status(sqlstate::kUndefinedFunction, "function " + call.function_name + "() does not exist",
+                  Pos(call.location));
   }
-  if (call.list.size() > 1) return NotSupported("unnest with more than one argument");
+  if (call.list.size() > 1) return NotSupported(call.function_name + " with more than one argument");
   BoundExprPtr array;
   PL_RETURN_IF_ERROR(BindExpr(*call.list[0], inner, &array));
   if (IsUnknown(*array)) {
@@ -315,7 +316,8 @@ Status Binder::BindUnnestSource(const FromItem& item, Context& inner, DerivedPla
                   Pos(call.location));
   }
   if (!array->type.IsArray()) {
-    return Status(sqlstate::kUndefinedFunction, "function unnest(" + TypeText(array->type) + ") does not exist",
+    return Status(sqlstate::kUndefinedFunction,
+                  "function " + call.function_name + "(" + TypeText(array->type) + ") does not exist",
                   Pos(call.location));
   }
   derived->columns.push_back({ScalarFunctionColumn(item), array->type.ElementType()});

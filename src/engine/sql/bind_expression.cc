@@ -251,6 +251,10 @@ Status Binder::BindExpr(const Expr& e, Context& ctx, BoundExprPtr* out) {
       return BindSubscript(e, ctx, out);
     case ExprKind::kArrayCompare:
       return BindArrayCompare(e, ctx, out);
+    case ExprKind::kRow:
+      return BindRow(e, ctx, out);
+    case ExprKind::kFieldSelect:
+      return BindFieldSelect(e, ctx, out);
   }
   return InternalError("unknown expression kind");
 }
@@ -297,6 +301,10 @@ Status Binder::BindBinary(const Expr& e, Context& ctx, BoundExprPtr* out) {
       }
     }
     return Status::OK();
+  }
+  if (e.left->kind == ExprKind::kRow && e.right->kind == ExprKind::kRow && op >= BinaryOp::kEq &&
+      (op <= BinaryOp::kGe || op == BinaryOp::kIsDistinctFrom || op == BinaryOp::kIsNotDistinctFrom)) {
+    return BindRowCompare(e, ctx, out);
   }
   PL_RETURN_IF_ERROR(BindExpr(*e.left, ctx, &left));
   PL_RETURN_IF_ERROR(BindExpr(*e.right, ctx, &right));

@@ -136,6 +136,11 @@ Status Binder::BindJsonFunction(const std::string& name, std::vector<BoundExprPt
       // Any argument type; untyped literals are text.
       for (auto& a : args) {
         if (IsUnknown(*a)) PL_RETURN_IF_ERROR(Coerce(&a, Type(TypeId::kText), false, location));
+        // PostgreSQL makes an object of a record's named fields; a record
+        // Value knows no names, so it is refused rather than shown as text.
+        if (a->type.IsRecord() || (a->type.IsArray() && a->type.element == TypeId::kRecord)) {
+          return NotSupported("a record as an argument of " + name);
+        }
       }
       node->type = Type(json_type);
       return Status::OK();

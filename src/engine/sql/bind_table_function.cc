@@ -1,7 +1,8 @@
 // Binder: set-returning functions in FROM (see binder.h, binder_internal.h).
 // Each becomes a DerivedPlan whose `function` the executor runs when the
 // source is scanned (execute_derived.cc): generate_series(start, stop[,
-// step]), unnest(array), and the json ones
+// step]), unnest(array), information_schema._pg_expandarray(array) (x
+// the element, n its position), and the json ones
 //   json[b]_array_elements(x)       value json[b]
 //   json[b]_array_elements_text(x)  value text
 //   json[b]_each(x)                 key text, value json[b]
@@ -61,7 +62,7 @@ std::string ScalarFunctionColumn(const FromItem& item) {
 }  // namespace bind
 
 bool Binder::IsTableFunctionName(const std::string& name) {
-  return name == "generate_series" || name == "unnest" || name == "pg_partition_ancestors" ||
+  return name == "generate_series" || name == "unnest" || name == "_pg_expandarray" || name == "pg_partition_ancestors" ||
          name == "generate_subscripts" || name == "pg_options_to_table" ||
          FindJsonSource(name) != nullptr;
 }
@@ -92,6 +93,13 @@ Status Binder::BindFunctionSource(const FromItem& item, Context& ctx, std::share
   } else if (name == "unnest") {
     derived->function.kind = TableFunctionKind::kUnnest;
     PL_RETURN_IF_ERROR(BindUnnestSource(item, inner, derived.get()));
+  } else if (name == "_pg_expandarray") {
+    // information_schema._pg_expandarray(anyarray): unnest with the position,
+    // as columns x and n (pgjdbc's getPrimaryKeys and getIndexInfo use it).
+    derived->function.kind = TableFunctionKind::kExpandArray;
+    PL_RETURN_IF_ERROR(BindUnnestSource(item, inner, derived.get()));
+    derived->columns[0].name = "x";
+    derived->columns.push_back({"n", Type(TypeId::kInt32)});
   } else if (name == "generate_subscripts") {
     derived->function.kind = TableFunctionKind::kGenerateSubscripts;
     PL_RETURN_IF_ERROR(BindSubscriptsSource(item, inner, derived.get()));

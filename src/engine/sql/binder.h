@@ -218,6 +218,11 @@ class Binder {
   // `left || right` where one side is an array.
   Status BindArrayConcat(BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out);
   Status BindCompare(BinaryOp op, BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out);
+  // Records (bind_record.cc): ROW(..), (x).field, and ROW(..) op ROW(..)
+  // compared field by field.
+  Status BindRow(const Expr& e, Context& ctx, BoundExprPtr* out);
+  Status BindFieldSelect(const Expr& e, Context& ctx, BoundExprPtr* out);
+  Status BindRowCompare(const Expr& e, Context& ctx, BoundExprPtr* out);
   // json/jsonb operators (-> ->> #> #>> @> <@ ?, jsonb || jsonb) and the
   // arguments and result type of a json function node (bind_json.cc).
   Status BindJsonOperator(BinaryOp op, BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out);

@@ -46,6 +46,12 @@ bool Comparable(const Type& a, const Type& b) {
   if (a.IsString() && b.IsString()) return true;
   if (a.IsTemporal() && b.IsTemporal()) return true;
   if (a.IsArray() && b.IsArray()) return Comparable(a.ElementType(), b.ElementType());
+  if (a.IsRecord() && b.IsRecord() && a.fields != nullptr && b.fields != nullptr) {
+    if (a.fields->size() != b.fields->size()) return false;
+    for (size_t i = 0; i < a.fields->size(); ++i) {
+      if (!Comparable((*a.fields)[i].type, (*b.fields)[i].type)) return false;
+    }
+  }
   return a.id == b.id;
 }
 
@@ -154,6 +160,8 @@ std::string DefaultName(const Expr& e) {
       if (e.left && (e.left->kind == ExprKind::kColumnRef || e.left->kind == ExprKind::kFunction)) return DefaultName(*e.left);
       return e.cast_type.name;
     case ExprKind::kCase: return "case";
+    case ExprKind::kRow: return "row";
+    case ExprKind::kFieldSelect: return e.column;
     default: return "?column?";
   }
 }

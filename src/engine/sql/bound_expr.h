@@ -44,6 +44,8 @@ enum class BoundKind {
   kArray,       // ARRAY[children..] of type.element
   kSubscript,   // children[0][children[1]] (1-based; out of range → NULL)
   kArrayCompare,  // children[0] op ANY (children[1]), an array; negated: op ALL
+  kRow,         // ROW(children..): a record of type.fields
+  kFieldSelect, // field `index` of children[0], a record
 };
 
 enum class ScalarFunction {
@@ -126,6 +128,7 @@ enum class TableFunctionKind {
   kNone,
   kGenerateSeries,  // (start, stop[, step]): start, start + step, .. up to stop
   kUnnest,          // (array): its elements
+  kExpandArray,     // information_schema._pg_expandarray(array): (x element, n its 1-based position)
   kGenerateSubscripts,  // (array, dim[, reverse]): the subscripts of dimension dim
   kWorkingTable,        // WITH RECURSIVE: the rows the recursive term reads (the last step's new rows)
   kSequenceRelation,    // a sequence named in FROM: its one row (last_value, log_cnt, is_called)
@@ -157,7 +160,7 @@ struct BoundExpr {
   int location = -1;
   // (Fields are ordered to leave no padding: Value is 16-byte aligned, and
   // a plan holds many of these.)
-  int index = 0;             // kParameter, kColumn, kSlot, kOuterColumn
+  int index = 0;             // kParameter, kColumn, kSlot, kOuterColumn, kFieldSelect
   int source = 0;            // kColumn, kOuterColumn
 
   Value constant;            // kConstant

@@ -372,6 +372,7 @@ Status DdlExecutor::AlterType(storage::Table& table, const AlterTableCmd& cmd) {
   Type type;
   std::string domain;
   PL_RETURN_IF_ERROR(binder.ResolveType(cmd.column.type, &type, &domain));
+  PL_RETURN_IF_ERROR(CheckColumnType(column.name, type, cmd.column.type.location));
   if (type == column.type && domain == column.domain) return Status::OK();
   const std::string type_text = type.ToString();
   if (!CanAssign(column.type.id, type.id) || type.IsArray() != column.type.IsArray()) {

@@ -149,6 +149,7 @@ Status DdlExecutor::DefineColumn(const std::string& table_name, const ColumnDef&
     is_not_null = saw_nullable = saw_default = true;
   } else {
     PL_RETURN_IF_ERROR(binder->ResolveType(col.type, &column.type, &column.domain));
+    PL_RETURN_IF_ERROR(CheckColumnType(col.name, column.type, col.type.location));
   }
   if (!column.domain.empty()) {
     column.domain_not_null = catalog_->FindDomain(column.domain)->not_null;

@@ -39,6 +39,14 @@ Status DdlExecutor::Execute(const Statement& s, engine::QueryResult* result) {
   }
 }
 
+Status DdlExecutor::CheckColumnType(const std::string& column, const Type& type, int location) const {
+  if (type.IsRecord() || (type.IsArray() && type.element == TypeId::kRecord)) {
+    return Status(sqlstate::kInvalidTableDefinition,
+                  "column \"" + column + "\" has pseudo-type " + type.ToString(), Pos(location));
+  }
+  return Status::OK();
+}
+
 Status DdlExecutor::ColumnPositions(const catalog::TableSchema& schema, const std::vector<std::string>& names,
                                     std::vector<int>* out) const {
   out->clear();

@@ -79,6 +79,8 @@ class DdlExecutor {
     std::vector<const ConstraintDef*> checks;
   };
   Status DefineColumn(const std::string& table_name, const ColumnDef& col, Binder* binder, ColumnDefinition* out);
+  // 42P16 for a column of a pseudo-type (record, record[]), as PostgreSQL.
+  Status CheckColumnType(const std::string& column, const Type& type, int location) const;
   Status CreateTable(const CreateTableStmt& stmt, engine::QueryResult* result);
   // Binds CHECK constraints of `table` (42804, 0A000, ...), names them as
   // PostgreSQL does (42710 for a name taken), checks the rows the table

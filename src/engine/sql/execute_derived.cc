@@ -144,6 +144,11 @@ Status Executor::FunctionRows(const DerivedPlan& derived, const EvalContext& ctx
     for (Value& v : ArrayElements(arg)) out->push_back({std::move(v)});
     return Status::OK();
   }
+  if (function.kind == TableFunctionKind::kExpandArray) {
+    int32_t n = 0;
+    for (Value& v : ArrayElements(arg)) out->push_back({std::move(v), Value::Int32(++n)});
+    return Status::OK();
+  }
   if (function.kind == TableFunctionKind::kGenerateSubscripts) {
     // Paceline's arrays have one dimension, subscripts from 1: 1..n for
     // dimension 1 (n..1 when reverse), nothing for another or a NULL.

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "common/array_value.h"
+#include "common/steady_clock.h"
 #include "engine/sql/aggregate_state.h"
 #include "engine/sql/executor.h"
 #include "engine/sql/executor_internal.h"
@@ -38,10 +39,16 @@ Status EvaluateCount(const BoundExpr* e, const EvalContext& ctx, const char* wha
 Status Executor::Select(const SelectPlan& plan, engine::QueryResult* result) {
   if (counters_ == nullptr) return SelectRows(plan, result);
   const size_t before = result->rows.size();
+  const uint64_t start = counters_->timing() ? SteadyNowNs() : 0;
   Status status = SelectRows(plan, result);
   NodeCounts& counts = counters_->Of(&plan);
   ++counts.loops;
   counts.rows += result->rows.size() - before;
+  if (counters_->timing()) {
+    const uint64_t took = SteadyNowNs() - start;
+    counts.total_ns += took;
+    counts.startup_ns += took;
+  }
   return status;
 }
 

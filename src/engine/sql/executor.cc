@@ -10,6 +10,7 @@
 
 #include "common/array_value.h"
 #include "common/stack_depth.h"
+#include "common/steady_clock.h"
 #include "engine/sql/aggregate_state.h"
 #include "engine/sql/executor_internal.h"
 #include "engine/sql/expression_evaluator.h"
@@ -334,6 +335,12 @@ Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink, int null
   if (source.left_join) group_matched_[level] = false;
   NodeCounts* counts = counters_ != nullptr ? &counters_->Of(&source) : nullptr;
   if (counts != nullptr) ++counts->loops;
+  // EXPLAIN ANALYZE's timing: this source's own time, without the levels
+  // each of its rows is pushed down to.
+  const bool timed = counts != nullptr && counters_->timing();
+  const uint64_t start = timed ? SteadyNowNs() : 0;
+  uint64_t below_ns = 0;
+  bool first = true;
   Status status;
   auto visit = [&](const Tuple* t, Row* row) {
     tuples_[level] = t;
@@ -350,7 +357,15 @@ Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink, int null
     }
     if (counts != nullptr) ++counts->rows;
     if (source.full_join_left >= 0) full_matched_[level].insert(FullJoinKey(t, row));
+    if (!timed) {
+      status = Join(plan, level + 1, sink);
+      return status.ok() && !stop_;
+    }
+    const uint64_t before = SteadyNowNs();
+    if (first) counts->startup_ns += before - start - below_ns;
+    first = false;
     status = Join(plan, level + 1, sink);
+    below_ns += SteadyNowNs() - before;
     return status.ok() && !stop_;
   };
   if (source.hash_build.empty()) {
@@ -364,6 +379,11 @@ Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink, int null
     }
   }
   PL_RETURN_IF_ERROR(status);
+  if (timed) {
+    const uint64_t own = SteadyNowNs() - start - below_ns;
+    counts->total_ns += own;
+    if (first) counts->startup_ns += own;  // no row: ready when done, as PostgreSQL counts it
+  }
   // FULL JOINs whose left side starts here: their right side's rows that
   // matched no left row, with the left side NULL (its ON condition is not
   // a filter for them: a full scan).
@@ -406,6 +426,9 @@ Status Executor::CollectTargets(const SourcePlan& target, std::vector<std::pair<
   ctx_.layouts = layouts_.data();
   NodeCounts* counts = counters_ != nullptr ? &counters_->Of(&target) : nullptr;
   if (counts != nullptr) ++counts->loops;
+  const bool timed = counts != nullptr && counters_->timing();
+  const uint64_t start = timed ? SteadyNowNs() : 0;
+  bool first = true;
   Status status;
   PL_RETURN_IF_ERROR(Scan(target, target.access, [&](const Tuple* t, Row* row) {
     tuples_[0] = t;
@@ -419,9 +442,16 @@ Status Executor::CollectTargets(const SourcePlan& target, std::vector<std::pair<
       }
     }
     if (counts != nullptr) ++counts->rows;
+    if (timed && first) counts->startup_ns += SteadyNowNs() - start;
+    first = false;
     out->emplace_back(row, t);
     return true;
   }));
+  if (timed) {
+    const uint64_t took = SteadyNowNs() - start;
+    counts->total_ns += took;
+    if (first) counts->startup_ns += took;
+  }
   return status;
 }
 

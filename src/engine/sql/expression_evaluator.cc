@@ -10,6 +10,7 @@
 
 #include "common/array_value.h"
 #include "common/datetime.h"
+#include "common/record_value.h"
 #include "common/stack_depth.h"
 
 namespace paceline::sql {
@@ -422,6 +423,22 @@ Status Evaluate(const BoundExpr& e, const EvalContext& ctx, Value* out) {
       return EvaluateFunction(e, ctx, out);
     case BoundKind::kArray: case BoundKind::kSubscript: case BoundKind::kArrayCompare:
       return EvaluateArrayNode(e, ctx, out);
+    case BoundKind::kRow: {
+      RecordBuilder b;
+      Value v;
+      for (const auto& c : e.children) {
+        PL_RETURN_IF_ERROR(Evaluate(*c, ctx, &v));
+        b.Add(v);
+      }
+      *out = b.Finish();
+      return Status::OK();
+    }
+    case BoundKind::kFieldSelect: {
+      Value record;
+      PL_RETURN_IF_ERROR(Evaluate(*e.children[0], ctx, &record));
+      *out = record.is_null() ? Value::Null(e.type.id) : RecordFieldAt(record, static_cast<size_t>(e.index));
+      return Status::OK();
+    }
   }
   return InternalError("unknown expression kind");
 }

@@ -36,7 +36,7 @@ Family FamilyOf(TypeId id) {
     case TypeId::kText:
       return Family::kString;
     case TypeId::kBytea: case TypeId::kArray: case TypeId::kUuid: case TypeId::kJson: case TypeId::kJsonb:
-    case TypeId::kInterval: case TypeId::kVoid:
+    case TypeId::kInterval: case TypeId::kVoid: case TypeId::kRecord:
       return Family::kBytes;
   }
   return Family::kString;

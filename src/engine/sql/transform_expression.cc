@@ -43,6 +43,13 @@ Status Transformer::TransformExpr(const Node* node, ExprPtr* out) {
     case PG_QUERY__NODE__NODE_SUB_LINK: return TransformSubLink(*node, out);
     case PG_QUERY__NODE__NODE_A_ARRAY_EXPR: return TransformArrayExpr(*node->a_array_expr, out);
     case PG_QUERY__NODE__NODE_A_INDIRECTION: return TransformIndirection(*node->a_indirection, out);
+    case PG_QUERY__NODE__NODE_ROW_EXPR: {
+      const PgQuery__RowExpr& r = *node->row_expr;
+      ExprPtr e = MakeExpr(ExprKind::kRow, r.location);
+      PL_RETURN_IF_ERROR(TransformExprList(r.args, r.n_args, &e->list));
+      *out = std::move(e);
+      return Status::OK();
+    }
     default: return UnsupportedExpression(*node);
   }
 }
@@ -412,10 +419,17 @@ Status Transformer::TransformIndirection(const PgQuery__AIndirection& a, ExprPtr
   PL_RETURN_IF_ERROR(TransformExpr(a.arg, &base));
   for (size_t i = 0; i < a.n_indirection; ++i) {
     const Node* n = a.indirection[i];
-    if (!Is(n, PG_QUERY__NODE__NODE_A_INDICES)) return Unsupported("field selection", base->location);
+    if (Is(n, PG_QUERY__NODE__NODE_STRING)) {  // (x).name
+      ExprPtr e = MakeExpr(ExprKind::kFieldSelect, base->location);
+      e->column = Str(n->string->sval);
+      e->left = std::move(base);
+      base = std::move(e);
+      continue;
+    }
+    if (!Is(n, PG_QUERY__NODE__NODE_A_INDICES)) return Unsupported("(x).* of a record", base->location);
     const PgQuery__AIndices& ind = *n->a_indices;
     if (ind.is_slice) return Unsupported("array slices", base->location);
-    if (i > 0) return Unsupported("multidimensional arrays", base->location);
+    if (i > 0 && base->kind == ExprKind::kSubscript) return Unsupported("multidimensional arrays", base->location);
     ExprPtr e = MakeExpr(ExprKind::kSubscript, base->location);
     e->left = std::move(base);
     PL_RETURN_IF_ERROR(TransformExpr(ind.uidx, &e->right));

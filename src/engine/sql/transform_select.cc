@@ -239,11 +239,35 @@ Status Transformer::TransformRangeFunction(const PgQuery__RangeFunction& r, std:
 
 namespace {
 
-// Set-returning functions of one column that a select list may call.
+// Set-returning functions that a select list may call: of one column, or
+// of a record (RecordColumns).
 bool IsSetReturningName(const std::string& name) {
   return name == "unnest" || name == "generate_series" || name == "generate_subscripts" ||
          name == "json_array_elements" || name == "jsonb_array_elements" || name == "json_array_elements_text" ||
-         name == "jsonb_array_elements_text" || name == "json_object_keys" || name == "jsonb_object_keys";
+         name == "jsonb_array_elements_text" || name == "json_object_keys" || name == "jsonb_object_keys" ||
+         name == "_pg_expandarray";
+}
+
+// The columns of a set-returning function that returns a record (its
+// fields' names); empty for one of one column.
+std::vector<std::string> RecordColumns(const std::string& name) {
+  if (name == "_pg_expandarray") return {"x", "n"};
+  return {};
+}
+
+// The set-returning call of a select-list item: `f(..)`, or `(f(..)).field`
+// of one that returns a record; null otherwise.
+Expr* SetReturningCall(Expr* e) {
+  if (e == nullptr) return nullptr;
+  if (e->kind == ExprKind::kFieldSelect) {
+    Expr* call = SetReturningCall(e->left.get());
+    return call != nullptr && !RecordColumns(call->function_name).empty() ? call : nullptr;
+  }
+  if (e->kind == ExprKind::kFunction && IsSetReturningName(e->function_name) && !e->star && !e->distinct &&
+      e->over == nullptr) {
+    return e;
+  }
+  return nullptr;
 }
 
 // Whether `e` calls an aggregate or window function anywhere (outside subqueries).
@@ -276,11 +300,7 @@ Status Transformer::MoveSetReturningTargets(SelectStmt* select) {
   // show: not rewritten (the binder says 0A000).
   std::vector<size_t> calls;
   for (size_t i = 0; i < select->targets.size(); ++i) {
-    const Expr* e = select->targets[i].expr.get();
-    if (e != nullptr && e->kind == ExprKind::kFunction && IsSetReturningName(e->function_name) && !e->star &&
-        !e->distinct && e->over == nullptr) {
-      calls.push_back(i);
-    }
+    if (SetReturningCall(select->targets[i].expr.get()) != nullptr) calls.push_back(i);
   }
   if (calls.empty() || !select->group_by.empty() || select->having != nullptr) return Status::OK();
   for (const auto& t : select->targets) {
@@ -294,18 +314,38 @@ Status Transformer::MoveSetReturningTargets(SelectStmt* select) {
   item->table.name = item->table.alias = kAlias;
   for (size_t k = 0; k < calls.size(); ++k) {
     SelectItem& target = select->targets[calls[k]];
-    if (target.alias.empty()) target.alias = target.expr->function_name;  // the column's name, as PostgreSQL's
+    // The call moves into ROWS FROM; its place in the target is taken by its
+    // column, or by a row of its columns when it returns a record.
+    ExprPtr* at = &target.expr;
+    while ((*at)->kind == ExprKind::kFieldSelect) at = &(*at)->left;
     auto member = std::make_unique<FromItem>();
-    member->location = target.expr->location;
-    member->function = std::move(target.expr);
+    member->location = (*at)->location;
+    // The column's name, as PostgreSQL's: the function's, or the field's.
+    if (target.alias.empty()) {
+      target.alias = target.expr->kind == ExprKind::kFieldSelect ? target.expr->column : (*at)->function_name;
+    }
+    const std::vector<std::string> fields = RecordColumns((*at)->function_name);
+    member->function = std::move(*at);
+    auto column_ref = [&](const std::string& column) {
+      auto ref = std::make_unique<Expr>();
+      ref->kind = ExprKind::kColumnRef;
+      ref->location = member->location;
+      ref->qualifier = kAlias;
+      ref->column = column;
+      item->column_aliases.push_back(column);
+      return ref;
+    };
     const std::string column = "c" + std::to_string(k + 1);
-    item->column_aliases.push_back(column);
-    auto ref = std::make_unique<Expr>();
-    ref->kind = ExprKind::kColumnRef;
-    ref->location = member->location;
-    ref->qualifier = kAlias;
-    ref->column = column;
-    target.expr = std::move(ref);
+    if (fields.empty()) {
+      *at = column_ref(column);
+    } else {
+      auto row = std::make_unique<Expr>();
+      row->kind = ExprKind::kRow;
+      row->location = member->location;
+      for (const std::string& f : fields) row->list.push_back(column_ref(column + "_" + f));
+      row->field_names = fields;
+      *at = std::move(row);
+    }
     item->location = member->location;
     item->rows_from.push_back(std::move(member));
   }

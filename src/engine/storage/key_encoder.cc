@@ -138,6 +138,8 @@ Status AppendKeyColumn(const Type& type, bool nullable, const Value& v, std::str
     }
     case TypeId::kVoid:
       return NotSupported("a key on a void value");
+    case TypeId::kRecord:
+      return NotSupported("a key on a record value");
   }
   return Status::OK();
 }

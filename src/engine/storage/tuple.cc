@@ -47,8 +47,8 @@ void StoreValue(TypeId type, const Value& v, uint8_t* slot, Tuple* t, uint32_t* 
       break;
     case TypeId::kVoid: break;  // nothing to keep
     case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: case TypeId::kBytea:
-    case TypeId::kArray: case TypeId::kJson: case TypeId::kJsonb: {
-      const std::string& s = v.string_value();  // the text or bytes of any of them, an array's encoded elements
+    case TypeId::kArray: case TypeId::kJson: case TypeId::kJsonb: case TypeId::kRecord: {
+      const std::string& s = v.string_value();  // the text or bytes of any of them, an array's or record's encoding
       Store<uint32_t>(slot, *var);
       Store<uint32_t>(slot + 4, static_cast<uint32_t>(s.size()));
       std::memcpy(t->data + *var, s.data(), s.size());
@@ -73,7 +73,7 @@ int TupleLayout::FixedWidth(TypeId id) {
     case TypeId::kUuid: case TypeId::kInterval: return 16;
     case TypeId::kVoid: return 0;
     case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: case TypeId::kBytea:
-    case TypeId::kArray: case TypeId::kJson: case TypeId::kJsonb: return 8;
+    case TypeId::kArray: case TypeId::kJson: case TypeId::kJsonb: case TypeId::kRecord: return 8;
   }
   return 8;
 }
@@ -131,6 +131,7 @@ Value TupleLayout::Get(const Tuple& t, int column) const {
     case TypeId::kInterval:
       return Value::IntervalValue(Interval{Load<int64_t>(slot), Load<int32_t>(slot + 8), Load<int32_t>(slot + 12)});
     case TypeId::kVoid: return Value::Void();
+    case TypeId::kRecord: return Value::Record(std::string(GetString(t, column)));
   }
   return Value::Null(id);
 }

@@ -142,6 +142,8 @@ std::string Show(const Expr* e) {
     case ExprKind::kArrayCompare:
       return "(" + Show(e->left.get()) + " " + BinaryOpName(e->binary_op) +
              (e->subquery_kind == SubqueryKind::kAll ? " ALL " : " ANY ") + Show(e->right.get()) + ")";
+    case ExprKind::kRow: return "ROW(" + ShowList(e->list) + ")";
+    case ExprKind::kFieldSelect: return "(" + Show(e->left.get()) + ")." + e->column;
   }
   return "?";
 }
@@ -1530,7 +1532,7 @@ TEST(ParserTest, UnsupportedConstructsInsideStatementsAreErrors) {
       {"SELECT ARRAY[[1, 2], [3, 4]]", "multidimensional arrays is not supported"},
       {"SELECT a ~ ANY($1)", "operator ~ with ANY (array) is not supported"},
       {"SELECT a @@ b", "operator @@ is not supported"},
-      {"SELECT ROW(1, 2)", "ROW constructor is not supported"},
+      {"SELECT (ROW(1, 2)).*", "(x).* of a record is not supported"},
       {"SELECT a SIMILAR TO 'x'", "SIMILAR TO is not supported"},
       {"SELECT a LIKE 'x' ESCAPE '!'", "LIKE ... ESCAPE is not supported"},
       {"SELECT a BETWEEN SYMMETRIC 1 AND 2", "BETWEEN SYMMETRIC is not supported"},
@@ -1580,10 +1582,10 @@ TEST(ParserTest, NotificationsAndSetConstraints) {
 }
 
 TEST(ParserTest, UnsupportedExpressionErrorsPointAtTheConstruct) {
-  std::string sql = "SELECT a FROM t WHERE b = 1 AND c = ROW(1, 2)";
+  std::string sql = "SELECT a FROM t WHERE b = 1 AND c = B'101'";
   Status status = ParseError(sql);
   EXPECT_EQ(status.sqlstate(), sqlstate::kFeatureNotSupported);
-  EXPECT_EQ(status.position(), static_cast<int>(sql.find("ROW(")) + 1);
+  EXPECT_EQ(status.position(), static_cast<int>(sql.find("B'")) + 1);
 
   // Positions are in characters: 'é' takes two bytes.
   status = ParseError("SELECT 'é', a @@ b");
@@ -1592,7 +1594,7 @@ TEST(ParserTest, UnsupportedExpressionErrorsPointAtTheConstruct) {
 
 TEST(ParserTest, OneBadStatementFailsTheWholeString) {
   std::vector<std::unique_ptr<Statement>> statements;
-  Status status = Parse("SELECT 1; SELECT ROW(1, 2); SELECT 3", &statements);
+  Status status = Parse("SELECT 1; SELECT B'1'; SELECT 3", &statements);
   EXPECT_EQ(status.sqlstate(), sqlstate::kFeatureNotSupported);
   EXPECT_TRUE(statements.empty());
 }

@@ -80,8 +80,16 @@ public class JdbcTest {
         }
       });
       metadata("getIndexInfo", () -> {
-        List<String> indexes = column(md.getIndexInfo(null, "public", "district", false, false), "INDEX_NAME");
-        check(indexes.contains("district_pkey") && indexes.contains("district_next"), "getIndexInfo " + indexes);
+        // One row per index column: unique indexes first, then by name and position.
+        List<String> rows = new ArrayList<>();
+        try (ResultSet rs = md.getIndexInfo(null, "public", "district", false, false)) {
+          while (rs.next()) {
+            rows.add(rs.getString("INDEX_NAME") + " " + rs.getBoolean("NON_UNIQUE") + " " + rs.getShort("ORDINAL_POSITION")
+                     + " " + rs.getString("COLUMN_NAME") + " " + rs.getString("ASC_OR_DESC"));
+          }
+        }
+        check(rows.equals(List.of("district_pkey false 1 d_w_id A", "district_pkey false 2 d_id A",
+                                  "district_next true 1 d_next_o_id A")), "getIndexInfo " + rows);
       });
 
       // Prepared statements (server-side after prepareThreshold uses) and a batch rewritten into one INSERT.

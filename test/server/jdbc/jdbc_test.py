@@ -16,10 +16,8 @@ from server_process import ServerProcess  # noqa: E402
 
 JAR = "/usr/share/java/postgresql.jar"
 # DatabaseMetaData calls whose catalog queries Paceline still refuses
-# (0A000): pgjdbc reads index keys through information_schema._pg_expandarray,
-# a function returning a composite, and selects fields of it
-# ((_pg_expandarray(i.indkey)).n): composite values are not supported.
-KNOWN_GAPS = {"getPrimaryKeys", "getIndexInfo"}
+# (0A000); none today.
+KNOWN_GAPS = set()
 
 
 def main():

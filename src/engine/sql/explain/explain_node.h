@@ -36,6 +36,11 @@ struct ExplainNode {
   bool executed = false;
   double rows_per_loop = 0;
   uint64_t loops = 0;
+  // With timing: milliseconds per loop until the first row and in all
+  // (see NodeCounts for what a node's time covers).
+  bool has_time = false;
+  double startup_ms = 0;
+  double total_ms = 0;
   uint64_t rows_removed = 0;
   bool shows_removed = false;
   std::vector<ExplainNode> children;

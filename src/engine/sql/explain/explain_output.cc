@@ -2,6 +2,7 @@
 #include "engine/sql/explain/explain_output.h"
 
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
@@ -44,10 +45,14 @@ std::string Number(double v, int decimals) {
   return buf;
 }
 
+// Milliseconds as PostgreSQL's JSON writes them: three decimals.
+double Ms(double ms) { return std::round(ms * 1000.0) / 1000.0; }
+
 std::string Actual(const ExplainNode& n) {
   if (!n.has_counts) return "";
   if (!n.executed) return "  (never executed)";
-  return "  (actual rows=" + Number(n.rows_per_loop, 0) + " loops=" + std::to_string(n.loops) + ")";
+  const std::string time = n.has_time ? "time=" + Number(n.startup_ms, 3) + ".." + Number(n.total_ms, 3) + " " : "";
+  return "  (actual " + time + "rows=" + Number(n.rows_per_loop, 0) + " loops=" + std::to_string(n.loops) + ")";
 }
 
 // Lines of `n`: its title at `indent` (after "->  " when `arrow`), its
@@ -89,6 +94,10 @@ Json NodeJson(const ExplainNode& n) {
   if (!n.relation.empty()) j["Relation Name"] = n.relation;
   if (!n.function.empty()) j["Function Name"] = n.function;
   if (!n.alias.empty()) j["Alias"] = n.alias;
+  if (n.has_counts && n.has_time) {
+    j["Actual Startup Time"] = Ms(n.startup_ms);
+    j["Actual Total Time"] = Ms(n.total_ms);
+  }
   if (n.has_counts) {
     j["Actual Rows"] = n.executed ? static_cast<uint64_t>(n.rows_per_loop + 0.5) : 0;
     j["Actual Loops"] = n.loops;
@@ -169,7 +178,7 @@ std::string ExplainJson(const ExplainNode& root, const ExplainFooter& footer) {
     }
     top["Paceline"] = std::move(p);
   }
-  if (footer.has_execution_time) top["Execution Time"] = footer.execution_ms;
+  if (footer.has_execution_time) top["Execution Time"] = Ms(footer.execution_ms);
   Json all = Json::array();
   all.push_back(std::move(top));
   return all.dump(2);

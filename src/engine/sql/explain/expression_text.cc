@@ -276,6 +276,21 @@ void ExpressionText::Append(const BoundExpr& e, const ExprScope& scope, std::str
       child(1);
       out->append("))");
       return;
+    case BoundKind::kRow:
+      out->append("ROW(");
+      for (size_t i = 0; i < e.children.size(); ++i) {
+        if (i > 0) out->append(", ");
+        child(i);
+      }
+      out->append(")");
+      return;
+    case BoundKind::kFieldSelect: {
+      const auto& fields = e.children[0]->type.fields;
+      out->append("(");
+      child(0);
+      out->append(").").append(fields != nullptr ? (*fields)[e.index].name : "?");
+      return;
+    }
   }
   out->append("?");
 }

@@ -2,7 +2,8 @@
 // (a FROM source's SourcePlan, a query's SelectPlan, a modifying statement's
 // plan), keyed by the node's address: how many times it started (loops),
 // the rows it produced over all of them, and, for a FROM source, the rows
-// its filters removed. The executor counts only when its Transaction holds
+// its filters removed; with timing on, also the time it took. The executor
+// counts only when its Transaction holds
 // counters (engine::Transaction::SetPlanCounters), so a statement that is
 // not being explained pays one null test per scan row.
 //
@@ -19,10 +20,20 @@ struct NodeCounts {
   uint64_t loops = 0;
   uint64_t rows = 0;
   uint64_t removed = 0;  // FROM sources: rows read that a filter rejected
+  // Timing, nanoseconds summed over loops. A FROM source's is its own:
+  // reading and filtering its rows, not the sources joined after it (the
+  // executor pushes each row down the join before reading the next);
+  // startup is until its first row passed. A query's total is the whole
+  // query's; its startup equals it (its rows are handed over at its end).
+  uint64_t startup_ns = 0;
+  uint64_t total_ns = 0;
 };
 
 class PlanCounters {
  public:
+  // EXPLAIN (ANALYZE, TIMING off) counts rows only.
+  explicit PlanCounters(bool timing = true) : timing_(timing) {}
+  bool timing() const { return timing_; }
   NodeCounts& Of(const void* node) { return counts_[node]; }
   // Null when the node never started.
   const NodeCounts* Find(const void* node) const {
@@ -32,6 +43,7 @@ class PlanCounters {
   void Clear() { counts_.clear(); }
 
  private:
+  bool timing_;
   std::unordered_map<const void*, NodeCounts> counts_;
 };
 

@@ -115,6 +115,14 @@ void PlanExplainer::Count(ExplainNode* node, const void* key, bool removed) cons
   node->rows_per_loop = static_cast<double>(c->rows) / static_cast<double>(c->loops);
   node->shows_removed = removed;
   node->rows_removed = c->removed;
+  SetTime(node, c->startup_ns, c->total_ns, c->loops);
+}
+
+void PlanExplainer::SetTime(ExplainNode* node, uint64_t startup_ns, uint64_t total_ns, uint64_t loops) const {
+  if (!counters_->timing() || loops == 0) return;
+  node->has_time = true;
+  node->startup_ms = static_cast<double>(startup_ns) / 1e6 / static_cast<double>(loops);
+  node->total_ms = static_cast<double>(total_ns) / 1e6 / static_cast<double>(loops);
 }
 
 void PlanExplainer::CountJoin(ExplainNode* node, const SelectPlan& plan, size_t level) const {
@@ -126,6 +134,15 @@ void PlanExplainer::CountJoin(ExplainNode* node, const SelectPlan& plan, size_t 
   if (!node->executed) return;
   node->loops = first->loops;  // the join starts when its query does
   node->rows_per_loop = inner == nullptr ? 0 : static_cast<double>(inner->rows) / static_cast<double>(first->loops);
+  // The join's time is that of the sources it joins (their own times summed).
+  uint64_t startup_ns = 0, total_ns = 0;
+  for (size_t i = 0; i <= level; ++i) {
+    const NodeCounts* c = counters_->Find(&plan.sources[i]);
+    if (c == nullptr) continue;
+    startup_ns += c->startup_ns;
+    total_ns += c->total_ns;
+  }
+  SetTime(node, startup_ns, total_ns, first->loops);
 }
 
 ExplainNode PlanExplainer::Scan(const SourcePlan& source, const ExprScope& scope, int level,

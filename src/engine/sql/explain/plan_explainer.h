@@ -70,6 +70,8 @@ class PlanExplainer {
   void Count(ExplainNode* node, const void* key, bool removed) const;
   // The rows produced at join level `level` (those of its inner source).
   void CountJoin(ExplainNode* node, const SelectPlan& plan, size_t level) const;
+  // Sets the node's times per loop from nanoseconds summed over `loops` (with timing on).
+  void SetTime(ExplainNode* node, uint64_t startup_ns, uint64_t total_ns, uint64_t loops) const;
 
   const PlanCounters* counters_;
   bool verbose_;

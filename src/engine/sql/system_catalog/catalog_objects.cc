@@ -48,7 +48,7 @@ const std::vector<BuiltinType>& BuiltinTypes() {
                           TypeId::kText,      TypeId::kOid,    TypeId::kJson,    TypeId::kFloat32,   TypeId::kFloat64,
                           TypeId::kUnknown,   TypeId::kChar,   TypeId::kVarchar, TypeId::kDate,      TypeId::kTimestamp,
                           TypeId::kTimestampTz, TypeId::kInterval, TypeId::kNumeric, TypeId::kVoid, TypeId::kUuid,
-                          TypeId::kJsonb};
+                          TypeId::kJsonb, TypeId::kRecord};
     for (TypeId id : ids) {
       const Type t(id);
       out->push_back({t.Oid(), t});

@@ -15,8 +15,15 @@ namespace {
 
 using Rows = std::vector<std::vector<Value>>;
 
+// pg_type.typtype 'p': void, unknown, record and record[] (_record).
+bool IsPseudoType(const Type& t) {
+  return t.id == TypeId::kVoid || t.id == TypeId::kUnknown || t.id == TypeId::kRecord ||
+         (t.IsArray() && t.element == TypeId::kRecord);
+}
+
 // pg_type.typcategory.
 const char* Category(const Type& t) {
+  if (IsPseudoType(t)) return t.id == TypeId::kUnknown ? "X" : "P";
   if (t.IsArray()) return "A";
   if (t.IsNumber()) return "N";
   if (t.IsString()) return "S";
@@ -24,8 +31,6 @@ const char* Category(const Type& t) {
   switch (t.id) {
     case TypeId::kBool: return "B";
     case TypeId::kInterval: return "T";
-    case TypeId::kVoid: return "P";
-    case TypeId::kUnknown: return "X";
     default: return "U";
   }
 }
@@ -53,7 +58,7 @@ void Types(const SystemInfo& info, const SystemRelation& rel, Rows* out) {
         .Oid("typowner", kOwnerRole)
         .Int("typlen", len)
         .Bool("typbyval", len == 1 || len == 2 || len == 4 || len == 8)
-        .Text("typtype", t.id == TypeId::kVoid || t.id == TypeId::kUnknown ? "p" : "b")
+        .Text("typtype", IsPseudoType(t) ? "p" : "b")
         .Text("typcategory", Category(t))
         .Bool("typispreferred", t.id == TypeId::kText || t.id == TypeId::kFloat64 || t.id == TypeId::kOid ||
                                     t.id == TypeId::kBool || t.id == TypeId::kTimestampTz)
