@@ -126,6 +126,16 @@ class CommitHooks {
   virtual void Install() = 0;
 };
 
+// One row lock held or awaited now (ConcurrencyControl::RowLocks), for
+// pg_locks.
+struct RowLockState {
+  uint32_t table_id = 0;  // storage::Row::table_id
+  uint64_t row_id = 0;    // storage::Row::row_id
+  bool exclusive = false;
+  bool granted = false;               // held, or waiting in the row's queue
+  const CancelToken* owner = nullptr;  // the transaction's token (TransactionContext::cancel_token): whose it is
+};
+
 class ConcurrencyControl {
  public:
   virtual ~ConcurrencyControl() = default;
@@ -222,6 +232,10 @@ class ConcurrencyControl {
   // Transactions waiting for a lock right now (0 for algorithms that never
   // wait). For tests and monitoring.
   virtual size_t Waiting() const { return 0; }
+  // The row locks held and awaited right now (empty for algorithms that
+  // take none). Taken part by part: not one instant across all rows. For
+  // monitoring (pg_locks).
+  virtual std::vector<RowLockState> RowLocks() const { return {}; }
 
   // Waits outside the algorithm (the engine's conflict lanes: a transaction
   // block waits for other blocks to end) keep its deadlock rule, so that

@@ -8,6 +8,22 @@ namespace paceline::cc {
 LockManager::LockManager(DeadlockRule rule, std::chrono::milliseconds lock_timeout, std::atomic<size_t>* waiting)
     : rule_(rule), lock_timeout_(lock_timeout), waiting_(waiting), buckets_(new Bucket[kBuckets]) {}
 
+std::vector<RowLockState> LockManager::Snapshot() const {
+  std::vector<RowLockState> out;
+  for (size_t i = 0; i < kBuckets; ++i) {
+    Bucket& b = buckets_[i];
+    std::lock_guard lock(b.mu);
+    for (const auto& [row, entry] : b.entries) {
+      for (bool granted : {true, false}) {
+        for (const auto& [ctx, mode] : granted ? entry.owners : entry.waiting) {
+          out.push_back({row->table_id, row->row_id, mode == LockMode::kExclusive, granted, ctx->cancel_token()});
+        }
+      }
+    }
+  }
+  return out;
+}
+
 LockManager::Bucket& LockManager::BucketOf(const storage::Row* row) {
   return buckets_[storage::HashRowAddress(row) % kBuckets];
 }

@@ -35,6 +35,9 @@ class LockManager {
   Status Lock(LockingContext* ctx, storage::Row* row, LockMode mode, bool* granted = nullptr);
   // Releases every row lock of ctx.
   void ReleaseAll(LockingContext* ctx);
+  // Every lock owned and every request queued, bucket by bucket (each
+  // bucket's at one instant under its mutex).
+  std::vector<RowLockState> Snapshot() const;
 
  private:
   struct Entry {

@@ -46,6 +46,7 @@ class TwoPhaseLocking : public ConcurrencyControl {
   Status Commit(TransactionContext* ctx, CommitHooks* hooks) override;
   void Abort(TransactionContext* ctx) override;
   size_t Waiting() const override { return waiting_.load(std::memory_order_acquire); }
+  std::vector<RowLockState> RowLocks() const override { return locks_.Snapshot(); }
   // Wait-die: `me` dies when one of `ahead` is older; wound-wait: the
   // younger of `ahead` are wounded and `me` waits; NO_WAIT: it waits (no
   // lock wait exists that an outside wait could close a cycle with).

@@ -60,4 +60,12 @@ int32_t ActivityRegistry::PidOfAdvisoryOwner(const void* owner) const {
   return 0;
 }
 
+int32_t ActivityRegistry::PidOfCancelToken(const CancelToken* token) const {
+  std::lock_guard lock(mu_);
+  for (const auto& [id, entry] : sessions_) {
+    if (entry.session->cancel_token() == token) return entry.activity->pid();
+  }
+  return 0;
+}
+
 }  // namespace paceline::engine

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <vector>
 
+#include "common/cancel_token.h"
 #include "engine/execution/execution_stats.h"
 #include "engine/execution/latency_histogram.h"
 #include "engine/session_activity.h"
@@ -44,6 +45,9 @@ class ActivityRegistry {
   // The pid of a session, by its id or by its advisory locks' owner (0 when gone).
   int32_t PidOfSession(uint64_t session_id) const;
   int32_t PidOfAdvisoryOwner(const void* owner) const;
+  // The pid of the session whose cancel token is `token` (0 when none is):
+  // the owner of a row lock (cc::RowLockState::owner).
+  int32_t PidOfCancelToken(const CancelToken* token) const;
   // pg_cancel_backend / pg_terminate_backend: Session::Signal of the
   // session with `pid` (called under the registry's mutex, so the session
   // stays alive meanwhile); false when there is none.

@@ -1,6 +1,8 @@
 // Database: what pg_stat_activity, pg_locks and pg_stat_user_tables show
-// (see database.h): the locks and lanes by holder, the tables' counts.
+// (see database.h): the locks (advisory, lanes, the CC's row locks) by
+// holder, the tables' counts.
 #include <algorithm>
+#include <unordered_map>
 
 #include "engine/database.h"
 
@@ -42,6 +44,21 @@ std::vector<sql::LockActivity> Database::LockActivities() const {
         out.push_back(a);
       }
     }
+  }
+  std::unordered_map<uint32_t, uint32_t> table_oids;  // Table::id() → its OID
+  for (const auto& table : catalog_.Tables()) table_oids[table->id()] = table->schema().oid;
+  for (const cc::RowLockState& l : cc_->RowLocks()) {
+    sql::LockActivity a;
+    a.locktype = "tuple";
+    const auto oid = table_oids.find(l.table_id);
+    if (oid == table_oids.end()) continue;  // a table dropped since
+    a.relation = oid->second;
+    a.page = static_cast<int32_t>(l.row_id / sql::kRowsPerLockPage);
+    a.tuple = static_cast<int16_t>(l.row_id % sql::kRowsPerLockPage);
+    a.pid = activity_.PidOfCancelToken(l.owner);
+    a.mode = l.exclusive ? "ExclusiveLock" : "ShareLock";
+    a.granted = l.granted;
+    out.push_back(std::move(a));
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // and GSSENCRequest refused, CancelRequest passed to the host, the
 // StartupMessage's parameters, then trust, password or SCRAM-SHA-256.
 #include "server/connection.h"
+#include "common/database_name.h"
 
 namespace paceline::server {
 
@@ -95,8 +96,8 @@ Status Connection::Startup() {
     admitted_.store(true, std::memory_order_release);
     // The maintenance databases psql -l, createdb and tools connect to name
     // the one database too.
-    if (database != options_.database && database != "postgres" && database != "template1") {
-      s = Status("3D000", "database \"" + database + "\" does not exist");
+    if (!NamesServedDatabase(options_.database, database)) {
+      s = Status(sqlstate::kInvalidCatalogName, "database \"" + database + "\" does not exist");
       Fatal(s);
       return s;
     }

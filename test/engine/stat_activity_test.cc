@@ -7,8 +7,13 @@
 //   A: BEGIN; SELECT k FROM t WHERE k = 1                  A idle in transaction, query the SELECT
 //   A: SELECT pg_advisory_lock(7)  | B: pg_advisory_lock(7) A's lock granted, B's not (waits)
 //   A: SELECT pg_advisory_unlock(7) → B takes it           B's granted
+//   B: BEGIN (older); A: BEGIN; A: UPDATE k = 1; A: SELECT k = 2
+//                                                          A's row locks (2PL): X on k = 1, S on k = 2
+//   B: UPDATE k = 1 (waits: wait-die and wound-wait)       B's X request on k = 1, not granted
+//   A: ROLLBACK → B takes it, commits                      no row locks
 // Excluded: a session shown in a state it left, a waiter shown as holding,
-// a rolled-back insert counted.
+// a rolled-back insert counted, a row lock shown after its release (or
+// under OCC, which takes none before commit).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -112,6 +117,49 @@ TEST_P(StatActivityTest, LocksShowHoldersAndWaitersOfAdvisoryLocks) {
   EXPECT_EQ(rows[0][4], "102");
   EXPECT_EQ(rows[0][6], "t");
   Ok(b_.get(), "SELECT pg_advisory_unlock_all()");
+  EXPECT_TRUE(Rows(query).empty());
+}
+
+TEST_P(StatActivityTest, LocksShowRowLocksOfTwoPhaseLocking) {
+  const std::string cc = std::get<0>(GetParam());
+  Ok(c_.get(), "INSERT INTO t VALUES (1, 0), (2, 0)");
+  Ok(b_.get(), "BEGIN");
+  Ok(a_.get(), "BEGIN");
+  Ok(a_.get(), "UPDATE t SET v = 1 WHERE k = 1");
+  Ok(a_.get(), "SELECT v FROM t WHERE k = 2");
+  const std::string query =
+      "SELECT relation = 't'::regclass, page, tuple IS NOT NULL, classid IS NULL, pid, mode, granted "
+      "FROM pg_locks WHERE locktype = 'tuple' ORDER BY granted DESC, mode, pid";
+  if (cc == "occ") {
+    EXPECT_TRUE(Rows(query).empty()) << "OCC takes no row lock before its commit";
+    Ok(a_.get(), "ROLLBACK");
+    Ok(b_.get(), "ROLLBACK");
+    return;
+  }
+  auto rows = Rows(query);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"t", "0", "t", "t", "101", "ExclusiveLock", "t"}));
+  EXPECT_EQ(rows[1], (std::vector<std::string>{"t", "0", "t", "t", "101", "ShareLock", "t"}));
+  if (cc != "2pl") {  // the waiting variants: the older B waits for A's lock (NO_WAIT would abort it)
+    std::thread waiter([&] { Ok(b_.get(), "UPDATE t SET v = 2 WHERE k = 1"); });
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (db_->concurrency_control().Waiting() < 1 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
+    rows = Rows(query);
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[2], (std::vector<std::string>{"t", "0", "t", "t", "102", "ExclusiveLock", "f"}));
+    Ok(a_.get(), "ROLLBACK");
+    waiter.join();
+    rows = Rows(query);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0][4], "102");
+    EXPECT_EQ(rows[0][6], "t");
+    Ok(b_.get(), "COMMIT");
+  } else {
+    Ok(a_.get(), "ROLLBACK");
+    Ok(b_.get(), "ROLLBACK");
+  }
   EXPECT_TRUE(Rows(query).empty());
 }
 

@@ -3,8 +3,10 @@
 output for the same schema: psql_catalog/schema.sql (TPC-C's nine tables,
 a view, a sequence, a table with every other kind of constraint), then
 psql_catalog/commands.psql (\\dt, \\d, \\di, \\ds, \\dv, \\dn, \\du, \\d of
-every table and the view, \\x with an information_schema query). Also \\l,
-psql -l, the maintenance databases and \\conninfo.
+every table and the view, \\x with an information_schema query, the empty
+\\df, \\do, \\dc, \\dT, \\dD, \\dX, \\dd, and \\df, \\dfa, \\dfw of built-in
+functions: pg_proc's rows). Also \\l, psql -l, the
+maintenance databases, \\conninfo, and the sizes of \\dt+, \\di+, \\l+.
 
 psql_catalog/postgres15.out is PostgreSQL 15's answer, captured with
 
@@ -92,6 +94,34 @@ class PsqlCatalogTest(unittest.TestCase):
         self.assertEqual(p.stdout, "tester|tester|t\n", p.stderr)
         p = self.psql("-At", "-c", "SELECT pg_backend_pid() > 0")
         self.assertEqual(p.stdout, "t\n", p.stderr)
+
+    def test_sizes(self):
+        # \dt+, \di+ and \l+ show the bytes Paceline holds (no pages: the
+        # numbers are its own, not PostgreSQL's); a table's total is its
+        # rows and its indexes; more rows take more bytes.
+        p = self.psql("-At", "-F", "|", "-c", "\\dt+ warehouse")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertRegex(p.stdout, r"^public\|warehouse\|table\|tester\|permanent\|heap\|\d+ (bytes|kB)\|\n$")
+        p = self.psql("-At", "-F", "|", "-c", "\\di+ warehouse_pkey")
+        self.assertRegex(p.stdout, r"^public\|warehouse_pkey\|index\|tester\|warehouse\|permanent\|btree\|\d+ (bytes|kB)\|",
+                         p.stderr)
+        p = self.psql("-At", "-c", "\\l+ paceline")
+        self.assertRegex(p.stdout, r"\|\d+ (bytes|kB|MB)\|pg_default\|", p.stderr)
+        size = ("SELECT pg_relation_size('sized'), pg_indexes_size('sized'), pg_total_relation_size('sized'), "
+                "pg_relation_size('sized_pkey')")
+        p = self.psql("-At", "-c", "CREATE TABLE sized (id INT PRIMARY KEY, note TEXT)", "-c", size,
+                      "-c", "INSERT INTO sized SELECT g, repeat('x', 100) FROM generate_series(1, 1000) g", "-c", size,
+                      "-c", "DROP TABLE sized")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        empty, full = [[int(x) for x in line.split("|")] for line in p.stdout.splitlines() if "|" in line]
+        self.assertEqual(empty, [0, 0, 0, 0])
+        data, indexes, total, pkey = full
+        self.assertGreaterEqual(data, 1000 * 100)  # the notes' bytes at least
+        self.assertEqual(indexes, pkey)
+        self.assertEqual(total, data + indexes)
+        p = self.psql("-At", "-c", "SELECT pg_size_pretty(pg_database_size(current_database())) ~ '^[0-9]+ (bytes|kB|MB)$', "
+                      "pg_relation_size(0) IS NULL, pg_tablespace_location(1663)")
+        self.assertEqual(p.stdout, "t|t|\n", p.stderr)
 
     def test_unsupported_catalog_query_is_a_clear_error(self):
         p = self.psql("-c", "SELECT * FROM pg_catalog.pg_nosuch")

@@ -59,6 +59,14 @@ Type PlainArray(const Type& element) { return Type::Array(Type(element.id)); }
 
 }  // namespace
 
+namespace bind {
+
+void AddArrayFunctionNames(std::vector<std::string_view>* out) {
+  for (const auto& f : kArrayFunctions) out->push_back(f.name);
+}
+
+}  // namespace bind
+
 bool Binder::IsArrayFunction(const std::string& name) {
   for (const auto& f : kArrayFunctions) {
     if (name == f.name) return true;

@@ -55,7 +55,29 @@ constexpr CatalogFunction kCatalogFunctions[] = {
     // No collations or functions are listed (pg_collation, pg_proc): NULL,
     // as PostgreSQL answers for an OID that names none.
     {"pg_collation_is_visible", ScalarFunction::kNullText, "o", 1, TypeId::kBool},
-    {"pg_function_is_visible", ScalarFunction::kNullText, "o", 1, TypeId::kBool},
+    {"pg_function_is_visible", ScalarFunction::kFunctionIsVisible, "o", 1, TypeId::kBool},
+    {"pg_operator_is_visible", ScalarFunction::kNullText, "o", 1, TypeId::kBool},
+    {"pg_opclass_is_visible", ScalarFunction::kNullText, "o", 1, TypeId::kBool},
+    {"pg_opfamily_is_visible", ScalarFunction::kNullText, "o", 1, TypeId::kBool},
+    {"pg_conversion_is_visible", ScalarFunction::kNullText, "o", 1, TypeId::kBool},
+    {"pg_statistics_obj_is_visible", ScalarFunction::kNullText, "o", 1, TypeId::kBool},
+    {"pg_ts_config_is_visible", ScalarFunction::kNullText, "o", 1, TypeId::kBool},
+    {"pg_ts_parser_is_visible", ScalarFunction::kNullText, "o", 1, TypeId::kBool},
+    {"pg_ts_dict_is_visible", ScalarFunction::kNullText, "o", 1, TypeId::kBool},
+    {"pg_ts_template_is_visible", ScalarFunction::kNullText, "o", 1, TypeId::kBool},
+    {"pg_get_function_result", ScalarFunction::kFunctionResult, "o", 1, TypeId::kText},
+    {"pg_get_function_arguments", ScalarFunction::kFunctionArguments, "o", 1, TypeId::kText},
+    {"pg_get_function_identity_arguments", ScalarFunction::kFunctionIdentityArguments, "o", 1, TypeId::kText},
+    // Built-in functions have no SQL body (prosrc names their code).
+    {"pg_get_function_sqlbody", ScalarFunction::kNullText, "o", 1, TypeId::kText},
+    // Sizes: 'r' a relation by OID or name (regclass).
+    {"pg_relation_size", ScalarFunction::kRelationSize, "rt", 1, TypeId::kInt64},
+    {"pg_table_size", ScalarFunction::kRelationSize, "r", 1, TypeId::kInt64},
+    {"pg_total_relation_size", ScalarFunction::kTotalRelationSize, "r", 1, TypeId::kInt64},
+    {"pg_indexes_size", ScalarFunction::kIndexesSize, "r", 1, TypeId::kInt64},
+    {"pg_database_size", ScalarFunction::kDatabaseSize, "*", 1, TypeId::kInt64},
+    {"pg_size_pretty", ScalarFunction::kSizePretty, "*", 1, TypeId::kText},
+    {"pg_tablespace_location", ScalarFunction::kTablespaceLocation, "o", 1, TypeId::kText},
     {"pg_type_is_visible", ScalarFunction::kTableIsVisible, "o", 1, TypeId::kBool},
     {"pg_get_expr", ScalarFunction::kGetExpr, "tob", 2, TypeId::kText},
     {"pg_get_indexdef", ScalarFunction::kGetIndexdef, "oib", 1, TypeId::kText},
@@ -102,6 +124,14 @@ const CatalogFunction* FindCatalogFunction(const std::string& name) {
 
 }  // namespace
 
+namespace bind {
+
+void AddCatalogFunctionNames(std::vector<std::string_view>* out) {
+  for (const CatalogFunction& f : kCatalogFunctions) out->push_back(f.name);
+}
+
+}  // namespace bind
+
 std::string_view Binder::CatalogFunctionName(ScalarFunction function) {
   for (const auto& f : kCatalogFunctions) {
     if (f.function == function) return f.name;
@@ -130,6 +160,17 @@ Status Binder::BindArguments(const Expr& e, Context& ctx, std::string_view kinds
     switch (kinds[std::min(i, kinds.size() - 1)]) {
       case 'o':
         if (IsUnknown(*a) || a->type.IsInteger()) PL_RETURN_IF_ERROR(Coerce(&a, Type(TypeId::kOid), false, e.location));
+        if (a->type.id != TypeId::kOid) return no_such_function();
+        break;
+      case 'r':  // regclass: an OID, or a relation's name read as regclass input reads it
+        if (IsUnknown(*a) || a->type.IsString()) {
+          PL_RETURN_IF_ERROR(Coerce(&a, Type(TypeId::kText), false, e.location));
+          auto in = MakeNode(BoundKind::kFunction, Type(TypeId::kOid), e.location);
+          in->function = ScalarFunction::kRegclassIn;
+          in->children.push_back(std::move(a));
+          a = std::move(in);
+        }
+        if (a->type.IsInteger()) PL_RETURN_IF_ERROR(Coerce(&a, Type(TypeId::kOid), false, e.location));
         if (a->type.id != TypeId::kOid) return no_such_function();
         break;
       case 'i':
@@ -196,7 +237,7 @@ Status Binder::BindRegCast(const Expr& e, Context& ctx, BoundExprPtr* out) {
       *out = std::move(child);
       return Status::OK();
     }
-    function = ScalarFunction::kRegprocOut;
+    function = type == "regproc" ? ScalarFunction::kRegprocOut : ScalarFunction::kRegprocedureOut;
   } else {
     return NotSupported("casts of " + TypeText(child->type) + " to " + type);
   }

@@ -105,9 +105,25 @@ bool IsSequenceFunction(ScalarFunction f) {
 
 }  // namespace
 
+constexpr std::string_view kAggregateNames[] = {"count",   "sum",     "min",   "max",      "avg",
+                                                "string_agg", "bool_and", "bool_or", "every", "array_agg"};
+
 bool Binder::IsAggregateName(const std::string& name) {
-  return name == "count" || name == "sum" || name == "min" || name == "max" || name == "avg" ||
-         name == "string_agg" || name == "bool_and" || name == "bool_or" || name == "every" || name == "array_agg";
+  return std::find(std::begin(kAggregateNames), std::end(kAggregateNames), name) != std::end(kAggregateNames);
+}
+
+std::vector<std::string_view> Binder::BuiltinFunctionNames() {
+  std::vector<std::string_view> out(std::begin(kAggregateNames), std::end(kAggregateNames));
+  for (const FunctionInfo& f : kFunctions) out.push_back(f.name);
+  out.push_back("pg_get_serial_sequence");
+  AddArrayFunctionNames(&out);
+  AddStringFunctionNames(&out);
+  AddCatalogFunctionNames(&out);
+  AddTableFunctionNames(&out);
+  AddWindowFunctionNames(&out);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 std::string_view Binder::FunctionName(ScalarFunction function) {

@@ -50,6 +50,14 @@ constexpr StringFunction kStringFunctions[] = {
 
 }  // namespace
 
+namespace bind {
+
+void AddStringFunctionNames(std::vector<std::string_view>* out) {
+  for (const StringFunction& f : kStringFunctions) out->push_back(f.name);
+}
+
+}  // namespace bind
+
 bool Binder::IsStringFunction(const std::string& name) {
   for (const StringFunction& f : kStringFunctions) {
     if (name == f.name) return true;

@@ -51,9 +51,26 @@ const JsonSource* FindJsonSource(std::string_view name) {
   return nullptr;
 }
 
+// The set-returning functions FROM reads, but the json ones.
+constexpr std::string_view kTableFunctionNames[] = {"generate_series",     "unnest", "_pg_expandarray",
+                                                    "pg_partition_ancestors", "generate_subscripts",
+                                                    "pg_options_to_table"};
+
 }  // namespace
 
 namespace bind {
+
+void AddTableFunctionNames(std::vector<std::string_view>* out) {
+  out->insert(out->end(), std::begin(kTableFunctionNames), std::end(kTableFunctionNames));
+  static const std::vector<std::string> json_names = [] {
+    std::vector<std::string> names;
+    for (const JsonSource& s : kJsonSources) {
+      for (const char* prefix : {"json_", "jsonb_"}) names.push_back(prefix + std::string(s.suffix));
+    }
+    return names;
+  }();
+  out->insert(out->end(), json_names.begin(), json_names.end());
+}
 
 std::string ScalarFunctionColumn(const FromItem& item) {
   return !item.table.alias.empty() ? item.table.alias : item.function->function_name;
@@ -62,8 +79,8 @@ std::string ScalarFunctionColumn(const FromItem& item) {
 }  // namespace bind
 
 bool Binder::IsTableFunctionName(const std::string& name) {
-  return name == "generate_series" || name == "unnest" || name == "_pg_expandarray" || name == "pg_partition_ancestors" ||
-         name == "generate_subscripts" || name == "pg_options_to_table" ||
+  return std::find(std::begin(kTableFunctionNames), std::end(kTableFunctionNames), name) !=
+             std::end(kTableFunctionNames) ||
          FindJsonSource(name) != nullptr;
 }
 

@@ -87,6 +87,14 @@ Status ForEachWindowExpr(WindowSpec* w, Fn fn) {
 
 }  // namespace
 
+namespace bind {
+
+void AddWindowFunctionNames(std::vector<std::string_view>* out) {
+  for (const auto& f : kWindowFunctions) out->push_back(f.name);
+}
+
+}  // namespace bind
+
 Status Binder::BindWindowFunction(const Expr& e, Context& ctx, BoundExprPtr* out) {
   const std::string& name = e.function_name;
   if (ctx.in_aggregate) {

@@ -101,6 +101,9 @@ class Binder {
   static std::string_view CatalogFunctionName(ScalarFunction function);  // bind_catalog_function.cc
   // count, sum, ..., array_agg: an aggregate's name.
   static bool IsAggregateName(const std::string& name);
+  // Every name a built-in function is called by — scalar, aggregate,
+  // window and set-returning — sorted, each once (pg_proc lists them).
+  static std::vector<std::string_view> BuiltinFunctionNames();
 
  private:
   struct ScopeEntry;
@@ -206,8 +209,8 @@ class Binder {
   // concat, replace, lpad, split_part, left, md5, regexp_replace & co.
   // (bind_string_function.cc).
   static bool IsStringFunction(const std::string& name);
-  // Binds a built-in function's arguments by their kinds ('o' oid, 'i'
-  // int4, 't' text, 'b' bool, 'y' bytea, '*' any; past the end of `kinds` the last
+  // Binds a built-in function's arguments by their kinds ('o' oid, 'r'
+  // regclass, 'i' int4, 't' text, 'b' bool, 'y' bytea, '*' any; past the end of `kinds` the last
   // repeats), coercing untyped literals and integers as PostgreSQL
   // resolves them; 42883 "function f(types) does not exist" when they do
   // not fit or their number is outside [min_args, max_args]

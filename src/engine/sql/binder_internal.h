@@ -89,6 +89,16 @@ struct Binder::Context {
 
 namespace bind {
 
+// The names of each family of built-in functions, appended to `out`
+// (Binder::BuiltinFunctionNames gathers them): bind_array.cc,
+// bind_string_function.cc, bind_catalog_function.cc,
+// bind_table_function.cc, bind_window.cc.
+void AddArrayFunctionNames(std::vector<std::string_view>* out);
+void AddStringFunctionNames(std::vector<std::string_view>* out);
+void AddCatalogFunctionNames(std::vector<std::string_view>* out);
+void AddTableFunctionNames(std::vector<std::string_view>* out);
+void AddWindowFunctionNames(std::vector<std::string_view>* out);
+
 // The largest left operand of BETWEEN (which is evaluated twice).
 constexpr size_t kMaxBetweenOperandNodes = 1000;
 

@@ -90,10 +90,18 @@ enum class ScalarFunction {
   kAclDefault,  // acldefault("char", owner oid): the object kind's default privileges
   kEncodingToChar, kQuoteIdent, kQuoteLiteral, kQuoteNullable, kCurrentSetting, kSetConfig, kPartitionAncestor,
   kSerialSequence,  // pg_get_serial_sequence(text, text) of names known at run time
+  // Sizes in bytes of what Paceline keeps in memory (evaluate_relation_size.cc):
+  // pg_relation_size / pg_table_size, pg_total_relation_size,
+  // pg_indexes_size, pg_database_size; pg_size_pretty; pg_tablespace_location.
+  kRelationSize, kTotalRelationSize, kIndexesSize, kDatabaseSize, kSizePretty, kTablespaceLocation,
+  // A built-in function's texts (pg_proc's rows, builtin_functions.h): pg_get_function_result,
+  // pg_get_function_arguments, pg_get_function_identity_arguments; pg_function_is_visible.
+  kFunctionResult, kFunctionArguments, kFunctionIdentityArguments, kFunctionIsVisible,
   kRegclassIn,      // text → oid: a relation's name (or digits) as regclass input reads it
   kRegclassOut,     // oid → text: the relation's name, as regclass output prints it
   kRegtypeIn, kRegtypeOut, kRegnamespaceIn, kRegnamespaceOut,
-  kRegprocOut,  // oid → text: a function's name (only access method handlers have one here)
+  kRegprocedureOut,  // oid → text: a built-in function's name and argument types, "lower(text)"
+  kRegprocOut,  // oid → text: a function's name (a built-in one's, or an access method handler's)
   // Regular expressions (evaluate_regex.cc): text ~ pattern, ~*, !~, !~*
   // (negated), on RE2.
   kRegexMatch, kRegexMatchCi,

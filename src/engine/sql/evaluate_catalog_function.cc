@@ -5,6 +5,7 @@
 #include "common/array_value.h"
 #include "engine/sql/evaluator_internal.h"
 #include "engine/sql/sequence_access.h"
+#include "engine/sql/system_catalog/builtin_functions.h"
 #include "engine/sql/system_catalog/catalog_objects.h"
 #include "engine/sql/system_catalog/system_info.h"
 
@@ -50,17 +51,42 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
       *out = Value::Bool(false);
       return Status::OK();
     case ScalarFunction::kObjDescription: {
-      const bool public_schema = !args[0].is_null() && OidArg(args[0]) == kPublicNamespace &&
-                                 (args.size() < 2 || (!args[1].is_null() && args[1].string_value() == "pg_namespace"));
-      *out = public_schema ? Value::Text(std::string(kPublicSchemaComment)) : Value::Null(TypeId::kText);
+      // The public schema's and the built-in functions' (as pg_description).
+      auto catalog_is = [&](std::string_view name) {
+        return args.size() < 2 || (!args[1].is_null() && args[1].string_value() == name);
+      };
+      const uint32_t oid = args[0].is_null() ? 0 : OidArg(args[0]);
+      const BuiltinFunction* f = catalog_is("pg_proc") ? BuiltinFunctionByOid(oid) : nullptr;
+      if (oid == kPublicNamespace && catalog_is("pg_namespace")) {
+        *out = Value::Text(std::string(kPublicSchemaComment));
+      } else if (f != nullptr && !f->description.empty()) {
+        *out = Value::Text(f->description);
+      } else {
+        *out = Value::Null(TypeId::kText);
+      }
       return Status::OK();
     }
+    case ScalarFunction::kRegprocedureOut:
+      // name(type,type) when a session's catalog names the types.
+      if (const BuiltinFunction* f = args[0].is_null() || ctx.system == nullptr ? nullptr
+                                                                                : BuiltinFunctionByOid(OidArg(args[0]))) {
+        const CatalogObjects objects(ctx.system->catalog());
+        std::string types;
+        for (uint32_t t : f->arg_types) types += (types.empty() ? "" : ",") + objects.FormatType(t, std::nullopt).value_or("???");
+        *out = Value::Text(f->name + "(" + types + ")");
+        return Status::OK();
+      }
+      [[fallthrough]];
     case ScalarFunction::kRegprocOut: {
-      // "-" for no function, as PostgreSQL's regprocout; the access
-      // methods' handlers by name; any other OID as its number.
+      // "-" for no function, as PostgreSQL's regprocout; a built-in
+      // function and the access methods' handlers by name; any other OID
+      // as its number.
       const uint32_t oid = args[0].is_null() ? 0 : OidArg(args[0]);
+      const BuiltinFunction* f = BuiltinFunctionByOid(oid);
       if (args[0].is_null()) {
         *out = Value::Null(TypeId::kText);
+      } else if (f != nullptr) {
+        *out = Value::Text(f->overloaded ? "pg_catalog." + f->name : f->name);
       } else {
         *out = Value::Text(oid == 0 ? "-" : oid == 3 ? "heap_tableam_handler" : oid == 330 ? "bthandler"
                                           : oid == 331 ? "hashhandler" : std::to_string(oid));
@@ -90,6 +116,15 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
     case ScalarFunction::kPartitionAncestor:
       *out = args[0];
       return Status::OK();
+    case ScalarFunction::kSizePretty:
+      if (args[0].is_null()) {
+        *out = Value::Null(TypeId::kText);
+        return Status::OK();
+      }
+      return SizePretty(args[0], out);
+    case ScalarFunction::kTablespaceLocation:  // pg_default and pg_global: in the data directory
+      *out = args[0].is_null() ? Value::Null(TypeId::kText) : Value::Text("");
+      return Status::OK();
     default:
       break;
   }
@@ -106,6 +141,23 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
     }
   }
   switch (e.function) {
+    case ScalarFunction::kRelationSize: case ScalarFunction::kTotalRelationSize: case ScalarFunction::kIndexesSize:
+    case ScalarFunction::kDatabaseSize:
+      return EvaluateSizeFunction(e, args, info, out);
+    case ScalarFunction::kFunctionResult: case ScalarFunction::kFunctionArguments:
+    case ScalarFunction::kFunctionIdentityArguments: case ScalarFunction::kFunctionIsVisible: {
+      // NULL for an OID that names no function, as PostgreSQL's.
+      const BuiltinFunction* f = BuiltinFunctionByOid(OidArg(args[0]));
+      if (f == nullptr) {
+        *out = Value::Null(e.type.id);
+      } else if (e.function == ScalarFunction::kFunctionIsVisible) {
+        *out = Value::Bool(true);  // pg_catalog is searched first
+      } else {
+        *out = Value::Text(e.function == ScalarFunction::kFunctionResult ? FunctionResultText(*f, objects)
+                           : FunctionArgumentsText(*f, objects, e.function == ScalarFunction::kFunctionArguments));
+      }
+      return Status::OK();
+    }
     case ScalarFunction::kVersion: {
       std::string version;
       for (const auto& [name, value] : info.Settings()) {

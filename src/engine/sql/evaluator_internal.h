@@ -55,6 +55,11 @@ Status EvaluateAdvisoryLockFunction(const BoundExpr& e, const std::vector<Value>
 // (evaluate_catalog_function.cc).
 Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& args, const EvalContext& ctx,
                                Value* out);
+// The size functions, arguments non-NULL (evaluate_relation_size.cc):
+// pg_relation_size & co. through the session's catalog, and
+// pg_size_pretty(bytes) (no session needed).
+Status EvaluateSizeFunction(const BoundExpr& e, const std::vector<Value>& args, SystemInfo& info, Value* out);
+Status SizePretty(const Value& bytes, Value* out);
 // ~ and ~* (e.negated: !~, !~*) with their evaluated arguments (evaluate_regex.cc).
 Status EvaluateRegexMatch(const BoundExpr& e, const std::vector<Value>& args, Value* out);
 // regexp_replace(source, pattern, replacement [, flags]), arguments non-NULL (evaluate_regex.cc).

@@ -53,6 +53,29 @@ size_t Table::LiveRowCount() const {
   return n;
 }
 
+size_t Table::DataBytes() const {
+  size_t bytes = 0;
+  ForEachRow([&](Row* r) {
+    bytes += sizeof(Row);
+    if (const Tuple* t = r->tuple.load(std::memory_order_acquire)) bytes += t->size;
+    return true;
+  });
+  return bytes;
+}
+
+size_t Table::IndexBytes(const Index& index) const {
+  size_t bytes = 0;
+  std::string key;
+  ForEachRow([&](Row* r) {
+    const Tuple* t = r->tuple.load(std::memory_order_acquire);
+    bool has_null = false;
+    if (t == nullptr || !index.KeyOf(*t, &key, &has_null).ok() || key.empty()) return true;
+    bytes += key.size() + sizeof(Row*);
+    return true;
+  });
+  return bytes;
+}
+
 Index* Table::FindIndex(std::string_view name) const {
   for (const auto& index : indexes_) {
     if (index->schema().name == name) return index.get();

@@ -73,6 +73,14 @@ class Table {
   size_t allocated_rows() const { return published_.load(std::memory_order_acquire); }
   // Rows whose committed image is present.
   size_t LiveRowCount() const;
+  // The bytes its rows take (pg_relation_size): every row allocated so far
+  // (a Row each) and the committed images present; not the versions old
+  // readers may still hold. Reads every row: for an administrator's query.
+  size_t DataBytes() const;
+  // The bytes `index` holds (pg_relation_size of an index): the key of each
+  // committed image it covers and a row pointer per entry; the index
+  // structures' own nodes are not counted. Reads every row.
+  size_t IndexBytes(const Index& index) const;
   // Committed row changes since the table was made (pg_stat_user_tables),
   // counted by the commits that install them: relaxed counters, each on
   // its own cache line (commits on every worker count them).

@@ -63,6 +63,14 @@ const std::vector<BuiltinType>& BuiltinTypes() {
   return *types;
 }
 
+const std::vector<PseudoType>& PseudoTypes() {
+  static const std::vector<PseudoType> types = {
+      {2276, "any", false},           {2277, "anyarray", true},           {2283, "anyelement", false},
+      {2776, "anynonarray", false},   {5077, "anycompatible", false},     {5078, "anycompatiblearray", true},
+      {5079, "anycompatiblenonarray", false}};
+  return types;
+}
+
 std::string QuoteIdent(std::string_view name) { return RegclassText(name); }
 
 std::string ColumnList(const catalog::TableSchema& schema, const std::vector<int>& columns) {
@@ -213,6 +221,9 @@ std::optional<std::string> CatalogObjects::FormatType(uint32_t type_oid, std::op
   }
   for (const catalog::DomainSchema* d : catalog_.Domains()) {
     if (d->oid == type_oid) return QuoteIdent(d->name);
+  }
+  for (const PseudoType& p : PseudoTypes()) {
+    if (p.oid == type_oid) return std::string(p.name) == "any" ? "\"any\"" : p.name;  // any is a keyword
   }
   return std::nullopt;
 }

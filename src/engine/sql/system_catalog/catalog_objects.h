@@ -122,6 +122,16 @@ struct BuiltinType {
 };
 const std::vector<BuiltinType>& BuiltinTypes();
 
+// The polymorphic pseudo-types built-in functions are declared with
+// ("any", anyelement, anyarray, ...; pg_type typtype 'p'): no value has
+// one, so they have no Type; pg_type and format_type know them by OID.
+struct PseudoType {
+  uint32_t oid;
+  const char* name;
+  bool array;  // anyarray, anycompatiblearray
+};
+const std::vector<PseudoType>& PseudoTypes();
+
 // The column names of `columns` (positions in `schema`), comma-separated
 // and quoted where SQL needs it: "a, b".
 std::string ColumnList(const catalog::TableSchema& schema, const std::vector<int>& columns);

@@ -1,7 +1,7 @@
 // Rows of the statistics relations, from what SystemInfo reports of the
 // running database (server_activity.h): pg_stat_activity (one row per
-// connection), pg_locks (advisory locks and conflict lanes, held and
-// awaited) and pg_stat_user_tables / pg_stat_all_tables (row counts).
+// connection), pg_locks (advisory locks, conflict lanes and 2PL's row
+// locks, held and awaited) and pg_stat_user_tables / pg_stat_all_tables (row counts).
 #include "engine/sql/system_catalog/server_activity.h"
 #include "engine/sql/system_catalog/system_info.h"
 #include "engine/sql/system_catalog/system_relation.h"
@@ -48,12 +48,20 @@ void Activity(const SystemInfo& info, const SystemRelation& rel, Rows* out) {
 void Locks(const SystemInfo& info, const SystemRelation& rel, Rows* out) {
   for (const LockActivity& l : info.Locks()) {
     CatalogRow row(rel);
-    row.Text("locktype", l.locktype)
-        .Oid("database", kDatabaseOid)
-        .Oid("classid", l.classid)
-        .Oid("objid", l.objid)
-        .Int("objsubid", l.objsubid)
-        .Text("virtualtransaction", std::to_string(l.pid))
+    row.Text("locktype", l.locktype).Oid("database", kDatabaseOid);
+    // What does not apply to the lock type is NULL, as in PostgreSQL.
+    auto null = [&](std::initializer_list<std::string_view> columns) {
+      for (std::string_view c : columns) row.Set(c, Value::Null(rel.columns[rel.Column(c)].type.id));
+    };
+    null({"transactionid"});
+    if (l.relation != 0) {
+      row.Oid("relation", l.relation).Int("page", l.page).Int("tuple", l.tuple);
+      null({"classid", "objid", "objsubid"});
+    } else {
+      row.Oid("classid", l.classid).Oid("objid", l.objid).Int("objsubid", l.objsubid);
+      null({"relation", "page", "tuple"});
+    }
+    row.Text("virtualtransaction", std::to_string(l.pid))
         .Int("pid", l.pid)
         .Text("mode", l.mode)
         .Bool("granted", l.granted)

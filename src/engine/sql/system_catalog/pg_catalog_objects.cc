@@ -4,6 +4,7 @@
 // constraint_column_usage (see system_relation.h). Computed from the
 // catalog at each scan.
 #include "common/array_value.h"
+#include "engine/sql/system_catalog/builtin_functions.h"
 #include "engine/sql/system_catalog/catalog_objects.h"
 #include "engine/sql/system_catalog/system_info.h"
 #include "engine/sql/system_catalog/system_relation.h"
@@ -379,6 +380,11 @@ void Descriptions(const SystemInfo&, const SystemRelation& rel, Rows* out) {
                      .Oid("classoid", 2615)  // pg_namespace
                      .Text("description", std::string(kPublicSchemaComment))
                      .Take());
+  for (const BuiltinFunction& f : BuiltinFunctions()) {
+    if (f.description.empty()) continue;
+    out->push_back(
+        CatalogRow(rel).Oid("objoid", f.oid).Oid("classoid", 1255).Text("description", f.description).Take());
+  }
 }
 
 }  // namespace system_rows

@@ -80,6 +80,32 @@ void Types(const SystemInfo& info, const SystemRelation& rel, Rows* out) {
         .Oid("typcollation", t.IsString() || (t.IsArray() && Type(t.element).IsString()) ? 100 : 0);
     out->push_back(row.Take());
   }
+  for (const PseudoType& p : PseudoTypes()) {
+    const std::string io = p.name;
+    CatalogRow row(rel);
+    row.Oid("oid", p.oid)
+        .Text("typname", p.name)
+        .Oid("typnamespace", kPgCatalogNamespace)
+        .Oid("typowner", kOwnerRole)
+        .Int("typlen", p.array ? -1 : 4)
+        .Bool("typbyval", !p.array)
+        .Text("typtype", "p")
+        .Text("typcategory", "P")
+        .Bool("typisdefined", true)
+        .Text("typdelim", ",")
+        .Text("typsubscript", "-")
+        .Text("typinput", io + "_in")
+        .Text("typoutput", io + "_out")
+        .Text("typreceive", p.array ? io + "_recv" : "-")
+        .Text("typsend", p.array ? io + "_send" : "-")
+        .Text("typmodin", "-")
+        .Text("typmodout", "-")
+        .Text("typanalyze", "-")
+        .Text("typalign", p.array ? "d" : "i")
+        .Text("typstorage", p.array ? "x" : "p")
+        .Int("typtypmod", -1);
+    out->push_back(row.Take());
+  }
   const CatalogObjects objects(info.catalog());
   for (const catalog::DomainSchema* d : info.catalog().Domains()) {
     CatalogRow row(rel);

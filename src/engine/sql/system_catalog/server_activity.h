@@ -33,11 +33,18 @@ struct BackendActivity {
 
 // One lock held or awaited, as pg_locks shows it: advisory locks
 // (locktype "advisory": classid and objid the key's high and low 32 bits,
-// objsubid 1 for a bigint key, 2 for two integers) and conflict lanes
+// objsubid 1 for a bigint key, 2 for two integers), conflict lanes
 // (locktype "lane": classid and objid the lane's 64-bit key; the
-// reference is in its waiters' pg_stat_activity.wait_event).
+// reference is in its waiters' pg_stat_activity.wait_event) and the row
+// locks of two-phase locking (locktype "tuple": relation the table's OID,
+// page and tuple the row's id as page × kRowsPerLockPage + tuple; classid,
+// objid and objsubid NULL).
+inline constexpr uint64_t kRowsPerLockPage = 32768;  // tuple is an int2
 struct LockActivity {
   std::string locktype;
+  uint32_t relation = 0;  // a tuple's table (0 for the other lock types)
+  int32_t page = 0;
+  int16_t tuple = 0;
   uint32_t classid = 0;
   uint32_t objid = 0;
   int16_t objsubid = 0;

@@ -117,6 +117,7 @@ void TableStatistics(const SystemInfo&, const SystemRelation&, std::vector<std::
 void InitialPrivileges(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
 void Dependencies(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
 void Descriptions(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
+void Functions(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);  // builtin_functions.cc
 void None(const SystemInfo&, const SystemRelation&, std::vector<std::vector<Value>>*);
 }  // namespace system_rows
 

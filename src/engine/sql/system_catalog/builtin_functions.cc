@@ -1,0 +1,218 @@
+// BuiltinFunctions (see builtin_functions.h): PostgreSQL 15's pg_proc rows
+// for Paceline's functions, their texts, and pg_proc's rows.
+#include "engine/sql/system_catalog/builtin_functions.h"
+
+#include <algorithm>
+#include <optional>
+#include <string_view>
+
+#include "common/array_value.h"
+#include "engine/sql/system_catalog/catalog_objects.h"
+#include "engine/sql/system_catalog/system_relation.h"
+
+namespace paceline::sql {
+
+namespace {
+
+// A row as the generated file writes it.
+struct GeneratedRow {
+  uint32_t oid;
+  const char* name;
+  char kind;
+  bool retset;
+  char volatility;
+  bool strict;
+  char parallel;
+  uint32_t language;
+  uint32_t result;
+  const char* arg_types;
+  uint32_t variadic;
+  double cost;
+  double rows;
+  const char* all_arg_types;
+  const char* arg_modes;
+  const char* arg_names;
+  const char* arg_defaults;
+  const char* source;
+  const char* description;
+};
+
+constexpr GeneratedRow kRows[] = {
+#include "engine/sql/system_catalog/builtin_function_rows.inc"
+};
+
+std::vector<std::string> Split(std::string_view text, char separator) {
+  std::vector<std::string> out;
+  if (text.empty()) return out;
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i == text.size() || text[i] == separator) {
+      out.emplace_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+// A type OID of PostgreSQL's as Paceline names it (see the header), or
+// nullopt when Paceline has no such type.
+std::optional<uint32_t> PacelineType(uint32_t oid) {
+  switch (oid) {
+    case 18: case 19: case 194: return 25;  // "char", name, pg_node_tree → text
+    case 1003: return 1009;                 // name[] → text[]
+    case 24: case 2202: case 2203: case 2204: case 2205: case 2206: case 3734: case 4089: case 4096:
+      return 26;  // regproc, regprocedure, regoper, regoperator, regclass, regtype, regconfig, regnamespace, regrole
+    default: break;
+  }
+  for (const BuiltinType& b : BuiltinTypes()) {
+    if (b.oid == oid) return oid;
+  }
+  for (const PseudoType& p : PseudoTypes()) {
+    if (p.oid == oid) return oid;
+  }
+  return std::nullopt;
+}
+
+// The OIDs of "25 23", each as Paceline names it; false when one is not a type Paceline has.
+bool PacelineTypes(std::string_view text, std::vector<uint32_t>* out) {
+  for (const std::string& item : Split(text, ' ')) {
+    const std::optional<uint32_t> t = PacelineType(static_cast<uint32_t>(std::stoul(item)));
+    if (!t) return false;
+    out->push_back(*t);
+  }
+  return true;
+}
+
+std::string TypeName(uint32_t oid, const CatalogObjects& objects) {
+  return objects.FormatType(oid, std::nullopt).value_or("???");
+}
+
+}  // namespace
+
+const std::vector<BuiltinFunction>& BuiltinFunctions() {
+  static const auto* functions = [] {
+    auto* out = new std::vector<BuiltinFunction>;
+    for (const GeneratedRow& r : kRows) {
+      BuiltinFunction f;
+      const std::optional<uint32_t> result = PacelineType(r.result);
+      if (!result || !PacelineTypes(r.arg_types, &f.arg_types) || !PacelineTypes(r.all_arg_types, &f.all_arg_types)) {
+        continue;
+      }
+      f.oid = r.oid;
+      f.name = r.name;
+      f.kind = r.kind;
+      f.retset = r.retset;
+      f.volatility = r.volatility;
+      f.strict = r.strict;
+      f.parallel = r.parallel;
+      f.language = r.language;
+      f.result = *result;
+      f.variadic = r.variadic == 0 ? 0 : PacelineType(r.variadic).value_or(r.variadic);
+      f.cost = r.cost;
+      f.rows = r.rows;
+      for (const std::string& mode : Split(r.arg_modes, ' ')) f.arg_modes.push_back(mode[0]);
+      f.arg_names = Split(r.arg_names, ',');
+      f.arg_defaults = Split(r.arg_defaults, '|');
+      f.source = r.source;
+      f.description = r.description;
+      f.overloaded = std::count_if(std::begin(kRows), std::end(kRows), [&](const GeneratedRow& other) {
+                       return std::string_view(other.name) == r.name;
+                     }) > 1;
+      out->push_back(std::move(f));
+    }
+    return out;
+  }();
+  return *functions;
+}
+
+const BuiltinFunction* BuiltinFunctionByOid(uint32_t oid) {
+  const std::vector<BuiltinFunction>& all = BuiltinFunctions();
+  auto it = std::lower_bound(all.begin(), all.end(), oid, [](const BuiltinFunction& f, uint32_t o) { return f.oid < o; });
+  return it != all.end() && it->oid == oid ? &*it : nullptr;
+}
+
+std::string FunctionArgumentsText(const BuiltinFunction& f, const CatalogObjects& objects, bool with_defaults) {
+  const std::vector<uint32_t>& types = f.all_arg_types.empty() ? f.arg_types : f.all_arg_types;
+  // The defaults belong to the last inputs: count the inputs from the end.
+  size_t inputs_left = f.arg_types.size();
+  std::string out;
+  for (size_t i = 0; i < types.size(); ++i) {
+    const char mode = i < f.arg_modes.size() ? f.arg_modes[i] : 'i';
+    if (mode == 't') continue;  // a TABLE column: part of the result
+    if (!out.empty()) out += ", ";
+    out += mode == 'o' ? "OUT " : mode == 'b' ? "INOUT " : mode == 'v' ? "VARIADIC " : "";
+    if (i < f.arg_names.size() && !f.arg_names[i].empty()) out += QuoteIdent(f.arg_names[i]) + " ";
+    out += TypeName(types[i], objects);
+    if (mode == 'o') continue;
+    if (with_defaults && inputs_left <= f.arg_defaults.size()) {
+      out += " DEFAULT " + f.arg_defaults[f.arg_defaults.size() - inputs_left];
+    }
+    --inputs_left;
+  }
+  return out;
+}
+
+std::string FunctionResultText(const BuiltinFunction& f, const CatalogObjects& objects) {
+  std::string table;
+  for (size_t i = 0; i < f.arg_modes.size(); ++i) {
+    if (f.arg_modes[i] != 't') continue;
+    if (!table.empty()) table += ", ";
+    if (i < f.arg_names.size() && !f.arg_names[i].empty()) table += QuoteIdent(f.arg_names[i]) + " ";
+    table += TypeName(f.all_arg_types[i], objects);
+  }
+  if (!table.empty()) return "TABLE(" + table + ")";
+  return (f.retset ? "SETOF " : "") + TypeName(f.result, objects);
+}
+
+namespace system_rows {
+
+void Functions(const SystemInfo&, const SystemRelation& rel, std::vector<std::vector<Value>>* out) {
+  auto text_array = [](const std::vector<std::string>& items) {
+    std::vector<Value> values;
+    for (const std::string& item : items) values.push_back(Value::Text(item));
+    return MakeArray(TypeId::kText, values);
+  };
+  for (const BuiltinFunction& f : BuiltinFunctions()) {
+    CatalogRow row(rel);
+    row.Oid("oid", f.oid)
+        .Text("proname", f.name)
+        .Oid("pronamespace", kPgCatalogNamespace)
+        .Oid("proowner", kOwnerRole)
+        .Oid("prolang", f.language)
+        .Set("procost", Value::Float32(static_cast<float>(f.cost)))
+        .Set("prorows", Value::Float32(static_cast<float>(f.rows)))
+        .Oid("provariadic", f.variadic)
+        .Text("prosupport", "-")
+        .Text("prokind", std::string(1, f.kind))
+        .Bool("prosecdef", false)
+        .Bool("proleakproof", false)
+        .Bool("proisstrict", f.strict)
+        .Bool("proretset", f.retset)
+        .Text("provolatile", std::string(1, f.volatility))
+        .Text("proparallel", std::string(1, f.parallel))
+        .Int("pronargs", static_cast<int64_t>(f.arg_types.size()))
+        .Int("pronargdefaults", static_cast<int64_t>(f.arg_defaults.size()))
+        .Oid("prorettype", f.result)
+        .IntArray("proargtypes", std::vector<int64_t>(f.arg_types.begin(), f.arg_types.end()))
+        .Text("prosrc", f.source);
+    if (!f.all_arg_types.empty()) {
+      row.IntArray("proallargtypes", std::vector<int64_t>(f.all_arg_types.begin(), f.all_arg_types.end()));
+    }
+    if (!f.arg_modes.empty()) {
+      std::vector<std::string> modes;
+      for (char m : f.arg_modes) modes.emplace_back(1, m);
+      row.Set("proargmodes", text_array(modes));
+    }
+    if (!f.arg_names.empty()) row.Set("proargnames", text_array(f.arg_names));
+    if (!f.arg_defaults.empty()) {
+      std::string defaults;
+      for (const std::string& d : f.arg_defaults) defaults += (defaults.empty() ? "" : ", ") + d;
+      row.Text("proargdefaults", defaults);
+    }
+    out->push_back(row.Take());
+  }
+}
+
+}  // namespace system_rows
+
+}  // namespace paceline::sql
