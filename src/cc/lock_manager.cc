@@ -9,17 +9,21 @@ LockManager::LockManager(DeadlockRule rule, std::chrono::milliseconds lock_timeo
     : rule_(rule), lock_timeout_(lock_timeout), waiting_(waiting), buckets_(new Bucket[kBuckets]) {}
 
 std::vector<RowLockState> LockManager::Snapshot() const {
-  std::vector<RowLockState> out;
+  std::vector<RowLockState> out, bucket;
   for (size_t i = 0; i < kBuckets; ++i) {
     Bucket& b = buckets_[i];
-    std::lock_guard lock(b.mu);
-    for (const auto& [row, entry] : b.entries) {
-      for (bool granted : {true, false}) {
-        for (const auto& [ctx, mode] : granted ? entry.owners : entry.waiting) {
-          out.push_back({row->table_id, row->row_id, mode == LockMode::kExclusive, granted, ctx->cancel_token()});
+    {
+      std::lock_guard lock(b.mu);  // only copied under it: the result grows outside
+      for (const auto& [row, entry] : b.entries) {
+        for (bool granted : {true, false}) {
+          for (const auto& [ctx, mode] : granted ? entry.owners : entry.waiting) {
+            bucket.push_back({row->table_id, row->row_id, mode == LockMode::kExclusive, granted, ctx->cancel_token()});
+          }
         }
       }
     }
+    out.insert(out.end(), bucket.begin(), bucket.end());
+    bucket.clear();
   }
   return out;
 }

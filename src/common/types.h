@@ -71,6 +71,8 @@ struct Type {
   Type ElementType() const;
   bool IsArray() const { return id == TypeId::kArray; }
   bool IsRecord() const { return id == TypeId::kRecord; }
+  // record or record[] (_record): pseudo-types, never a column's.
+  bool IsRecordOrRecordArray() const { return IsRecord() || (IsArray() && element == TypeId::kRecord); }
 
   bool IsInteger() const {
     return id == TypeId::kInt16 || id == TypeId::kInt32 || id == TypeId::kInt64 || id == TypeId::kOid;

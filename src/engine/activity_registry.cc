@@ -60,12 +60,11 @@ int32_t ActivityRegistry::PidOfAdvisoryOwner(const void* owner) const {
   return 0;
 }
 
-int32_t ActivityRegistry::PidOfCancelToken(const CancelToken* token) const {
+std::unordered_map<const CancelToken*, int32_t> ActivityRegistry::PidsByCancelToken() const {
   std::lock_guard lock(mu_);
-  for (const auto& [id, entry] : sessions_) {
-    if (entry.session->cancel_token() == token) return entry.activity->pid();
-  }
-  return 0;
+  std::unordered_map<const CancelToken*, int32_t> out;
+  for (const auto& [id, entry] : sessions_) out[entry.session->cancel_token()] = entry.activity->pid();
+  return out;
 }
 
 }  // namespace paceline::engine

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "common/cancel_token.h"
@@ -45,9 +46,9 @@ class ActivityRegistry {
   // The pid of a session, by its id or by its advisory locks' owner (0 when gone).
   int32_t PidOfSession(uint64_t session_id) const;
   int32_t PidOfAdvisoryOwner(const void* owner) const;
-  // The pid of the session whose cancel token is `token` (0 when none is):
-  // the owner of a row lock (cc::RowLockState::owner).
-  int32_t PidOfCancelToken(const CancelToken* token) const;
+  // Each session's pid by its cancel token: the owners of row locks
+  // (cc::RowLockState::owner).
+  std::unordered_map<const CancelToken*, int32_t> PidsByCancelToken() const;
   // pg_cancel_backend / pg_terminate_backend: Session::Signal of the
   // session with `pid` (called under the registry's mutex, so the session
   // stays alive meanwhile); false when there is none.

@@ -47,7 +47,9 @@ std::vector<sql::LockActivity> Database::LockActivities() const {
   }
   std::unordered_map<uint32_t, uint32_t> table_oids;  // Table::id() → its OID
   for (const auto& table : catalog_.Tables()) table_oids[table->id()] = table->schema().oid;
-  for (const cc::RowLockState& l : cc_->RowLocks()) {
+  const std::vector<cc::RowLockState> row_locks = cc_->RowLocks();
+  const auto pids = row_locks.empty() ? std::unordered_map<const CancelToken*, int32_t>{} : activity_.PidsByCancelToken();
+  for (const cc::RowLockState& l : row_locks) {
     sql::LockActivity a;
     a.locktype = "tuple";
     const auto oid = table_oids.find(l.table_id);
@@ -55,7 +57,8 @@ std::vector<sql::LockActivity> Database::LockActivities() const {
     a.relation = oid->second;
     a.page = static_cast<int32_t>(l.row_id / sql::kRowsPerLockPage);
     a.tuple = static_cast<int16_t>(l.row_id % sql::kRowsPerLockPage);
-    a.pid = activity_.PidOfCancelToken(l.owner);
+    const auto pid = pids.find(l.owner);
+    a.pid = pid != pids.end() ? pid->second : 0;
     a.mode = l.exclusive ? "ExclusiveLock" : "ShareLock";
     a.granted = l.granted;
     out.push_back(std::move(a));

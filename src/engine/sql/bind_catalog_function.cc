@@ -78,6 +78,8 @@ constexpr CatalogFunction kCatalogFunctions[] = {
     {"pg_database_size", ScalarFunction::kDatabaseSize, "*", 1, TypeId::kInt64},
     {"pg_size_pretty", ScalarFunction::kSizePretty, "*", 1, TypeId::kText},
     {"pg_tablespace_location", ScalarFunction::kTablespaceLocation, "o", 1, TypeId::kText},
+    {"pg_tablespace_size", ScalarFunction::kTablespaceSize, "*", 1, TypeId::kInt64},
+    {"getdatabaseencoding", ScalarFunction::kDatabaseEncoding, "", 0, TypeId::kText},
     {"pg_type_is_visible", ScalarFunction::kTableIsVisible, "o", 1, TypeId::kBool},
     {"pg_get_expr", ScalarFunction::kGetExpr, "tob", 2, TypeId::kText},
     {"pg_get_indexdef", ScalarFunction::kGetIndexdef, "oib", 1, TypeId::kText},

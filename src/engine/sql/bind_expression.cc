@@ -187,6 +187,10 @@ Status Binder::BindExpr(const Expr& e, Context& ctx, BoundExprPtr* out) {
       return Status::OK();
     }
     case ExprKind::kIn: {
+      if (e.left->kind == ExprKind::kRow && !e.list.empty() &&
+          std::all_of(e.list.begin(), e.list.end(), [](const ExprPtr& i) { return i->kind == ExprKind::kRow; })) {
+        return BindRowIn(e, ctx, out);
+      }
       BoundExprPtr left;
       PL_RETURN_IF_ERROR(BindExpr(*e.left, ctx, &left));
       std::vector<BoundExprPtr> items;
@@ -304,7 +308,7 @@ Status Binder::BindBinary(const Expr& e, Context& ctx, BoundExprPtr* out) {
   }
   if (e.left->kind == ExprKind::kRow && e.right->kind == ExprKind::kRow && op >= BinaryOp::kEq &&
       (op <= BinaryOp::kGe || op == BinaryOp::kIsDistinctFrom || op == BinaryOp::kIsNotDistinctFrom)) {
-    return BindRowCompare(e, ctx, out);
+    return BindRowCompare(e.left->list, e.right->list, op, e.location, ctx, out);
   }
   PL_RETURN_IF_ERROR(BindExpr(*e.left, ctx, &left));
   PL_RETURN_IF_ERROR(BindExpr(*e.right, ctx, &right));

@@ -138,7 +138,7 @@ Status Binder::BindJsonFunction(const std::string& name, std::vector<BoundExprPt
         if (IsUnknown(*a)) PL_RETURN_IF_ERROR(Coerce(&a, Type(TypeId::kText), false, location));
         // PostgreSQL makes an object of a record's named fields; a record
         // Value knows no names, so it is refused rather than shown as text.
-        if (a->type.IsRecord() || (a->type.IsArray() && a->type.element == TypeId::kRecord)) {
+        if (a->type.IsRecordOrRecordArray()) {
           return NotSupported("a record as an argument of " + name);
         }
       }

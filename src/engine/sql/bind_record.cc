@@ -4,7 +4,8 @@
 // n); (x).name reads a field; and two row constructors compared are
 // compared field by field, as PostgreSQL's row comparison: = and IS NOT
 // DISTINCT FROM all fields, <> and IS DISTINCT FROM any, < <= > >= by the
-// first pair that is not equal (NULL when that pair has a NULL). Two
+// first pair that is not equal (NULL when that pair has a NULL; each field
+// evaluated once, kRowCompare). Two
 // record values that are not constructors compare as whole records
 // (Value::Compare: a NULL field equal to a NULL and after any other value).
 #include "engine/sql/binder_internal.h"
@@ -14,6 +15,14 @@ namespace paceline::sql {
 using namespace bind;  // NOLINT: the binder's own helpers
 
 namespace {
+
+// `parts` joined by kind (AND, OR); one part alone as itself.
+BoundExprPtr JoinBool(BoundKind kind, std::vector<BoundExprPtr> parts, int location) {
+  if (parts.size() == 1) return std::move(parts[0]);
+  BoundExprPtr node = MakeNode(kind, Type(TypeId::kBool), location);
+  node->children = std::move(parts);
+  return node;
+}
 
 std::string FieldName(const Expr& row, size_t i) {
   return i < row.field_names.size() ? row.field_names[i] : "f" + std::to_string(i + 1);
@@ -64,53 +73,60 @@ Status Binder::BindFieldSelect(const Expr& e, Context& ctx, BoundExprPtr* out) {
                 Pos(e.location));
 }
 
-Status Binder::BindRowCompare(const Expr& e, Context& ctx, BoundExprPtr* out) {
-  const std::vector<ExprPtr>& a = e.left->list;
-  const std::vector<ExprPtr>& b = e.right->list;
+Status Binder::BindRowCompare(const std::vector<ExprPtr>& a, const std::vector<ExprPtr>& b, BinaryOp op,
+                              int location, Context& ctx, BoundExprPtr* out) {
   if (a.size() != b.size()) {
-    return Status(sqlstate::kSyntaxError, "unequal number of entries in row expressions", Pos(e.location));
+    return Status(sqlstate::kSyntaxError, "unequal number of entries in row expressions", Pos(location));
   }
   if (a.empty()) return NotSupported("comparison of empty rows");
-  // Pairwise comparisons, each bound as `x op y` is.
-  const BinaryOp op = e.binary_op;
-  auto compare = [&](size_t i, BinaryOp pair_op, BoundExprPtr* pair) -> Status {
+  if (op == BinaryOp::kEq || op == BinaryOp::kNe || op == BinaryOp::kIsDistinctFrom ||
+      op == BinaryOp::kIsNotDistinctFrom) {
+    // Pairwise comparisons, each bound as `x op y` is (so key equalities
+    // reach the planner and the references), joined by AND or OR.
+    std::vector<BoundExprPtr> parts(a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+      BoundExprPtr x, y;
+      PL_RETURN_IF_ERROR(BindExpr(*a[i], ctx, &x));
+      PL_RETURN_IF_ERROR(BindExpr(*b[i], ctx, &y));
+      PL_RETURN_IF_ERROR(BindCompare(op, std::move(x), std::move(y), location, &parts[i]));
+    }
+    const bool all = op == BinaryOp::kEq || op == BinaryOp::kIsNotDistinctFrom;
+    *out = JoinBool(all ? BoundKind::kAnd : BoundKind::kOr, std::move(parts), location);
+    return Status::OK();
+  }
+  // < <= > >=: one node that evaluates the pairs in order, each field
+  // once, up to the first pair that is not equal (its order decides, NULL
+  // when it has a NULL); all equal: true for <= and >=.
+  auto node = MakeNode(BoundKind::kRowCompare, Type(TypeId::kBool), location);
+  node->op = op;
+  for (size_t i = 0; i < a.size(); ++i) {
     BoundExprPtr x, y;
     PL_RETURN_IF_ERROR(BindExpr(*a[i], ctx, &x));
     PL_RETURN_IF_ERROR(BindExpr(*b[i], ctx, &y));
-    return BindCompare(pair_op, std::move(x), std::move(y), e.location, pair);
-  };
-  auto join = [&](BoundKind kind, std::vector<BoundExprPtr> parts) {
-    if (parts.size() == 1) return std::move(parts[0]);
-    BoundExprPtr node = MakeNode(kind, Type(TypeId::kBool), e.location);
-    node->children = std::move(parts);
-    return node;
-  };
-  std::vector<BoundExprPtr> parts(a.size());
-  if (op == BinaryOp::kEq || op == BinaryOp::kNe || op == BinaryOp::kIsDistinctFrom ||
-      op == BinaryOp::kIsNotDistinctFrom) {
-    for (size_t i = 0; i < a.size(); ++i) PL_RETURN_IF_ERROR(compare(i, op, &parts[i]));
-    const bool all = op == BinaryOp::kEq || op == BinaryOp::kIsNotDistinctFrom;
-    *out = join(all ? BoundKind::kAnd : BoundKind::kOr, std::move(parts));
-    return Status::OK();
+    PL_RETURN_IF_ERROR(UnifyUnknown(&x, &y, location));
+    if (!Comparable(x->type, y->type)) {
+      return Status(sqlstate::kUndefinedFunction,
+                    "operator does not exist: " + TypeText(x->type) + " " + OperatorText(op) + " " +
+                        TypeText(y->type),
+                    Pos(location));
+    }
+    node->children.push_back(std::move(x));
+    node->children.push_back(std::move(y));
   }
-  // a < b: a1 < b1 OR (a1 = b1 AND (a2 < b2 OR (a2 = b2 AND .. an op bn))),
-  // strict in every pair but the last.
-  const BinaryOp strict = op == BinaryOp::kLe ? BinaryOp::kLt : op == BinaryOp::kGe ? BinaryOp::kGt : op;
-  BoundExprPtr result;
-  PL_RETURN_IF_ERROR(compare(a.size() - 1, op, &result));
-  for (size_t i = a.size() - 1; i-- > 0;) {
-    BoundExprPtr less, equal;
-    PL_RETURN_IF_ERROR(compare(i, strict, &less));
-    PL_RETURN_IF_ERROR(compare(i, BinaryOp::kEq, &equal));
-    std::vector<BoundExprPtr> rest;
-    rest.push_back(std::move(equal));
-    rest.push_back(std::move(result));
-    std::vector<BoundExprPtr> either;
-    either.push_back(std::move(less));
-    either.push_back(join(BoundKind::kAnd, std::move(rest)));
-    result = join(BoundKind::kOr, std::move(either));
+  *out = std::move(node);
+  return Status::OK();
+}
+
+Status Binder::BindRowIn(const Expr& e, Context& ctx, BoundExprPtr* out) {
+  // ROW(..) IN (ROW(..), ..) ≡ each = joined by OR; NOT IN: each <> by AND.
+  std::vector<BoundExprPtr> parts;
+  for (const auto& item : e.list) {
+    BoundExprPtr part;
+    PL_RETURN_IF_ERROR(BindRowCompare(e.left->list, item->list, e.negated ? BinaryOp::kNe : BinaryOp::kEq,
+                                      e.location, ctx, &part));
+    parts.push_back(std::move(part));
   }
-  *out = std::move(result);
+  *out = JoinBool(e.negated ? BoundKind::kAnd : BoundKind::kOr, std::move(parts), e.location);
   return Status::OK();
 }
 

@@ -162,6 +162,10 @@ Status Binder::CommonType(const std::vector<const BoundExpr*>& exprs, const char
                              : a.IsString() && b.IsString() ? Type(TypeId::kText)
                                                             : Type(a.id));
       }
+    } else if (result.IsRecord() && t.IsRecord()) {
+      // Rows met in CASE, COALESCE, UNION, ..: an anonymous record, whose
+      // fields are not known ((x).f is 42703), as PostgreSQL's record.
+      result = Type(TypeId::kRecord);
     } else if (result.id != t.id) {
       return Status(sqlstate::kDatatypeMismatch,
                     std::string(context) + " types " + TypeText(result) + " and " + TypeText(t) + " cannot be matched",

@@ -225,7 +225,12 @@ class Binder {
   // compared field by field.
   Status BindRow(const Expr& e, Context& ctx, BoundExprPtr* out);
   Status BindFieldSelect(const Expr& e, Context& ctx, BoundExprPtr* out);
-  Status BindRowCompare(const Expr& e, Context& ctx, BoundExprPtr* out);
+  // ROW(..) [NOT] IN (ROW(..), ..): row comparisons, so NULL fields give
+  // NULL as PostgreSQL's.
+  Status BindRowIn(const Expr& e, Context& ctx, BoundExprPtr* out);
+  // `a op b` for the fields of two row constructors.
+  Status BindRowCompare(const std::vector<ExprPtr>& a, const std::vector<ExprPtr>& b, BinaryOp op, int location,
+                        Context& ctx, BoundExprPtr* out);
   // json/jsonb operators (-> ->> #> #>> @> <@ ?, jsonb || jsonb) and the
   // arguments and result type of a json function node (bind_json.cc).
   Status BindJsonOperator(BinaryOp op, BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out);

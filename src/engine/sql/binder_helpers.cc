@@ -46,8 +46,10 @@ bool Comparable(const Type& a, const Type& b) {
   if (a.IsString() && b.IsString()) return true;
   if (a.IsTemporal() && b.IsTemporal()) return true;
   if (a.IsArray() && b.IsArray()) return Comparable(a.ElementType(), b.ElementType());
-  if (a.IsRecord() && b.IsRecord() && a.fields != nullptr && b.fields != nullptr) {
-    if (a.fields->size() != b.fields->size()) return false;
+  if (a.IsRecord() && b.IsRecord()) {
+    // Field by field; a record whose fields are not known compares with
+    // nothing (its values' fields could be of any types).
+    if (a.fields == nullptr || b.fields == nullptr || a.fields->size() != b.fields->size()) return false;
     for (size_t i = 0; i < a.fields->size(); ++i) {
       if (!Comparable((*a.fields)[i].type, (*b.fields)[i].type)) return false;
     }

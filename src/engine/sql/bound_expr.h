@@ -46,6 +46,7 @@ enum class BoundKind {
   kArrayCompare,  // children[0] op ANY (children[1]), an array; negated: op ALL
   kRow,         // ROW(children..): a record of type.fields
   kFieldSelect, // field `index` of children[0], a record
+  kRowCompare,  // ROW(x1, .., xn) op ROW(y1, .., yn), op one of < <= > >=: children x1, y1, x2, y2, ..
 };
 
 enum class ScalarFunction {
@@ -92,8 +93,10 @@ enum class ScalarFunction {
   kSerialSequence,  // pg_get_serial_sequence(text, text) of names known at run time
   // Sizes in bytes of what Paceline keeps in memory (evaluate_relation_size.cc):
   // pg_relation_size / pg_table_size, pg_total_relation_size,
-  // pg_indexes_size, pg_database_size; pg_size_pretty; pg_tablespace_location.
-  kRelationSize, kTotalRelationSize, kIndexesSize, kDatabaseSize, kSizePretty, kTablespaceLocation,
+  // pg_indexes_size, pg_database_size, pg_tablespace_size; pg_size_pretty;
+  // pg_tablespace_location.
+  kRelationSize, kTotalRelationSize, kIndexesSize, kDatabaseSize, kTablespaceSize, kSizePretty, kTablespaceLocation,
+  kDatabaseEncoding,  // getdatabaseencoding(): UTF8
   // A built-in function's texts (pg_proc's rows, builtin_functions.h): pg_get_function_result,
   // pg_get_function_arguments, pg_get_function_identity_arguments; pg_function_is_visible.
   kFunctionResult, kFunctionArguments, kFunctionIdentityArguments, kFunctionIsVisible,

@@ -40,7 +40,7 @@ Status DdlExecutor::Execute(const Statement& s, engine::QueryResult* result) {
 }
 
 Status DdlExecutor::CheckColumnType(const std::string& column, const Type& type, int location) const {
-  if (type.IsRecord() || (type.IsArray() && type.element == TypeId::kRecord)) {
+  if (type.IsRecordOrRecordArray()) {
     return Status(sqlstate::kInvalidTableDefinition,
                   "column \"" + column + "\" has pseudo-type " + type.ToString(), Pos(location));
   }

@@ -99,6 +99,9 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
         return Status::OK();
       }
       break;
+    case ScalarFunction::kDatabaseEncoding:
+      *out = Value::Text("UTF8");
+      return Status::OK();
     case ScalarFunction::kEncodingToChar:
       *out = Value::Text(!args[0].is_null() && args[0].int_value() == 6 ? "UTF8" : "");
       return Status::OK();
@@ -142,7 +145,7 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
   }
   switch (e.function) {
     case ScalarFunction::kRelationSize: case ScalarFunction::kTotalRelationSize: case ScalarFunction::kIndexesSize:
-    case ScalarFunction::kDatabaseSize:
+    case ScalarFunction::kDatabaseSize: case ScalarFunction::kTablespaceSize:
       return EvaluateSizeFunction(e, args, info, out);
     case ScalarFunction::kFunctionResult: case ScalarFunction::kFunctionArguments:
     case ScalarFunction::kFunctionIdentityArguments: case ScalarFunction::kFunctionIsVisible: {

@@ -354,6 +354,13 @@ Status Evaluate(const BoundExpr& e, const EvalContext& ctx, Value* out) {
     case BoundKind::kIsNull: {
       Value v;
       PL_RETURN_IF_ERROR(Evaluate(*e.children[0], ctx, &v));
+      if (!v.is_null() && v.type() == TypeId::kRecord) {
+        // A row IS NULL when every field is, IS NOT NULL when none is.
+        bool all_null = true, none_null = true;
+        for (const Value& field : RecordFields(v)) (field.is_null() ? none_null : all_null) = false;
+        *out = Value::Bool(e.negated ? none_null : all_null);
+        return Status::OK();
+      }
       *out = Value::Bool(v.is_null() != e.negated);
       return Status::OK();
     }
@@ -431,6 +438,23 @@ Status Evaluate(const BoundExpr& e, const EvalContext& ctx, Value* out) {
         b.Add(v);
       }
       *out = b.Finish();
+      return Status::OK();
+    }
+    case BoundKind::kRowCompare: {
+      for (size_t i = 0; i < e.children.size(); i += 2) {
+        Value x, y;
+        PL_RETURN_IF_ERROR(Evaluate(*e.children[i], ctx, &x));
+        PL_RETURN_IF_ERROR(Evaluate(*e.children[i + 1], ctx, &y));
+        if (x.is_null() || y.is_null()) {
+          *out = Value::Null(TypeId::kBool);
+          return Status::OK();
+        }
+        const int c = Value::Compare(x, y);
+        if (c == 0) continue;
+        *out = Value::Bool(e.op == BinaryOp::kLt || e.op == BinaryOp::kLe ? c < 0 : c > 0);
+        return Status::OK();
+      }
+      *out = Value::Bool(e.op == BinaryOp::kLe || e.op == BinaryOp::kGe);
       return Status::OK();
     }
     case BoundKind::kFieldSelect: {

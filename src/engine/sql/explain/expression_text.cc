@@ -284,6 +284,17 @@ void ExpressionText::Append(const BoundExpr& e, const ExprScope& scope, std::str
       }
       out->append(")");
       return;
+    case BoundKind::kRowCompare:  // (ROW(x1, x2) < ROW(y1, y2))
+      for (size_t side = 0; side < 2; ++side) {
+        out->append(side == 0 ? "(ROW(" : CompareText(e.op) + "ROW(");
+        for (size_t i = side; i < e.children.size(); i += 2) {
+          if (i > side) out->append(", ");
+          child(i);
+        }
+        out->append(")");
+      }
+      out->append(")");
+      return;
     case BoundKind::kFieldSelect: {
       const auto& fields = e.children[0]->type.fields;
       out->append("(");

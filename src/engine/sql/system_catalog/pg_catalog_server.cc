@@ -17,8 +17,7 @@ using Rows = std::vector<std::vector<Value>>;
 
 // pg_type.typtype 'p': void, unknown, record and record[] (_record).
 bool IsPseudoType(const Type& t) {
-  return t.id == TypeId::kVoid || t.id == TypeId::kUnknown || t.id == TypeId::kRecord ||
-         (t.IsArray() && t.element == TypeId::kRecord);
+  return t.id == TypeId::kVoid || t.id == TypeId::kUnknown || t.IsRecordOrRecordArray();
 }
 
 // pg_type.typcategory.

@@ -162,6 +162,7 @@ std::vector<SystemRelation> MakeRelations() {
             "oid oid, srvname name, srvowner oid, srvfdw oid, srvtype text, srvversion text, srvacl text[], "
             "srvoptions text[]",
             system_rows::None),
+      Table("pg_user_mapping", 1418, "oid oid, umuser oid, umserver oid, umoptions text[]", system_rows::None),
       Table("pg_foreign_table", 3118, "ftrelid oid, ftserver oid, ftoptions text[]", system_rows::None),
       Table("pg_default_acl", 826, "oid oid, defaclrole oid, defaclnamespace oid, defaclobjtype text, defaclacl text[]", system_rows::None),
       Table("pg_event_trigger", 3466,
@@ -208,6 +209,10 @@ std::vector<SystemRelation> MakeRelations() {
            "FROM pg_index x JOIN pg_class c ON c.oid = x.indrelid JOIN pg_class i ON i.oid = x.indexrelid "
            "LEFT JOIN pg_namespace n ON n.oid = c.relnamespace "
            "WHERE c.relkind IN ('r', 'm', 'p') AND i.relkind IN ('i', 'I')"),
+      View("pg_catalog", "pg_user_mappings", 12327,
+           "SELECT u.oid AS umid, s.oid AS srvid, s.srvname, u.umuser, a.rolname AS usename, u.umoptions "
+           "FROM pg_user_mapping u JOIN pg_foreign_server s ON u.umserver = s.oid "
+           "LEFT JOIN pg_authid a ON a.oid = u.umuser"),
       View("pg_catalog", "pg_user", 12014,
            "SELECT rolname AS usename, oid AS usesysid, rolcreatedb AS usecreatedb, rolsuper AS usesuper, "
            "rolreplication AS userepl, rolbypassrls AS usebypassrls, '********'::text AS passwd, "
