@@ -344,31 +344,14 @@ void AppendArrayText(const Value& array, std::string* out) {
   out->push_back('}');
 }
 
-int CompareArrays(const Value& a, const Value& b) {
-  ArrayReader ra(a), rb(b);
-  Value x, y;
-  while (true) {
-    const bool has_x = ra.Next(&x), has_y = rb.Next(&y);
-    if (!has_x || !has_y) return has_x == has_y ? 0 : (has_x ? 1 : -1);
-    if (x.is_null() || y.is_null()) {
-      if (x.is_null() != y.is_null()) return x.is_null() ? 1 : -1;
-      continue;
-    }
-    const int c = Value::Compare(x, y);
-    if (c != 0) return c;
-  }
+int CompareArrays(const Value& a, const Value& b) { return CompareElements(ArrayReader(a), ArrayReader(b)); }
+
+uint64_t MixElementHash(uint64_t h, const Value& element) {
+  const uint64_t e = element.Hash();
+  return XXH3_64bits_withSeed(&e, sizeof(e), h);
 }
 
-uint64_t HashArray(const Value& array) {
-  uint64_t h = 0x2545f4914f6cdd1dULL;
-  ArrayReader r(array);
-  Value v;
-  while (r.Next(&v)) {
-    const uint64_t e = v.Hash();
-    h = XXH3_64bits_withSeed(&e, sizeof(e), h);
-  }
-  return h;
-}
+uint64_t HashArray(const Value& array) { return HashElements(ArrayReader(array), 0x2545f4914f6cdd1dULL); }
 
 Status CastToArray(const Value& v, const Type& target, bool explicit_cast, Value* out) {
   const Type element = target.ElementType();

@@ -95,6 +95,28 @@ void AppendTextAs(const Value& v, const Type& type, std::string* out);
 int CompareArrays(const Value& a, const Value& b);
 uint64_t HashArray(const Value& array);
 
+// Arrays' and records' order and hash, over a reader of their elements
+// (ArrayReader, record_value.cc's RecordReader: `bool Next(Value*)`):
+// element by element, a NULL after any other value (Value::Compare), a
+// prefix first; the hash mixes each element's Value::Hash into `seed`.
+uint64_t MixElementHash(uint64_t h, const Value& element);
+template <typename Reader>
+int CompareElements(Reader a, Reader b) {
+  Value x, y;
+  while (true) {
+    const bool has_x = a.Next(&x), has_y = b.Next(&y);
+    if (!has_x || !has_y) return has_x == has_y ? 0 : (has_x ? 1 : -1);
+    const int c = Value::Compare(x, y);
+    if (c != 0) return c;
+  }
+}
+template <typename Reader>
+uint64_t HashElements(Reader r, uint64_t seed) {
+  Value v;
+  while (r.Next(&v)) seed = MixElementHash(seed, v);
+  return seed;
+}
+
 // CastValue's rules with an array target (see value.h): text → its input
 // (a vector's: elements separated by blanks), array → array element by
 // element; anything else 42846.

@@ -2,8 +2,6 @@
 // and hashing (see record_value.h).
 #include "common/record_value.h"
 
-#include <xxhash.h>
-
 #include <cctype>
 #include <cstring>
 #include <string_view>
@@ -110,26 +108,8 @@ void AppendRecordText(const Value& record, std::string* out) {
   out->push_back(')');
 }
 
-int CompareRecords(const Value& a, const Value& b) {
-  RecordReader ra(a), rb(b);
-  Value x, y;
-  while (true) {
-    const bool has_x = ra.Next(&x), has_y = rb.Next(&y);
-    if (!has_x || !has_y) return has_x == has_y ? 0 : (has_x ? 1 : -1);
-    const int c = Value::Compare(x, y);  // a NULL field after any other
-    if (c != 0) return c;
-  }
-}
+int CompareRecords(const Value& a, const Value& b) { return CompareElements(RecordReader(a), RecordReader(b)); }
 
-uint64_t HashRecord(const Value& record) {
-  uint64_t h = 0x9e3779b97f4a7c15ULL;
-  RecordReader r(record);
-  Value v;
-  while (r.Next(&v)) {
-    const uint64_t e = v.Hash();
-    h = XXH3_64bits_withSeed(&e, sizeof(e), h);
-  }
-  return h;
-}
+uint64_t HashRecord(const Value& record) { return HashElements(RecordReader(record), 0x9e3779b97f4a7c15ULL); }
 
 }  // namespace paceline
