@@ -136,6 +136,16 @@ struct RowLockState {
   const CancelToken* owner = nullptr;  // the transaction's token (TransactionContext::cancel_token): whose it is
 };
 
+// One transaction's key-range locks on one index (or on one table's
+// whole-table scans) held now, or an insert waiting for them
+// (ConcurrencyControl::RangeLocks), for pg_locks.
+struct RangeLockState {
+  uint32_t relation_oid = 0;  // pg_class OID of the index, or of the table for a whole-table scan
+  bool exclusive = false;     // an inserter's request; a scan's ranges are shared
+  bool granted = false;       // held, or an insert waiting for the ranges that cover its key
+  const CancelToken* owner = nullptr;
+};
+
 class ConcurrencyControl {
  public:
   virtual ~ConcurrencyControl() = default;
@@ -236,6 +246,10 @@ class ConcurrencyControl {
   // take none). Taken part by part: not one instant across all rows. For
   // monitoring (pg_locks).
   virtual std::vector<RowLockState> RowLocks() const { return {}; }
+  // The key-range locks held and awaited right now, one entry per
+  // transaction and index (empty for algorithms that take none). Taken
+  // index by index. For monitoring (pg_locks).
+  virtual std::vector<RangeLockState> RangeLocks() const { return {}; }
 
   // Waits outside the algorithm (the engine's conflict lanes: a transaction
   // block waits for other blocks to end) keep its deadlock rule, so that

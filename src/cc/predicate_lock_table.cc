@@ -5,8 +5,9 @@
 
 namespace paceline::cc {
 
-uint64_t PredicateLockTable::Add(LockingContext* ctx, const Predicate& predicate) {
+uint64_t PredicateLockTable::Add(LockingContext* ctx, const Predicate& predicate, uint32_t relation_oid) {
   std::lock_guard lock(mu_);
+  relation_oid_ = relation_oid;
   uint64_t id = next_id_++;
   locks_.push_back(RangeLock{id, ctx, predicate.lower, predicate.upper, predicate.point, predicate.index == nullptr});
   count_.fetch_add(1, std::memory_order_seq_cst);
@@ -71,6 +72,17 @@ void PredicateLockTable::Release(LockingContext* ctx) {
                locks_.end());
   count_.fetch_sub(before - locks_.size(), std::memory_order_seq_cst);
   for (LockingContext* waiter : waiters_) waiter->Signal();
+}
+
+void PredicateLockTable::Snapshot(std::vector<RangeLockState>* out) const {
+  std::lock_guard lock(mu_);
+  std::vector<const LockingContext*> holders;
+  for (const RangeLock& l : locks_) {
+    if (std::find(holders.begin(), holders.end(), l.owner) != holders.end()) continue;
+    holders.push_back(l.owner);
+    out->push_back({relation_oid_, false, true, l.owner->cancel_token()});
+  }
+  for (const LockingContext* waiter : waiters_) out->push_back({relation_oid_, true, false, waiter->cancel_token()});
 }
 
 }  // namespace paceline::cc

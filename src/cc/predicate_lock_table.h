@@ -33,7 +33,8 @@ namespace paceline::cc {
 class PredicateLockTable {
  public:
   // Takes a shared lock on `predicate` for ctx; returns its id.
-  uint64_t Add(LockingContext* ctx, const Predicate& predicate);
+  // `relation_oid` (pg_class) names what the table locks, for Snapshot.
+  uint64_t Add(LockingContext* ctx, const Predicate& predicate, uint32_t relation_oid);
   // Shrinks lock `id` to end at entry key `last` (inclusive).
   void Narrow(uint64_t id, const std::string& last);
   // Checks a new entry key of ctx against other transactions' ranges.
@@ -43,6 +44,9 @@ class PredicateLockTable {
                      std::chrono::milliseconds lock_timeout, std::atomic<size_t>* waiting, uint32_t table);
   // Releases every lock of ctx in this table.
   void Release(LockingContext* ctx);
+  // Appends one entry per transaction holding ranges here and one per
+  // inserter waiting for them.
+  void Snapshot(std::vector<RangeLockState>* out) const;
 
  private:
   struct RangeLock {
@@ -57,7 +61,10 @@ class PredicateLockTable {
       return key >= lower && (upper.empty() || key < upper);
     }
   };
-  std::mutex mu_;
+  mutable std::mutex mu_;
+  // The OID given with the latest Add: DDL (exclusive) runs between the
+  // transactions of an index that was dropped and one made at its address.
+  uint32_t relation_oid_ = 0;
   std::vector<RangeLock> locks_;
   std::vector<LockingContext*> waiters_;
   std::atomic<size_t> count_{0};

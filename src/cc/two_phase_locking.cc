@@ -80,10 +80,22 @@ Status TwoPhaseLocking::InsertedKey(TransactionContext* ctx, const storage::Tabl
 Status TwoPhaseLocking::LockPredicate(TransactionContext* ctx, Predicate predicate, size_t* handle) {
   LockingContext* c = Cast(ctx);
   PredicateLockTable* table = TableFor(predicate.table, predicate.index);
-  uint64_t id = table->Add(c, predicate);
+  const uint32_t oid = predicate.index != nullptr ? predicate.index->schema().oid : predicate.table->schema().oid;
+  uint64_t id = table->Add(c, predicate, oid);
   *handle = c->predicate_locks.size();
   c->predicate_locks.emplace_back(table, id);
   return Status::OK();
+}
+
+std::vector<RangeLockState> TwoPhaseLocking::RangeLocks() const {
+  std::vector<std::shared_ptr<PredicateLockTable>> tables;
+  {
+    auto locked = predicate_tables_.lock_table();  // only copied under it: each table is read outside
+    for (const auto& [space, table] : locked) tables.push_back(table);
+  }
+  std::vector<RangeLockState> out;
+  for (const auto& table : tables) table->Snapshot(&out);
+  return out;
 }
 
 void TwoPhaseLocking::NarrowPredicate(TransactionContext* ctx, size_t handle, const std::string& last) {

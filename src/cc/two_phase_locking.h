@@ -47,6 +47,7 @@ class TwoPhaseLocking : public ConcurrencyControl {
   void Abort(TransactionContext* ctx) override;
   size_t Waiting() const override { return waiting_.load(std::memory_order_acquire); }
   std::vector<RowLockState> RowLocks() const override { return locks_.Snapshot(); }
+  std::vector<RangeLockState> RangeLocks() const override;
   // Wait-die: `me` dies when one of `ahead` is older; wound-wait: the
   // younger of `ahead` are wounded and `me` waits; NO_WAIT: it waits (no
   // lock wait exists that an outside wait could close a cycle with).
@@ -64,7 +65,8 @@ class TwoPhaseLocking : public ConcurrencyControl {
   const CcOptions options_;
   std::atomic<size_t> waiting_{0};  // shared with the lock tables
   LockManager locks_;
-  libcuckoo::cuckoohash_map<const void*, std::shared_ptr<PredicateLockTable>> predicate_tables_;
+  // Mutable: RangeLocks (const) reads it through lock_table().
+  mutable libcuckoo::cuckoohash_map<const void*, std::shared_ptr<PredicateLockTable>> predicate_tables_;
 };
 
 }  // namespace paceline::cc

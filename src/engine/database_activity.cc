@@ -1,5 +1,5 @@
 // Database: what pg_stat_activity, pg_locks and pg_stat_user_tables show
-// (see database.h): the locks (advisory, lanes, the CC's row locks) by
+// (see database.h): the locks (advisory, lanes, the CC's row and key-range locks) by
 // holder, the tables' counts.
 #include <algorithm>
 #include <unordered_map>
@@ -48,17 +48,32 @@ std::vector<sql::LockActivity> Database::LockActivities() const {
   std::unordered_map<uint32_t, uint32_t> table_oids;  // Table::id() → its OID
   for (const auto& table : catalog_.Tables()) table_oids[table->id()] = table->schema().oid;
   const std::vector<cc::RowLockState> row_locks = cc_->RowLocks();
-  const auto pids = row_locks.empty() ? std::unordered_map<const CancelToken*, int32_t>{} : activity_.PidsByCancelToken();
+  const std::vector<cc::RangeLockState> range_locks = cc_->RangeLocks();
+  const auto pids = row_locks.empty() && range_locks.empty() ? std::unordered_map<const CancelToken*, int32_t>{}
+                                                             : activity_.PidsByCancelToken();
+  auto pid_of = [&](const CancelToken* owner) {
+    const auto pid = pids.find(owner);
+    return pid != pids.end() ? pid->second : 0;
+  };
   for (const cc::RowLockState& l : row_locks) {
     sql::LockActivity a;
     a.locktype = "tuple";
     const auto oid = table_oids.find(l.table_id);
     if (oid == table_oids.end()) continue;  // a table dropped since
     a.relation = oid->second;
+    a.row = true;
     a.page = static_cast<int32_t>(l.row_id / sql::kRowsPerLockPage);
     a.tuple = static_cast<int16_t>(l.row_id % sql::kRowsPerLockPage);
-    const auto pid = pids.find(l.owner);
-    a.pid = pid != pids.end() ? pid->second : 0;
+    a.pid = pid_of(l.owner);
+    a.mode = l.exclusive ? "ExclusiveLock" : "ShareLock";
+    a.granted = l.granted;
+    out.push_back(std::move(a));
+  }
+  for (const cc::RangeLockState& l : range_locks) {
+    sql::LockActivity a;
+    a.locktype = "range";
+    a.relation = l.relation_oid;
+    a.pid = pid_of(l.owner);
     a.mode = l.exclusive ? "ExclusiveLock" : "ShareLock";
     a.granted = l.granted;
     out.push_back(std::move(a));

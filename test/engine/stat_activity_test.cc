@@ -11,9 +11,13 @@
 //                                                          A's row locks (2PL): X on k = 1, S on k = 2
 //   B: UPDATE k = 1 (waits: wait-die and wound-wait)       B's X request on k = 1, not granted
 //   A: ROLLBACK → B takes it, commits                      no row locks
+//   B: BEGIN (older); A: BEGIN; A: SELECT k BETWEEN 2 AND 4; SELECT k >= 3
+//                                                          A's ranges of t_pkey: one S entry
+//   B: INSERT k = 3 (waits: wait-die and wound-wait)       B's X request on t_pkey, not granted
+//   A: ROLLBACK → B inserts, commits                       no range locks
 // Excluded: a session shown in a state it left, a waiter shown as holding,
-// a rolled-back insert counted, a row lock shown after its release (or
-// under OCC, which takes none before commit).
+// a rolled-back insert counted, a row or range lock shown after its
+// release (or under OCC, which takes none before commit).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -155,6 +159,45 @@ TEST_P(StatActivityTest, LocksShowRowLocksOfTwoPhaseLocking) {
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(rows[0][4], "102");
     EXPECT_EQ(rows[0][6], "t");
+    Ok(b_.get(), "COMMIT");
+  } else {
+    Ok(a_.get(), "ROLLBACK");
+    Ok(b_.get(), "ROLLBACK");
+  }
+  EXPECT_TRUE(Rows(query).empty());
+}
+
+TEST_P(StatActivityTest, LocksShowKeyRangeLocksOfTwoPhaseLocking) {
+  const std::string cc = std::get<0>(GetParam());
+  Ok(c_.get(), "INSERT INTO t VALUES (1, 0), (5, 0)");
+  Ok(b_.get(), "BEGIN");
+  Ok(a_.get(), "BEGIN");
+  Ok(a_.get(), "SELECT v FROM t WHERE k BETWEEN 2 AND 4");  // an empty range of t_pkey
+  Ok(a_.get(), "SELECT v FROM t WHERE k >= 3");             // a second range there: still one entry
+  const std::string query =
+      "SELECT relation = 't_pkey'::regclass, page IS NULL, tuple IS NULL, classid IS NULL, pid, mode, granted "
+      "FROM pg_locks WHERE locktype = 'range' ORDER BY granted DESC, pid";
+  if (cc == "occ") {
+    EXPECT_TRUE(Rows(query).empty()) << "OCC takes no range lock";
+    Ok(a_.get(), "ROLLBACK");
+    Ok(b_.get(), "ROLLBACK");
+    return;
+  }
+  auto rows = Rows(query);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"t", "t", "t", "t", "101", "ShareLock", "t"}));
+  if (cc != "2pl") {  // the waiting variants: the older B's insert into A's range waits (NO_WAIT would abort it)
+    std::thread waiter([&] { Ok(b_.get(), "INSERT INTO t VALUES (3, 0)"); });
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (db_->concurrency_control().Waiting() < 1 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
+    rows = Rows(query);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[1], (std::vector<std::string>{"t", "t", "t", "t", "102", "ExclusiveLock", "f"}));
+    Ok(a_.get(), "ROLLBACK");
+    waiter.join();
+    EXPECT_TRUE(Rows(query).empty()) << "an insert that went on holds no range";
     Ok(b_.get(), "COMMIT");
   } else {
     Ok(a_.get(), "ROLLBACK");

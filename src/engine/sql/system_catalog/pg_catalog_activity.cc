@@ -55,7 +55,12 @@ void Locks(const SystemInfo& info, const SystemRelation& rel, Rows* out) {
     };
     null({"transactionid"});
     if (l.relation != 0) {
-      row.Oid("relation", l.relation).Int("page", l.page).Int("tuple", l.tuple);
+      row.Oid("relation", l.relation);
+      if (l.row) {
+        row.Int("page", l.page).Int("tuple", l.tuple);
+      } else {
+        null({"page", "tuple"});
+      }
       null({"classid", "objid", "objsubid"});
     } else {
       row.Oid("classid", l.classid).Oid("objid", l.objid).Int("objsubid", l.objsubid);

@@ -42,7 +42,8 @@ struct BackendActivity {
 inline constexpr uint64_t kRowsPerLockPage = 32768;  // tuple is an int2
 struct LockActivity {
   std::string locktype;
-  uint32_t relation = 0;  // a tuple's table (0 for the other lock types)
+  uint32_t relation = 0;  // a tuple's table, a range lock's index or table (0 for the other lock types)
+  bool row = false;       // a row lock: page and tuple name the row in `relation`
   int32_t page = 0;
   int16_t tuple = 0;
   uint32_t classid = 0;
