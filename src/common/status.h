@@ -62,6 +62,7 @@ inline constexpr std::string_view kWrongObjectType = "42809";
 inline constexpr std::string_view kDatatypeMismatch = "42804";
 inline constexpr std::string_view kInvalidForeignKey = "42830";
 inline constexpr std::string_view kUndefinedFunction = "42883";
+inline constexpr std::string_view kAmbiguousFunction = "42725";
 inline constexpr std::string_view kCannotCoerce = "42846";
 inline constexpr std::string_view kInvalidCatalogName = "3D000";  // no such database
 inline constexpr std::string_view kUndefinedTable = "42P01";

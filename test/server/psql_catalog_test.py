@@ -5,7 +5,7 @@ a view, a sequence, a table with every other kind of constraint), then
 psql_catalog/commands.psql (\\dt, \\d, \\di, \\ds, \\dv, \\dn, \\du, \\d of
 every table and the view, \\x with an information_schema query, the empty
 \\df, \\do, \\dc, \\dT, \\dD, \\dX, \\dd, and \\df, \\dfa, \\dfw of built-in
-functions: pg_proc's rows). Also \\l, psql -l, the
+functions: pg_proc's rows; \\sf of built-in functions). Also \\l, psql -l, the
 maintenance databases, \\conninfo, and the sizes of \\dt+, \\di+, \\l+.
 
 psql_catalog/postgres15.out is PostgreSQL 15's answer, captured with

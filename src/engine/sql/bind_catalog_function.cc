@@ -68,8 +68,8 @@ constexpr CatalogFunction kCatalogFunctions[] = {
     {"pg_get_function_result", ScalarFunction::kFunctionResult, "o", 1, TypeId::kText},
     {"pg_get_function_arguments", ScalarFunction::kFunctionArguments, "o", 1, TypeId::kText},
     {"pg_get_function_identity_arguments", ScalarFunction::kFunctionIdentityArguments, "o", 1, TypeId::kText},
-    // Built-in functions have no SQL body (prosrc names their code).
-    {"pg_get_function_sqlbody", ScalarFunction::kNullText, "o", 1, TypeId::kText},
+    {"pg_get_function_sqlbody", ScalarFunction::kFunctionSqlBody, "o", 1, TypeId::kText},
+    {"pg_get_functiondef", ScalarFunction::kFunctionDef, "o", 1, TypeId::kText},
     // Sizes: 'r' a relation by OID or name (regclass).
     {"pg_relation_size", ScalarFunction::kRelationSize, "rt", 1, TypeId::kInt64},
     {"pg_table_size", ScalarFunction::kRelationSize, "r", 1, TypeId::kInt64},
@@ -231,15 +231,14 @@ Status Binder::BindRegCast(const Expr& e, Context& ctx, BoundExprPtr* out) {
     function = input ? ScalarFunction::kRegnamespaceIn : ScalarFunction::kRegnamespaceOut;
   } else if (type == "regrole" && !input) {
     function = ScalarFunction::kGetUserById;
-  } else if (type == "regproc" || type == "regprocedure") {
-    // Paceline's catalogs hold a function's name as text already (pg_am's
-    // amhandler): text stays text; an OID prints as PostgreSQL prints it.
-    if (input) {
-      PL_RETURN_IF_ERROR(Coerce(&child, Type(TypeId::kText), true, e.location));
-      *out = std::move(child);
-      return Status::OK();
-    }
-    function = type == "regproc" ? ScalarFunction::kRegprocOut : ScalarFunction::kRegprocedureOut;
+  } else if (type == "regproc") {
+    function = input ? ScalarFunction::kRegprocIn : ScalarFunction::kRegprocOut;
+  } else if (type == "regprocedure") {
+    function = input ? ScalarFunction::kRegprocedureIn : ScalarFunction::kRegprocedureOut;
+  } else if (type == "regoper") {
+    function = input ? ScalarFunction::kRegoperIn : ScalarFunction::kRegoperOut;
+  } else if (type == "regoperator") {
+    function = input ? ScalarFunction::kRegoperatorIn : ScalarFunction::kRegoperOut;
   } else {
     return NotSupported("casts of " + TypeText(child->type) + " to " + type);
   }
@@ -253,7 +252,8 @@ Status Binder::BindRegCast(const Expr& e, Context& ctx, BoundExprPtr* out) {
 
 bool Binder::IsRegTypeName(const std::string& name) {
   return name == "regclass" || name == "regtype" || name == "regnamespace" || name == "regrole" ||
-         name == "regproc" || name == "regprocedure" || name == "regoper" || name == "regconfig";
+         name == "regproc" || name == "regprocedure" || name == "regoper" || name == "regoperator" ||
+         name == "regconfig";
 }
 
 }  // namespace paceline::sql

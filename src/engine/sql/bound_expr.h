@@ -100,6 +100,11 @@ enum class ScalarFunction {
   // A built-in function's texts (pg_proc's rows, builtin_functions.h): pg_get_function_result,
   // pg_get_function_arguments, pg_get_function_identity_arguments; pg_function_is_visible.
   kFunctionResult, kFunctionArguments, kFunctionIdentityArguments, kFunctionIsVisible,
+  kFunctionDef,      // pg_get_functiondef(oid): CREATE OR REPLACE FUNCTION ..; 42809 for an aggregate
+  kFunctionSqlBody,  // pg_get_function_sqlbody(oid): a LANGUAGE sql function's body
+  kRegprocIn, kRegprocedureIn,  // text → oid: a built-in function's name, or name(types)
+  kRegoperIn, kRegoperatorIn,   // text → oid: pg_operator lists no operator, so none is found
+  kRegoperOut,                  // oid → text: its digits (pg_operator lists none)
   kRegclassIn,      // text → oid: a relation's name (or digits) as regclass input reads it
   kRegclassOut,     // oid → text: the relation's name, as regclass output prints it
   kRegtypeIn, kRegtypeOut, kRegnamespaceIn, kRegnamespaceOut,

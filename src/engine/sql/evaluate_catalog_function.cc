@@ -88,8 +88,9 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
       } else if (f != nullptr) {
         *out = Value::Text(f->overloaded ? "pg_catalog." + f->name : f->name);
       } else {
-        *out = Value::Text(oid == 0 ? "-" : oid == 3 ? "heap_tableam_handler" : oid == 330 ? "bthandler"
-                                          : oid == 331 ? "hashhandler" : std::to_string(oid));
+        const auto handler = std::find_if(std::begin(kHandlerFunctions), std::end(kHandlerFunctions),
+                                          [&](const HandlerFunction& h) { return h.oid == oid; });
+        *out = Value::Text(oid == 0 ? "-" : handler != std::end(kHandlerFunctions) ? handler->name : std::to_string(oid));
       }
       return Status::OK();
     }
@@ -125,6 +126,9 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
         return Status::OK();
       }
       return SizePretty(args[0], out);
+    case ScalarFunction::kRegoperOut:  // pg_operator lists no operator: an OID prints as its digits
+      *out = args[0].is_null() ? Value::Null(TypeId::kText) : Value::Text(std::to_string(OidArg(args[0])));
+      return Status::OK();
     case ScalarFunction::kTablespaceLocation:  // pg_default and pg_global: in the data directory
       *out = args[0].is_null() ? Value::Null(TypeId::kText) : Value::Text("");
       return Status::OK();
@@ -148,13 +152,19 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
     case ScalarFunction::kDatabaseSize: case ScalarFunction::kTablespaceSize:
       return EvaluateSizeFunction(e, args, info, out);
     case ScalarFunction::kFunctionResult: case ScalarFunction::kFunctionArguments:
-    case ScalarFunction::kFunctionIdentityArguments: case ScalarFunction::kFunctionIsVisible: {
+    case ScalarFunction::kFunctionIdentityArguments: case ScalarFunction::kFunctionIsVisible:
+    case ScalarFunction::kFunctionDef: case ScalarFunction::kFunctionSqlBody: {
       // NULL for an OID that names no function, as PostgreSQL's.
       const BuiltinFunction* f = BuiltinFunctionByOid(OidArg(args[0]));
       if (f == nullptr) {
         *out = Value::Null(e.type.id);
       } else if (e.function == ScalarFunction::kFunctionIsVisible) {
         *out = Value::Bool(true);  // pg_catalog is searched first
+      } else if (e.function == ScalarFunction::kFunctionSqlBody) {
+        *out = f->sql_body.empty() ? Value::Null(TypeId::kText) : Value::Text(f->sql_body);
+      } else if (e.function == ScalarFunction::kFunctionDef) {
+        if (f->kind == 'a') return Status(sqlstate::kWrongObjectType, "\"" + f->name + "\" is an aggregate function");
+        *out = Value::Text(FunctionDefinitionText(*f, objects));
       } else {
         *out = Value::Text(e.function == ScalarFunction::kFunctionResult ? FunctionResultText(*f, objects)
                            : FunctionArgumentsText(*f, objects, e.function == ScalarFunction::kFunctionArguments));
@@ -313,6 +323,18 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
     case ScalarFunction::kRegnamespaceIn: {
       uint32_t oid = 0;
       PL_RETURN_IF_ERROR(objects.NamespaceOid(args[0].string_value(), &oid));
+      *out = Value::Oid(oid);
+      return Status::OK();
+    }
+    case ScalarFunction::kRegprocIn: case ScalarFunction::kRegprocedureIn: {
+      uint32_t oid = 0;
+      PL_RETURN_IF_ERROR(objects.RegprocOid(args[0].string_value(), e.function == ScalarFunction::kRegprocedureIn, &oid));
+      *out = Value::Oid(oid);
+      return Status::OK();
+    }
+    case ScalarFunction::kRegoperIn: case ScalarFunction::kRegoperatorIn: {
+      uint32_t oid = 0;
+      PL_RETURN_IF_ERROR(objects.RegoperOid(args[0].string_value(), e.function == ScalarFunction::kRegoperatorIn, &oid));
       *out = Value::Oid(oid);
       return Status::OK();
     }

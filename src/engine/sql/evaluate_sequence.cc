@@ -2,6 +2,7 @@
 // sequence_access.h for what the engine does behind them).
 #include "engine/sql/evaluator_internal.h"
 #include "engine/catalog/catalog.h"
+#include "engine/sql/parser.h"
 #include "engine/sql/sequence_access.h"
 
 namespace paceline::sql {
@@ -25,11 +26,11 @@ Status SerialSequenceOf(const catalog::Catalog& catalog, std::string_view table,
 }
 
 std::string RegclassText(std::string_view name) {
-  bool plain = !name.empty() && !(name[0] >= '0' && name[0] <= '9') && name[0] != '$';
+  bool plain = !name.empty() && !(name[0] >= '0' && name[0] <= '9');
   for (char ch : name) {
-    plain &= (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '$';
+    plain &= (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_';
   }
-  if (plain) return std::string(name);
+  if (plain && !IsNonUnreservedKeyword(name)) return std::string(name);
   std::string quoted = "\"";
   for (char ch : name) quoted += ch == '"' ? "\"\"" : std::string(1, ch);
   return quoted + "\"";

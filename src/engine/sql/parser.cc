@@ -194,6 +194,24 @@ Status ParseExpression(std::string_view text, ExprPtr* expression) {
   return Status::OK();
 }
 
+bool IsNonUnreservedKeyword(std::string_view word) {
+  const std::string input(word);
+  PgQueryScanResult scan = pg_query_scan(input.c_str());
+  PgQuery__ScanResult* tokens =
+      scan.error == nullptr
+          ? pg_query__scan_result__unpack(nullptr, scan.pbuf.len, reinterpret_cast<const uint8_t*>(scan.pbuf.data))
+          : nullptr;
+  bool keyword = false;
+  if (tokens != nullptr) {
+    keyword = tokens->n_tokens == 1 && tokens->tokens[0]->end == static_cast<int32_t>(input.size()) &&
+              tokens->tokens[0]->keyword_kind != PG_QUERY__KEYWORD_KIND__NO_KEYWORD &&
+              tokens->tokens[0]->keyword_kind != PG_QUERY__KEYWORD_KIND__UNRESERVED_KEYWORD;
+    pg_query__scan_result__free_unpacked(tokens, nullptr);
+  }
+  pg_query_free_scan_result(scan);
+  return keyword;
+}
+
 std::vector<std::string> SplitStatements(std::string_view text) {
   // Cuts at the ';' tokens of PostgreSQL's lexer (pg_query_split_with_scanner
   // drops statements that begin with an unknown word, so it cannot be used

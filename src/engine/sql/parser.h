@@ -38,4 +38,9 @@ Status ParseExpression(std::string_view text, ExprPtr* expression);
 // without losing the others. Whitespace-only pieces are dropped.
 std::vector<std::string> SplitStatements(std::string_view text);
 
+// Whether PostgreSQL's lexer reads `word` (lower case) as a keyword that
+// is not unreserved (a column-name, type/function-name or reserved one):
+// quote_ident quotes those.
+bool IsNonUnreservedKeyword(std::string_view word);
+
 }  // namespace paceline::sql

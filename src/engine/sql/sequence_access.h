@@ -51,11 +51,11 @@ Status RegclassNameParts(std::string_view text, std::vector<std::string>* parts)
 // another schema is 3F000 `schema "x" does not exist`.
 Status SequenceNameFromText(std::string_view text, std::string* out);
 
-// The inverse, as regclass output shows a name: as it is when it is a plain
-// identifier (lower-case letters, digits, _ and $, not starting with a
-// digit), else in double quotes with " doubled ("My Seq" → "\"My Seq\"").
-// Unlike quote_ident it does not quote keywords (the names it is given, a
-// serial's "<table>_<column>_seq", are none).
+// The inverse, as regclass output and quote_ident write a name: as it is
+// when it is a plain identifier (lower-case ASCII letters, digits and _,
+// not starting with a digit) and no keyword but an unreserved one
+// (IsNonUnreservedKeyword), else in double quotes with " doubled
+// ("My Seq" → "\"My Seq\"", "user" → "\"user\"").
 std::string RegclassText(std::string_view name);
 
 // pg_get_serial_sequence(table, column): the qualified name

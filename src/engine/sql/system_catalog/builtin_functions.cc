@@ -3,6 +3,7 @@
 #include "engine/sql/system_catalog/builtin_functions.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
 #include <string_view>
 
@@ -35,6 +36,9 @@ struct GeneratedRow {
   const char* arg_defaults;
   const char* source;
   const char* description;
+  const char* support;
+  bool leakproof;
+  const char* sql_body;
 };
 
 constexpr GeneratedRow kRows[] = {
@@ -115,6 +119,9 @@ const std::vector<BuiltinFunction>& BuiltinFunctions() {
       f.arg_defaults = Split(r.arg_defaults, '|');
       f.source = r.source;
       f.description = r.description;
+      f.support = r.support;
+      f.leakproof = r.leakproof;
+      f.sql_body = r.sql_body;
       f.overloaded = std::count_if(std::begin(kRows), std::end(kRows), [&](const GeneratedRow& other) {
                        return std::string_view(other.name) == r.name;
                      }) > 1;
@@ -164,6 +171,30 @@ std::string FunctionResultText(const BuiltinFunction& f, const CatalogObjects& o
   return (f.retset ? "SETOF " : "") + TypeName(f.result, objects);
 }
 
+std::string FunctionDefinitionText(const BuiltinFunction& f, const CatalogObjects& objects) {
+  std::string out = "CREATE OR REPLACE FUNCTION pg_catalog." + QuoteIdent(f.name) + "(" +
+                    FunctionArgumentsText(f, objects, true) + ")\n RETURNS " + FunctionResultText(f, objects) + "\n";
+  out += f.language == 14 ? " LANGUAGE sql\n" : " LANGUAGE internal\n";  // the only languages of built-in rows
+  std::string options;
+  if (f.kind == 'w') options += " WINDOW";
+  options += f.volatility == 'i' ? " IMMUTABLE" : f.volatility == 's' ? " STABLE" : "";
+  options += f.parallel == 's' ? " PARALLEL SAFE" : f.parallel == 'r' ? " PARALLEL RESTRICTED" : "";
+  if (f.strict) options += " STRICT";
+  if (f.leakproof) options += " LEAKPROOF";
+  auto number = [](double v) {  // as %g prints it
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return std::string(buf);
+  };
+  // CREATE FUNCTION's default cost: 1 for internal code, 100 for SQL.
+  if (f.cost != (f.language == 14 ? 100 : 1)) options += " COST " + number(f.cost);
+  if (f.rows > 0 && f.rows != 1000) options += " ROWS " + number(f.rows);
+  if (!f.support.empty()) options += " SUPPORT " + f.support;
+  if (!options.empty()) out += options + "\n";
+  if (!f.sql_body.empty()) return out + f.sql_body + "\n";
+  return out + "AS $function$" + f.source + "$function$\n";
+}
+
 namespace system_rows {
 
 void Functions(const SystemInfo&, const SystemRelation& rel, std::vector<std::vector<Value>>* out) {
@@ -182,10 +213,10 @@ void Functions(const SystemInfo&, const SystemRelation& rel, std::vector<std::ve
         .Set("procost", Value::Float32(static_cast<float>(f.cost)))
         .Set("prorows", Value::Float32(static_cast<float>(f.rows)))
         .Oid("provariadic", f.variadic)
-        .Text("prosupport", "-")
+        .Text("prosupport", f.support.empty() ? "-" : f.support)
         .Text("prokind", std::string(1, f.kind))
         .Bool("prosecdef", false)
-        .Bool("proleakproof", false)
+        .Bool("proleakproof", f.leakproof)
         .Bool("proisstrict", f.strict)
         .Bool("proretset", f.retset)
         .Text("provolatile", std::string(1, f.volatility))

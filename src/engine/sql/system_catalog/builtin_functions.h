@@ -9,7 +9,8 @@
 // pseudo-types ("any", anyelement, anyarray, ...) are kept (PseudoTypes).
 // Their descriptions (obj_description, pg_description) are PostgreSQL's.
 // Also the texts pg_get_function_arguments, pg_get_function_identity_arguments,
-// pg_get_function_result and regprocedure output print for a row.
+// pg_get_function_result, pg_get_functiondef and regprocedure output print
+// for a row.
 //
 // Thread-safety: the rows are built once, on first use, and never change.
 #pragma once
@@ -42,6 +43,9 @@ struct BuiltinFunction {
   std::vector<std::string> arg_defaults;  // the DEFAULT texts of the last inputs
   std::string source;                   // prosrc
   std::string description;              // pg_description's, as PostgreSQL's ("" for none)
+  std::string support;                  // prosupport's name ("" for none)
+  bool leakproof = false;
+  std::string sql_body;  // a LANGUAGE sql function's body (RETURN .. / BEGIN ATOMIC .. END), or 
   // PostgreSQL 15 has more than one function of this name (its rows Paceline
   // drops included): regproc output qualifies it ("pg_catalog.lower"), as
   // its name alone would not name one function there.
@@ -58,5 +62,16 @@ const BuiltinFunction* BuiltinFunctionByOid(uint32_t oid);
 std::string FunctionArgumentsText(const BuiltinFunction& f, const CatalogObjects& objects, bool with_defaults);
 // pg_get_function_result: "SETOF record", "integer".
 std::string FunctionResultText(const BuiltinFunction& f, const CatalogObjects& objects);
+// pg_get_functiondef: the CREATE OR REPLACE FUNCTION statement that would
+// make `f` (not for an aggregate, which has none), as PostgreSQL prints it.
+std::string FunctionDefinitionText(const BuiltinFunction& f, const CatalogObjects& objects);
+
+// The access methods' handler functions (pg_am.amhandler), which pg_proc
+// does not list: their names by OID for regproc output and input.
+struct HandlerFunction {
+  uint32_t oid;
+  const char* name;
+};
+inline constexpr HandlerFunction kHandlerFunctions[] = {{3, "heap_tableam_handler"}, {330, "bthandler"}, {331, "hashhandler"}};
 
 }  // namespace paceline::sql

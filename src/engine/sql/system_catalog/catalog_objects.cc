@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "engine/sql/sequence_access.h"
+#include "engine/sql/system_catalog/builtin_functions.h"
 #include "engine/sql/system_catalog/system_info.h"
 #include "engine/sql/system_catalog/view_text.h"
 
@@ -427,6 +428,87 @@ Status CatalogObjects::RegtypeOid(std::string_view text, uint32_t* oid) const {
   if (!s.ok()) return Status(sqlstate::kUndefinedObject, "type \"" + std::string(text) + "\" does not exist");
   *oid = array ? ArrayOid(t.id) : t.Oid();
   return Status::OK();
+}
+
+Status CatalogObjects::RegprocOid(std::string_view text, bool with_arguments, uint32_t* oid) const {
+  if (text == "-") {
+    *oid = 0;
+    return Status::OK();
+  }
+  if (AllDigits(text)) return DigitsOid(text, oid);
+  // name(type, ...): the name ends at the first parenthesis outside quotes.
+  std::string_view name_text = text;
+  std::vector<uint32_t> arg_types;
+  if (with_arguments) {
+    size_t open = 0;
+    for (bool quoted = false; open < text.size() && (quoted || text[open] != '('); ++open) {
+      if (text[open] == '"') quoted = !quoted;
+    }
+    if (open == text.size()) return Status(sqlstate::kInvalidTextRepresentation, "expected a left parenthesis");
+    size_t close = text.find_last_not_of(" \t\n\r\f\v");
+    if (text[close] != ')') return Status(sqlstate::kInvalidTextRepresentation, "expected a right parenthesis");
+    name_text = text.substr(0, open);
+    const std::string_view list = text.substr(open + 1, close - open - 1);
+    // Types split at commas outside quotes and parentheses (numeric(10,2)).
+    if (list.find_first_not_of(" \t\n\r\f\v") != std::string_view::npos) {
+      size_t start = 0;
+      int depth = 0;
+      bool quoted = false;
+      for (size_t i = 0; i <= list.size(); ++i) {
+        if (i < list.size() && (quoted || depth > 0 || list[i] != ',')) {
+          if (list[i] == '"') quoted = !quoted;
+          if (!quoted) depth += list[i] == '(' ? 1 : list[i] == ')' ? -1 : 0;
+          continue;
+        }
+        std::string_view item = list.substr(start, i - start);
+        const size_t first = item.find_first_not_of(" \t\n\r\f\v");
+        if (first == std::string_view::npos) return Status(sqlstate::kInvalidTextRepresentation, "expected a type name");
+        item = item.substr(first, item.find_last_not_of(" \t\n\r\f\v") - first + 1);
+        uint32_t type = 0;
+        PL_RETURN_IF_ERROR(RegtypeOid(item, &type));
+        arg_types.push_back(type);
+        start = i + 1;
+      }
+    }
+  }
+  std::vector<std::string> parts;
+  PL_RETURN_IF_ERROR(RegclassNameParts(name_text, &parts));
+  if (parts.size() == 3) {
+    return Status(sqlstate::kFeatureNotSupported, "cross-database references are not implemented: " + std::string(text));
+  }
+  const std::string& name = parts.back();
+  auto not_found = [&] { return Status(sqlstate::kUndefinedFunction, "function \"" + std::string(text) + "\" does not exist"); };
+  if (parts.size() == 2 && parts[0] != "pg_catalog") {
+    uint32_t space = 0;
+    PL_RETURN_IF_ERROR(NamespaceOid(QuoteIdent(parts[0]), &space));  // 3F000 for an unknown schema
+    return not_found();  // built-in functions live in pg_catalog
+  }
+  size_t found = 0;
+  for (const BuiltinFunction& f : BuiltinFunctions()) {
+    if (f.name == name && (!with_arguments || f.arg_types == arg_types)) {
+      *oid = f.oid;
+      ++found;
+    }
+  }
+  if (!with_arguments) {
+    for (const HandlerFunction& h : kHandlerFunctions) {
+      if (h.name == name) {
+        *oid = h.oid;
+        ++found;
+      }
+    }
+  }
+  if (found == 0) return not_found();
+  if (found > 1) return Status(sqlstate::kAmbiguousFunction, "more than one function named \"" + std::string(text) + "\"");
+  return Status::OK();
+}
+
+Status CatalogObjects::RegoperOid(std::string_view text, bool with_arguments, uint32_t* oid) const {
+  if (AllDigits(text)) return DigitsOid(text, oid);
+  if (with_arguments && text.find('(') == std::string_view::npos) {
+    return Status(sqlstate::kInvalidTextRepresentation, "expected a left parenthesis");
+  }
+  return Status(sqlstate::kUndefinedFunction, "operator does not exist: " + std::string(text));
 }
 
 Status CatalogObjects::NamespaceOid(std::string_view text, uint32_t* oid) const {

@@ -91,6 +91,14 @@ class CatalogObjects {
   // regtype output / input (input: a type name as SQL writes it).
   std::string RegtypeText(uint32_t oid) const;
   Status RegtypeOid(std::string_view text, uint32_t* oid) const;
+  // regproc input ("-" is 0, digits an OID, else a function's name,
+  // pg_catalog-qualified or not: 42883 when no function has it, 42725 when
+  // more than one does) and, `with_arguments`, regprocedure input
+  // ("name(type, ...)", matched on the input argument types).
+  Status RegprocOid(std::string_view text, bool with_arguments, uint32_t* oid) const;
+  // regoper and (`with_arguments`) regoperator input: digits are an OID;
+  // pg_operator lists no operator, so a name is 42883.
+  Status RegoperOid(std::string_view text, bool with_arguments, uint32_t* oid) const;
   // regnamespace output and input (3F000 for a schema Paceline has not).
   std::string NamespaceText(uint32_t oid) const;
   Status NamespaceOid(std::string_view text, uint32_t* oid) const;

@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "engine/catalog/catalog.h"
+#include "engine/sql/system_catalog/builtin_functions.h"
 #include "engine/sql/system_catalog/catalog_objects.h"
 #include "engine/sql/system_catalog/system_info.h"
 #include "engine/sql/system_catalog/system_relation.h"
@@ -136,11 +137,17 @@ void Types(const SystemInfo& info, const SystemRelation& rel, Rows* out) {
 }
 
 void AccessMethods(const SystemInfo&, const SystemRelation& rel, Rows* out) {
-  const std::tuple<uint32_t, const char*, const char*, const char*> methods[] = {
-      {2, "heap", "heap_tableam_handler", "t"}, {403, "btree", "bthandler", "i"}, {405, "hash", "hashhandler", "i"}};
-  for (const auto& [oid, name, handler, type] : methods) {
-    out->push_back(
-        CatalogRow(rel).Oid("oid", oid).Text("amname", name).Text("amhandler", handler).Text("amtype", type).Take());
+  // Each with its handler function's (kHandlerFunctions, in this order).
+  const std::tuple<uint32_t, const char*, const char*> methods[] = {{2, "heap", "t"}, {403, "btree", "i"}, {405, "hash", "i"}};
+  static_assert(std::size(methods) == std::size(kHandlerFunctions));
+  for (size_t i = 0; i < std::size(methods); ++i) {
+    const auto& [oid, name, type] = methods[i];
+    out->push_back(CatalogRow(rel)
+                       .Oid("oid", oid)
+                       .Text("amname", name)
+                       .Text("amhandler", kHandlerFunctions[i].name)
+                       .Text("amtype", type)
+                       .Take());
   }
 }
 
