@@ -43,6 +43,7 @@ struct ExplainNode {
   double total_ms = 0;
   uint64_t rows_removed = 0;
   bool shows_removed = false;
+  std::string removed_by = "Filter";  // "Rows Removed by <removed_by>": Filter, Join Filter
   std::vector<ExplainNode> children;
 };
 

@@ -55,6 +55,10 @@ std::string Actual(const ExplainNode& n) {
   return "  (actual " + time + "rows=" + Number(n.rows_per_loop, 0) + " loops=" + std::to_string(n.loops) + ")";
 }
 
+uint64_t RemovedPerLoop(const ExplainNode& n) {
+  return n.loops == 0 ? n.rows_removed : static_cast<uint64_t>(static_cast<double>(n.rows_removed) / n.loops + 0.5);
+}
+
 // Lines of `n`: its title at `indent` (after "->  " when `arrow`), its
 // properties `props` spaces in.
 void AppendText(const ExplainNode& n, size_t indent, bool arrow, std::vector<std::string>* out) {
@@ -67,8 +71,9 @@ void AppendText(const ExplainNode& n, size_t indent, bool arrow, std::vector<std
     for (size_t i = 0; i < values.size(); ++i) line += (i ? ", " : "") + values[i];
     out->push_back(std::move(line));
   }
-  if (n.shows_removed && n.executed) {
-    out->push_back(pad + "Rows Removed by Filter: " + std::to_string(n.rows_removed));
+  // Per loop, as PostgreSQL shows it; in text only when a row was removed.
+  if (n.shows_removed && n.executed && n.rows_removed > 0) {
+    out->push_back(pad + "Rows Removed by " + n.removed_by + ": " + std::to_string(RemovedPerLoop(n)));
   }
   for (const ExplainNode& child : n.children) {
     if (!child.subplan_name.empty()) {
@@ -104,7 +109,7 @@ Json NodeJson(const ExplainNode& n) {
   }
   for (const auto& [key, values] : n.lists) j[key] = values;
   for (const auto& [key, value] : n.properties) j[key] = value;
-  if (n.shows_removed && n.executed) j["Rows Removed by Filter"] = n.rows_removed;
+  if (n.shows_removed && n.executed) j["Rows Removed by " + n.removed_by] = RemovedPerLoop(n);
   if (!n.children.empty()) {
     Json plans = Json::array();
     for (const ExplainNode& child : n.children) plans.push_back(NodeJson(child));

@@ -146,7 +146,7 @@ void PlanExplainer::CountJoin(ExplainNode* node, const SelectPlan& plan, size_t 
 }
 
 ExplainNode PlanExplainer::Scan(const SourcePlan& source, const ExprScope& scope, int level,
-                                std::vector<std::string> shown) {
+                                std::vector<std::string> shown, std::vector<std::string>* join_filters) {
   ExplainNode node;
   std::vector<std::string> conditions;
   if (!source.table) {
@@ -189,12 +189,15 @@ ExplainNode PlanExplainer::Scan(const SourcePlan& source, const ExprScope& scope
   // are checked again: left out here, as PostgreSQL shows them once).
   shown.insert(shown.end(), conditions.begin(), conditions.end());
   std::vector<std::string> filters;
-  for (const auto& f : source.filters) {
-    std::string text = Expr(*f, scope, &node);
-    if (std::find(shown.begin(), shown.end(), text) == shown.end()) filters.push_back(std::move(text));
+  for (size_t i = 0; i < source.filters.size(); ++i) {
+    std::string text = Expr(*source.filters[i], scope, &node);
+    if (std::find(shown.begin(), shown.end(), text) != shown.end()) continue;
+    const bool local = std::find(source.local_filters.begin(), source.local_filters.end(), static_cast<int>(i)) !=
+                       source.local_filters.end();
+    (join_filters != nullptr && !local ? *join_filters : filters).push_back(std::move(text));
   }
   if (!filters.empty()) node.properties.emplace_back("Filter", Conjunction(filters));
-  Count(&node, &source, !filters.empty());
+  Count(&node, join_filters != nullptr ? static_cast<const void*>(&source.hash_build) : &source, !filters.empty());
   return node;
 }
 
@@ -210,24 +213,39 @@ ExplainNode PlanExplainer::Sources(const SelectPlan& plan, const ExprScope& scop
     ExplainNode join;
     join.join_type = source.full_join_left >= 0 ? "Full" : source.left_join ? "Left" : "Inner";
     // The hash keys' equalities are among the source's filters too
-    // (checked again per pair): shown once, as the Hash Cond.
-    std::vector<std::string> keys;
+    // (checked again per pair), written either way round: shown once, as
+    // the Hash Cond.
+    std::vector<std::string> keys, shown;
     for (size_t k = 0; k < source.hash_build.size() && k < source.hash_probe.size(); ++k) {
-      keys.push_back("(" + Expr(*source.hash_probe[k], scope, &join) + " = " +
-                     Expr(*source.hash_build[k], scope, &join) + ")");
+      const std::string probe = Expr(*source.hash_probe[k], scope, &join);
+      const std::string build = Expr(*source.hash_build[k], scope, &join);
+      keys.push_back("(" + probe + " = " + build + ")");
+      shown.insert(shown.end(), {keys.back(), "(" + build + " = " + probe + ")"});
     }
-    ExplainNode right = Scan(source, scope, static_cast<int>(i), keys);
+    ExplainNode right;
+    std::vector<std::string> join_filters;
     if (!source.hash_build.empty()) {
+      // The build side shows its own filters and the build's counts; the
+      // conditions checked per joined pair are the join's.
+      right = Over("Hash", Scan(source, scope, static_cast<int>(i), shown, &join_filters));
+      Count(&right, &source.hash_build, false);
       join.type = "Hash Join";
       join.properties.emplace_back("Hash Cond", Conjunction(keys));
-      right = Over("Hash", std::move(right));
+      if (!join_filters.empty()) join.properties.emplace_back("Join Filter", Conjunction(join_filters));
     } else {
+      right = Scan(source, scope, static_cast<int>(i), keys);
       join.type = "Nested Loop";
     }
     left.parent = "Outer";
     right.parent = "Inner";
     join.children.insert(join.children.begin(), {std::move(left), std::move(right)});
     CountJoin(&join, plan, i);
+    if (!join_filters.empty() && join.executed) {  // the pairs the per-pair conditions rejected
+      join.shows_removed = true;
+      join.removed_by = "Join Filter";
+      const NodeCounts* pairs = counters_->Find(&source);  // null when no outer row came
+      join.rows_removed = pairs != nullptr ? pairs->removed : 0;
+    }
     left = std::move(join);
   }
   return left;

@@ -56,8 +56,11 @@ class PlanExplainer {
   std::string Aggregate(const AggregateSpec& a, const ExprScope& scope, ExplainNode* host);
   std::string Window(const WindowSpec& w, const ExprScope& scope, ExplainNode* host);
   ExplainNode Sources(const SelectPlan& plan, const ExprScope& scope);
-  // `shown`: conditions shown elsewhere (a hash join's keys), left out of its Filter.
-  ExplainNode Scan(const SourcePlan& source, const ExprScope& scope, int level, std::vector<std::string> shown = {});
+  // `shown`: conditions shown elsewhere (a hash join's keys), left out of its
+  // Filter. `join_filters` (a hash join's build side): the conditions it
+  // checks per joined pair go there, and its counts are the build's.
+  ExplainNode Scan(const SourcePlan& source, const ExprScope& scope, int level, std::vector<std::string> shown = {},
+                   std::vector<std::string>* join_filters = nullptr);
   ExplainNode Derived(const DerivedPlan& derived, const std::string& alias, const ExprScope* outer);
   ExplainNode Insert(const InsertPlan& plan);
   ExplainNode Modify(const char* operation, const SourcePlan& target, const SelectPlan* join);
