@@ -195,6 +195,17 @@ TEST_P(ExplainTest, AnalyzeCountsAHashJoinsBuildOnce) {
   // A filter that removed nothing is not shown (text format), as PostgreSQL.
   lines = Lines(a_.get(), "EXPLAIN (ANALYZE, TIMING off) SELECT k FROM a WHERE v = 0");
   EXPECT_FALSE(Has(lines, "  Rows Removed by Filter: 0")) << Joined(lines);
+
+  // A LEFT join counts the rows it returns, NULL-extended ones included
+  // (a.k = 2 and 3 match nothing that passes the join filter); a row with a
+  // NULL key is read but not put in the hash table.
+  Ok(a_.get(), "INSERT INTO b VALUES (3, NULL, 'z')");
+  lines = Lines(a_.get(), "EXPLAIN (ANALYZE, TIMING off) SELECT a.k FROM a LEFT JOIN b ON b.v = a.v AND b.k + 0 >= a.k");
+  ASSERT_GE(lines.size(), 7u) << Joined(lines);
+  EXPECT_EQ(lines[0], "Hash Left Join  (actual rows=3 loops=1)") << Joined(lines);
+  EXPECT_EQ(lines[3], "  Rows Removed by Join Filter: 2") << Joined(lines);
+  EXPECT_EQ(lines[5], "  ->  Hash  (actual rows=2 loops=1)") << Joined(lines);
+  EXPECT_EQ(lines[6], "        ->  Seq Scan on b  (actual rows=3 loops=1)") << Joined(lines);
 }
 
 // The time of each node, as PostgreSQL shows it: "actual time=startup..total"

@@ -220,7 +220,7 @@ Status Binder::BindRegCast(const Expr& e, Context& ctx, BoundExprPtr* out) {
   PL_RETURN_IF_ERROR(BindExpr(*e.left, ctx, &child));
   const bool input = IsUnknown(*child) || child->type.IsString();
   if (!input && !child->type.IsInteger()) {
-    return Status("42846", "cannot cast type " + TypeText(child->type) + " to " + type, Pos(e.location));
+    return Status(sqlstate::kCannotCoerce, "cannot cast type " + TypeText(child->type) + " to " + type, Pos(e.location));
   }
   ScalarFunction function;
   if (type == "regclass") {

@@ -73,24 +73,23 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
         const CatalogObjects objects(ctx.system->catalog());
         std::string types;
         for (uint32_t t : f->arg_types) types += (types.empty() ? "" : ",") + objects.FormatType(t, std::nullopt).value_or("???");
-        *out = Value::Text(f->name + "(" + types + ")");
+        *out = Value::Text(QuoteIdent(f->name) + "(" + types + ")");
         return Status::OK();
       }
       [[fallthrough]];
     case ScalarFunction::kRegprocOut: {
       // "-" for no function, as PostgreSQL's regprocout; a built-in
-      // function and the access methods' handlers by name; any other OID
-      // as its number.
+      // function and a support function (a type's input, ..) by name; any
+      // other OID as its number.
       const uint32_t oid = args[0].is_null() ? 0 : OidArg(args[0]);
       const BuiltinFunction* f = BuiltinFunctionByOid(oid);
+      const char* support = SupportFunctionName(oid);
       if (args[0].is_null()) {
         *out = Value::Null(TypeId::kText);
       } else if (f != nullptr) {
-        *out = Value::Text(f->overloaded ? "pg_catalog." + f->name : f->name);
+        *out = Value::Text(f->overloaded ? "pg_catalog." + QuoteIdent(f->name) : QuoteIdent(f->name));
       } else {
-        const auto handler = std::find_if(std::begin(kHandlerFunctions), std::end(kHandlerFunctions),
-                                          [&](const HandlerFunction& h) { return h.oid == oid; });
-        *out = Value::Text(oid == 0 ? "-" : handler != std::end(kHandlerFunctions) ? handler->name : std::to_string(oid));
+        *out = Value::Text(oid == 0 ? "-" : support != nullptr ? QuoteIdent(support) : std::to_string(oid));
       }
       return Status::OK();
     }

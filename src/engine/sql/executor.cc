@@ -276,11 +276,15 @@ Status Executor::ProbeHash(const SourcePlan& source, int level, const std::vecto
   if (!table.built()) {
     // Every row of the source that passes its own filters, by key. Reading
     // the whole source declares and reads it as a nested loop's full scan
-    // would, once per statement. EXPLAIN ANALYZE counts the build apart
-    // (keyed by hash_build), as PostgreSQL's Hash node under the join.
-    NodeCounts* counts = counters_ != nullptr ? &counters_->Of(&source.hash_build) : nullptr;
+    // would, once per statement. EXPLAIN ANALYZE counts the build apart,
+    // as PostgreSQL's Hash node under the join.
+    NodeCounts* counts = counters_ != nullptr ? &counters_->Of(&source, CountedPart::kBuildScan) : nullptr;
+    NodeCounts* hashed = counters_ != nullptr ? &counters_->Of(&source, CountedPart::kHashed) : nullptr;
     const uint64_t start = counts != nullptr && counters_->timing() ? SteadyNowNs() : 0;
-    if (counts != nullptr) ++counts->loops;
+    if (counts != nullptr) {
+      ++counts->loops;
+      ++hashed->loops;
+    }
     Status status;
     PL_RETURN_IF_ERROR(Scan(source, source.access, [&](const Tuple* t, Row* row) {
       tuples_[level] = t;
@@ -301,6 +305,7 @@ Status Executor::ProbeHash(const SourcePlan& source, int level, const std::vecto
         if (key[i].is_null()) return true;
       }
       table.Add(std::move(key), {t, row});
+      if (hashed != nullptr) ++hashed->rows;
       return true;
     }));
     PL_RETURN_IF_ERROR(status);
@@ -309,6 +314,8 @@ Status Executor::ProbeHash(const SourcePlan& source, int level, const std::vecto
       const uint64_t took = SteadyNowNs() - start;
       counts->startup_ns += took;  // the hash is ready when it is built
       counts->total_ns += took;
+      hashed->startup_ns += took;
+      hashed->total_ns += took;
     }
   }
   std::vector<Value> key(width);
@@ -322,6 +329,7 @@ Status Executor::ProbeHash(const SourcePlan& source, int level, const std::vecto
 
 Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink, int nulled_from) {
   PL_RETURN_IF_ERROR(CheckStackDepth());  // one level per joined table
+  if (counters_ != nullptr && level > 0) ++counters_->Of(&plan.sources[level - 1], CountedPart::kJoinOutput).rows;
   // A row got here: the outer-joined groups that ended one level up matched.
   if (level > 0) {
     for (int g : plan.sources[level - 1].closes_groups) {

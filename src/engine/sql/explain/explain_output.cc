@@ -1,6 +1,7 @@
 // ExplainOutput (see explain_output.h).
 #include "engine/sql/explain/explain_output.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -55,8 +56,9 @@ std::string Actual(const ExplainNode& n) {
   return "  (actual " + time + "rows=" + Number(n.rows_per_loop, 0) + " loops=" + std::to_string(n.loops) + ")";
 }
 
+// As PostgreSQL rounds it (%.0f: half to even).
 uint64_t RemovedPerLoop(const ExplainNode& n) {
-  return n.loops == 0 ? n.rows_removed : static_cast<uint64_t>(static_cast<double>(n.rows_removed) / n.loops + 0.5);
+  return static_cast<uint64_t>(std::nearbyint(static_cast<double>(n.rows_removed) / std::max<uint64_t>(n.loops, 1)));
 }
 
 // Lines of `n`: its title at `indent` (after "->  " when `arrow`), its
@@ -104,7 +106,7 @@ Json NodeJson(const ExplainNode& n) {
     j["Actual Total Time"] = Ms(n.total_ms);
   }
   if (n.has_counts) {
-    j["Actual Rows"] = n.executed ? static_cast<uint64_t>(n.rows_per_loop + 0.5) : 0;
+    j["Actual Rows"] = n.executed ? static_cast<uint64_t>(std::nearbyint(n.rows_per_loop)) : 0;
     j["Actual Loops"] = n.loops;
   }
   for (const auto& [key, values] : n.lists) j[key] = values;

@@ -12,7 +12,8 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
+#include <map>
+#include <utility>
 
 namespace paceline::sql {
 
@@ -29,22 +30,31 @@ struct NodeCounts {
   uint64_t total_ns = 0;
 };
 
+// Which of a FROM source's nodes a count is for: the source's scan (its
+// rows per loop, after its filters; for a hashed source, the joined pairs
+// and those its per-pair conditions removed), the scan under a hash
+// join's Hash (rows that passed the source's own filters), the Hash (rows
+// put in the table: not those with a NULL key), or the join that ends
+// with the source (the rows that come out of it, NULL-extended ones
+// included).
+enum class CountedPart { kNode, kBuildScan, kHashed, kJoinOutput };
+
 class PlanCounters {
  public:
   // EXPLAIN (ANALYZE, TIMING off) counts rows only.
   explicit PlanCounters(bool timing = true) : timing_(timing) {}
   bool timing() const { return timing_; }
-  NodeCounts& Of(const void* node) { return counts_[node]; }
+  NodeCounts& Of(const void* node, CountedPart part = CountedPart::kNode) { return counts_[{node, part}]; }
   // Null when the node never started.
-  const NodeCounts* Find(const void* node) const {
-    auto it = counts_.find(node);
+  const NodeCounts* Find(const void* node, CountedPart part = CountedPart::kNode) const {
+    auto it = counts_.find({node, part});
     return it == counts_.end() ? nullptr : &it->second;
   }
   void Clear() { counts_.clear(); }
 
  private:
   bool timing_;
-  std::unordered_map<const void*, NodeCounts> counts_;
+  std::map<std::pair<const void*, CountedPart>, NodeCounts> counts_;  // only while explaining
 };
 
 }  // namespace paceline::sql

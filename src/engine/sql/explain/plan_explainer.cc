@@ -105,10 +105,10 @@ std::string PlanExplainer::Expr(const BoundExpr& e, const ExprScope& scope, Expl
   return out;
 }
 
-void PlanExplainer::Count(ExplainNode* node, const void* key, bool removed) const {
+void PlanExplainer::Count(ExplainNode* node, const void* key, bool removed, CountedPart part) const {
   if (counters_ == nullptr) return;
   node->has_counts = true;
-  const NodeCounts* c = counters_->Find(key);
+  const NodeCounts* c = counters_->Find(key, part);
   node->executed = c != nullptr && c->loops > 0;
   if (!node->executed) return;
   node->loops = c->loops;
@@ -129,11 +129,11 @@ void PlanExplainer::CountJoin(ExplainNode* node, const SelectPlan& plan, size_t 
   if (counters_ == nullptr) return;
   node->has_counts = true;
   const NodeCounts* first = counters_->Find(&plan.sources[0]);
-  const NodeCounts* inner = counters_->Find(&plan.sources[level]);
+  const NodeCounts* out = counters_->Find(&plan.sources[level], CountedPart::kJoinOutput);
   node->executed = first != nullptr && first->loops > 0;
   if (!node->executed) return;
   node->loops = first->loops;  // the join starts when its query does
-  node->rows_per_loop = inner == nullptr ? 0 : static_cast<double>(inner->rows) / static_cast<double>(first->loops);
+  node->rows_per_loop = out == nullptr ? 0 : static_cast<double>(out->rows) / static_cast<double>(first->loops);
   // The join's time is that of the sources it joins (their own times summed).
   uint64_t startup_ns = 0, total_ns = 0;
   for (size_t i = 0; i <= level; ++i) {
@@ -197,7 +197,7 @@ ExplainNode PlanExplainer::Scan(const SourcePlan& source, const ExprScope& scope
     (join_filters != nullptr && !local ? *join_filters : filters).push_back(std::move(text));
   }
   if (!filters.empty()) node.properties.emplace_back("Filter", Conjunction(filters));
-  Count(&node, join_filters != nullptr ? static_cast<const void*>(&source.hash_build) : &source, !filters.empty());
+  Count(&node, &source, !filters.empty(), join_filters != nullptr ? CountedPart::kBuildScan : CountedPart::kNode);
   return node;
 }
 
@@ -228,7 +228,7 @@ ExplainNode PlanExplainer::Sources(const SelectPlan& plan, const ExprScope& scop
       // The build side shows its own filters and the build's counts; the
       // conditions checked per joined pair are the join's.
       right = Over("Hash", Scan(source, scope, static_cast<int>(i), shown, &join_filters));
-      Count(&right, &source.hash_build, false);
+      Count(&right, &source, false, CountedPart::kHashed);
       join.type = "Hash Join";
       join.properties.emplace_back("Hash Cond", Conjunction(keys));
       if (!join_filters.empty()) join.properties.emplace_back("Join Filter", Conjunction(join_filters));

@@ -70,7 +70,7 @@ class PlanExplainer {
   // Conjuncts as one condition: "(a = 1)", "((a = 1) AND (b = 2))".
   static std::string Conjunction(const std::vector<std::string>& parts);
   // Sets the node's counts from counters_ (when analyzing).
-  void Count(ExplainNode* node, const void* key, bool removed) const;
+  void Count(ExplainNode* node, const void* key, bool removed, CountedPart part = CountedPart::kNode) const;
   // The rows produced at join level `level` (those of its inner source).
   void CountJoin(ExplainNode* node, const SelectPlan& plan, size_t level) const;
   // Sets the node's times per loop from nanoseconds summed over `loops` (with timing on).

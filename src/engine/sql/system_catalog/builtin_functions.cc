@@ -41,6 +41,11 @@ struct GeneratedRow {
   const char* sql_body;
 };
 
+struct SupportFunctionRow {
+  uint32_t oid;
+  const char* name;
+};
+
 constexpr GeneratedRow kRows[] = {
 #include "engine/sql/system_catalog/builtin_function_rows.inc"
 };
@@ -58,15 +63,32 @@ std::vector<std::string> Split(std::string_view text, char separator) {
   return out;
 }
 
+struct SubstitutedType {
+  uint32_t oid;
+  const char* name;
+  uint32_t paceline_oid;
+};
+// PostgreSQL's types that Paceline holds in another form (see the header).
+constexpr SubstitutedType kSubstitutedTypes[] = {
+    {18, "char", 25}, {19, "name", 25}, {194, "pg_node_tree", 25}, {1003, "_name", 1009},
+    {24, "regproc", 26}, {2202, "regprocedure", 26}, {2203, "regoper", 26}, {2204, "regoperator", 26},
+    {2205, "regclass", 26}, {2206, "regtype", 26}, {3734, "regconfig", 26}, {4089, "regnamespace", 26},
+    {4096, "regrole", 26},
+};
+
+constexpr SupportFunctionRow kSupportFunctions[] = {
+#include "engine/sql/system_catalog/support_function_rows.inc"
+};
+
+constexpr TypeFunctions kTypeFunctions[] = {
+#include "engine/sql/system_catalog/type_function_rows.inc"
+};
+
 // A type OID of PostgreSQL's as Paceline names it (see the header), or
 // nullopt when Paceline has no such type.
 std::optional<uint32_t> PacelineType(uint32_t oid) {
-  switch (oid) {
-    case 18: case 19: case 194: return 25;  // "char", name, pg_node_tree → text
-    case 1003: return 1009;                 // name[] → text[]
-    case 24: case 2202: case 2203: case 2204: case 2205: case 2206: case 3734: case 4089: case 4096:
-      return 26;  // regproc, regprocedure, regoper, regoperator, regclass, regtype, regconfig, regnamespace, regrole
-    default: break;
+  for (const SubstitutedType& s : kSubstitutedTypes) {
+    if (s.oid == oid) return s.paceline_oid;
   }
   for (const BuiltinType& b : BuiltinTypes()) {
     if (b.oid == oid) return oid;
@@ -136,6 +158,35 @@ const BuiltinFunction* BuiltinFunctionByOid(uint32_t oid) {
   const std::vector<BuiltinFunction>& all = BuiltinFunctions();
   auto it = std::lower_bound(all.begin(), all.end(), oid, [](const BuiltinFunction& f, uint32_t o) { return f.oid < o; });
   return it != all.end() && it->oid == oid ? &*it : nullptr;
+}
+
+const char* SupportFunctionName(uint32_t oid) {
+  auto it = std::lower_bound(std::begin(kSupportFunctions), std::end(kSupportFunctions), oid,
+                             [](const SupportFunctionRow& f, uint32_t o) { return f.oid < o; });
+  return it != std::end(kSupportFunctions) && it->oid == oid ? it->name : nullptr;
+}
+
+uint32_t SupportFunctionOid(std::string_view name) {
+  for (const SupportFunctionRow& f : kSupportFunctions) {
+    if (f.name == name) return f.oid;
+  }
+  return 0;
+}
+
+const TypeFunctions* TypeFunctionsOf(uint32_t type_oid) {
+  auto it = std::lower_bound(std::begin(kTypeFunctions), std::end(kTypeFunctions), type_oid,
+                             [](const TypeFunctions& f, uint32_t o) { return f.type < o; });
+  return it != std::end(kTypeFunctions) && it->type == type_oid ? &*it : nullptr;
+}
+
+uint32_t BuiltinArgumentTypeOid(std::string_view name) {
+  for (const SubstitutedType& s : kSubstitutedTypes) {
+    if (s.name == name) return s.paceline_oid;
+  }
+  for (const PseudoType& p : PseudoTypes()) {
+    if (p.name == name) return p.oid;
+  }
+  return 0;
 }
 
 std::string FunctionArgumentsText(const BuiltinFunction& f, const CatalogObjects& objects, bool with_defaults) {
@@ -213,7 +264,7 @@ void Functions(const SystemInfo&, const SystemRelation& rel, std::vector<std::ve
         .Set("procost", Value::Float32(static_cast<float>(f.cost)))
         .Set("prorows", Value::Float32(static_cast<float>(f.rows)))
         .Oid("provariadic", f.variadic)
-        .Text("prosupport", f.support.empty() ? "-" : f.support)
+        .Oid("prosupport", f.support.empty() ? 0 : SupportFunctionOid(f.support))
         .Text("prokind", std::string(1, f.kind))
         .Bool("prosecdef", false)
         .Bool("proleakproof", f.leakproof)

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace paceline::sql {
@@ -45,7 +46,7 @@ struct BuiltinFunction {
   std::string description;              // pg_description's, as PostgreSQL's ("" for none)
   std::string support;                  // prosupport's name ("" for none)
   bool leakproof = false;
-  std::string sql_body;  // a LANGUAGE sql function's body (RETURN .. / BEGIN ATOMIC .. END), or 
+  std::string sql_body;  // a LANGUAGE sql function's body (RETURN .. / BEGIN ATOMIC .. END), or empty
   // PostgreSQL 15 has more than one function of this name (its rows Paceline
   // drops included): regproc output qualifies it ("pg_catalog.lower"), as
   // its name alone would not name one function there.
@@ -66,12 +67,27 @@ std::string FunctionResultText(const BuiltinFunction& f, const CatalogObjects& o
 // make `f` (not for an aggregate, which has none), as PostgreSQL prints it.
 std::string FunctionDefinitionText(const BuiltinFunction& f, const CatalogObjects& objects);
 
-// The access methods' handler functions (pg_am.amhandler), which pg_proc
-// does not list: their names by OID for regproc output and input.
-struct HandlerFunction {
-  uint32_t oid;
-  const char* name;
+// The functions other catalogs name by OID (pg_type's input, output, ..
+// functions, pg_am's handlers, pg_proc's planner support functions),
+// PostgreSQL 15's (support_function_rows.inc): pg_proc does not list them,
+// as Paceline does not call them, but regproc prints and reads their names.
+// The name of the one with `oid`, or nullptr; the OID of the one named
+// `name`, or 0.
+const char* SupportFunctionName(uint32_t oid);
+uint32_t SupportFunctionOid(std::string_view name);
+
+// The functions pg_type names for a base or pseudo-type (PostgreSQL 15's,
+// type_function_rows.inc; 0 for none).
+struct TypeFunctions {
+  uint32_t type, input, output, receive, send, modin, modout, analyze, subscript;
 };
-inline constexpr HandlerFunction kHandlerFunctions[] = {{3, "heap_tableam_handler"}, {330, "bthandler"}, {331, "hashhandler"}};
+// Those of the type with `type_oid`, or nullptr.
+const TypeFunctions* TypeFunctionsOf(uint32_t type_oid);
+
+// A type name as regprocedure input reads an argument (lower case,
+// unquoted) that Paceline's BuiltinFunction rows hold in another form or
+// as a pseudo-type: its OID as the rows hold it ("name" → text's,
+// "regclass" → oid's, "anyarray" → anyarray's), or 0 for another name.
+uint32_t BuiltinArgumentTypeOid(std::string_view name);
 
 }  // namespace paceline::sql

@@ -464,8 +464,13 @@ Status CatalogObjects::RegprocOid(std::string_view text, bool with_arguments, ui
         const size_t first = item.find_first_not_of(" \t\n\r\f\v");
         if (first == std::string_view::npos) return Status(sqlstate::kInvalidTextRepresentation, "expected a type name");
         item = item.substr(first, item.find_last_not_of(" \t\n\r\f\v") - first + 1);
-        uint32_t type = 0;
-        PL_RETURN_IF_ERROR(RegtypeOid(item, &type));
+        // The types the rows hold in another form, and the pseudo-types,
+        // first ("name", "regclass", anyarray, "any"); then any type.
+        std::vector<std::string> type_parts;
+        uint32_t type = RegclassNameParts(item, &type_parts).ok() && type_parts.size() == 1
+                            ? BuiltinArgumentTypeOid(type_parts[0])
+                            : 0;
+        if (type == 0) PL_RETURN_IF_ERROR(RegtypeOid(item, &type));
         arg_types.push_back(type);
         start = i + 1;
       }
@@ -485,18 +490,15 @@ Status CatalogObjects::RegprocOid(std::string_view text, bool with_arguments, ui
   }
   size_t found = 0;
   for (const BuiltinFunction& f : BuiltinFunctions()) {
-    if (f.name == name && (!with_arguments || f.arg_types == arg_types)) {
-      *oid = f.oid;
-      ++found;
-    }
+    if (f.name != name || (with_arguments && f.arg_types != arg_types)) continue;
+    *oid = f.oid;
+    // PostgreSQL has more functions of the name (the overloads Paceline
+    // does not list included): a name alone names none of them there.
+    found += with_arguments || !f.overloaded ? 1 : 2;
   }
-  if (!with_arguments) {
-    for (const HandlerFunction& h : kHandlerFunctions) {
-      if (h.name == name) {
-        *oid = h.oid;
-        ++found;
-      }
-    }
+  if (!with_arguments && found == 0) {
+    *oid = SupportFunctionOid(name);
+    found = *oid != 0 ? 1 : 0;
   }
   if (found == 0) return not_found();
   if (found > 1) return Status(sqlstate::kAmbiguousFunction, "more than one function named \"" + std::string(text) + "\"");
@@ -521,7 +523,8 @@ Status CatalogObjects::NamespaceOid(std::string_view text, uint32_t* oid) const 
       return Status::OK();
     }
   }
-  return Status(sqlstate::kInvalidSchemaName, "schema \"" + std::string(text) + "\" does not exist");
+  return Status(sqlstate::kInvalidSchemaName,
+                "schema \"" + (parts.size() == 1 ? parts[0] : std::string(text)) + "\" does not exist");
 }
 
 std::string CatalogObjects::NamespaceText(uint32_t oid) const {

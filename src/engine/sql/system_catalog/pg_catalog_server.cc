@@ -35,19 +35,26 @@ const char* Category(const Type& t) {
   }
 }
 
-// The prefix of a type's I/O function names ("int4" of int4in).
-std::string IoName(const Type& t) {
-  if (t.vector) return t.ToString();
-  return t.IsArray() ? "array" : std::string(TypeIdName(t.id));
-}
-
 }  // namespace
+
+// pg_type's function columns (regproc: OIDs here), 0 ("-") for none.
+void SetTypeFunctions(CatalogRow* row, const TypeFunctions* f) {
+  const TypeFunctions none{};
+  if (f == nullptr) f = &none;
+  row->Oid("typinput", f->input)
+      .Oid("typoutput", f->output)
+      .Oid("typreceive", f->receive)
+      .Oid("typsend", f->send)
+      .Oid("typmodin", f->modin)
+      .Oid("typmodout", f->modout)
+      .Oid("typanalyze", f->analyze)
+      .Oid("typsubscript", f->subscript);
+}
 
 void Types(const SystemInfo& info, const SystemRelation& rel, Rows* out) {
   for (const BuiltinType& b : BuiltinTypes()) {
     const Type& t = b.type;
     const int16_t len = t.IsArray() ? -1 : t.WireSize();
-    const std::string io = IoName(t);
     const char* align = len == 2 ? "s" : len == 8 ? "d" : len == 1 || len == -2 ? "c" : "i";
     CatalogRow row(rel);
     row.Oid("oid", b.oid)
@@ -64,24 +71,16 @@ void Types(const SystemInfo& info, const SystemRelation& rel, Rows* out) {
                                     t.id == TypeId::kBool || t.id == TypeId::kTimestampTz)
         .Bool("typisdefined", true)
         .Text("typdelim", ",")
-        .Text("typsubscript", t.IsArray() ? "array_subscript_handler" : "-")
         .Oid("typelem", t.IsArray() ? Type(t.element).Oid() : 0)
         .Oid("typarray", t.IsArray() ? 0 : ArrayOid(t.id))
-        .Text("typinput", io + "_in")
-        .Text("typoutput", io + "_out")
-        .Text("typreceive", io + "_recv")
-        .Text("typsend", io + "_send")
-        .Text("typmodin", "-")
-        .Text("typmodout", "-")
-        .Text("typanalyze", "-")
         .Text("typalign", align)
         .Text("typstorage", len > 0 ? "p" : t.id == TypeId::kNumeric ? "m" : "x")
         .Int("typtypmod", -1)
         .Oid("typcollation", t.IsString() || (t.IsArray() && Type(t.element).IsString()) ? 100 : 0);
+    SetTypeFunctions(&row, TypeFunctionsOf(b.oid));
     out->push_back(row.Take());
   }
   for (const PseudoType& p : PseudoTypes()) {
-    const std::string io = p.name;
     CatalogRow row(rel);
     row.Oid("oid", p.oid)
         .Text("typname", p.name)
@@ -93,17 +92,10 @@ void Types(const SystemInfo& info, const SystemRelation& rel, Rows* out) {
         .Text("typcategory", "P")
         .Bool("typisdefined", true)
         .Text("typdelim", ",")
-        .Text("typsubscript", "-")
-        .Text("typinput", io + "_in")
-        .Text("typoutput", io + "_out")
-        .Text("typreceive", p.array ? io + "_recv" : "-")
-        .Text("typsend", p.array ? io + "_send" : "-")
-        .Text("typmodin", "-")
-        .Text("typmodout", "-")
-        .Text("typanalyze", "-")
         .Text("typalign", p.array ? "d" : "i")
         .Text("typstorage", p.array ? "x" : "p")
         .Int("typtypmod", -1);
+    SetTypeFunctions(&row, TypeFunctionsOf(p.oid));
     out->push_back(row.Take());
   }
   const CatalogObjects objects(info.catalog());
@@ -118,34 +110,32 @@ void Types(const SystemInfo& info, const SystemRelation& rel, Rows* out) {
         .Text("typcategory", Category(d->type))
         .Bool("typisdefined", true)
         .Text("typdelim", ",")
-        .Text("typsubscript", "-")
-        .Text("typinput", "domain_in")
-        .Text("typoutput", IoName(d->type) + "_out")
-        .Text("typreceive", "domain_recv")
-        .Text("typsend", IoName(d->type) + "_send")
-        .Text("typmodin", "-")
-        .Text("typmodout", "-")
-        .Text("typanalyze", "-")
         .Text("typalign", "i")
         .Text("typstorage", "p")
         .Bool("typnotnull", d->not_null)
         .Oid("typbasetype", d->type.Oid())
         .Int("typtypmod", d->type.WireModifier())
         .Oid("typcollation", d->type.IsString() ? 100 : 0);
+    // A domain reads through domain_in/domain_recv and writes as its base type.
+    TypeFunctions functions{};
+    if (const TypeFunctions* base = TypeFunctionsOf(d->type.Oid())) functions = *base;
+    functions.input = SupportFunctionOid("domain_in");
+    functions.receive = SupportFunctionOid("domain_recv");
+    functions.modin = functions.modout = functions.analyze = functions.subscript = 0;
+    SetTypeFunctions(&row, &functions);
     out->push_back(row.Take());
   }
 }
 
 void AccessMethods(const SystemInfo&, const SystemRelation& rel, Rows* out) {
-  // Each with its handler function's (kHandlerFunctions, in this order).
-  const std::tuple<uint32_t, const char*, const char*> methods[] = {{2, "heap", "t"}, {403, "btree", "i"}, {405, "hash", "i"}};
-  static_assert(std::size(methods) == std::size(kHandlerFunctions));
-  for (size_t i = 0; i < std::size(methods); ++i) {
-    const auto& [oid, name, type] = methods[i];
+  // PostgreSQL's, with their handler functions (support functions).
+  const std::tuple<uint32_t, const char*, const char*, const char*> methods[] = {
+      {2, "heap", "heap_tableam_handler", "t"}, {403, "btree", "bthandler", "i"}, {405, "hash", "hashhandler", "i"}};
+  for (const auto& [oid, name, handler, type] : methods) {
     out->push_back(CatalogRow(rel)
                        .Oid("oid", oid)
                        .Text("amname", name)
-                       .Text("amhandler", kHandlerFunctions[i].name)
+                       .Oid("amhandler", SupportFunctionOid(handler))
                        .Text("amtype", type)
                        .Take());
   }

@@ -1,8 +1,8 @@
 // The registry of system relations (see system_relation.h): each table's
 // columns, as PostgreSQL 15 declares them ("char" is text here, name text
-// subscripted as a name, regproc text where it holds a name (pg_am) and
-// oid where it is empty, pg_node_tree the
-// expression's text), and each view's query.
+// subscripted as a name, the reg* types oid — regproc's OIDs are
+// PostgreSQL's, the names print through a cast, typinput::regproc —,
+// pg_node_tree the expression's text), and each view's query.
 #include "engine/sql/system_catalog/system_relation.h"
 
 #include <cassert>
@@ -71,12 +71,12 @@ std::vector<SystemRelation> MakeRelations() {
       Table("pg_namespace", 2615, "oid oid, nspname name, nspowner oid, nspacl text[]", system_rows::Namespaces),
       Table("pg_class", 1259, "oid oid, relname name, relnamespace oid, reltype oid, reloftype oid, relowner oid, relam oid, relfilenode oid, reltablespace oid, relpages int4, reltuples float4, relallvisible int4, reltoastrelid oid, relhasindex bool, relisshared bool, relpersistence text, relkind text, relnatts int2, relchecks int2, relhasrules bool, relhastriggers bool, relhassubclass bool, relrowsecurity bool, relforcerowsecurity bool, relispopulated bool, relreplident text, relispartition bool, relrewrite oid, relfrozenxid int8, relminmxid int8, relacl text[], reloptions text[], relpartbound text", system_rows::Classes),
       Table("pg_attribute", 1249, "attrelid oid, attname name, atttypid oid, attstattarget int4, attlen int2, attnum int2, attndims int4, attcacheoff int4, atttypmod int4, attbyval bool, attalign text, attstorage text, attcompression text, attnotnull bool, atthasdef bool, atthasmissing bool, attidentity text, attgenerated text, attisdropped bool, attislocal bool, attinhcount int4, attcollation oid, attacl text[], attoptions text[], attfdwoptions text[], attmissingval text", system_rows::Attributes),
-      Table("pg_type", 1247, "oid oid, typname name, typnamespace oid, typowner oid, typlen int2, typbyval bool, typtype text, typcategory text, typispreferred bool, typisdefined bool, typdelim text, typrelid oid, typsubscript text, typelem oid, typarray oid, typinput text, typoutput text, typreceive text, typsend text, typmodin text, typmodout text, typanalyze text, typalign text, typstorage text, typnotnull bool, typbasetype oid, typtypmod int4, typndims int4, typcollation oid, typdefaultbin text, typdefault text, typacl text[]", system_rows::Types),
+      Table("pg_type", 1247, "oid oid, typname name, typnamespace oid, typowner oid, typlen int2, typbyval bool, typtype text, typcategory text, typispreferred bool, typisdefined bool, typdelim text, typrelid oid, typsubscript oid, typelem oid, typarray oid, typinput oid, typoutput oid, typreceive oid, typsend oid, typmodin oid, typmodout oid, typanalyze oid, typalign text, typstorage text, typnotnull bool, typbasetype oid, typtypmod int4, typndims int4, typcollation oid, typdefaultbin text, typdefault text, typacl text[]", system_rows::Types),
       Table("pg_index", 2610, "indexrelid oid, indrelid oid, indnatts int2, indnkeyatts int2, indisunique bool, indnullsnotdistinct bool, indisprimary bool, indisexclusion bool, indimmediate bool, indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool, indisreplident bool, indkey int2vector, indcollation oidvector, indclass oidvector, indoption int2vector, indexprs text, indpred text", system_rows::Indexes),
       Table("pg_constraint", 2606, "oid oid, conname name, connamespace oid, contype text, condeferrable bool, condeferred bool, convalidated bool, conrelid oid, contypid oid, conindid oid, conparentid oid, confrelid oid, confupdtype text, confdeltype text, confmatchtype text, conislocal bool, coninhcount int4, connoinherit bool, conkey int2[], confkey int2[], conpfeqop oid[], conppeqop oid[], conffeqop oid[], confdelsetcols int2[], conexclop oid[], conbin text", system_rows::Constraints),
       Table("pg_attrdef", 2604, "oid oid, adrelid oid, adnum int2, adbin text", system_rows::AttributeDefaults),
       Table("pg_sequence", 2224, "seqrelid oid, seqtypid oid, seqstart int8, seqincrement int8, seqmax int8, seqmin int8, seqcache int8, seqcycle bool", system_rows::SequenceRows),
-      Table("pg_am", 2601, "oid oid, amname name, amhandler text, amtype text", system_rows::AccessMethods),
+      Table("pg_am", 2601, "oid oid, amname name, amhandler oid, amtype text", system_rows::AccessMethods),
       Table("pg_database", 1262, "oid oid, datname name, datdba oid, encoding int4, datlocprovider text, datistemplate bool, datallowconn bool, datconnlimit int4, datfrozenxid int8, datminmxid int8, dattablespace oid, datcollate text, datctype text, daticulocale text, datcollversion text, datacl text[]", system_rows::Databases),
       Table("pg_roles", 12000, "rolname name, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, rolvaliduntil timestamptz, rolbypassrls bool, rolconfig text[], oid oid", system_rows::Roles),
       Table("pg_authid", 1260, "oid oid, rolname name, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolbypassrls bool, rolconnlimit int4, rolpassword text, rolvaliduntil timestamptz", system_rows::Roles),
@@ -120,7 +120,7 @@ std::vector<SystemRelation> MakeRelations() {
             "partrelid oid, partstrat text, partnatts int2, partdefid oid, partattrs int2vector, partclass oidvector, "
             "partcollation oidvector, partexprs text",
             system_rows::None),
-      Table("pg_proc", 1255, "oid oid, proname name, pronamespace oid, proowner oid, prolang oid, procost float4, prorows float4, provariadic oid, prosupport text, prokind text, prosecdef bool, proleakproof bool, proisstrict bool, proretset bool, provolatile text, proparallel text, pronargs int2, pronargdefaults int2, prorettype oid, proargtypes oidvector, proallargtypes oid[], proargmodes text[], proargnames text[], proargdefaults text, protrftypes oid[], prosrc text, probin text, prosqlbody text, proconfig text[], proacl text[]", system_rows::Functions),
+      Table("pg_proc", 1255, "oid oid, proname name, pronamespace oid, proowner oid, prolang oid, procost float4, prorows float4, provariadic oid, prosupport oid, prokind text, prosecdef bool, proleakproof bool, proisstrict bool, proretset bool, provolatile text, proparallel text, pronargs int2, pronargdefaults int2, prorettype oid, proargtypes oidvector, proallargtypes oid[], proargmodes text[], proargnames text[], proargdefaults text, protrftypes oid[], prosrc text, probin text, prosqlbody text, proconfig text[], proacl text[]", system_rows::Functions),
       Table("pg_language", 2612,
             "oid oid, lanname name, lanowner oid, lanispl bool, lanpltrusted bool, lanplcallfoid oid, "
             "laninline oid, lanvalidator oid, lanacl text[]",
