@@ -11,23 +11,51 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string_view>
 
 #include "common/status.h"
 
 namespace paceline::cc {
 
+// Every reason, in one list: X(enumerator, name for statistics and logs,
+// conflict, still running). A *conflict* is retried and counted as an
+// abort in History (every reason but kNone and kLockTimeout). *Still
+// running*: the transaction that caused the conflict was running when it
+// did (it holds the lock, or its uncommitted row the key), so a retry at
+// once meets it again; OCC's validation failures come from transactions
+// that have committed.
+#define PACELINE_ABORT_REASONS(X)                                                                     \
+  X(kNone, "none", false, false)                                                                      \
+  X(kReadValidation, "read-validation", true, false) /* OCC: a row read changed before commit */       \
+  X(kPhantom, "phantom", true, false)    /* OCC: a scanned range or missed key gained a row */         \
+  X(kLockConflict, "lock-conflict", true, true) /* 2PL NO_WAIT: a lock was held by another */          \
+  X(kDie, "die", true, true)              /* 2PL WAIT_DIE: a younger requester met an older holder */  \
+  X(kWounded, "wounded", true, true)      /* 2PL WOUND_WAIT: an older transaction took our lock */     \
+  X(kUniqueConflict, "unique-conflict", true, true) /* another's uncommitted row holds the key */      \
+  X(kLockTimeout, "lock-timeout", false, false)     /* waited longer than lock_timeout (55P03) */
+
 enum class AbortReason {
-  kNone = 0,
-  kReadValidation,  // OCC: a row read changed before commit
-  kPhantom,         // OCC: a scanned range or missed key gained a row
-  kLockConflict,    // 2PL NO_WAIT: a lock was held by another transaction
-  kDie,             // 2PL WAIT_DIE: a younger requester met an older holder
-  kWounded,         // 2PL WOUND_WAIT: an older transaction took our lock
-  kUniqueConflict,  // another transaction's uncommitted row holds the key
-  kLockTimeout,     // waited longer than lock_timeout (never retried)
+#define PACELINE_ABORT_REASON_ENUMERATOR(id, name, conflict, running) id,
+  PACELINE_ABORT_REASONS(PACELINE_ABORT_REASON_ENUMERATOR)
+#undef PACELINE_ABORT_REASON_ENUMERATOR
 };
-inline constexpr size_t kAbortReasonCount = 8;
+
+namespace abort_reason_internal {
+struct Info {
+  std::string_view name;
+  bool conflict;
+  bool still_running;
+};
+inline constexpr Info kInfo[] = {
+#define PACELINE_ABORT_REASON_INFO(id, name, conflict, running) {name, conflict, running},
+    PACELINE_ABORT_REASONS(PACELINE_ABORT_REASON_INFO)
+#undef PACELINE_ABORT_REASON_INFO
+};
+}  // namespace abort_reason_internal
+
+// How many reasons there are (counters indexed by AbortReason).
+inline constexpr size_t kAbortReasonCount = std::size(abort_reason_internal::kInfo);
 
 // The culprit table of a conflict the algorithm could not attribute to a
 // table (TransactionContext::culprit_table()).
@@ -35,16 +63,13 @@ inline constexpr uint32_t kNoCulpritTable = ~uint32_t{0};
 
 // Whether `reason` is a conflict: retried, and an abort in History.
 constexpr bool IsConflict(AbortReason reason) {
-  return reason != AbortReason::kNone && reason != AbortReason::kLockTimeout;
+  return abort_reason_internal::kInfo[static_cast<size_t>(reason)].conflict;
 }
 
 // Whether the transaction that caused the conflict was still running when
-// it did (it holds the lock, or its uncommitted row the key): a retry at
-// once meets it again. OCC's validation failures come from transactions
-// that have committed.
+// it did (see PACELINE_ABORT_REASONS).
 constexpr bool ConflictStillRunning(AbortReason reason) {
-  return reason == AbortReason::kLockConflict || reason == AbortReason::kDie || reason == AbortReason::kWounded ||
-         reason == AbortReason::kUniqueConflict;
+  return abort_reason_internal::kInfo[static_cast<size_t>(reason)].still_running;
 }
 
 // The SQLSTATE an attempt that ended for `reason` fails with: 55P03 for a
@@ -55,17 +80,7 @@ constexpr std::string_view AbortReasonSqlState(AbortReason reason) {
 
 // "read-validation", "phantom", ... (for statistics and logs).
 constexpr std::string_view AbortReasonName(AbortReason reason) {
-  switch (reason) {
-    case AbortReason::kNone: return "none";
-    case AbortReason::kReadValidation: return "read-validation";
-    case AbortReason::kPhantom: return "phantom";
-    case AbortReason::kLockConflict: return "lock-conflict";
-    case AbortReason::kDie: return "die";
-    case AbortReason::kWounded: return "wounded";
-    case AbortReason::kUniqueConflict: return "unique-conflict";
-    case AbortReason::kLockTimeout: return "lock-timeout";
-  }
-  return "unknown";
+  return abort_reason_internal::kInfo[static_cast<size_t>(reason)].name;
 }
 
 }  // namespace paceline::cc

@@ -21,8 +21,6 @@ constexpr int64_t kMicrosPerSecond = 1000000;
 constexpr int64_t kMicrosPerDay = 86400 * kMicrosPerSecond;
 constexpr int kMinYear = 1;
 constexpr int kMaxYear = 9999;
-// PostgreSQL's invalid_time_zone_displacement_value; only used here.
-constexpr std::string_view kInvalidTimeZoneDisplacement = "22009";
 // PostgreSQL accepts zone offsets up to 15:59:59 (MAX_TZDISP_HOUR).
 constexpr int kMaxZoneHours = 15;
 
@@ -270,7 +268,7 @@ Status ParseError(ParseResult r, std::string_view type_name, std::string_view te
     case ParseResult::kFieldRange:
       return Status(sqlstate::kDatetimeFieldOverflow, Cat({"date/time field value out of range: \"", text, "\""}));
     case ParseResult::kZoneRange:
-      return Status(kInvalidTimeZoneDisplacement, Cat({"time zone displacement out of range: \"", text, "\""}));
+      return Status(sqlstate::kInvalidTimeZoneDisplacementValue, Cat({"time zone displacement out of range: \"", text, "\""}));
     case ParseResult::kZoneUnknown:
       return Status(sqlstate::kInvalidParameterValue, Cat({"time zone \"", f.zone_name, "\" not recognized"}));
     case ParseResult::kInfinity:

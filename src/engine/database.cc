@@ -27,7 +27,7 @@ namespace paceline::engine {
 Status CastParameters(const sql::PreparedStatement& statement, const std::vector<Value>& params,
                       std::vector<Value>* out) {
   if (params.size() != statement.param_types.size()) {
-    return Status("08P01", "bind message supplies " + std::to_string(params.size()) +
+    return Status(sqlstate::kProtocolViolation, "bind message supplies " + std::to_string(params.size()) +
                                " parameters, but prepared statement requires " +
                                std::to_string(statement.param_types.size()));
   }

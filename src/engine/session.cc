@@ -471,7 +471,7 @@ Status Session::Run(const sql::PreparedStatement& statement, const std::vector<V
   const sql::StatementKind kind = statement.kind;
   if (read_only_) {
     if (const char* what = ReadOnlyViolation(statement)) {
-      return Status("25006", std::string("cannot execute ") + what + " in a read-only transaction");
+      return Status(sqlstate::kReadOnlySqlTransaction, std::string("cannot execute ") + what + " in a read-only transaction");
     }
   }
   if (sql::IsDml(kind)) {

@@ -122,7 +122,7 @@ Status Session::SetSetting(std::string_view name, std::string value) {
   }
   if (key == "server_version" || key == "server_version_num" || key == "server_encoding" ||
       key == "integer_datetimes" || key == "max_identifier_length" || key == "max_index_keys") {
-    return Status("55P02", "parameter \"" + key + "\" cannot be changed");
+    return Status(sqlstate::kCantChangeRuntimeParam, "parameter \"" + key + "\" cannot be changed");
   }
   PL_RETURN_IF_ERROR(CheckSettingValue(key, value));
   if (key == "transaction_read_only") {  // this transaction's mode, not a stored setting

@@ -79,7 +79,7 @@ Status Connection::Startup() {
     if (minor > 0 || !unrecognized.empty()) writer_.NegotiateProtocolVersion(unrecognized);
     user_ = params["user"];
     if (user_.empty()) {
-      s = Status("28000", "no PostgreSQL user name specified in startup packet");
+      s = Status(sqlstate::kInvalidAuthorizationSpecification, "no PostgreSQL user name specified in startup packet");
       Fatal(s);
       return s;
     }
@@ -162,7 +162,7 @@ Status Connection::Authenticate(const std::string& user) {
     writer_.AuthenticationOk();
     return Status::OK();
   }
-  const Status denied("28P01", "password authentication failed for user \"" + user + "\"");
+  const Status denied(sqlstate::kInvalidPassword, "password authentication failed for user \"" + user + "\"");
   std::unique_ptr<SaslMechanism> mechanism = options_.sasl ? options_.sasl(user) : nullptr;
   writer_.AuthenticationSasl(mechanism ? mechanism->Name() : std::string_view("SCRAM-SHA-256"));
   PL_RETURN_IF_ERROR(Flush());
@@ -208,7 +208,7 @@ Status Connection::Authenticate(const std::string& user) {
     bool done = false;
     s = mechanism->Step(data, &reply, &done);
     if (!s.ok()) {
-      Status shown = s.Is("28P01") ? denied : s;
+      Status shown = s.Is(sqlstate::kInvalidPassword) ? denied : s;
       Fatal(shown);
       return shown;
     }

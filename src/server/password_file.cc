@@ -11,11 +11,8 @@ namespace paceline::server {
 
 namespace {
 
-constexpr std::string_view kConfigFileError = "F0000";
-constexpr std::string_view kUndefinedFile = "58P01";
-
 Status LineError(std::string_view name, size_t line, std::string message) {
-  return Status(kConfigFileError, std::string(name) + ":" + std::to_string(line) + ": " + std::move(message));
+  return Status(sqlstate::kConfigFileError, std::string(name) + ":" + std::to_string(line) + ": " + std::move(message));
 }
 
 bool IsBlank(char c) { return c == ' ' || c == '\t'; }
@@ -24,10 +21,10 @@ bool IsBlank(char c) { return c == ' ' || c == '\t'; }
 
 Status PasswordFile::Load(const std::string& path, std::unique_ptr<PasswordFile>* out) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Status(kUndefinedFile, "could not open password file \"" + path + "\"");
+  if (!in) return Status(sqlstate::kUndefinedFile, "could not open password file \"" + path + "\"");
   std::ostringstream contents;
   contents << in.rdbuf();
-  if (in.bad()) return Status(kUndefinedFile, "could not read password file \"" + path + "\"");
+  if (in.bad()) return Status(sqlstate::kUndefinedFile, "could not read password file \"" + path + "\"");
   return Parse(contents.str(), path, out);
 }
 

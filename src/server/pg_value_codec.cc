@@ -33,11 +33,11 @@ constexpr int kNumericMaxDscale = 0x3FFF;
 constexpr int kNumericMaxDigits = 1000 + 2000;
 
 Status BadBinary(std::string detail) {
-  return Status("22P03", "incorrect binary data format in bind parameter").WithDetail(std::move(detail));
+  return Status(sqlstate::kInvalidBinaryRepresentation, "incorrect binary data format in bind parameter").WithDetail(std::move(detail));
 }
 
 Status BadNumericField(std::string_view field) {
-  return Status("22P03", "invalid " + std::string(field) + " in external \"numeric\" value");
+  return Status(sqlstate::kInvalidBinaryRepresentation, "invalid " + std::string(field) + " in external \"numeric\" value");
 }
 
 Status UnsupportedFormat(int16_t format) {
@@ -97,7 +97,7 @@ Status CheckUtf8(std::string_view s) {
       shown += kHex[b >> 4];
       shown += kHex[b & 0xF];
     }
-    return Status("22021", "invalid byte sequence for encoding \"UTF8\": " + shown);
+    return Status(sqlstate::kCharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": " + shown);
   }
   return Status::OK();
 }
@@ -424,9 +424,9 @@ Status DecodeBinaryArray(std::string_view bytes, const Type& type, Value* out) {
   const uint32_t flags = static_cast<uint32_t>(ReadBigEndian(bytes, 4, 4));
   const uint32_t element_oid = static_cast<uint32_t>(ReadBigEndian(bytes, 8, 4));
   const Type element = type.ElementType();
-  if (ndim < 0) return Status("22P03", "invalid number of dimensions: " + std::to_string(ndim));
+  if (ndim < 0) return Status(sqlstate::kInvalidBinaryRepresentation, "invalid number of dimensions: " + std::to_string(ndim));
   if (ndim > 1) return NotSupported("multidimensional arrays");
-  if ((flags & ~1u) != 0) return Status("22P03", "invalid array flags");
+  if ((flags & ~1u) != 0) return Status(sqlstate::kInvalidBinaryRepresentation, "invalid array flags");
   Type sent;
   if (ndim == 1 && !TypeFromOid(element_oid, &sent)) {
     return Status(sqlstate::kDatatypeMismatch, "wrong element type");
@@ -440,7 +440,7 @@ Status DecodeBinaryArray(std::string_view bytes, const Type& type, Value* out) {
   }
   if (bytes.size() < 20) return BadBinary("an array's dimension takes 8 bytes.");
   const int32_t count = static_cast<int32_t>(ReadBigEndian(bytes, 12, 4));
-  if (count < 0) return Status("22P03", "array size exceeds the maximum allowed");
+  if (count < 0) return Status(sqlstate::kInvalidBinaryRepresentation, "array size exceeds the maximum allowed");
   size_t at = 20;  // the lower bound (bytes 16..19) is not kept: arrays here are 1-based
   for (int32_t i = 0; i < count; ++i) {
     if (bytes.size() - at < 4) return BadBinary("an array element is cut short.");

@@ -77,7 +77,7 @@ Status ScramSha256Server::Fail(Status s) {
 }
 
 Status ScramSha256Server::AuthenticationFailed() {
-  return Fail(Status("28P01", "password authentication failed for user \"" + user_ + "\""));
+  return Fail(Status(sqlstate::kInvalidPassword, "password authentication failed for user \"" + user_ + "\""));
 }
 
 Status ScramSha256Server::HandleClientFirst(std::string_view message, std::string* server_first) {

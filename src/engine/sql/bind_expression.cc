@@ -148,7 +148,7 @@ Status Binder::BindExpr(const Expr& e, Context& ctx, BoundExprPtr* out) {
         return Status::OK();
       }
       if ((child->kind != BoundKind::kConstant || child->type.IsArray()) && !CanCast(child->type.id, target.id)) {
-        return Status("42846", "cannot cast type " + TypeText(child->type) + " to " + target.ToString(), Pos(e.location));
+        return Status(sqlstate::kCannotCoerce, "cannot cast type " + TypeText(child->type) + " to " + target.ToString(), Pos(e.location));
       }
       if (child->kind == BoundKind::kConstant) {
         PL_RETURN_IF_ERROR(Coerce(&child, target, true, e.location));

@@ -45,7 +45,7 @@ Status Binder::BindJsonOperator(BinaryOp op, BoundExprPtr left, BoundExprPtr rig
   if (IsUnknown(*left)) {
     // ?| is also the geometric types' operator: unique only beside a typed right side.
     if (!jsonb_only || (op == BinaryOp::kJsonExistsAny && IsUnknown(*right))) {
-      return Status("42725",
+      return Status(sqlstate::kAmbiguousFunction,
                     "operator is not unique: unknown " + OperatorText(op) + " " + TypeText(right->type),
                     Pos(location));
     }

@@ -111,7 +111,7 @@ Status Binder::Coerce(BoundExprPtr* e, const Type& target, bool explicit_cast, i
     return Status::OK();
   }
   if (!CanCast(x.type.id, target.id)) {
-    return Status("42846", "cannot cast type " + TypeText(x.type) + " to " + target.ToString(),
+    return Status(sqlstate::kCannotCoerce, "cannot cast type " + TypeText(x.type) + " to " + target.ToString(),
                   Pos(location >= 0 ? location : x.location));
   }
   auto cast = MakeNode(BoundKind::kCast, target, x.location);

@@ -289,7 +289,7 @@ Status EvaluateFunction(const BoundExpr& e, const EvalContext& ctx, Value* out) 
       return Status::OK();
     case ScalarFunction::kSqrt: {
       double v = ToDouble(args[0]);
-      if (v < 0) return Status("2201F", "cannot take square root of a negative number");
+      if (v < 0) return Status(sqlstate::kInvalidArgumentForPowerFunction, "cannot take square root of a negative number");
       *out = Value::Float64(std::sqrt(v));
       return Status::OK();
     }

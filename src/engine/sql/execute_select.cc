@@ -56,8 +56,8 @@ Status Executor::SelectRows(const SelectPlan& plan, engine::QueryResult* result)
   StartJoin(plan);
 
   int64_t limit = -1, offset = -1;
-  PL_RETURN_IF_ERROR(EvaluateCount(plan.limit.get(), ctx_, "LIMIT", "2201W", &limit));
-  PL_RETURN_IF_ERROR(EvaluateCount(plan.offset.get(), ctx_, "OFFSET", "2201X", &offset));
+  PL_RETURN_IF_ERROR(EvaluateCount(plan.limit.get(), ctx_, "LIMIT", sqlstate::kInvalidRowCountInLimitClause, &limit));
+  PL_RETURN_IF_ERROR(EvaluateCount(plan.offset.get(), ctx_, "OFFSET", sqlstate::kInvalidRowCountInResultOffsetClause, &offset));
   if (offset < 0) offset = 0;
 
   const size_t width = plan.outputs.size();
