@@ -3,6 +3,7 @@
 // holder, the tables' counts.
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "engine/database.h"
 
@@ -46,7 +47,12 @@ std::vector<sql::LockActivity> Database::LockActivities() const {
     }
   }
   std::unordered_map<uint32_t, uint32_t> table_oids;  // Table::id() → its OID
-  for (const auto& table : catalog_.Tables()) table_oids[table->id()] = table->schema().oid;
+  std::unordered_set<uint32_t> relation_oids;         // the tables' and their indexes'
+  for (const auto& table : catalog_.Tables()) {
+    table_oids[table->id()] = table->schema().oid;
+    relation_oids.insert(table->schema().oid);
+    for (const auto& index : table->indexes()) relation_oids.insert(index->schema().oid);
+  }
   const std::vector<cc::RowLockState> row_locks = cc_->RowLocks();
   const std::vector<cc::RangeLockState> range_locks = cc_->RangeLocks();
   const auto pids = row_locks.empty() && range_locks.empty() ? std::unordered_map<const CancelToken*, int32_t>{}
@@ -70,6 +76,7 @@ std::vector<sql::LockActivity> Database::LockActivities() const {
     out.push_back(std::move(a));
   }
   for (const cc::RangeLockState& l : range_locks) {
+    if (relation_oids.count(l.relation_oid) == 0) continue;  // an index or table dropped since
     sql::LockActivity a;
     a.locktype = "range";
     a.relation = l.relation_oid;

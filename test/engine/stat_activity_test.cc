@@ -15,6 +15,7 @@
 //                                                          A's ranges of t_pkey: one S entry
 //   B: INSERT k = 3 (waits: wait-die and wound-wait)       B's X request on t_pkey, not granted
 //   A: ROLLBACK → B inserts, commits                       no range locks
+//   A: BEGIN; SELECT v BETWEEN 1 AND 3 (t_v); DROP INDEX t_v  no range lock naming t_v
 // Excluded: a session shown in a state it left, a waiter shown as holding,
 // a rolled-back insert counted, a row or range lock shown after its
 // release (or under OCC, which takes none before commit).
@@ -204,6 +205,20 @@ TEST_P(StatActivityTest, LocksShowKeyRangeLocksOfTwoPhaseLocking) {
     Ok(b_.get(), "ROLLBACK");
   }
   EXPECT_TRUE(Rows(query).empty());
+}
+
+// A range lock on an index the block then drops is not shown (as a row
+// lock on a dropped table is not): it names no relation any more.
+TEST_P(StatActivityTest, LocksLeaveOutRangesOfADroppedIndex) {
+  if (std::get<0>(GetParam()) == "occ") GTEST_SKIP() << "OCC takes no range lock";
+  Ok(c_.get(), "CREATE INDEX t_v ON t (v)");
+  Ok(a_.get(), "BEGIN");
+  Ok(a_.get(), "SELECT k FROM t WHERE v BETWEEN 1 AND 3");
+  const std::string query = "SELECT relation::regclass, pid FROM pg_locks WHERE locktype = 'range'";
+  EXPECT_EQ(Rows(query), (std::vector<std::vector<std::string>>{{"t_v", "101"}}));
+  Ok(a_.get(), "DROP INDEX t_v");
+  EXPECT_TRUE(Rows(query).empty());
+  Ok(a_.get(), "COMMIT");
 }
 
 TEST_P(StatActivityTest, TablesCountCommittedChangesOnly) {
