@@ -163,10 +163,7 @@ Status Binder::BindArrayCompare(const Expr& e, Context& ctx, BoundExprPtr* out) 
   const Type element = array->type.ElementType();
   if (IsUnknown(*left)) PL_RETURN_IF_ERROR(Coerce(&left, OperandType(element), false, e.location));
   if (!Comparable(left->type, element)) {
-    return Status(sqlstate::kUndefinedFunction,
-                  "operator does not exist: " + TypeText(left->type) + " " + OperatorText(e.binary_op) + " " +
-                      TypeText(element),
-                  Pos(e.location));
+    return NoSuchOperator(left->type, OperatorText(e.binary_op), element, e.location);
   }
   *out = MakeNode(BoundKind::kArrayCompare, Type(TypeId::kBool), e.location);
   (*out)->op = e.binary_op;
@@ -195,10 +192,7 @@ Status Binder::BindArrayFunction(const Expr& e, Context& ctx, BoundExprPtr* out)
       if (name == g.name) f = &g;
     }
     if (f != nullptr && args.size() == 2 && OperatorOf(f->function) != nullptr) {
-      return Status(sqlstate::kUndefinedFunction,
-                    "operator does not exist: " + TypeText(args[0]->type) + " " + OperatorOf(f->function) + " " +
-                        TypeText(args[1]->type),
-                    Pos(e.location));
+      return NoSuchOperator(args[0]->type, OperatorOf(f->function), args[1]->type, e.location);
     }
     return Status(sqlstate::kUndefinedFunction, "function " + name + "(" + signature() + ") does not exist",
                   Pos(e.location));
@@ -286,8 +280,7 @@ Status Binder::BindArrayConcat(BoundExprPtr left, BoundExprPtr right, int locati
   const bool la = left->type.IsArray(), ra = right->type.IsArray();
   const Type element = la ? left->type.ElementType() : right->type.ElementType();
   auto mismatch = [&] {
-    return Status(sqlstate::kUndefinedFunction,
-                  "operator does not exist: " + TypeText(left->type) + " || " + TypeText(right->type), Pos(location));
+    return NoSuchOperator(left->type, "||", right->type, location);
   };
   ScalarFunction f;
   if (la && ra) {

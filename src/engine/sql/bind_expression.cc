@@ -209,9 +209,7 @@ Status Binder::BindExpr(const Expr& e, Context& ctx, BoundExprPtr* out) {
       for (auto& item : items) {
         if (IsUnknown(*item)) PL_RETURN_IF_ERROR(Coerce(&item, OperandType(left->type), false, item->location));
         if (!Comparable(left->type, item->type)) {
-          return Status(sqlstate::kUndefinedFunction,
-                        "operator does not exist: " + TypeText(left->type) + " = " + TypeText(item->type),
-                        Pos(e.location));
+          return NoSuchOperator(left->type, "=", item->type, e.location);
         }
       }
       *out = MakeNode(BoundKind::kIn, Type(TypeId::kBool), e.location);
@@ -266,10 +264,7 @@ Status Binder::BindExpr(const Expr& e, Context& ctx, BoundExprPtr* out) {
 Status Binder::BindCompare(BinaryOp op, BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out) {
   PL_RETURN_IF_ERROR(UnifyUnknown(&left, &right, location));
   if (!Comparable(left->type, right->type)) {
-    return Status(sqlstate::kUndefinedFunction,
-                  "operator does not exist: " + TypeText(left->type) + " " + OperatorText(op) + " " +
-                      TypeText(right->type),
-                  Pos(location));
+    return NoSuchOperator(left->type, OperatorText(op), right->type, location);
   }
   *out = MakeNode(BoundKind::kCompare, Type(TypeId::kBool), location);
   (*out)->op = op;
@@ -354,10 +349,7 @@ Status Binder::BindBinary(const Expr& e, Context& ctx, BoundExprPtr* out) {
     }
     case BinaryOp::kLike: case BinaryOp::kNotLike: case BinaryOp::kILike: case BinaryOp::kNotILike: {
       if ((!IsUnknown(*left) && !left->type.IsString()) || (!IsUnknown(*right) && !right->type.IsString())) {
-        return Status(sqlstate::kUndefinedFunction,
-                      "operator does not exist: " + TypeText(left->type) + " " + OperatorText(op) + " " +
-                          TypeText(right->type),
-                      Pos(e.location));
+        return NoSuchOperator(left->type, OperatorText(op), right->type, e.location);
       }
       if (IsUnknown(*left)) PL_RETURN_IF_ERROR(Coerce(&left, Type(TypeId::kText), false, e.location));
       if (IsUnknown(*right)) PL_RETURN_IF_ERROR(Coerce(&right, Type(TypeId::kText), false, e.location));
@@ -382,10 +374,7 @@ Status Binder::BindBinary(const Expr& e, Context& ctx, BoundExprPtr* out) {
         PL_RETURN_IF_ERROR(Coerce(&right, t, false, e.location));
       }
       if (!left->type.IsInteger() || !right->type.IsInteger()) {
-        return Status(sqlstate::kUndefinedFunction,
-                      "operator does not exist: " + TypeText(left->type) + " " + OperatorText(op) + " " +
-                          TypeText(right->type),
-                      Pos(e.location));
+        return NoSuchOperator(left->type, OperatorText(op), right->type, e.location);
       }
       Type result = left->type;
       if (shift) {
@@ -431,9 +420,7 @@ Status Binder::BindBinary(const Expr& e, Context& ctx, BoundExprPtr* out) {
   } else if (a.id == TypeId::kDate && b.id == TypeId::kDate && op == BinaryOp::kSub) {
     result = Type(TypeId::kInt32);
   } else {
-    return Status(sqlstate::kUndefinedFunction,
-                  "operator does not exist: " + TypeText(a) + " " + OperatorText(op) + " " + TypeText(b),
-                  Pos(e.location));
+    return NoSuchOperator(a, OperatorText(op), b, e.location);
   }
   auto node = MakeNode(BoundKind::kArithmetic, result, e.location);
   node->op = op;
@@ -459,9 +446,7 @@ Status Binder::BindCase(const Expr& e, Context& ctx, BoundExprPtr* out) {
     if (operand) {
       PL_RETURN_IF_ERROR(UnifyUnknown(&operand, &c, e.location));
       if (!Comparable(operand->type, c->type)) {
-        return Status(sqlstate::kUndefinedFunction,
-                      "operator does not exist: " + TypeText(operand->type) + " = " + TypeText(c->type),
-                      Pos(w.condition->location));
+        return NoSuchOperator(operand->type, "=", c->type, w.condition->location);
       }
     } else {
       if (IsUnknown(*c)) PL_RETURN_IF_ERROR(Coerce(&c, Type(TypeId::kBool), false, w.condition->location));

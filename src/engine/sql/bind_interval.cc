@@ -87,8 +87,7 @@ Status Binder::BindIntervalArithmetic(BinaryOp op, BoundExprPtr left, BoundExprP
       break;
   }
   if (!ok) {
-    return Status(sqlstate::kUndefinedFunction,
-                  "operator does not exist: " + TypeText(a) + " " + OperatorText(op) + " " + TypeText(b), Pos(location));
+    return NoSuchOperator(a, OperatorText(op), b, location);
   }
   if (a.IsNumber()) PL_RETURN_IF_ERROR(Coerce(&left, float8, false, location));
   if (b.IsNumber()) PL_RETURN_IF_ERROR(Coerce(&right, float8, false, location));

@@ -35,10 +35,7 @@ Status RequireOperators(const Type& t, bool ordering) {
 
 Status Binder::BindJsonOperator(BinaryOp op, BoundExprPtr left, BoundExprPtr right, int location, BoundExprPtr* out) {
   auto no_operator = [&]() {
-    return Status(sqlstate::kUndefinedFunction,
-                  "operator does not exist: " + TypeText(left->type) + " " + OperatorText(op) + " " +
-                      TypeText(right->type),
-                  Pos(location));
+    return NoSuchOperator(left->type, OperatorText(op), right->type, location);
   };
   const bool jsonb_only = op != BinaryOp::kJsonGet && op != BinaryOp::kJsonGetText && op != BinaryOp::kJsonPath &&
                           op != BinaryOp::kJsonPathText;

@@ -105,10 +105,7 @@ Status Binder::BindRowCompare(const std::vector<ExprPtr>& a, const std::vector<E
     PL_RETURN_IF_ERROR(BindExpr(*b[i], ctx, &y));
     PL_RETURN_IF_ERROR(UnifyUnknown(&x, &y, location));
     if (!Comparable(x->type, y->type)) {
-      return Status(sqlstate::kUndefinedFunction,
-                    "operator does not exist: " + TypeText(x->type) + " " + OperatorText(op) + " " +
-                        TypeText(y->type),
-                    Pos(location));
+      return NoSuchOperator(x->type, OperatorText(op), y->type, location);
     }
     node->children.push_back(std::move(x));
     node->children.push_back(std::move(y));

@@ -107,10 +107,7 @@ Status Binder::BindSubquery(const Expr& e, Context& ctx, BoundExprPtr* out) {
     const Type& right = plan->outputs[0]->type;
     if (IsUnknown(*left)) PL_RETURN_IF_ERROR(Coerce(&left, OperandType(right), false, e.location));
     if (!Comparable(left->type, right)) {
-      return Status(sqlstate::kUndefinedFunction,
-                    "operator does not exist: " + TypeText(left->type) + " " + OperatorText(e.binary_op) + " " +
-                        TypeText(right),
-                    Pos(e.location));
+      return NoSuchOperator(left->type, OperatorText(e.binary_op), right, e.location);
     }
     node->op = e.binary_op;
     node->children.push_back(std::move(left));

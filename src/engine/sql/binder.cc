@@ -24,6 +24,12 @@ int Binder::Pos(int location) const {
   return source_ ? Utf8CharPosition(*source_, location) : location + 1;
 }
 
+Status Binder::NoSuchOperator(const Type& left, std::string_view op, const Type& right, int location) const {
+  return Status(sqlstate::kUndefinedFunction,
+                "operator does not exist: " + bind::TypeText(left) + " " + std::string(op) + " " + bind::TypeText(right),
+                Pos(location));
+}
+
 void Binder::DeclareParameterTypes(std::vector<Type> types) { param_types_ = std::move(types); }
 
 std::vector<Type> Binder::ParameterTypes() const {

@@ -353,6 +353,9 @@ class Binder {
 
   // 1-based character position of a byte location (0: none).
   int Pos(int location) const;
+  // 42883 `operator does not exist: <left> <op> <right>` at `location`: the
+  // one text of a missing binary operator.
+  Status NoSuchOperator(const Type& left, std::string_view op, const Type& right, int location) const;
 
   const catalog::Catalog* catalog_;
   std::shared_ptr<const std::string> source_;
