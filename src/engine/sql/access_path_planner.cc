@@ -16,6 +16,8 @@ struct KeyCondition {
   BinaryOp op;
   const BoundExpr* value;
   const BoundExpr* in = nullptr;  // the kIn node
+  int conjunct = -1;              // the conjunct it is, when it is a whole one
+  bool proves = false;            // key equality is the comparison's equality
 };
 
 // Whether `index` may serve source `source` whose conditions are
@@ -49,6 +51,23 @@ bool KeyCompatible(const Type& column, const Type& value) {
   return column.id == value.id;
 }
 
+// Whether an index entry whose key column (of type `column`) encodes
+// equal to an exact probe of a value of type `value` (KeyCompatible) holds
+// a value the comparison `column = value` finds equal, and only such
+// entries: integers, strings of one family (CHAR's trailing blanks are
+// dropped by both), numerics (rescaled exactly), and types equal by their
+// bytes. Floats are left to the filter (-0, NaN, float4 against float8).
+bool KeyProvesEquality(const Type& column, const Type& value) {
+  if (!KeyCompatible(column, value)) return false;
+  if (column.IsInteger() || column.IsString() || column.id == TypeId::kNumeric) return true;
+  switch (column.id) {
+    case TypeId::kBool: case TypeId::kDate: case TypeId::kTimestamp: case TypeId::kTimestampTz: case TypeId::kUuid:
+      return value.id == column.id;
+    default:
+      return false;
+  }
+}
+
 // Whether equal values of types `a` and `b` (Value::Compare == 0) always
 // hash alike (Value::Hash), so a hash table can find them.
 bool HashJoinable(const Type& a, const Type& b) {
@@ -63,9 +82,11 @@ bool HashJoinable(const Type& a, const Type& b) {
   }
 }
 
-void Collect(int source, const BoundExpr& e, const storage::TupleLayout& layout, std::vector<KeyCondition>* out) {
+// `conjunct`: e's index among the source's conjuncts (-1: a part of one).
+void Collect(int source, const BoundExpr& e, const storage::TupleLayout& layout, int conjunct,
+             std::vector<KeyCondition>* out) {
   if (e.kind == BoundKind::kAnd) {
-    for (const auto& c : e.children) Collect(source, *c, layout, out);
+    for (const auto& c : e.children) Collect(source, *c, layout, -1, out);
     return;
   }
   if (e.kind == BoundKind::kIn && !e.negated) {
@@ -94,7 +115,8 @@ void Collect(int source, const BoundExpr& e, const storage::TupleLayout& layout,
       continue;
     }
     if (!KeyCompatible(layout.type(col.index), val.type)) continue;
-    out->push_back({col.index, side == 0 ? e.op : Commuted(e.op), &val});
+    out->push_back({col.index, side == 0 ? e.op : Commuted(e.op), &val, nullptr, conjunct,
+                    e.op == BinaryOp::kEq && KeyProvesEquality(layout.type(col.index), val.type)});
     return;
   }
 }
@@ -103,7 +125,9 @@ void Collect(int source, const BoundExpr& e, const storage::TupleLayout& layout,
 
 void ChooseAccessPath(int source, const std::vector<BoundExprPtr>& conjuncts, SourcePlan* plan) {
   std::vector<KeyCondition> conditions;
-  for (const auto& c : conjuncts) Collect(source, *c, plan->table->layout(), &conditions);
+  for (size_t c = 0; c < conjuncts.size(); ++c) {
+    Collect(source, *conjuncts[c], plan->table->layout(), static_cast<int>(c), &conditions);
+  }
   if (conditions.empty() && !HasPartialIndex(*plan->table)) return;
 
   // A plain condition on `column` with `op` (IN lists excluded).
@@ -166,7 +190,16 @@ void ChooseAccessPath(int source, const std::vector<BoundExprPtr>& conjuncts, So
   AccessPath& path = plan->access;
   path.index = best;
   const auto& columns = best->schema().columns;
-  for (int i = 0; i < best_prefix; ++i) path.equal.push_back(find(columns[i], BinaryOp::kEq)->value->Clone());
+  // Every row the path yields has the probe's key (the executor checks the
+  // row's current key against it), so equalities that are whole conjuncts
+  // and prove by key need no second evaluation.
+  for (int i = 0; i < best_prefix; ++i) {
+    const KeyCondition* k = find(columns[i], BinaryOp::kEq);
+    path.equal.push_back(k->value->Clone());
+    if (k->conjunct < 0 || !k->proves) continue;
+    plan->proved_by_key.resize(conjuncts.size());
+    plan->proved_by_key[k->conjunct] = true;
+  }
   if (best_score >= 1000) {
     path.kind = AccessKind::kIndexPoint;
     return;

@@ -367,9 +367,10 @@ Status Executor::Join(const SelectPlan& plan, int level, RowSink& sink, int null
     tuples_[level] = t;
     rows_[level] = row;
     if (level == 0) row0_ = row;
-    for (const auto& f : source.filters) {
+    for (size_t f = 0; f < source.filters.size(); ++f) {
+      if (source.ProvedByKey(f)) continue;
       bool pass = false;
-      status = EvaluatePredicate(*f, ctx_, &pass);
+      status = EvaluatePredicate(*source.filters[f], ctx_, &pass);
       if (!status.ok()) return false;
       if (!pass) {
         if (counts != nullptr) ++counts->removed;
@@ -453,9 +454,10 @@ Status Executor::CollectTargets(const SourcePlan& target, std::vector<std::pair<
   Status status;
   PL_RETURN_IF_ERROR(Scan(target, target.access, [&](const Tuple* t, Row* row) {
     tuples_[0] = t;
-    for (const auto& f : target.filters) {
+    for (size_t f = 0; f < target.filters.size(); ++f) {
+      if (target.ProvedByKey(f)) continue;
       bool pass = false;
-      status = EvaluatePredicate(*f, ctx_, &pass);
+      status = EvaluatePredicate(*target.filters[f], ctx_, &pass);
       if (!status.ok()) return false;
       if (!pass) {
         if (counts != nullptr) ++counts->removed;

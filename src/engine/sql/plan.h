@@ -120,8 +120,16 @@ struct SourcePlan {
   // locked and read (SelectPlan::skips_locked).
   std::optional<cc::RowLock> lock;
   // Conjuncts checked once this source's row is bound (they may use earlier
-  // sources). They include the ones the access path uses, re-checked.
+  // sources). They include the ones the access path uses: those its key
+  // proves are marked in `proved_by_key` and not evaluated again.
   std::vector<BoundExprPtr> filters;
+  // Per filter (empty: none): a `column = value` the access path's key
+  // equality already proves for every row it yields (the index holds the
+  // column, the value probes it exactly, and key equality is the type's
+  // equality: AccessPathPlanner). Still a filter for everything else that
+  // reads filters (references, EXPLAIN, a partial index's implication).
+  std::vector<bool> proved_by_key;
+  bool ProvedByKey(size_t filter) const { return filter < proved_by_key.size() && proved_by_key[filter]; }
   // Outer joins. An outer-joined group is the sources [k, group_end] of
   // `a LEFT JOIN (b JOIN c ..)`, or one source: `left_join` is set on its
   // first source k; when no row of the group passes the group's filters for

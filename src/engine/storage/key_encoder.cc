@@ -11,12 +11,11 @@ namespace paceline::storage {
 
 namespace {
 
+// The low `bytes` bytes of v, most significant first.
 void AppendBigEndian(uint64_t v, int bytes, std::string* out) {
+  const uint64_t big = __builtin_bswap64(v << (64 - 8 * bytes));  // those bytes first in memory
   char buf[8];
-  for (int i = bytes - 1; i >= 0; --i) {
-    buf[i] = static_cast<char>(v & 0xFF);
-    v >>= 8;
-  }
+  std::memcpy(buf, &big, sizeof big);
   out->append(buf, bytes);
 }
 
@@ -40,10 +39,15 @@ void AppendDouble(double d, std::string* out) {
 }  // namespace
 
 void AppendKeyInt(const Type& type, bool nullable, int64_t v, std::string* out) {
-  if (nullable) out->push_back('\x01');
-  int width = IntWidth(type.id);
-  uint64_t sign = uint64_t{1} << (8 * width - 1);
-  AppendBigEndian(static_cast<uint64_t>(v) ^ sign, width, out);
+  // One append of marker and value (keys are built column by column on
+  // every lookup and every row read through an index).
+  const int width = IntWidth(type.id);
+  const uint64_t sign = uint64_t{1} << (8 * width - 1);
+  const uint64_t big = __builtin_bswap64((static_cast<uint64_t>(v) ^ sign) << (64 - 8 * width));
+  char buf[9];
+  buf[0] = '\x01';
+  std::memcpy(buf + 1, &big, sizeof big);
+  out->append(nullable ? buf : buf + 1, width + (nullable ? 1 : 0));
 }
 
 void AppendKeyString(const Type& type, bool nullable, std::string_view s, std::string* out) {
