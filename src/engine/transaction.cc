@@ -93,6 +93,7 @@ Status Transaction::ReadLocked(Row* row, cc::RowLock lock, const Tuple** image, 
 }
 
 void Transaction::RecordWrite(Table* table, Row* row, TuplePtr image, bool inserted) {
+  if (image == nullptr) deleted_rows_ = true;
   Undo undo;
   undo.kind = Undo::Kind::kWrite;
   undo.row = row;
@@ -227,6 +228,7 @@ Row* Transaction::HandedOverRow(const Index* index, const std::string& key) cons
 }
 
 Row* Transaction::DeletedHolderOf(Table* table, const Tuple& tuple) {
+  if (!deleted_rows_) return nullptr;  // the common insert: no lookups
   std::string key;
   for (const auto& index : table->indexes()) {
     bool has_null = false;

@@ -293,6 +293,7 @@ class Transaction : private cc::CommitHooks, public sql::NotificationSink {
   std::unordered_map<const storage::Row*, Write> writes_;
   std::vector<Undo> undo_;
   size_t handovers_ = 0;  // kHandover records in undo_
+  bool deleted_rows_ = false;  // a write of an absent image was ever recorded (DeletedHolderOf)
   std::vector<storage::Row*> write_rows_;
   // Existing rows whose write a RollbackTo undid (may repeat; see WriteRows).
   std::vector<storage::Row*> undone_rows_;

@@ -131,7 +131,7 @@ Status Executor::EnforceForeignKey(ForeignKeyEvent event, bool at_commit) {
   if (rule.side == ForeignKeyRule::Side::kReferencing) {
     std::vector<Value> key;
     if (CastKey(event.new_key, rule.lookup_types, &key)) {
-      PL_RETURN_IF_ERROR(RunForeignKeyStatement(rule.lookup_sql, rule.lookup_types, std::move(key), &found));
+      PL_RETURN_IF_ERROR(RunForeignKeyStatement(rule.lookup_sql, rule.lookup_types, rule.lookup_prepared, std::move(key), &found));
     }
     if (found) return Status::OK();
     return Status(sqlstate::kForeignKeyViolation, "insert or update on table \"" + rule.referencing_table +
@@ -151,7 +151,7 @@ Status Executor::EnforceForeignKey(ForeignKeyEvent event, bool at_commit) {
       types.push_back(rule.referencing_types[i]);
     }
   }
-  PL_RETURN_IF_ERROR(RunForeignKeyStatement(rule.action_sql, types, std::move(params), &found));
+  PL_RETURN_IF_ERROR(RunForeignKeyStatement(rule.action_sql, types, rule.action_prepared, std::move(params), &found));
   // SET DEFAULT to a default equal to the key that went leaves its rows
   // referencing it, unchanged (so unchecked): checked as NO ACTION, as
   // PostgreSQL's ri_set does.
@@ -167,12 +167,12 @@ Status Executor::CheckNotReferenced(const ForeignKeyRule& rule, const std::vecto
   // NO ACTION: nothing to do when a row holds the key again (an UPDATE
   // that gave it to another row, a deleted key inserted again).
   if (key_may_return) {
-    PL_RETURN_IF_ERROR(RunForeignKeyStatement(rule.lookup_sql, rule.lookup_types, old_key, &found));
+    PL_RETURN_IF_ERROR(RunForeignKeyStatement(rule.lookup_sql, rule.lookup_types, rule.lookup_prepared, old_key, &found));
     if (found) return Status::OK();
   }
   std::vector<Value> params;
   if (!CastKey(old_key, rule.referencing_types, &params)) return Status::OK();  // no row can hold it
-  PL_RETURN_IF_ERROR(RunForeignKeyStatement(rule.referencing_sql, rule.referencing_types, std::move(params), &found));
+  PL_RETURN_IF_ERROR(RunForeignKeyStatement(rule.referencing_sql, rule.referencing_types, rule.referencing_prepared, std::move(params), &found));
   if (!found) return Status::OK();
   return Status(sqlstate::kForeignKeyViolation, "update or delete on table \"" + rule.referenced_table +
                                                     "\" violates foreign key constraint \"" + rule.constraint +
@@ -181,11 +181,16 @@ Status Executor::CheckNotReferenced(const ForeignKeyRule& rule, const std::vecto
 }
 
 Status Executor::RunForeignKeyStatement(const std::string& text, const std::vector<Type>& types,
-                                        std::vector<Value> params, bool* found) {
+                                        const PreparedSlot& slot, std::vector<Value> params, bool* found) {
   *found = false;
-  if (txn_->statements() == nullptr) return InternalError("foreign keys are enforced without a StatementPreparer");
-  std::shared_ptr<const PreparedStatement> statement;
-  PL_RETURN_IF_ERROR(txn_->statements()->Prepare(text, types, &statement));
+  const PreparedStatement* statement = slot.Get();
+  std::shared_ptr<const PreparedStatement> prepared;  // holds `statement` when the slot does not
+  if (statement == nullptr || statement->param_types.size() != params.size()) {
+    if (txn_->statements() == nullptr) return InternalError("foreign keys are enforced without a StatementPreparer");
+    PL_RETURN_IF_ERROR(txn_->statements()->Prepare(text, types, &prepared));
+    statement = prepared.get();
+    slot.Keep(prepared);
+  }
   if (statement->param_types.size() != params.size()) return InternalError("foreign key statement: " + text);
   for (size_t i = 0; i < params.size(); ++i) {
     if (params[i].is_null() || params[i].type() == statement->param_types[i].id) continue;

@@ -187,8 +187,9 @@ class Executor : public SubqueryRunner {
   // ACTION, after SET DEFAULT); with `key_may_return`, none when a row of
   // the referenced table holds the key again.
   Status CheckNotReferenced(const ForeignKeyRule& rule, const std::vector<Value>& old_key, bool key_may_return);
-  // Runs one of a rule's statements with `params`; *found: a SELECT gave a row.
-  Status RunForeignKeyStatement(const std::string& text, const std::vector<Type>& types,
+  // Runs one of a rule's statements with `params` (prepared once, kept in
+  // `slot`); *found: a SELECT gave a row.
+  Status RunForeignKeyStatement(const std::string& text, const std::vector<Type>& types, const PreparedSlot& slot,
                                 std::vector<Value> params, bool* found);
   // A cancel check point, called per row visited and per scan started; it
   // polls the transaction's CancelToken once per kCancelCheckRows calls

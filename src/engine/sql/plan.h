@@ -21,6 +21,7 @@
 #include "cc/row_lock.h"
 #include "engine/query_result.h"
 #include "engine/catalog/sequence.h"
+#include "engine/sql/prepared_slot.h"
 #include "engine/sql/bound_expr.h"
 #include "engine/storage/table.h"
 
@@ -301,6 +302,10 @@ struct ForeignKeyRule {
   // kReferenced with CASCADE, SET NULL or SET DEFAULT: the DELETE or UPDATE
   // of the referencing rows (an ON UPDATE CASCADE's new key is $n+1..$2n).
   std::string action_sql;
+  // The three statements as prepared at their first run.
+  PreparedSlot lookup_prepared;
+  PreparedSlot referencing_prepared;
+  PreparedSlot action_prepared;
 };
 using ForeignKeyRules = std::vector<std::shared_ptr<const ForeignKeyRule>>;
 
