@@ -94,7 +94,9 @@ struct Options {
   std::string sync = "fsync";
   // A checkpoint is written in the background after this long, or once this
   // much log has been written since the last one (0: never by that
-  // measure), and when the database closes (unless turned off).
+  // measure) — or the last checkpoint's size, when larger: a checkpoint
+  // writes the whole database —, and when the database closes (unless
+  // turned off).
   std::chrono::seconds checkpoint_interval{300};
   uint64_t checkpoint_log_bytes = 256ull << 20;
   bool checkpoint_on_close = true;

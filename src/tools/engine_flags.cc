@@ -56,7 +56,7 @@ DEFINE_string(data_dir, "",
               "data directory (redo log, checkpoints; recovered at start); empty: in memory only, nothing survives");
 DEFINE_string(sync, "fsync", "with --data-dir, a commit is acknowledged after: fsync, fdatasync, off (before the write)");
 DEFINE_int32(checkpoint_interval_s, 300, "with --data-dir: a checkpoint at least this often (0: not by time)");
-DEFINE_uint64(checkpoint_log_mb, 256, "with --data-dir: a checkpoint once this much log was written (0: not by size)");
+DEFINE_uint64(checkpoint_log_mb, 256, "with --data-dir: a checkpoint once this much log was written since the last one, or that checkpoint's size if larger (0: not by size)");
 DEFINE_int32(group_commit_us, 200,
              "with --data-dir: when others commit too, the log waits this long for more commits before each sync");
 DEFINE_bool(checkpoint_on_close, true, "with --data-dir: write a checkpoint when shutting down (faster restart)");

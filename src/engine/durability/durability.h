@@ -121,6 +121,8 @@ class Durability {
   // "Sequence `name` is at (value, called)" (redo_record.h): its LSN.
   uint64_t AppendSequence(std::string_view name, int64_t value, bool called);
 
+  // The size of the newest checkpoint this process wrote (0: none yet).
+  uint64_t last_checkpoint_bytes() const { return last_checkpoint_bytes_.load(std::memory_order_relaxed); }
   uint64_t appended_lsn() const { return writer_->appended_lsn(); }
   // The LSN of the newest row-images record (a commit, a bulk load)
   // appended, 0 when none: all a read-only transaction may have read is at
@@ -158,6 +160,7 @@ class Durability {
   std::vector<std::string> ddl_history_;  // every DDL statement run, in order
   std::mutex checkpoint_mu_;              // one checkpoint at a time
   std::atomic<uint64_t> checkpoint_log_bytes_{0};  // writer bytes at the last checkpoint (read by any thread)
+  std::atomic<uint64_t> last_checkpoint_bytes_{0};  // the size of the newest checkpoint this process wrote
   std::atomic<uint64_t> checkpoints_{0};           // written since Open
   std::atomic<double> last_checkpoint_seconds_{0};
   // steady_clock time (ns since its epoch) the newest checkpoint ended, or Open.
