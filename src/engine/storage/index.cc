@@ -78,12 +78,12 @@ bool Index::SetUnique(const std::string& key, Row* expected, Row* desired) {
     return true;
   }
   std::lock_guard lock(unique_latch_);
-  if (hash_->Find(key) != expected) return false;
   if (desired == nullptr) {
+    if (hash_->Find(key) != expected) return false;
     hash_->Erase(key, expected);
     ordered_->Erase(key, expected);
   } else {
-    hash_->Put(key, desired);
+    if (!hash_->CompareAndSet(key, expected, desired)) return false;
     ordered_->Put(key, desired);
   }
   return true;

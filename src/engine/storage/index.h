@@ -99,6 +99,12 @@ class Index {
     *result = InsertResult();
     if (key.empty()) return Status::OK();  // an image a partial index does not cover
     if (unique() && !has_null) {
+      // A new key (the common insert) takes one compare-and-set; an
+      // existing entry is classified below.
+      if (SetUnique(key, nullptr, row)) {
+        result->added = true;
+        return Status::OK();
+      }
       for (;;) {
         Row* existing = Find(key);
         if (existing == row) return Status::OK();
