@@ -215,6 +215,7 @@ class Database : private sql::StatementPreparer {
   // for its foreign keys).
   Status Prepare(std::string_view sql, const std::vector<Type>& declared,
                  std::shared_ptr<const sql::PreparedStatement>* out) override;
+  uint64_t CatalogVersion() const override { return catalog_.version(); }
   // Runs `txn`'s deferred foreign key checks that are due (sql::Executor::
   // CheckDeferredForeignKeys): all of them before a commit, or those SET
   // CONSTRAINTS .. IMMEDIATE made due. 23503 for the first that fails, or

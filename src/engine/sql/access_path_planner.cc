@@ -55,11 +55,14 @@ bool KeyCompatible(const Type& column, const Type& value) {
 // equal to an exact probe of a value of type `value` (KeyCompatible) holds
 // a value the comparison `column = value` finds equal, and only such
 // entries: integers, strings of one family (CHAR's trailing blanks are
-// dropped by both), numerics (rescaled exactly), and types equal by their
-// bytes. Floats are left to the filter (-0, NaN, float4 against float8).
+// dropped by both), numerics of a declared scale (rescaled exactly), and
+// types equal by their bytes. Floats are left to the filter (-0, NaN, float4 against float8).
 bool KeyProvesEquality(const Type& column, const Type& value) {
   if (!KeyCompatible(column, value)) return false;
-  if (column.IsInteger() || column.IsString() || column.id == TypeId::kNumeric) return true;
+  if (column.IsInteger() || column.IsString()) return true;
+  // A NUMERIC without a scale is keyed rounded to an integer (key_encoder.h):
+  // 1.5 and 2 share a key, so only the filter tells them apart.
+  if (column.id == TypeId::kNumeric) return column.scale >= 0;
   switch (column.id) {
     case TypeId::kBool: case TypeId::kDate: case TypeId::kTimestamp: case TypeId::kTimestampTz: case TypeId::kUuid:
       return value.id == column.id;

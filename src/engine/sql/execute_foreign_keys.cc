@@ -183,13 +183,13 @@ Status Executor::CheckNotReferenced(const ForeignKeyRule& rule, const std::vecto
 Status Executor::RunForeignKeyStatement(const std::string& text, const std::vector<Type>& types,
                                         const PreparedSlot& slot, std::vector<Value> params, bool* found) {
   *found = false;
-  const PreparedStatement* statement = slot.Get();
-  std::shared_ptr<const PreparedStatement> prepared;  // holds `statement` when the slot does not
-  if (statement == nullptr || statement->param_types.size() != params.size()) {
-    if (txn_->statements() == nullptr) return InternalError("foreign keys are enforced without a StatementPreparer");
-    PL_RETURN_IF_ERROR(txn_->statements()->Prepare(text, types, &prepared));
-    statement = prepared.get();
-    slot.Keep(prepared);
+  StatementPreparer* preparer = txn_->statements();
+  if (preparer == nullptr) return InternalError("foreign keys are enforced without a StatementPreparer");
+  std::shared_ptr<const PreparedStatement> statement = slot.Get();
+  if (statement == nullptr || statement->catalog_version != preparer->CatalogVersion() ||
+      statement->param_types.size() != params.size()) {
+    PL_RETURN_IF_ERROR(preparer->Prepare(text, types, &statement));
+    slot.Keep(statement);
   }
   if (statement->param_types.size() != params.size()) return InternalError("foreign key statement: " + text);
   for (size_t i = 0; i < params.size(); ++i) {

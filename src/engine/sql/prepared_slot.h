@@ -1,16 +1,19 @@
 // PreparedSlot: a statement a plan runs by its text (a foreign key's check
-// or action, ForeignKeyRule), prepared on its first run and kept for the
-// plan's life, so later runs skip the statement cache (building its key,
-// hashing it, its shard latch and counters).
+// or action, ForeignKeyRule), remembered after its first run so that later
+// runs skip the statement cache (building its key, hashing it, its shard
+// latch and counters).
 //
-// Kept statements stay right because a plan runs only at the catalog
-// version it was prepared at (a changed catalog prepares the plan again,
-// with new, empty slots), and its statements are prepared at that version
-// too. Copying a slot gives an empty one.
+// The slot holds the statement weakly: the statement cache owns it (a
+// self-referencing ON DELETE CASCADE's action is the very statement whose
+// rule holds the slot, so a strong hold would keep both forever). A caller
+// uses what Get returns only when it was prepared at the catalog version
+// now (a deferred check at COMMIT runs a rule of a plan older than DDL the
+// block ran since), and prepares it afresh otherwise. Copying a slot gives
+// an empty one.
 //
 // Thread-safety: Get and Keep may be called concurrently (the plan is
 // shared by every session running it); the first Keep wins, later ones
-// leave it. Ownership: the slot shares ownership of what it keeps.
+// leave it.
 #pragma once
 
 #include <atomic>
@@ -27,19 +30,23 @@ class PreparedSlot {
   PreparedSlot(const PreparedSlot&) {}
   PreparedSlot& operator=(const PreparedSlot&) { return *this; }
 
-  // The kept statement, or nullptr before the first Keep.
-  const PreparedStatement* Get() const { return kept_.load(std::memory_order_acquire); }
-  void Keep(std::shared_ptr<const PreparedStatement> statement) const {
+  // The kept statement while the statement cache (or a caller) still owns
+  // it; nullptr before the first Keep or after it was dropped.
+  std::shared_ptr<const PreparedStatement> Get() const {
+    if (!kept_.load(std::memory_order_acquire)) return nullptr;
+    return statement_.lock();  // written once, before kept_
+  }
+  void Keep(const std::shared_ptr<const PreparedStatement>& statement) const {
     std::lock_guard lock(mu_);
-    if (owner_ != nullptr) return;
-    owner_ = std::move(statement);
-    kept_.store(owner_.get(), std::memory_order_release);
+    if (kept_.load(std::memory_order_relaxed)) return;
+    statement_ = statement;
+    kept_.store(true, std::memory_order_release);
   }
 
  private:
   mutable std::mutex mu_;
-  mutable std::shared_ptr<const PreparedStatement> owner_;
-  mutable std::atomic<const PreparedStatement*> kept_{nullptr};
+  mutable std::weak_ptr<const PreparedStatement> statement_;
+  mutable std::atomic<bool> kept_{false};
 };
 
 }  // namespace paceline::sql

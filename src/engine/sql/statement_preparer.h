@@ -9,6 +9,7 @@
 // database's execution gate (the catalog stays as it is meanwhile).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,8 @@ class StatementPreparer {
   // `declared`: the types of $1..$n.
   virtual Status Prepare(std::string_view sql, const std::vector<Type>& declared,
                          std::shared_ptr<const PreparedStatement>* out) = 0;
+  // The catalog's version now (a statement prepared at another one is stale).
+  virtual uint64_t CatalogVersion() const = 0;
 };
 
 }  // namespace paceline::sql
