@@ -11,11 +11,16 @@ namespace paceline::storage {
 
 namespace {
 
-// The low `bytes` bytes of v, most significant first.
-void AppendBigEndian(uint64_t v, int bytes, std::string* out) {
+// Stores the low `bytes` bytes of v at buf, most significant first (buf
+// has room for 8).
+void StoreBigEndian(uint64_t v, int bytes, char* buf) {
   const uint64_t big = __builtin_bswap64(v << (64 - 8 * bytes));  // those bytes first in memory
-  char buf[8];
   std::memcpy(buf, &big, sizeof big);
+}
+
+void AppendBigEndian(uint64_t v, int bytes, std::string* out) {
+  char buf[8];
+  StoreBigEndian(v, bytes, buf);
   out->append(buf, bytes);
 }
 
@@ -43,10 +48,9 @@ void AppendKeyInt(const Type& type, bool nullable, int64_t v, std::string* out) 
   // every lookup and every row read through an index).
   const int width = IntWidth(type.id);
   const uint64_t sign = uint64_t{1} << (8 * width - 1);
-  const uint64_t big = __builtin_bswap64((static_cast<uint64_t>(v) ^ sign) << (64 - 8 * width));
   char buf[9];
   buf[0] = '\x01';
-  std::memcpy(buf + 1, &big, sizeof big);
+  StoreBigEndian(static_cast<uint64_t>(v) ^ sign, width, buf + 1);
   out->append(nullable ? buf : buf + 1, width + (nullable ? 1 : 0));
 }
 
