@@ -18,14 +18,15 @@
 
 #include "engine/database.h"
 #include "engine/footprint_builder.h"
-#include "engine/sql/literal_parameterizer.h"
-#include "engine/sql/parser.h"
-#include "engine/sql/prepared_statement.h"
+#include "sql/literal_parameterizer.h"
+#include "sql/parser.h"
+#include "sql/prepared_statement.h"
 #include "workloads/tpcc/new_order.h"
 #include "workloads/tpcc/tpcc_schema.h"
 
 namespace {
 
+using paceline::QueryResult;
 using paceline::Status;
 using paceline::Value;
 using namespace paceline::engine;

@@ -48,6 +48,7 @@
 
 namespace {
 
+using paceline::QueryResult;
 using paceline::Status;
 using paceline::Value;
 using namespace paceline::engine;

@@ -20,6 +20,7 @@
 
 #include "engine/database.h"
 
+using paceline::QueryResult;
 using paceline::Status;
 using paceline::Value;
 using namespace paceline::engine;

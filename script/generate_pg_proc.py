@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes src/engine/sql/system_catalog/builtin_function_rows.inc: PostgreSQL
+"""Writes src/sql/system_catalog/builtin_function_rows.inc: PostgreSQL
 15's pg_proc rows (OIDs, argument and result types, modes, names, defaults)
 for the names of Paceline's built-in functions, read from a PostgreSQL 15
 server; and support_function_rows.inc: the OIDs and names of the functions
@@ -28,7 +28,7 @@ import sys
 
 import psycopg
 
-HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "engine", "sql", "system_catalog")
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "sql", "system_catalog")
 OUT = os.path.join(HERE, "builtin_function_rows.inc")
 SUPPORT_OUT = os.path.join(HERE, "support_function_rows.inc")
 TYPE_FUNCTIONS_OUT = os.path.join(HERE, "type_function_rows.inc")

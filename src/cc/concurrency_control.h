@@ -47,9 +47,9 @@
 #include "cc/row_lock.h"
 #include "common/cancel_token.h"
 #include "common/status.h"
-#include "engine/storage/index.h"
-#include "engine/storage/row.h"
-#include "engine/storage/table.h"
+#include "storage/index.h"
+#include "storage/row.h"
+#include "storage/table.h"
 
 namespace paceline::cc {
 

@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/storage/row.h"
+#include "storage/row.h"
 
 namespace paceline::cc {
 

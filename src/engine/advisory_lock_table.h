@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "common/cancel_token.h"
-#include "engine/sql/advisory_lock_access.h"
+#include "sql/advisory_lock_access.h"
 
 namespace paceline::engine {
 

@@ -16,7 +16,7 @@
 
 #include "common/cancel_token.h"
 #include "engine/advisory_lock_table.h"
-#include "engine/sql/advisory_lock_access.h"
+#include "sql/advisory_lock_access.h"
 
 namespace paceline::engine {
 

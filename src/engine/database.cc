@@ -1,9 +1,8 @@
-// Database: composition of catalog, statement cache, workers and scheduler;
-// the execution gate, bulk load, opening and recovery, and the DML runner
-// (database.h). Schema changes (table gates, DDL and its log) are
-// database_ddl.cc; whole transactions (Submit, Run, footprints, attempts)
+// Database: composition of catalog, statement cache, statement runner,
+// workers and scheduler; bulk load, opening and recovery (database.h).
+// Whole transactions (Submit, Run, footprints, attempts) are
 // database_requests.cc; checkpoints and durable commits
-// database_durability.cc.
+// database_durability.cc; how a statement runs, statement_runner.h.
 #include "engine/database.h"
 
 #include <malloc.h>
@@ -16,32 +15,13 @@
 #include "engine/durability/redo_record.h"
 #include "engine/log/log_frame.h"
 #include "engine/footprint_builder.h"
-#include "engine/sql/ddl_executor.h"
+#include "sql/ddl_executor.h"
 #include "engine/execution/retry_pause.h"
-#include "engine/sql/executor.h"
-#include "engine/sql/literal_parameterizer.h"
+#include "sql/executor.h"
+#include "sql/literal_parameterizer.h"
 #include "scheduler/scheduler_registry.h"
 
 namespace paceline::engine {
-
-Status CastParameters(const sql::PreparedStatement& statement, const std::vector<Value>& params,
-                      std::vector<Value>* out) {
-  if (params.size() != statement.param_types.size()) {
-    return Status(sqlstate::kProtocolViolation, "bind message supplies " + std::to_string(params.size()) +
-                               " parameters, but prepared statement requires " +
-                               std::to_string(statement.param_types.size()));
-  }
-  out->resize(params.size());
-  for (size_t i = 0; i < params.size(); ++i) {
-    const Type& t = statement.param_types[i];
-    if (params[i].type() == t.id && t.length < 0 && t.precision < 0) {
-      (*out)[i] = params[i];
-    } else {
-      PL_RETURN_IF_ERROR(CastValue(params[i], t, false, &(*out)[i]));
-    }
-  }
-  return Status::OK();
-}
 
 // The workers' view of the database: one attempt of a request.
 class Database::Runner : public TransactionRunner {
@@ -49,7 +29,7 @@ class Database::Runner : public TransactionRunner {
   explicit Runner(Database* db) : db_(db) {}
   AttemptOutcome RunAttempt(const TransactionRequest& request, AttemptContext& ctx,
                             TransactionResult* result) override {
-    if (ctx.timestamp == 0) ctx.timestamp = db_->NextTimestamp();  // kept across retries
+    if (ctx.timestamp == 0) ctx.timestamp = db_->statements_->NextTimestamp();  // kept across retries
     return db_->RunAttempt(request, ctx.timestamp, result, &ctx.abort_reason, &ctx.culprit_table);
   }
   void NameReferences(const TransactionRequest& request, std::vector<std::string>* names) override {
@@ -120,6 +100,16 @@ Status Database::Open(const Options& options, std::unique_ptr<Database>* out) {
   scheduler_options.queues = options.workers == 0 ? 1 : options.workers;
   scheduler_options.seed = options.seed;
   PL_RETURN_IF_ERROR(schedulers.Create(options.scheduler, scheduler_options, &db->scheduler_));
+  StatementRunner::Parts parts;
+  parts.options = &db->options_;
+  parts.catalog = &db->catalog_;
+  parts.cache = &db->cache_;
+  parts.cc = db->cc_.get();
+  parts.epoch = &db->epoch_;
+  parts.scheduler = db->scheduler_.get();
+  parts.activity = &db->activity_;
+  parts.advisory_locks = &db->advisory_lock_table_;
+  db->statements_ = std::make_unique<StatementRunner>(parts);
   if (!options.data_dir.empty()) {
     durability::DurabilityOptions d;
     d.data_dir = options.data_dir;
@@ -130,21 +120,15 @@ Status Database::Open(const Options& options, std::unique_ptr<Database>* out) {
     Database* raw = db.get();
     auto run_ddl = [raw](const std::string& sql) -> Status {
       std::shared_ptr<const sql::PreparedStatement> p;
-      PL_RETURN_IF_ERROR(raw->Prepare(sql, {}, &p));
+      PL_RETURN_IF_ERROR(raw->statements_->Prepare(sql, {}, &p));
       QueryResult ignored;
-      return raw->RunDdl(*p, &ignored, /*replaying=*/true);  // durability_ is not set yet: not logged again
+      // The runner has no durability yet: what recovery replays is not logged again.
+      return raw->statements_->RunDdl(*p, &ignored, /*replaying=*/true);
     };
     PL_RETURN_IF_ERROR(durability::Durability::Open(d, &db->catalog_, run_ddl, &db->recovery_stats_,
                                                     &db->durability_));
+    db->statements_->SetDurability(db->durability_.get());
     db->checkpointer_ = std::thread([raw] { raw->CheckpointerLoop(); });
-  }
-  db->footprint_spec_ = db->scheduler_->Needs();
-  db->needs_footprint_ = db->footprint_spec_.references || !db->footprint_spec_.partition_domain.empty();
-  if (options.conflict_lanes && db->footprint_spec_.references) {
-    // A reference stays laned for four evidence half-lives after blocks
-    // last met in its lane (lane_table.h, Memory); lane waits keep the
-    // CC's deadlock rule.
-    db->lanes_ = std::make_unique<LaneTable>(4 * options.scheduling.history_half_life, db->cc_.get());
   }
   if (options.workers > 0) {
     db->runner_ = std::make_unique<Runner>(db.get());
@@ -189,95 +173,13 @@ void Database::Shutdown(bool drain) {
   if (pool_) pool_->Shutdown(drain);
 }
 
-Status Database::NewTransaction(uint64_t timestamp, std::unique_ptr<Transaction>* out) {
-  auto txn = std::make_unique<Transaction>(cc_.get(), &epoch_, timestamp);
-  PL_RETURN_IF_ERROR(txn->Start());
-  txn->SetDurability(durability_.get());
-  txn->SetStatements(this);
-  *out = std::move(txn);
-  return Status::OK();
-}
-
-std::unique_ptr<Session> Database::CreateSession() { return std::unique_ptr<Session>(new Session(this)); }
-
-// 55P03 for a gate wait that ran out: "could not <what>: <who> ... ".
-Status Database::GateTimedOut(bool entered, const char* what, const char* who) const {
-  if (entered) return Status::OK();
-  return Status(sqlstate::kLockNotAvailable, std::string("could not ") + what + ": " + who +
-                                                 " longer than lock_timeout (" +
-                                                 std::to_string(options_.lock_timeout.count()) + " ms)");
-}
-
-Status Database::EnterGate() {
-  return GateTimedOut(gate_.EnterShared(options_.lock_timeout), "start a transaction",
-                      "a schema change waited for running transactions");
-}
-
-Status Database::EnterGateExclusive() {
-  return GateTimedOut(gate_.EnterExclusive(options_.lock_timeout), "change the schema", "statements stayed running");
-}
-
-Status Database::Prepare(std::string_view sql, const std::vector<Type>& declared,
-                         std::shared_ptr<const sql::PreparedStatement>* out) {
-  return cache_.Get(sql, catalog_, declared, out);
-}
-
-Status Database::RunDml(const sql::PreparedStatement& statement, const std::vector<Value>& params, Transaction* txn,
-                        int64_t start_time, QueryResult* result) {
-  PL_RETURN_IF_ERROR(txn->CheckCanceled());  // between the statements of a transaction
-  std::vector<Value> cast;
-  PL_RETURN_IF_ERROR(CastParameters(statement, params, &cast));
-  sql::Executor executor(txn, &cast, start_time, options_.statement_memory_bytes);
-  const size_t observed_before = txn->Observations();
-  const size_t predicates_before = txn->Predicates();
-  size_t mark = txn->Mark();
-  Status status = executor.RunModifyingCtes(statement.modifying_ctes);
-  if (status.ok()) {
-    switch (statement.kind) {
-      case sql::StatementKind::kSelect: status = executor.Select(*statement.select, result); break;
-      case sql::StatementKind::kInsert: status = executor.Insert(*statement.insert, result); break;
-      case sql::StatementKind::kUpdate: status = executor.Update(*statement.update, result); break;
-      case sql::StatementKind::kDelete: status = executor.Delete(*statement.del, result); break;
-      default: return InternalError("not a DML statement");
-    }
-  }
-  if (status.ok()) status = executor.RunForeignKeyEvents();
-  // No result that contradicts what earlier statements read: under OCC a
-  // row or predicate they read may have changed since (this statement may
-  // have found the row gone); 40001 now rather than at commit.
-  if (status.ok() && observed_before > 0 && txn->Observations() > observed_before) status = txn->CheckReadsCurrent();
-  // A statement that failed on an error after earlier statements read (an
-  // INSERT meeting the key an earlier SELECT found absent, a DELETE's
-  // division by a value that changed): when those reads are stale the error
-  // comes from a view no serial order gives, so it is a conflict (40001,
-  // retried) instead. A canceled statement stays canceled.
-  if (!status.ok() && observed_before > 0 && txn->abort_reason() == cc::AbortReason::kNone &&
-      !(status.Is(sqlstate::kQueryCanceled) && txn->canceled())) {
-    Status stale = txn->CheckReadsCurrent(predicates_before);
-    if (!stale.ok()) status = std::move(stale);
-  }
-  if (!status.ok()) {
-    txn->RollbackTo(mark);
-    result->Clear();
-  }
-  return status;
-}
-
-Status Database::CheckDeferred(Transaction* txn, int64_t start_time, bool all) {
-  if (!txn->has_deferred_checks()) return Status::OK();
-  sql::Executor executor(txn, nullptr, start_time, options_.statement_memory_bytes);
-  Status status = executor.CheckDeferredForeignKeys(all);  // they only read: nothing to undo
-  // A violation seen through reads that are no longer current is a
-  // conflict (40001, retried), as for a failed statement (RunDml).
-  if (!status.ok() && txn->abort_reason() == cc::AbortReason::kNone) status = txn->Explain(std::move(status));
-  return status;
-}
+std::unique_ptr<Session> Database::CreateSession() { return std::make_unique<Session>(this, statements_.get()); }
 
 Status Database::BulkLoad(std::string_view table_name, const std::vector<std::vector<Value>>& rows) {
   // As a schema change: no statement runs and no block uses the table
   // meanwhile.
   const int frame = 0;  // this call's identity among the table gates' owners
-  return ChangeSchema(
+  return statements_->ChangeSchema(
       &frame, nullptr,
       [&] {
         auto table = catalog_.FindTable(table_name);

@@ -35,33 +35,25 @@
 
 #include "cc/cc_registry.h"
 #include "common/status.h"
-#include "engine/catalog/catalog.h"
+#include "storage/catalog/catalog.h"
 #include "engine/durability/durability.h"
 #include "engine/execution/worker_pool.h"
-#include "engine/execution_gate.h"
 #include "engine/activity_registry.h"
 #include "engine/advisory_lock_table.h"
-#include "engine/table_gates.h"
 #include "engine/footprint_builder.h"
-#include "engine/lane_table.h"
 #include "engine/notification_hub.h"
 #include "engine/options.h"
 #include "engine/procedure.h"
 #include "engine/session.h"
-#include "engine/sql/literal_parameterizer.h"
-#include "engine/sql/statement_preparer.h"
-#include "engine/sql/statement_cache.h"
-#include "engine/storage/epoch_manager.h"
+#include "engine/statement_runner.h"
+#include "sql/statement_cache.h"
+#include "storage/epoch_manager.h"
 #include "engine/transaction_request.h"
 #include "scheduler/scheduler.h"
 
-namespace paceline::sql {
-struct DdlRedo;
-}  // namespace paceline::sql
-
 namespace paceline::engine {
 
-class Database : private sql::StatementPreparer {
+class Database {
  public:
   static Status Open(const Options& options, std::unique_ptr<Database>* out);
   ~Database();
@@ -122,10 +114,10 @@ class Database : private sql::StatementPreparer {
   const cc::ConcurrencyControl& concurrency_control() const { return *cc_; }
   // Whether a schema change waits for (or holds) the execution gate or a
   // table's gate. For tests and monitoring.
-  bool schema_change_pending() const { return gate_.exclusive_claimed() || table_gates_.exclusive_claimed(); }
+  bool schema_change_pending() const { return statements_->schema_change_pending(); }
   // How many sessions wait at a table's gate (for a schema change, or as
   // one). For tests and monitoring.
-  size_t table_gate_waits() const { return table_gates_.waiting(); }
+  size_t table_gate_waits() const { return statements_->table_gates().waiting(); }
   std::string_view scheduler_name() const { return scheduler_->Name(); }
   // The scheduler's k heaviest references (name, aborts, commits, weight,
   // State per queue), heaviest first; empty for the baselines.
@@ -174,11 +166,10 @@ class Database : private sql::StatementPreparer {
   NotificationHub& notifications() { return notifications_; }
 
  private:
-  friend class Session;
-  friend class DatabaseProcedureContext;
   explicit Database(const Options& options);
 
   class Runner;
+  class ProcedureRun;  // the ProcedureContext a procedure body sees
   // Queues `request` where the scheduler places it (Submit's second half); returns the queue.
   size_t Queue(TransactionRequest request, scheduler::Footprint footprint, ResultCallback done);
   // `request`'s footprint as the scheduler Needs() it (empty when it needs
@@ -199,113 +190,8 @@ class Database : private sql::StatementPreparer {
   // the concurrency control blamed.
   AttemptOutcome RunAttempt(const TransactionRequest& request, uint64_t timestamp, TransactionResult* result,
                             cc::AbortReason* reason, uint32_t* culprit_table = nullptr);
-  // A started transaction (epoch pinned, cc context begun).
-  Status NewTransaction(uint64_t timestamp, std::unique_ptr<Transaction>* out);
-  uint64_t NextTimestamp() { return next_timestamp_.fetch_add(1, std::memory_order_relaxed); }
-
-  // Statement execution shared by sessions, requests and procedures.
-  Status RunDml(const sql::PreparedStatement& statement, const std::vector<Value>& params, Transaction* txn,
-                int64_t start_time, QueryResult* result);
-  // `replaying`: recovery runs a logged statement again (sql::DdlOptions).
-  Status RunDdl(const sql::PreparedStatement& statement, QueryResult* result, bool replaying = false);
-  // Logs a DDL statement's text, then what replaying it would not make the
-  // same way (sql::DdlRedo), and waits until all of it is durable.
-  Status LogDdl(const std::string& text, const sql::DdlRedo& after);
-  // sql::StatementPreparer: from the statement cache (every transaction's,
-  // for its foreign keys).
-  Status Prepare(std::string_view sql, const std::vector<Type>& declared,
-                 std::shared_ptr<const sql::PreparedStatement>* out) override;
-  uint64_t CatalogVersion() const override { return catalog_.version(); }
-  // Runs `txn`'s deferred foreign key checks that are due (sql::Executor::
-  // CheckDeferredForeignKeys): all of them before a commit, or those SET
-  // CONSTRAINTS .. IMMEDIATE made due. 23503 for the first that fails, or
-  // the conflict when the reads it failed on are stale (Transaction::Explain).
-  Status CheckDeferred(Transaction* txn, int64_t start_time, bool all);
-  // Prepares `sql` to run with `params` ($1..$n), the caller holding the
-  // gate. With Options::parameterize_literals, when sql::LiteralParameterizer
-  // replaces literals of `sql` and the normalized text prepares, that is the
-  // statement (shared by every text differing only in literals) and
-  // `*with_literals` receives `params` followed by the literal values: run
-  // it with those. Otherwise `sql` itself is prepared, as by Prepare, and
-  // `*with_literals` is left empty: run it with `params`.
-  Status PrepareCall(std::string_view sql, const std::vector<Value>& params,
-                     std::shared_ptr<const sql::PreparedStatement>* out, std::vector<Value>* with_literals);
-  // `normalized` (LiteralParameterizer) prepared, and `*with_literals`
-  // `params` followed by its literal values converted to the plan's
-  // parameter types. False (*out untouched) when the normalized text does
-  // not prepare or a literal would not convert: the caller then prepares
-  // the original text. The caller holds the gate. The one rule for when a
-  // normalized text stands for the original: PrepareCall and the
-  // Session's PrepareParameterized and PrepareNormalized all use it.
-  bool PrepareNormalized(const sql::ParameterizedStatement& normalized, const std::vector<Value>& params,
-                         std::shared_ptr<const sql::PreparedStatement>* out, std::vector<Value>* with_literals);
-  // A request's statement: call.prepared while the catalog is at `version`
-  // (a stale one is prepared again from its own text and parameter types,
-  // which call.params have); without it, PrepareCall. The caller holds the
-  // gate.
-  Status PrepareCallOf(const StatementCall& call, uint64_t version, std::shared_ptr<const sql::PreparedStatement>* out,
-                       std::vector<Value>* with_literals);
-  // The gate (execution_gate.h): shared for statements in flight and
-  // binding, exclusive for DDL and bulk loads; 55P03 after lock_timeout.
-  Status EnterGate();
-  void LeaveGate() { gate_.LeaveShared(); }
-  Status GateTimedOut(bool entered, const char* what, const char* who) const;
-  Status EnterGateExclusive();
-  void LeaveGateExclusive() { gate_.LeaveExclusive(); }
-  // A transaction block's entry to `table`'s gate (table_gates.h), waiting
-  // while a schema change claims it: 55P03 after lock_timeout, 40P01 when
-  // the wait would close a cycle, 57014 when `cancel` is raised. The caller
-  // does not hold the execution gate.
-  Status EnterTableGate(const void* owner, uint32_t table, const CancelToken* cancel);
-  // Runs `change` as a schema change of `owner` (a session, or the bulk
-  // load's frame): enters the table gates of `tables()` exclusive (waiting
-  // for the blocks that use them; errors as EnterTableGate), then the
-  // execution gate exclusive (waiting for the statements in flight). Should
-  // the catalog have changed meanwhile so that `tables()` names more
-  // tables, it enters those too and looks again. `tables` runs under the
-  // execution gate (shared or exclusive). The caller holds neither gate.
-  Status ChangeSchema(const void* owner, const CancelToken* cancel,
-                      const std::function<std::vector<uint32_t>()>& tables, const std::function<Status()>& change);
-  // The tables DDL `ast` changes (ids, ascending): each table it names
-  // with the tables its foreign keys connect it to (both ways), every table
-  // using a domain it drops. Read under the execution gate.
-  std::vector<uint32_t> TablesChangedBy(const sql::Statement& ast) const;
-  // The tables DDL `ast` operates on by name (CREATE INDEX's, ALTER's,
-  // TRUNCATE's, the tables or the indexes' tables DROP names; none for
-  // CREATE TABLE/DOMAIN), those that exist. Read under the execution gate.
-  std::vector<std::shared_ptr<storage::Table>> TablesNamedBy(const sql::Statement& ast) const;
   // BulkLoad's work, the caller holding what ChangeSchema holds.
   Status LoadRows(std::string_view table, const std::vector<std::vector<Value>>& rows);
-  // Frees the garbage no pinned transaction can reach any more (after DDL).
-  void CollectGarbage() { epoch_.Collect(); }
-
-  // Holds the gate for one scope: Enter() it (shared or exclusive), and it
-  // is left when the scope ends, however it ends (a procedure body that
-  // throws included).
-  class ScopedGate {
-   public:
-    explicit ScopedGate(Database* db) : db_(db) {}
-    ~ScopedGate() {
-      if (held_) exclusive_ ? db_->LeaveGateExclusive() : db_->LeaveGate();
-    }
-    ScopedGate(const ScopedGate&) = delete;
-    ScopedGate& operator=(const ScopedGate&) = delete;
-    Status Enter() {
-      PL_RETURN_IF_ERROR(db_->EnterGate());
-      held_ = true;
-      return Status::OK();
-    }
-    Status EnterExclusive() {
-      PL_RETURN_IF_ERROR(db_->EnterGateExclusive());
-      held_ = exclusive_ = true;
-      return Status::OK();
-    }
-
-   private:
-    Database* db_;
-    bool held_ = false;
-    bool exclusive_ = false;
-  };
 
   struct RegisteredProcedure {
     Procedure procedure;
@@ -327,25 +213,19 @@ class Database : private sql::StatementPreparer {
   const Options options_;
   catalog::Catalog catalog_;
   sql::StatementCache cache_;
-  ExecutionGate gate_;
-  TableGates table_gates_;
   AdvisoryLockTable advisory_lock_table_;  // pg_advisory_lock & co.; outlives every session
   ActivityRegistry activity_;              // every session's SessionActivity; outlives every session
   NotificationHub notifications_;          // LISTEN / NOTIFY; outlives every session
   std::mutex procedures_mu_;
   std::map<std::string, std::shared_ptr<RegisteredProcedure>, std::less<>> procedures_;
   std::unique_ptr<cc::ConcurrencyControl> cc_;
-  std::atomic<uint64_t> next_timestamp_{1};
   // Declared after the catalog: destroyed first, it reclaims retired rows
   // into tables that still exist.
   storage::EpochManager epoch_;
   std::unique_ptr<scheduler::Scheduler> scheduler_;
-  scheduler::FootprintSpec footprint_spec_;  // what scheduler_ needs (fixed at Open)
-  // Conflict lanes of interactive blocks (null: Options::conflict_lanes off,
-  // or a scheduler that keeps no references), and the sessions' ids.
-  std::unique_ptr<LaneTable> lanes_;
-  std::atomic<uint64_t> next_session_id_{1};
-  bool needs_footprint_ = false;
+  // How statements run (the gates, lanes and footprint spec); shared with
+  // the sessions. Made at Open, after the parts it borrows.
+  std::unique_ptr<StatementRunner> statements_;
   // The data directory (null: in memory only), and the thread that writes
   // checkpoints in the background.
   std::unique_ptr<durability::Durability> durability_;
@@ -358,12 +238,6 @@ class Database : private sql::StatementPreparer {
   // `done` of a committed request, once its redo record is durable (at once
   // without a data directory, and for failures).
   ResultCallback AfterDurable(ResultCallback done);
-  // Blocks until what a commit at `commit_lsn` (0: a read-only one) that
-  // handed out sequence values covered by `sequence_lsn` depends on is
-  // durable; the log's I/O error if any.
-  Status AwaitCommitDurable(uint64_t commit_lsn, uint64_t sequence_lsn = 0);
-  // The LSN that acknowledgement waits for (AwaitCommitDurable).
-  uint64_t AcknowledgedAfter(uint64_t commit_lsn, uint64_t sequence_lsn) const;
   std::unique_ptr<Runner> runner_;
   std::unique_ptr<WorkerPool> pool_;  // last: its workers stop first
 };

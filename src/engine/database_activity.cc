@@ -9,7 +9,9 @@
 
 namespace paceline::engine {
 
-LaneTable::Stats Database::LaneStats() const { return lanes_ != nullptr ? lanes_->stats() : LaneTable::Stats{}; }
+LaneTable::Stats Database::LaneStats() const {
+  return statements_->lanes() != nullptr ? statements_->lanes()->stats() : LaneTable::Stats{};
+}
 
 std::vector<sql::LockActivity> Database::LockActivities() const {
   std::vector<sql::LockActivity> out;
@@ -27,8 +29,8 @@ std::vector<sql::LockActivity> Database::LockActivities() const {
     a.granted = l.granted;
     out.push_back(std::move(a));
   }
-  if (lanes_ != nullptr) {
-    for (const LaneTable::LaneState& lane : lanes_->Snapshot()) {
+  if (statements_->lanes() != nullptr) {
+    for (const LaneTable::LaneState& lane : statements_->lanes()->Snapshot()) {
       sql::LockActivity a;
       a.locktype = "lane";
       a.classid = static_cast<uint32_t>(lane.key >> 32);

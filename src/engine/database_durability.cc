@@ -11,7 +11,7 @@ Status Database::Checkpoint(durability::CheckpointStats* stats) {
   if (durability_ == nullptr) {
     return Status(sqlstate::kObjectNotInPrerequisiteState, "this database has no data directory (Options::data_dir)");
   }
-  ScopedGate gate(this);  // shared: transactions go on, DDL waits
+  StatementRunner::ScopedGate gate(statements_.get());  // shared: transactions go on, DDL waits
   PL_RETURN_IF_ERROR(gate.Enter());
   const size_t pin = epoch_.Pin();  // the images it copies stay readable
   if (pin == storage::EpochManager::kNoSlot) {
@@ -66,7 +66,7 @@ ResultCallback Database::AfterDurable(ResultCallback done) {
       done(std::move(result));
       return;
     }
-    const uint64_t lsn = AcknowledgedAfter(result.commit_lsn, result.sequence_lsn);
+    const uint64_t lsn = statements_->AcknowledgedAfter(result.commit_lsn, result.sequence_lsn);
     auto shared = std::make_shared<TransactionResult>(std::move(result));
     durability_->WhenDurable(lsn, [done = std::move(done), shared](const Status& s) mutable {
       if (!s.ok()) {
@@ -76,18 +76,6 @@ ResultCallback Database::AfterDurable(ResultCallback done) {
       done(std::move(*shared));
     });
   };
-}
-
-uint64_t Database::AcknowledgedAfter(uint64_t commit_lsn, uint64_t sequence_lsn) const {
-  // A writer's own record comes after every record it depends on (what it
-  // read, the sequence values it drew). A read-only transaction depends on
-  // the commits it may have read and on its sequence values' record.
-  return commit_lsn != 0 ? commit_lsn : std::max(durability_->commit_end_lsn(), sequence_lsn);
-}
-
-Status Database::AwaitCommitDurable(uint64_t commit_lsn, uint64_t sequence_lsn) {
-  if (durability_ == nullptr) return Status::OK();
-  return durability_->WaitDurable(AcknowledgedAfter(commit_lsn, sequence_lsn));
 }
 
 }  // namespace paceline::engine

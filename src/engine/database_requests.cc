@@ -10,16 +10,16 @@
 #include "common/datetime.h"
 #include "engine/execution/retry_pause.h"
 #include "engine/footprint_builder.h"
-#include "engine/sql/literal_parameterizer.h"
-#include "engine/sql/statement_kind.h"
+#include "sql/literal_parameterizer.h"
+#include "sql/statement_kind.h"
 
 namespace paceline::engine {
 
 // The ProcedureContext a procedure body sees: statements by index inside the
 // request's transaction.
-class DatabaseProcedureContext : public ProcedureContext {
+class Database::ProcedureRun : public ProcedureContext {
  public:
-  DatabaseProcedureContext(Database* db, Database::RegisteredProcedure* proc, Transaction* txn, int64_t start)
+  ProcedureRun(Database* db, Database::RegisteredProcedure* proc, Transaction* txn, int64_t start)
       : db_(db), proc_(proc), txn_(txn), start_(start) {}
 
   Status Execute(size_t statement, const std::vector<Value>& params, QueryResult* result) override {
@@ -30,12 +30,12 @@ class DatabaseProcedureContext : public ProcedureContext {
     const sql::PreparedStatement* prepared = proc_->prepared[statement]->load(std::memory_order_acquire);
     if (prepared->catalog_version != db_->catalog_.version()) {
       std::shared_ptr<const sql::PreparedStatement> fresh;
-      PL_RETURN_IF_ERROR(db_->Prepare(prepared->text, {}, &fresh));
+      PL_RETURN_IF_ERROR(db_->statements_->Prepare(prepared->text, {}, &fresh));
       prepared = fresh.get();
       proc_->Set(statement, std::move(fresh));
     }
     result->Clear();
-    return db_->RunDml(*prepared, params, txn_, start_, result);
+    return db_->statements_->RunDml(*prepared, params, txn_, start_, result);
   }
 
   Status Rollback(std::string message) override {
@@ -134,7 +134,7 @@ void Database::AddFootprint(const TransactionRequest& request, FootprintBuilder*
   // Statement lists: prepared (from the cache) under the gate, as when they
   // run; a statement that does not prepare adds nothing (it fails when it
   // runs).
-  ScopedGate gate(this);
+  StatementRunner::ScopedGate gate(statements_.get());
   if (!gate.Enter().ok()) return;
   auto calls = std::make_shared<PreparedCalls>();
   calls->statements.resize(request.statements.size());
@@ -143,7 +143,7 @@ void Database::AddFootprint(const TransactionRequest& request, FootprintBuilder*
   for (size_t i = 0; i < request.statements.size(); ++i) {
     const StatementCall& call = request.statements[i];
     std::shared_ptr<const sql::PreparedStatement>& p = calls->statements[i];
-    if (PrepareCallOf(call, version, &p, &calls->literals[i]).ok()) {
+    if (statements_->PrepareCallOf(call, version, &p, &calls->literals[i]).ok()) {
       builder->Add(*p, calls->literals[i].empty() ? call.params : calls->literals[i]);
     } else {
       p = nullptr;  // prepared again when it runs, and fails there as it always did
@@ -154,14 +154,14 @@ void Database::AddFootprint(const TransactionRequest& request, FootprintBuilder*
 
 scheduler::Footprint Database::FootprintOf(const TransactionRequest& request,
                                            std::shared_ptr<const PreparedCalls>* prepared) {
-  if (!needs_footprint_) return {};  // the baselines need none: nothing is computed
-  FootprintBuilder builder(footprint_spec_);
+  if (!statements_->needs_footprint()) return {};  // the baselines need none: nothing is computed
+  FootprintBuilder builder(statements_->footprint_spec());
   AddFootprint(request, &builder, prepared);
   return builder.Finish();
 }
 
 void Database::NameReferences(const TransactionRequest& request, std::vector<std::string>* names) {
-  FootprintBuilder builder(footprint_spec_, /*with_names=*/true);
+  FootprintBuilder builder(statements_->footprint_spec(), /*with_names=*/true);
   AddFootprint(request, &builder);
   builder.Finish();
   *names = builder.Names();
@@ -172,7 +172,7 @@ TransactionResult Database::Run(TransactionRequest request) {
   scheduler::Footprint footprint = FootprintOf(request, &request.prepared);
   if (scheduler_->MayRunHere(footprint)) {
     TransactionResult result = pool_->RunHere(std::move(request), std::move(footprint));
-    if (result.committed()) result.status = AwaitCommitDurable(result.commit_lsn, result.sequence_lsn);
+    if (result.committed()) result.status = statements_->AwaitCommitDurable(result.commit_lsn, result.sequence_lsn);
     return result;
   }
   // (The callback owns the promise: it may still run after get() returns.)
@@ -208,53 +208,17 @@ void Database::SubmitTo(size_t queue, TransactionRequest request, ResultCallback
   pool_->Submit(queue, std::move(request), std::move(footprint), AfterDurable(std::move(done)), JobPlacement::kByHand);
 }
 
-Status Database::PrepareCall(std::string_view sql, const std::vector<Value>& params,
-                             std::shared_ptr<const sql::PreparedStatement>* out, std::vector<Value>* with_literals) {
-  sql::ParameterizedStatement normalized;
-  // Any failure (an error, a literal that would not convert) falls back to
-  // the original text, which then fails exactly as it always did.
-  if (options_.parameterize_literals && sql::LiteralParameterizer::Parameterize(sql, params.size(), &normalized) &&
-      PrepareNormalized(normalized, params, out, with_literals)) {
-    return Status::OK();
-  }
-  with_literals->clear();
-  return Prepare(sql, {}, out);
-}
-
-bool Database::PrepareNormalized(const sql::ParameterizedStatement& normalized, const std::vector<Value>& params,
-                                 std::shared_ptr<const sql::PreparedStatement>* out,
-                                 std::vector<Value>* with_literals) {
-  std::shared_ptr<const sql::PreparedStatement> p;
-  if (normalized.text.empty() || !Prepare(normalized.text, normalized.declared, &p).ok()) return false;
-  *with_literals = params;
-  if (!sql::LiteralParameterizer::BindLiterals(normalized, *p, with_literals)) return false;
-  *out = std::move(p);
-  return true;
-}
-
-Status Database::PrepareCallOf(const StatementCall& call, uint64_t version,
-                               std::shared_ptr<const sql::PreparedStatement>* out, std::vector<Value>* with_literals) {
-  if (call.prepared == nullptr) return PrepareCall(call.sql, call.params, out, with_literals);
-  with_literals->clear();
-  if (call.prepared->catalog_version == version) {
-    *out = call.prepared;  // as its caller prepared it: nothing lexed or looked up again
-    return Status::OK();
-  }
-  // Stale: its text again, with the parameter types `params` have.
-  return Prepare(call.prepared->text, call.prepared->param_types, out);
-}
-
 Status Database::RegisterProcedure(Procedure procedure) {
   if (procedure.name.empty() || !procedure.body) {
     return Status(sqlstate::kInvalidParameterValue, "a procedure needs a name and a body");
   }
   auto registered = std::make_shared<RegisteredProcedure>();
-  ScopedGate gate(this);  // preparing reads the catalog
+  StatementRunner::ScopedGate gate(statements_.get());  // preparing reads the catalog
   PL_RETURN_IF_ERROR(gate.Enter());
   Status status;
   for (const auto& text : procedure.statements) {
     std::shared_ptr<const sql::PreparedStatement> p;
-    status = Prepare(text, {}, &p);
+    status = statements_->Prepare(text, {}, &p);
     if (!status.ok()) break;
     if (!sql::IsDml(p->kind)) {
       status = Status(sqlstate::kFeatureNotSupported,
@@ -291,11 +255,11 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
     }
     proc = it->second;
   }
-  ScopedGate gate(this);
+  StatementRunner::ScopedGate gate(statements_.get());
   result->status = gate.Enter();
   if (!result->status.ok()) return AttemptOutcome::kFailed;
   std::unique_ptr<Transaction> txn;  // aborts in its destructor if never committed
-  result->status = NewTransaction(timestamp, &txn);
+  result->status = statements_->NewTransaction(timestamp, &txn);
   if (!result->status.ok()) return AttemptOutcome::kFailed;
   txn->SetCancelToken(request.cancel);
   SequenceSession own_sequences(&catalog_, durability_.get());
@@ -306,7 +270,7 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
   const int64_t start = CurrentTimestampMicros();
   Status status;
   if (proc) {
-    DatabaseProcedureContext ctx(this, proc.get(), txn.get(), start);
+    ProcedureRun ctx(this, proc.get(), txn.get(), start);
     status = proc->procedure.body(ctx, request.args);
     result->user_abort = ctx.user_abort();
     result->results = ctx.TakeReturned();
@@ -325,7 +289,7 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
         p = ready->statements[i].get();  // as prepared for the footprint
         literals = &ready->literals[i];
       } else {
-        status = PrepareCallOf(call, version, &fresh, &with_literals);
+        status = statements_->PrepareCallOf(call, version, &fresh, &with_literals);
         p = fresh.get();
         literals = &with_literals;
       }
@@ -334,11 +298,12 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
                         "a transaction request may hold only SELECT, INSERT, UPDATE and DELETE statements");
       }
       if (!status.ok()) break;
-      status = RunDml(*p, literals->empty() ? call.params : *literals, txn.get(), start, &result->results.back());
+      status = statements_->RunDml(*p, literals->empty() ? call.params : *literals, txn.get(), start,
+                                   &result->results.back());
       if (!status.ok()) break;
     }
   }
-  if (status.ok()) status = CheckDeferred(txn.get(), start, /*all=*/true);
+  if (status.ok()) status = statements_->CheckDeferred(txn.get(), start, /*all=*/true);
   if (status.ok()) {
     status = txn->Commit();
   } else {
@@ -372,12 +337,14 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
 }
 
 void Database::Execute(const TransactionRequest& request, TransactionResult* result) {
-  const uint64_t timestamp = NextTimestamp();
+  const uint64_t timestamp = statements_->NextTimestamp();
   for (int attempt = 0;; ++attempt) {
     cc::AbortReason reason;
     if (RunAttempt(request, timestamp, result, &reason) != AttemptOutcome::kConflict) {
       result->conflicts = static_cast<uint32_t>(attempt);
-      if (result->committed()) result->status = AwaitCommitDurable(result->commit_lsn, result->sequence_lsn);
+      if (result->committed()) {
+        result->status = statements_->AwaitCommitDurable(result->commit_lsn, result->sequence_lsn);
+      }
       return;
     }
     if (attempt >= options_.max_retries) {

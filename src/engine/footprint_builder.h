@@ -53,7 +53,7 @@
 #include <absl/container/flat_hash_map.h>
 
 #include "common/value.h"
-#include "engine/sql/prepared_statement.h"
+#include "sql/prepared_statement.h"
 #include "scheduler/footprint.h"
 
 namespace paceline::engine {

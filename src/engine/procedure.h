@@ -27,7 +27,7 @@
 
 #include "common/status.h"
 #include "common/value.h"
-#include "engine/query_result.h"
+#include "common/query_result.h"
 #include "engine/transaction_request.h"
 
 namespace paceline::engine {

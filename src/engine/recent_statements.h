@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "common/value.h"
-#include "engine/sql/prepared_statement.h"
+#include "sql/prepared_statement.h"
 
 namespace paceline::engine {
 

@@ -19,8 +19,8 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "engine/catalog/catalog.h"
-#include "engine/sql/sequence_access.h"
+#include "storage/catalog/catalog.h"
+#include "sql/sequence_access.h"
 
 namespace paceline::engine {
 

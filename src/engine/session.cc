@@ -11,10 +11,10 @@
 #include "engine/execution/retry_pause.h"
 #include "engine/footprint_builder.h"
 #include "engine/session_statement_gate.h"
-#include "engine/sql/literal_parameterizer.h"
-#include "engine/sql/explain/plan_counters.h"
-#include "engine/sql/parser.h"
-#include "engine/sql/statement_kind.h"
+#include "sql/literal_parameterizer.h"
+#include "sql/explain/plan_counters.h"
+#include "sql/parser.h"
+#include "sql/statement_kind.h"
 
 namespace paceline::engine {
 
@@ -81,21 +81,22 @@ bool SameResultShape(const sql::PreparedStatement& a, const sql::PreparedStateme
 
 }  // namespace
 
-Session::Session(Database* db)
+Session::Session(Database* db, StatementRunner* runner)
     : db_(db),
-      sequences_(&db->catalog_, db->durability_.get()),
-      advisory_locks_(&db->advisory_lock_table_, &cancel_, db->options().lock_timeout),
-      system_info_(this, &db->catalog_),
+      runner_(runner),
+      sequences_(&db->catalog(), runner->durability()),
+      advisory_locks_(&runner->advisory_lock_table(), &cancel_, db->options().lock_timeout),
+      system_info_(this, &db->catalog()),
       settings_(Session::DefaultSettings()),
-      id_(db->next_session_id_.fetch_add(1, std::memory_order_relaxed)) {
+      id_(runner->NextSessionId()) {
   activity_.SetPid(backend_pid());
-  db_->activity_.Add(id_, this, &activity_, &advisory_locks_);
+  runner_->activity().Add(id_, this, &activity_, &advisory_locks_);
 }
 
 Session::~Session() {
   if (txn_) EndTransaction(false);
-  db_->notifications_.UnlistenAll(id_, /*forget_inbox=*/true);
-  db_->activity_.Remove(id_);
+  db_->notifications().UnlistenAll(id_, /*forget_inbox=*/true);
+  runner_->activity().Remove(id_);
 }
 
 void Session::SetTerminator(std::function<void()> terminator) {
@@ -114,7 +115,7 @@ bool Session::Signal(bool terminate) {
   return true;
 }
 
-bool Session::SignalBackend(int32_t pid, bool terminate) { return db_->activity_.Signal(pid, terminate); }
+bool Session::SignalBackend(int32_t pid, bool terminate) { return runner_->activity().Signal(pid, terminate); }
 
 void Session::FinishActivity() {
   auto it = settings_.find("application_name");
@@ -127,14 +128,14 @@ Status Session::Prepare(std::string_view sql, const std::vector<Type>& declared_
   // gate exclusively.
   StatementGate gate(this);
   PL_RETURN_IF_ERROR(gate.Enter());
-  return db_->Prepare(sql, declared_types, out);
+  return runner_->Prepare(sql, declared_types, out);
 }
 
 bool Session::PrepareNormalized(const sql::ParameterizedStatement& normalized,
                                 std::shared_ptr<const sql::PreparedStatement>* out, std::vector<Value>* with_literals) {
   StatementGate gate(this);  // binding reads the catalog
   if (!gate.Enter().ok()) return false;
-  return db_->PrepareNormalized(normalized, {}, out, with_literals);
+  return runner_->PrepareNormalized(normalized, {}, out, with_literals);
 }
 
 Status Session::Execute(std::string_view sql, const std::vector<Value>& params, QueryResult* result) {
@@ -183,12 +184,12 @@ Status Session::PrepareParameterized(std::string_view sql, const std::vector<Val
     *with_literals = params;
     if (!sql::LiteralParameterizer::BindLiterals(normalized, *statement, with_literals)) return Status::OK();
   } else {
-    // The rule (Database::PrepareNormalized): any failure falls back to the
+    // The rule (StatementRunner::PrepareNormalized): any failure falls back to the
     // original text, which then fails exactly as it always did. Only a gate
     // timeout is this call's error: the original would just time out again.
     StatementGate gate(this);  // binding reads the catalog
     PL_RETURN_IF_ERROR(gate.Enter());
-    if (!db_->PrepareNormalized(normalized, params, &statement, with_literals)) return Status::OK();
+    if (!runner_->PrepareNormalized(normalized, params, &statement, with_literals)) return Status::OK();
     recent_.Remember(std::move(key), {statement, 0, {}});
   }
   // The text itself, on its second sighting: Execute then runs it without
@@ -385,7 +386,7 @@ Status Session::CheckDdlAfterWrites(const sql::Statement& ast) const {
   // uncommitted writes to: a new index would miss them, and DROP, TRUNCATE or
   // ALTER would pull the table from under them. Other DDL (CREATE TABLE,
   // CREATE DOMAIN, DDL on other tables) runs at once, as it would outside.
-  for (const auto& table : db_->TablesNamedBy(ast)) {
+  for (const auto& table : runner_->TablesNamedBy(ast)) {
     if (txn_->HasWritesTo(table.get())) {
       return Status(sqlstate::kActiveSqlTransaction,
                     "Paceline runs DDL outside transactions: this transaction block has uncommitted writes to \"" +
@@ -398,7 +399,7 @@ Status Session::CheckDdlAfterWrites(const sql::Statement& ast) const {
 Status Session::RunDmlInTransaction(const sql::PreparedStatement& statement, const std::vector<Value>& params,
                                     QueryResult* result) {
   const bool block = state_ != TransactionState::kIdle;
-  const bool lanes = block && db_->lanes_ != nullptr;
+  const bool lanes = block && runner_->lanes() != nullptr;
   for (;;) {
     StatementGate gate(this);  // an autocommit attempt holds it already
     PL_RETURN_IF_ERROR(gate.Enter());
@@ -407,7 +408,7 @@ Status Session::RunDmlInTransaction(const sql::PreparedStatement& statement, con
     const sql::PreparedStatement* current = &statement;
     std::shared_ptr<const sql::PreparedStatement> rebound;
     if (statement.catalog_version != db_->catalog().version()) {
-      PL_RETURN_IF_ERROR(db_->Prepare(statement.text, statement.param_types, &rebound));
+      PL_RETURN_IF_ERROR(runner_->Prepare(statement.text, statement.param_types, &rebound));
       current = rebound.get();
       // A client may have described the old result already (as PostgreSQL).
       if (!SameResultShape(statement, *rebound)) {
@@ -419,7 +420,7 @@ Status Session::RunDmlInTransaction(const sql::PreparedStatement& statement, con
       // A schema change claims one of its tables: wait for it outside the
       // execution gate (which that change needs next), then look again.
       gate.Leave();
-      PL_RETURN_IF_ERROR(db_->EnterTableGate(this, busy, &cancel_));
+      PL_RETURN_IF_ERROR(runner_->EnterTableGate(this, busy, &cancel_));
       table_gates_.push_back(busy);
       continue;
     }
@@ -430,7 +431,7 @@ Status Session::RunDmlInTransaction(const sql::PreparedStatement& statement, con
       // look again (the free lanes, and a schema that may have changed).
       gate.Leave();
       activity_.Wait("Lock", "lane " + lane.name);
-      Status acquired = db_->lanes_->Acquire(id_, lane.key, lane.name,
+      Status acquired = runner_->lanes()->Acquire(id_, lane.key, lane.name,
                                              std::chrono::steady_clock::now() + db_->options().lock_timeout, &cancel_,
                                              txn_->context());
       activity_.ClearWait();
@@ -438,30 +439,30 @@ Status Session::RunDmlInTransaction(const sql::PreparedStatement& statement, con
       block_lanes_.push_back(lane.key);
       continue;
     }
-    if (db_->footprint_spec_.references) {
-      if (!footprint_) footprint_ = std::make_unique<FootprintBuilder>(db_->footprint_spec_);
+    if (runner_->footprint_spec().references) {
+      if (!footprint_) footprint_ = std::make_unique<FootprintBuilder>(runner_->footprint_spec());
       footprint_->Add(*current, params);
       executed_.push_back({current->text, current->param_types, params});
     }
     if (explain_counters_ != nullptr) explain_counters_->Clear();  // the last attempt's counts
     txn_->SetPlanCounters(explain_counters_);
-    Status status = db_->RunDml(*current, params, txn_.get(), txn_start_, result);
+    Status status = runner_->RunDml(*current, params, txn_.get(), txn_start_, result);
     txn_->SetPlanCounters(nullptr);
     // In a block the result reaches the client before COMMIT: a sequence
     // value in it only once the record covering it is durable (once per
     // kLogAhead values; an autocommit statement's commit covers it).
     const uint64_t needed = block ? sequences_.TakeNeededLsn() : 0;  // else the commit waits for it
-    if (status.ok() && needed != 0) status = db_->AwaitCommitDurable(needed);
+    if (status.ok() && needed != 0) status = runner_->AwaitCommitDurable(needed);
     return status;
   }
 }
 
 Status Session::RunSchemaChange(const sql::PreparedStatement& statement, QueryResult* result) {
-  Status status = db_->ChangeSchema(
-      this, &cancel_, [&] { return db_->TablesChangedBy(*statement.ast); },
+  Status status = runner_->ChangeSchema(
+      this, &cancel_, [&] { return runner_->TablesChangedBy(*statement.ast); },
       [&] {
         if (txn_ && txn_->has_writes()) PL_RETURN_IF_ERROR(CheckDdlAfterWrites(*statement.ast));
-        return db_->RunDdl(statement, result);
+        return runner_->RunDdl(statement, result);
       });
   if (txn_) ran_ddl_ = true;  // what it dropped is freed once this block ends
   return status;
@@ -479,7 +480,7 @@ Status Session::Run(const sql::PreparedStatement& statement, const std::vector<V
     // An autocommit statement is its own transaction: a conflict is retried
     // here, as a worker retries a submitted transaction (nothing of the
     // failed attempt reached the client), keeping its age for 2PL's rules.
-    const uint64_t timestamp = db_->NextTimestamp();
+    const uint64_t timestamp = runner_->NextTimestamp();
     for (int attempt = 0;; ++attempt) {
       StatementGate gate(this);  // for the whole attempt, its commit included
       PL_RETURN_IF_ERROR(gate.Enter());

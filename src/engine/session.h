@@ -55,16 +55,16 @@
 #include "common/cancel_token.h"
 #include "common/status.h"
 #include "common/value.h"
-#include "engine/query_result.h"
+#include "common/query_result.h"
 #include "engine/recent_statements.h"
 #include "engine/advisory_locks.h"
 #include "engine/session_activity.h"
 #include "engine/session_system_info.h"
 #include "engine/notification_hub.h"
 #include "engine/sequence_session.h"
-#include "engine/sql/deferred_constraints.h"
-#include "engine/sql/prepared_statement.h"
-#include "engine/sql/literal_parameterizer.h"
+#include "sql/deferred_constraints.h"
+#include "sql/prepared_statement.h"
+#include "sql/literal_parameterizer.h"
 #include "engine/transaction.h"
 #include "engine/transaction_state.h"
 #include "scheduler/footprint.h"
@@ -72,10 +72,14 @@
 namespace paceline::engine {
 
 class Database;
+class StatementRunner;
 class FootprintBuilder;
 
 class Session {
  public:
+  // Made by Database::CreateSession: a session of `db`, running its
+  // statements through `runner` (the database's).
+  Session(Database* db, StatementRunner* runner);
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -260,9 +264,6 @@ class Session {
   const Database& database() const { return *db_; }
 
  private:
-  friend class Database;
-  explicit Session(Database* db);
-
   Status Run(const sql::PreparedStatement& statement, const std::vector<Value>& params, QueryResult* result);
   Status RunTransactionControl(const sql::TransactionStmt& stmt, QueryResult* result);
   Status RunUtility(const sql::PreparedStatement& statement, QueryResult* result);
@@ -362,6 +363,7 @@ class Session {
   class StatementGate;
 
   Database* db_;
+  StatementRunner* runner_;
   CancelToken cancel_;     // borrowed by txn_ and by the owner's requests
   std::optional<sql::SystemInfo::Endpoint> client_end_, server_end_;  // set before the first statement
   std::mutex terminator_mu_;

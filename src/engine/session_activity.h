@@ -30,7 +30,7 @@
 #include "cc/abort_reason.h"
 #include "engine/execution/execution_stats.h"
 #include "engine/execution/latency_histogram.h"
-#include "engine/sql/system_catalog/server_activity.h"
+#include "sql/system_catalog/server_activity.h"
 #include "engine/transaction_state.h"
 
 namespace paceline::engine {

@@ -10,13 +10,13 @@
 #include "engine/footprint_builder.h"
 #include "engine/session.h"
 #include "engine/session_statement_gate.h"
-#include "engine/sql/deferred_constraints.h"
-#include "engine/sql/expression_evaluator.h"
+#include "sql/deferred_constraints.h"
+#include "sql/expression_evaluator.h"
 
 namespace paceline::engine {
 
 Status Session::Begin(uint64_t timestamp) {
-  PL_RETURN_IF_ERROR(db_->NewTransaction(timestamp != 0 ? timestamp : db_->NextTimestamp(), &txn_));
+  PL_RETURN_IF_ERROR(runner_->NewTransaction(timestamp != 0 ? timestamp : runner_->NextTimestamp(), &txn_));
   txn_->SetCancelToken(&cancel_);
   txn_->SetSequences(&sequences_);
   txn_->SetAdvisoryLocks(&advisory_locks_);
@@ -97,20 +97,20 @@ Status Session::CheckNotInFailedBlock() const {
 
 void Session::LeaveLanes() {
   if (block_lanes_.empty()) return;
-  db_->lanes_->ReleaseAll(id_);
+  runner_->lanes()->ReleaseAll(id_);
   block_lanes_.clear();
 }
 
 void Session::LanedReferences(const scheduler::Footprint& footprint, std::vector<size_t>* laned) const {
   laned->clear();
-  if (db_->lanes_ == nullptr) return;
-  db_->scheduler_->LanedReferences(footprint, laned);
-  db_->lanes_->AddRemembered(footprint.references, laned);
+  if (runner_->lanes() == nullptr) return;
+  runner_->scheduler().LanedReferences(footprint, laned);
+  runner_->lanes()->AddRemembered(footprint.references, laned);
 }
 
 bool Session::TakeLanesNow(const sql::PreparedStatement& statement, const std::vector<Value>& params,
                            LaneWanted* busy) {
-  if (!lane_builder_) lane_builder_ = std::make_unique<FootprintBuilder>(db_->footprint_spec_);
+  if (!lane_builder_) lane_builder_ = std::make_unique<FootprintBuilder>(runner_->footprint_spec());
   lane_builder_->Add(statement, params);
   const scheduler::Footprint footprint = lane_builder_->Finish();  // leaves the builder empty, for the next
   if (footprint.references.empty()) return true;
@@ -129,13 +129,13 @@ bool Session::TakeLanesNow(const sql::PreparedStatement& statement, const std::v
     const size_t most = db_->options().max_lanes_per_block;
     if (most > 0 && block_lanes_.size() >= most) return true;  // later conflicts are the CC's
     if (names.empty()) {
-      FootprintBuilder named(db_->footprint_spec_, /*with_names=*/true);
+      FootprintBuilder named(runner_->footprint_spec(), /*with_names=*/true);
       named.Add(statement, params);
       named.Finish();
       names = named.Names();
     }
     const std::string name = i < names.size() ? names[i] : std::string();
-    if (!db_->lanes_->TryAcquire(id_, key, name, txn_->context())) {
+    if (!runner_->lanes()->TryAcquire(id_, key, name, txn_->context())) {
       *busy = LaneWanted{key, name};
       return false;
     }
@@ -146,7 +146,7 @@ bool Session::TakeLanesNow(const sql::PreparedStatement& statement, const std::v
 
 void Session::LeaveTableGates() {
   if (table_gates_.empty()) return;
-  db_->table_gates_.LeaveAll(this);
+  runner_->table_gates().LeaveAll(this);
   table_gates_.clear();
 }
 
@@ -178,25 +178,27 @@ Status Session::RunNotifyStatement(const sql::Statement& ast, QueryResult* resul
 
 void Session::ApplyListen(bool listen, const std::string& channel) {
   if (listen) {
-    db_->notifications_.Listen(id_, channel);
+    db_->notifications().Listen(id_, channel);
   } else if (channel.empty()) {
-    db_->notifications_.UnlistenAll(id_, /*forget_inbox=*/false);
+    db_->notifications().UnlistenAll(id_, /*forget_inbox=*/false);
   } else {
-    db_->notifications_.Unlisten(id_, channel);
+    db_->notifications().Unlisten(id_, channel);
   }
 }
 
 void Session::PublishNotifications(std::vector<std::pair<std::string, std::string>> notifications) {
   std::vector<Notification> batch;
   for (auto& [channel, payload] : notifications) batch.push_back({backend_pid(), std::move(channel), std::move(payload)});
-  db_->notifications_.Publish(batch);
+  db_->notifications().Publish(batch);
 }
 
-void Session::SetNotificationWaker(std::function<void()> waker) { db_->notifications_.SetWaker(id_, std::move(waker)); }
+void Session::SetNotificationWaker(std::function<void()> waker) {
+  db_->notifications().SetWaker(id_, std::move(waker));
+}
 
 std::vector<Notification> Session::TakeNotifications() {
   if (state_ != TransactionState::kIdle) return {};
-  return db_->notifications_.Take(id_);
+  return db_->notifications().Take(id_);
 }
 
 Status Session::SetConstraints(const sql::SetConstraintsStmt& stmt, QueryResult* result) {
@@ -236,7 +238,7 @@ Status Session::SetConstraints(const sql::SetConstraintsStmt& stmt, QueryResult*
   // What waited for the constraints now immediate is checked now.
   StatementGate gate(this);
   PL_RETURN_IF_ERROR(gate.Enter());
-  return db_->CheckDeferred(txn_.get(), txn_start_, /*all=*/false);
+  return runner_->CheckDeferred(txn_.get(), txn_start_, /*all=*/false);
 }
 
 void Session::CountOutcome(bool commit, bool failed, const Status& status) {
@@ -264,7 +266,7 @@ Status Session::EndTransaction(bool commit, bool failed) {
     StatementGate gate(this);  // no schema change while it installs its writes
     status = gate.Enter();
     // Deferred foreign keys first; one that fails ends the block as an error does.
-    if (status.ok()) status = db_->CheckDeferred(txn_.get(), txn_start_, /*all=*/true);
+    if (status.ok()) status = runner_->CheckDeferred(txn_.get(), txn_start_, /*all=*/true);
     if (status.ok()) status = txn_->Commit();  // a conflict aborts it
     else txn_->Abort();
   } else {
@@ -274,10 +276,10 @@ Status Session::EndTransaction(bool commit, bool failed) {
   advisory_locks_.EndTransaction();
   if (ran_ddl_) {
     ran_ddl_ = false;
-    db_->CollectGarbage();
+    runner_->CollectGarbage();
   }
   // Acknowledged only once durable (locks are already released).
-  if (commit && status.ok()) status = db_->AwaitCommitDurable(txn_->commit_lsn(), sequences_.TakeNeededLsn());
+  if (commit && status.ok()) status = runner_->AwaitCommitDurable(txn_->commit_lsn(), sequences_.TakeNeededLsn());
   // LISTEN / UNLISTEN of the block take effect, and its notifications go
   // out, once it committed; a rollback forgets them.
   if (commit && status.ok()) {
@@ -295,19 +297,20 @@ Status Session::EndTransaction(bool commit, bool failed) {
     const bool conflict = cc::IsConflict(last_abort_reason_);
     if (!footprint.references.empty()) {
       if (commit && status.ok()) {
-        db_->scheduler_->OnCommit(footprint, scheduler::kNoQueue);
+        runner_->scheduler().OnCommit(footprint, scheduler::kNoQueue);
       } else if (conflict) {
         // Names the references the same way, from the statements again.
         class Namer : public scheduler::ReferenceNamer {
          public:
-          Namer(Database* db, const std::vector<Executed>& executed) : db_(db), executed_(executed) {}
+          Namer(StatementRunner* runner, const std::vector<Executed>& executed)
+              : runner_(runner), executed_(executed) {}
           std::string Name(size_t i) const override {
             if (!built_) {
               built_ = true;
-              FootprintBuilder builder(db_->footprint_spec_, /*with_names=*/true);
+              FootprintBuilder builder(runner_->footprint_spec(), /*with_names=*/true);
               for (const auto& e : executed_) {
                 std::shared_ptr<const sql::PreparedStatement> p;
-                if (db_->Prepare(e.text, e.param_types, &p).ok()) builder.Add(*p, e.params);
+                if (runner_->Prepare(e.text, e.param_types, &p).ok()) builder.Add(*p, e.params);
               }
               builder.Finish();
               names_ = builder.Names();
@@ -316,14 +319,13 @@ Status Session::EndTransaction(bool commit, bool failed) {
           }
 
          private:
-          Database* db_;
+          StatementRunner* runner_;
           const std::vector<Executed>& executed_;
           mutable bool built_ = false;
           mutable std::vector<std::string> names_;
         };
-        Namer namer(db_, executed_);
-        db_->scheduler_->OnAbort(footprint, scheduler::kNoQueue,
-                                 CulpritOf(last_abort_reason_, culprit), &namer);
+        Namer namer(runner_, executed_);
+        runner_->scheduler().OnAbort(footprint, scheduler::kNoQueue, CulpritOf(last_abort_reason_, culprit), &namer);
       }
     }
     executed_.clear();
@@ -472,7 +474,7 @@ Status Session::RunLock(const sql::LockStmt& stmt, QueryResult* result) {
   for (const auto& [table, name] : tables) {
     if (TryEnterTableGate(table)) continue;
     if (stmt.nowait) return Status(sqlstate::kLockNotAvailable, "could not obtain lock on relation \"" + name + "\"");
-    PL_RETURN_IF_ERROR(db_->EnterTableGate(this, table, &cancel_));
+    PL_RETURN_IF_ERROR(runner_->EnterTableGate(this, table, &cancel_));
     table_gates_.push_back(table);
   }
   result->command_tag = "LOCK TABLE";
@@ -481,7 +483,7 @@ Status Session::RunLock(const sql::LockStmt& stmt, QueryResult* result) {
 
 bool Session::TryEnterTableGate(uint32_t table) {
   if (std::find(table_gates_.begin(), table_gates_.end(), table) != table_gates_.end()) return true;
-  if (!db_->table_gates_.TryEnterShared(this, table)) return false;
+  if (!runner_->table_gates().TryEnterShared(this, table)) return false;
   table_gates_.push_back(table);
   return true;
 }

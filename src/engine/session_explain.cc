@@ -11,9 +11,9 @@
 #include "engine/footprint_builder.h"
 #include "engine/session.h"
 #include "engine/session_statement_gate.h"
-#include "engine/sql/explain/explain_output.h"
-#include "engine/sql/explain/plan_counters.h"
-#include "engine/sql/explain/plan_explainer.h"
+#include "sql/explain/explain_output.h"
+#include "sql/explain/plan_counters.h"
+#include "sql/explain/plan_explainer.h"
 
 namespace paceline::engine {
 
@@ -59,7 +59,7 @@ Status Session::RunExplain(const sql::PreparedStatement& statement, const std::v
       // Bound before a schema change: show the plan it has now (ANALYZE
       // ran it bound again too). Its counters name the old plan's nodes.
       std::shared_ptr<const sql::PreparedStatement> rebound;
-      PL_RETURN_IF_ERROR(db_->Prepare(explained->text, explained->param_types, &rebound));
+      PL_RETURN_IF_ERROR(runner_->Prepare(explained->text, explained->param_types, &rebound));
       explained = std::move(rebound);
     }
     const sql::ExplainNode plan =
@@ -68,10 +68,10 @@ Status Session::RunExplain(const sql::PreparedStatement& statement, const std::v
     // The scheduler's view: its references (in its form, or canonical
     // keys for a policy that places without references), the evidence
     // for each, and the same references in the other form.
-    scheduler::Scheduler& policy = *db_->scheduler_;
+    scheduler::Scheduler& policy = runner_->scheduler();
     footer.scheduler = std::string(policy.Name());
-    const bool uses_references = db_->footprint_spec_.references;
-    scheduler::FootprintSpec spec = db_->footprint_spec_;
+    const bool uses_references = runner_->footprint_spec().references;
+    scheduler::FootprintSpec spec = runner_->footprint_spec();
     if (!uses_references) {
       spec = scheduler::FootprintSpec{};
       spec.references = true;

@@ -42,8 +42,8 @@ bool Session::ShowPacelineSetting(const std::string& name, QueryResult* result) 
     result->columns = {{"reference", Type(TypeId::kText)},
                        {"holder", Type(TypeId::kInt64)},
                        {"waiting", Type(TypeId::kText)}};
-    if (db_->lanes_) {
-      for (const LaneTable::LaneState& lane : db_->lanes_->Snapshot()) {
+    if (runner_->lanes()) {
+      for (const LaneTable::LaneState& lane : runner_->lanes()->Snapshot()) {
         std::string waiting = "{";
         for (size_t i = 0; i < lane.waiting.size(); ++i) waiting += (i ? "," : "") + std::to_string(lane.waiting[i]);
         waiting += "}";

@@ -18,13 +18,13 @@ class Session::StatementGate {
   StatementGate& operator=(const StatementGate&) = delete;
   Status Enter() {
     if (session_->gate_held_) return Status::OK();
-    PL_RETURN_IF_ERROR(session_->db_->EnterGate());
+    PL_RETURN_IF_ERROR(session_->runner_->EnterGate());
     session_->gate_held_ = entered_ = true;
     return Status::OK();
   }
   void Leave() {
     if (!entered_) return;
-    session_->db_->LeaveGate();
+    session_->runner_->LeaveGate();
     session_->gate_held_ = entered_ = false;
   }
 

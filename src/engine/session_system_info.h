@@ -1,5 +1,5 @@
 // SessionSystemInfo: the engine's side of sql::SystemInfo for one session
-// (see engine/sql/system_catalog/system_info.h): the database's catalog,
+// (see sql/system_catalog/system_info.h): the database's catalog,
 // the role and database the session's owner says it connected as
 // (SetIdentity; an embedded session is "paceline" on "paceline"), its
 // backend pid and its settings.
@@ -12,7 +12,7 @@
 
 #include <string>
 
-#include "engine/sql/system_catalog/system_info.h"
+#include "sql/system_catalog/system_info.h"
 
 namespace paceline::engine {
 

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "engine/durability/redo_record.h"
-#include "engine/sql/deferred_constraints.h"
+#include "sql/deferred_constraints.h"
 #include "engine/log/log_frame.h"
 
 namespace paceline::engine {

@@ -11,6 +11,8 @@
 // everybody else until commit, so the transaction finds its own rows and a
 // duplicate unique key is caught at the statement that makes it.
 //
+// It is the sql::TransactionAccess the SQL executor runs statements on.
+//
 // Mark()/RollbackTo() give statement-level atomicity: a statement that fails
 // half-way is undone to the mark taken before it.
 //
@@ -34,22 +36,13 @@
 #include "common/cancel_token.h"
 #include "common/status.h"
 #include "engine/durability/durability.h"
-#include "engine/sql/notification_sink.h"
-#include "engine/storage/epoch_manager.h"
-#include "engine/storage/table.h"
-
-namespace paceline::sql {
-class SequenceAccess;
-class AdvisoryLockAccess;
-class SystemInfo;
-class PlanCounters;
-class StatementPreparer;
-class DeferredConstraints;
-}
+#include "sql/transaction_access.h"
+#include "storage/epoch_manager.h"
+#include "storage/table.h"
 
 namespace paceline::engine {
 
-class Transaction : private cc::CommitHooks, public sql::NotificationSink {
+class Transaction final : private cc::CommitHooks, public sql::TransactionAccess {
  public:
   // `timestamp` orders transactions by age for the 2PL waiting rules
   // (smaller is older; a retried transaction keeps its first timestamp).
@@ -62,53 +55,28 @@ class Transaction : private cc::CommitHooks, public sql::NotificationSink {
   // too many transactions are open.
   Status Start();
 
-  // The image of `row` this transaction sees: its own pending write if any
-  // (nullptr for its own delete), else the committed tuple (nullptr:
-  // absent). `for_update`: the statement will write the row. `predicate`:
-  // the handle of the declared predicate whose scan reached the row. A
-  // conflict is an error status (see ConcurrencyControl).
+  // Row access (sql::TransactionAccess, whose header states each contract).
   Status Read(storage::Row* row, bool for_update, const storage::Tuple** image,
-              size_t predicate = cc::kNoPredicate);
-  // The image Read would give, read without concurrency control: no lock,
-  // no read-set entry, no conflict (SKIP LOCKED's scan, which reads again
-  // through ReadLocked what it returns).
-  const storage::Tuple* Peek(storage::Row* row) const;
-  // Read under a row-locking clause (ConcurrencyControl::ReadLocked): a row
-  // this transaction wrote is its own, available; otherwise *available is
-  // false, with nothing read, when `lock` does not wait and another
-  // transaction holds the row.
+              size_t predicate = cc::kNoPredicate) override;
+  const storage::Tuple* Peek(storage::Row* row) const override;
   Status ReadLocked(storage::Row* row, cc::RowLock lock, const storage::Tuple** image, size_t predicate,
-                    bool* available);
-  // Declares a predicate read (before scanning it); see ConcurrencyControl.
-  Status LockPredicate(cc::Predicate predicate, size_t* handle) {
+                    bool* available) override;
+  Status LockPredicate(cc::Predicate predicate, size_t* handle) override {
     return cc_->LockPredicate(ctx_.get(), std::move(predicate), handle);
   }
-  void NarrowPredicate(size_t handle, const std::string& last) { cc_->NarrowPredicate(ctx_.get(), handle, last); }
-  void NarrowTableScan(size_t handle, size_t positions) { cc_->NarrowTableScan(ctx_.get(), handle, positions); }
-
-  // Inserts a new row with image `tuple` into `table` (the row, when
-  // `inserted` is given, in *inserted). 23505 (naming the constraint and
-  // key) when a unique index already holds the key.
-  Status Insert(storage::Table* table, storage::TuplePtr tuple, storage::Row** inserted = nullptr);
-  // INSERT .. ON CONFLICT's insert: as Insert, except that when a live row
-  // (committed, or this transaction's own) already holds the new row's key
-  // in one of `arbiters` (unique indexes of `table`), nothing is inserted,
-  // `*holder` names that row and `*tuple` stays the caller's; otherwise
-  // `*holder` is nullptr and the row is inserted. The arbiters are checked
-  // before the other indexes, so their conflict wins over a duplicate key in
-  // another index (23505). Another transaction's uncommitted row holding the
-  // key is a conflict, as for Insert. The holder was read as for a unique
-  // check (locked shared under 2PL, validated at commit under OCC).
-  // `*inserted` is the row the new image went to (nullptr with a holder).
+  void NarrowPredicate(size_t handle, const std::string& last) override {
+    cc_->NarrowPredicate(ctx_.get(), handle, last);
+  }
+  void NarrowTableScan(size_t handle, size_t positions) override {
+    cc_->NarrowTableScan(ctx_.get(), handle, positions);
+  }
+  Status Insert(storage::Table* table, storage::TuplePtr tuple, storage::Row** inserted = nullptr) override;
   Status InsertOrFindHolder(storage::Table* table, storage::TuplePtr* tuple,
                             std::span<const storage::Index* const> arbiters, storage::Row** holder,
-                            storage::Row** inserted);
-  // Replaces the image of a row this transaction can see; `old_image` is
-  // what Read(row) gave it (not read again). 23505 as Insert when an
-  // updated unique key collides.
-  Status Update(storage::Table* table, storage::Row* row, storage::TuplePtr tuple, const storage::Tuple* old_image);
-  // Deletes a row this transaction can see.
-  Status Delete(storage::Table* table, storage::Row* row);
+                            storage::Row** inserted) override;
+  Status Update(storage::Table* table, storage::Row* row, storage::TuplePtr tuple,
+                const storage::Tuple* old_image) override;
+  Status Delete(storage::Table* table, storage::Row* row) override;
 
   bool has_writes() const { return !writes_.empty(); }
   // Whether this transaction has a pending write (insert, update, delete) to `table`.
@@ -121,32 +89,29 @@ class Transaction : private cc::CommitHooks, public sql::NotificationSink {
   void SetCancelToken(const CancelToken* token);
   bool canceled() const { return cancel_ != nullptr && cancel_->canceled(); }
   // The token itself (may be null), for waits that a cancel must end (pg_sleep).
-  const CancelToken* cancel_token() const { return cancel_; }
+  const CancelToken* cancel_token() const override { return cancel_; }
   // nextval & co.'s view of the sequences (borrowed, may be null: the
   // sequence functions then fail); set before the first statement.
   void SetSequences(sql::SequenceAccess* sequences) { sequences_ = sequences; }
-  sql::SequenceAccess* sequences() const { return sequences_; }
+  sql::SequenceAccess* sequences() const override { return sequences_; }
   // pg_advisory_lock & co.'s locks (borrowed, may be null: the functions
   // then fail); set before the first statement.
   void SetAdvisoryLocks(sql::AdvisoryLockAccess* locks) { advisory_locks_ = locks; }
-  sql::AdvisoryLockAccess* advisory_locks() const { return advisory_locks_; }
+  sql::AdvisoryLockAccess* advisory_locks() const override { return advisory_locks_; }
   // The session's view of the catalog and itself, for the system catalogs
   // (borrowed; may stay null outside a session).
   void SetSystemInfo(sql::SystemInfo* info) { system_info_ = info; }
-  sql::SystemInfo* system_info() const { return system_info_; }
+  sql::SystemInfo* system_info() const override { return system_info_; }
   // EXPLAIN ANALYZE: where the statements run now count their plan's rows
   // (borrowed; null, the default, counts nothing).
   void SetPlanCounters(sql::PlanCounters* counters) { plan_counters_ = counters; }
-  sql::PlanCounters* plan_counters() const { return plan_counters_; }
+  sql::PlanCounters* plan_counters() const override { return plan_counters_; }
   // What prepares the statements that enforce foreign keys (borrowed, may
   // be null: a statement that must enforce one then fails).
   void SetStatements(sql::StatementPreparer* statements) { statements_ = statements; }
-  sql::StatementPreparer* statements() const { return statements_; }
-  // This transaction's deferred foreign keys (made on first use); RollbackTo
-  // drops the checks deferred after its mark.
-  sql::DeferredConstraints& deferred_constraints();
-  // Whether checks wait for commit (or SET CONSTRAINTS .. IMMEDIATE).
-  bool has_deferred_checks() const;
+  sql::StatementPreparer* statements() const override { return statements_; }
+  sql::DeferredConstraints& deferred_constraints() override;  // RollbackTo drops the later ones
+  bool has_deferred_checks() const override;
   // NOTIFY / pg_notify: a notification for listeners of `channel`, sent
   // when this transaction commits (the caller publishes TakeNotifications);
   // RollbackTo drops it with the statement that sent it.
@@ -154,21 +119,16 @@ class Transaction : private cc::CommitHooks, public sql::NotificationSink {
   // After Commit: the notifications to publish, in the order sent, each
   // (channel, payload) once (as PostgreSQL folds duplicates).
   std::vector<std::pair<std::string, std::string>> TakeNotifications();
-  // A check point: 57014 when canceled (counted in CancelToken::checks()).
-  Status CheckCanceled() const { return cancel_ != nullptr && cancel_->Poll() ? CanceledStatus() : Status::OK(); }
+  Status CheckCanceled() const override {
+    return cancel_ != nullptr && cancel_->Poll() ? CanceledStatus() : Status::OK();
+  }
 
-  // A unique key this transaction moved away from a committed row (an
-  // UPDATE of the key, or of a partial index's condition: closing the open
-  // job) and then gave to another row keeps its entry on the old row until
-  // commit, so that other transactions still find the committed row there;
-  // Publish hands the entry over. Meanwhile this transaction's own lookups
-  // of `key` in `index` find the new row through HandedOverRow (the
-  // executor asks it when an entry's row no longer holds the entry's key
-  // for this transaction). nullptr: no such row.
-  storage::Row* HandedOverRow(const storage::Index* index, const std::string& key) const;
+  // A unique key moved off a committed row keeps its entry there until
+  // commit; Publish hands the entry over (see TransactionAccess).
+  storage::Row* HandedOverRow(const storage::Index* index, const std::string& key) const override;
 
   // Savepoint for statement-level rollback.
-  size_t Mark() const { return undo_.size(); }
+  size_t Mark() const override { return undo_.size(); }
   void RollbackTo(size_t mark);
 
   // After a statement that read, when earlier statements read too: a
@@ -205,7 +165,7 @@ class Transaction : private cc::CommitHooks, public sql::NotificationSink {
   // The table the concurrency control blamed for the conflict (Table::id()),
   // or kNoCulpritTable.
   uint32_t culprit_table() const { return ctx_ ? ctx_->culprit_table() : cc::kNoCulpritTable; }
-  uint64_t timestamp() const { return timestamp_; }
+  uint64_t timestamp() const override { return timestamp_; }
   // Its concurrency-control context (null before Begin), for waits outside
   // the algorithm that keep its deadlock rule (conflict lanes).
   cc::TransactionContext* context() { return ctx_.get(); }

@@ -16,7 +16,7 @@
 #include "common/cancel_token.h"
 #include "common/status.h"
 #include "common/value.h"
-#include "engine/query_result.h"
+#include "common/query_result.h"
 
 namespace paceline::sql {
 struct PreparedStatement;

@@ -150,7 +150,7 @@ uint32_t MessageWriter::OidOf(const Type& type) {
   return type.id == TypeId::kUnknown ? 25 : type.Oid();  // an untyped literal is sent as text
 }
 
-void MessageWriter::RowDescription(const std::vector<engine::ResultColumn>& columns,
+void MessageWriter::RowDescription(const std::vector<ResultColumn>& columns,
                                    const std::vector<int16_t>& formats) {
   Begin('T');
   AddInt16(static_cast<int16_t>(columns.size()));
@@ -167,7 +167,7 @@ void MessageWriter::RowDescription(const std::vector<engine::ResultColumn>& colu
   End();
 }
 
-Status MessageWriter::DataRow(const std::vector<Value>& row, const std::vector<engine::ResultColumn>& columns,
+Status MessageWriter::DataRow(const std::vector<Value>& row, const std::vector<ResultColumn>& columns,
                               const std::vector<int16_t>& formats) {
   const size_t start = buffer_.size();
   Begin('D');

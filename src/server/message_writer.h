@@ -17,7 +17,7 @@
 #include "common/status.h"
 #include "common/types.h"
 #include "common/value.h"
-#include "engine/query_result.h"
+#include "common/query_result.h"
 #include "server/sqlstate_counts.h"
 
 namespace paceline::server {
@@ -59,10 +59,10 @@ class MessageWriter {
 
   // 'T': one field per column, with its format (formats: none = all text,
   // one = all that, else one per column).
-  void RowDescription(const std::vector<engine::ResultColumn>& columns, const std::vector<int16_t>& formats);
+  void RowDescription(const std::vector<ResultColumn>& columns, const std::vector<int16_t>& formats);
   // 'D': one row; a value that cannot be encoded gives its Status (and
   // nothing is appended).
-  Status DataRow(const std::vector<Value>& row, const std::vector<engine::ResultColumn>& columns,
+  Status DataRow(const std::vector<Value>& row, const std::vector<ResultColumn>& columns,
                  const std::vector<int16_t>& formats);
   void CommandComplete(std::string_view tag);
   void EmptyQueryResponse();

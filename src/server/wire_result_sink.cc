@@ -6,11 +6,11 @@ namespace paceline::server {
 
 void WireResultSink::Warning(const Status& warning) { writer_->Notice(warning, Severity::kWarning); }
 
-void WireResultSink::Columns(const std::vector<engine::ResultColumn>& columns, const std::vector<int16_t>& formats) {
+void WireResultSink::Columns(const std::vector<ResultColumn>& columns, const std::vector<int16_t>& formats) {
   writer_->RowDescription(columns, formats);
 }
 
-Status WireResultSink::Row(const std::vector<Value>& row, const std::vector<engine::ResultColumn>& columns,
+Status WireResultSink::Row(const std::vector<Value>& row, const std::vector<ResultColumn>& columns,
                            const std::vector<int16_t>& formats) {
   PL_RETURN_IF_ERROR(writer_->DataRow(row, columns, formats));
   return FlushIfLarge();

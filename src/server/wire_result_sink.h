@@ -42,8 +42,8 @@ class WireResultSink final : public engine::ResultSink, public engine::ClientInp
       : writer_(writer), reader_(reader), max_copy_line_bytes_(max_copy_line_bytes), flush_(std::move(flush)) {}
 
   void Warning(const Status& warning) override;
-  void Columns(const std::vector<engine::ResultColumn>& columns, const std::vector<int16_t>& formats) override;
-  Status Row(const std::vector<Value>& row, const std::vector<engine::ResultColumn>& columns,
+  void Columns(const std::vector<ResultColumn>& columns, const std::vector<int16_t>& formats) override;
+  Status Row(const std::vector<Value>& row, const std::vector<ResultColumn>& columns,
              const std::vector<int16_t>& formats) override;
   void Complete(std::string_view command_tag) override;
   void Suspended() override;

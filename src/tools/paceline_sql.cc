@@ -17,7 +17,7 @@
 #include <sstream>
 
 #include "engine/database.h"
-#include "engine/sql/parser.h"
+#include "sql/parser.h"
 #include "tools/result_printer.h"
 #include "tools/flag_names.h"
 
@@ -32,7 +32,6 @@ DEFINE_string(cc, "occ", "concurrency control: occ, 2pl, 2pl-wait-die, 2pl-wound
 namespace paceline::tools {
 namespace {
 
-using engine::QueryResult;
 
 class Shell {
  public:

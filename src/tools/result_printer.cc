@@ -21,7 +21,7 @@ void Pad(std::string* out, size_t n) { out->append(n, ' '); }
 
 }  // namespace
 
-std::string FormatAligned(const engine::QueryResult& result) {
+std::string FormatAligned(const QueryResult& result) {
   const size_t ncols = result.columns.size();
   std::vector<std::vector<std::string>> cells;
   std::vector<size_t> widths(ncols);
@@ -70,7 +70,7 @@ std::string FormatAligned(const engine::QueryResult& result) {
   return out;
 }
 
-std::string FormatCsv(const engine::QueryResult& result) {
+std::string FormatCsv(const QueryResult& result) {
   auto field = [](const std::string& s) {
     if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
     std::string q = "\"";

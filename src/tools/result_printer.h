@@ -6,15 +6,15 @@
 
 #include <string>
 
-#include "engine/query_result.h"
+#include "common/query_result.h"
 
 namespace paceline::tools {
 
 // psql's default "aligned" format: a centered header, numbers right-aligned,
 // text left-aligned, NULL as empty, then "(N rows)".
-std::string FormatAligned(const engine::QueryResult& result);
+std::string FormatAligned(const QueryResult& result);
 
 // RFC 4180 CSV with a header line; NULL as an empty field.
-std::string FormatCsv(const engine::QueryResult& result);
+std::string FormatCsv(const QueryResult& result);
 
 }  // namespace paceline::tools

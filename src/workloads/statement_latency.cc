@@ -13,13 +13,13 @@ class DelayingContext : public engine::ProcedureContext {
   DelayingContext(engine::ProcedureContext& inner, std::chrono::microseconds latency)
       : inner_(inner), latency_(latency) {}
 
-  Status Execute(size_t statement, const std::vector<Value>& params, engine::QueryResult* result) override {
+  Status Execute(size_t statement, const std::vector<Value>& params, QueryResult* result) override {
     Status s = inner_.Execute(statement, params, result);
     std::this_thread::sleep_for(latency_);  // the client's round trip, transaction open
     return s;
   }
   Status Rollback(std::string message) override { return inner_.Rollback(std::move(message)); }
-  void Return(engine::QueryResult result) override { inner_.Return(std::move(result)); }
+  void Return(QueryResult result) override { inner_.Return(std::move(result)); }
 
  private:
   engine::ProcedureContext& inner_;

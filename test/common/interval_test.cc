@@ -1,6 +1,6 @@
 // Interval (common/interval.h): text in and out, order by span, arithmetic
 // and its overflow errors, timestamp arithmetic. SQL behaviour against
-// PostgreSQL 15 is in test/engine/sql/cases/intervals.test; this covers the
+// PostgreSQL 15 is in test/sql/cases/intervals.test; this covers the
 // edges a SQL file reaches awkwardly.
 #include "common/interval.h"
 

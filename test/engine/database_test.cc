@@ -2,7 +2,7 @@
 // requests, stored procedures (commit, error, business-rule abort), bulk load
 // atomicity, the statement cache, and serial execution across sessions.
 #include "engine/database.h"
-#include "engine/sql/prepared_statement.h"
+#include "sql/prepared_statement.h"
 
 #include <gtest/gtest.h>
 

@@ -8,8 +8,8 @@
 
 #include "engine/database.h"
 #include "engine/footprint_builder.h"
-#include "engine/sql/literal_parameterizer.h"
-#include "engine/sql/prepared_statement.h"
+#include "sql/literal_parameterizer.h"
+#include "sql/prepared_statement.h"
 
 namespace paceline::engine {
 namespace {

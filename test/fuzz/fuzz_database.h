@@ -65,7 +65,7 @@ class FuzzDatabase {
   void Open() {
     Check(engine::Database::Open(options_, &db_), "Database::Open");
     auto session = db_->CreateSession();
-    engine::QueryResult result;
+    QueryResult result;
     for (const std::string& statement : schema_) Check(session->Execute(statement, &result), statement);
     fingerprint_ = Fingerprint();
     inputs_ = 0;

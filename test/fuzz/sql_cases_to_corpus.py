@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Turns the SQL case files (test/engine/sql/cases/*.test) into the seed
+"""Turns the SQL case files (test/sql/cases/*.test) into the seed
 corpus of the sql fuzz target (test/fuzz/corpus/sql): one file per distinct
 statement, and one small script per run of up to five consecutive
 statements of a case file (joined with ';', as Session::ExecuteScript takes
@@ -38,7 +38,7 @@ def statements(path):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--cases", default=os.path.join(here, "../engine/sql/cases"))
+    parser.add_argument("--cases", default=os.path.join(here, "../sql/cases"))
     parser.add_argument("--out", default=os.path.join(here, "corpus/sql"))
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)

@@ -38,7 +38,7 @@ namespace {
 
 using paceline::engine::Database;
 using paceline::engine::Options;
-using paceline::engine::QueryResult;
+using paceline::QueryResult;
 using paceline::engine::Session;
 using paceline::engine::TransactionState;
 using paceline::fuzz::FuzzDatabase;

@@ -190,7 +190,7 @@ TEST(MessageWriterTest, FramesBackendMessages) {
 
 TEST(MessageWriterTest, RowDescriptionAndDataRow) {
   MessageWriter w;
-  std::vector<engine::ResultColumn> columns = {{"n", Type(TypeId::kInt32)}, {"t", Type(TypeId::kText)}};
+  std::vector<ResultColumn> columns = {{"n", Type(TypeId::kInt32)}, {"t", Type(TypeId::kText)}};
   w.RowDescription(columns, {});
   const std::string expected_fields = std::string("n\0", 2) + Int32(0) + std::string("\0\0", 2) + Int32(23) +
                                       std::string("\0\x04", 2) + Int32(0xffffffff) + std::string("\0\0", 2) +

@@ -7,7 +7,7 @@
 #include "engine/client/statement_ref.h"
 #include "engine/database.h"
 #include "engine/session.h"
-#include "engine/sql/prepared_statement.h"
+#include "sql/prepared_statement.h"
 
 namespace paceline::engine {
 

@@ -39,7 +39,7 @@
 #include "engine/client/client_request.h"
 #include "engine/client/prepared_namespace.h"
 #include "engine/notification_hub.h"
-#include "engine/query_result.h"
+#include "common/query_result.h"
 #include "engine/transaction_state.h"
 
 namespace paceline::engine {

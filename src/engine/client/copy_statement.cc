@@ -8,8 +8,8 @@
 #include "engine/client/client_input.h"
 #include "engine/client/result_sink.h"
 #include "engine/session.h"
-#include "engine/sql/ast.h"
-#include "engine/sql/prepared_statement.h"
+#include "sql/ast.h"
+#include "sql/prepared_statement.h"
 
 namespace paceline::engine {
 

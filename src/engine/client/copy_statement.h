@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "common/status.h"
-#include "engine/query_result.h"
+#include "common/query_result.h"
 
 namespace paceline::sql {
 struct CopyStmt;

@@ -12,8 +12,8 @@
 #include "engine/client/statement_ref.h"
 #include "engine/client/scheduled_transaction.h"
 #include "engine/session.h"
-#include "engine/sql/prepared_statement.h"
-#include "engine/sql/statement_kind.h"
+#include "sql/prepared_statement.h"
+#include "sql/statement_kind.h"
 
 namespace paceline::engine {
 

@@ -2,7 +2,7 @@
 
 #include "engine/client/client_input.h"
 #include "engine/session.h"
-#include "engine/sql/prepared_statement.h"
+#include "sql/prepared_statement.h"
 
 namespace paceline::engine {
 

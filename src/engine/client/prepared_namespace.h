@@ -27,7 +27,7 @@
 #include "common/types.h"
 #include "common/value.h"
 #include "engine/client/client_request.h"
-#include "engine/query_result.h"
+#include "common/query_result.h"
 
 namespace paceline::sql {
 struct PreparedStatement;

@@ -11,10 +11,10 @@
 #include "engine/client/scheduled_transaction.h"
 #include "engine/database.h"
 #include "engine/session.h"
-#include "engine/sql/literal_parameterizer.h"
-#include "engine/sql/parser.h"
-#include "engine/sql/prepared_statement.h"
-#include "engine/sql/statement_kind.h"
+#include "sql/literal_parameterizer.h"
+#include "sql/parser.h"
+#include "sql/prepared_statement.h"
+#include "sql/statement_kind.h"
 
 namespace paceline::engine {
 

@@ -28,7 +28,7 @@
 #include "common/status.h"
 #include "common/types.h"
 #include "common/value.h"
-#include "engine/query_result.h"
+#include "common/query_result.h"
 
 namespace paceline::engine {
 

@@ -6,7 +6,7 @@
 
 #include <string_view>
 
-#include "engine/sql/ast.h"
+#include "sql/ast.h"
 
 namespace paceline::sql {
 struct PreparedStatement;

@@ -48,7 +48,7 @@
 #include <vector>
 
 #include "common/status.h"
-#include "engine/catalog/catalog.h"
+#include "storage/catalog/catalog.h"
 #include "engine/log/log_options.h"
 #include "engine/log/log_writer.h"
 

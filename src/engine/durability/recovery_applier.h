@@ -21,8 +21,8 @@
 #include <unordered_map>
 
 #include "common/status.h"
-#include "engine/catalog/catalog.h"
-#include "engine/storage/table.h"
+#include "storage/catalog/catalog.h"
+#include "storage/table.h"
 
 namespace paceline::engine::durability {
 

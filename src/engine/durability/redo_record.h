@@ -30,7 +30,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/storage/tuple.h"
+#include "storage/tuple.h"
 
 namespace paceline::engine::durability {
 

@@ -43,7 +43,7 @@ Status BadArguments(const std::string& procedure, const std::string& expected) {
 // OK when the customer has an account; otherwise the business abort (a
 // Status to return from the body).
 Status RequireAccount(engine::ProcedureContext& ctx, const Value& custid) {
-  engine::QueryResult r;
+  QueryResult r;
   PL_RETURN_IF_ERROR(ctx.Execute(kAccount, {custid}, &r));
   if (r.rows.empty()) return ctx.Rollback("unknown customer " + custid.ToString());
   return Status::OK();
@@ -52,7 +52,7 @@ Status RequireAccount(engine::ProcedureContext& ctx, const Value& custid) {
 // One balance (a single row; its absence is an internal error: accounts,
 // savings and checking are loaded together and never lose rows).
 Status ReadBalance(engine::ProcedureContext& ctx, size_t statement, const Value& custid, int64_t* bal) {
-  engine::QueryResult r;
+  QueryResult r;
   PL_RETURN_IF_ERROR(ctx.Execute(statement, {custid}, &r));
   if (r.rows.size() != 1 || r.rows[0].empty() || r.rows[0][0].is_null()) {
     return Status(sqlstate::kInternalError,
@@ -63,7 +63,7 @@ Status ReadBalance(engine::ProcedureContext& ctx, size_t statement, const Value&
 }
 
 Status Update(engine::ProcedureContext& ctx, size_t statement, std::vector<Value> params) {
-  engine::QueryResult r;
+  QueryResult r;
   PL_RETURN_IF_ERROR(ctx.Execute(statement, params, &r));
   if (r.rows_affected != 1) {
     return Status(sqlstate::kInternalError, "smallbank: an update of customer " + params[0].ToString() + " changed " +
@@ -75,8 +75,8 @@ Status Update(engine::ProcedureContext& ctx, size_t statement, std::vector<Value
 Value Cents(int64_t v) { return Value::Int64(v); }
 
 // A one-row, one-column BIGINT result for ProcedureContext::Return.
-engine::QueryResult OneAmount(const char* column, int64_t cents) {
-  engine::QueryResult r;
+QueryResult OneAmount(const char* column, int64_t cents) {
+  QueryResult r;
   r.columns = {{column, Type(TypeId::kInt64)}};
   r.rows = {{Cents(cents)}};
   r.returns_rows = true;

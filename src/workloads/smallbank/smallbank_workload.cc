@@ -17,7 +17,7 @@ constexpr int kMix[] = {15, 15, 15, 25, 15, 15};
 
 // The single integer a one-row, one-column aggregate returned (NULL: 0).
 Status OneInt(engine::Session& session, const std::string& sql, int64_t* out) {
-  engine::QueryResult r;
+  QueryResult r;
   PL_RETURN_IF_ERROR(session.Execute(sql, &r));
   if (r.rows.size() != 1 || r.rows[0].size() != 1) {
     return Status(sqlstate::kInternalError, "smallbank: " + sql + " returned no single value");
@@ -52,7 +52,7 @@ Status SmallbankWorkload::Setup(engine::Database* db) {
   PL_RETURN_IF_ERROR(options_.Validate());
   {
     auto session = db->CreateSession();
-    engine::QueryResult r;
+    QueryResult r;
     for (const char* ddl : {
              "CREATE TABLE accounts (custid INT PRIMARY KEY, name VARCHAR(64) NOT NULL)",
              "CREATE TABLE savings (custid INT PRIMARY KEY REFERENCES accounts (custid), bal BIGINT NOT NULL)",

@@ -12,7 +12,6 @@ namespace paceline::workloads::tatp {
 namespace {
 
 using engine::ProcedureContext;
-using engine::QueryResult;
 using engine::StatementPredictions;
 
 // An integer argument's value (the arguments were checked by WellFormed).

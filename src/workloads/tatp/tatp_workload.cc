@@ -67,7 +67,7 @@ std::vector<int> DistinctSubset(Random& rng, std::array<int, N> from, int64_t co
 constexpr std::array<int, kMaxType> kTypes = {1, 2, 3, 4};
 
 Status Count(engine::Session& session, const std::string& sql, int64_t* out) {
-  engine::QueryResult r;
+  QueryResult r;
   PL_RETURN_IF_ERROR(session.Execute(sql, &r));
   if (r.rows.size() != 1 || r.rows[0].size() != 1 || r.rows[0][0].is_null()) {
     return Status(sqlstate::kInternalError, "tatp: " + sql + " returned no single count");
@@ -110,7 +110,7 @@ Status TatpWorkload::Attach(engine::Database* db) {
 
 Status TatpWorkload::CreateSchema(engine::Database* db) const {
   auto session = db->CreateSession();
-  engine::QueryResult r;
+  QueryResult r;
   for (const std::string& sql : SchemaStatements()) PL_RETURN_IF_ERROR(session->Execute(sql, &r));
   return Status::OK();
 }

@@ -22,7 +22,7 @@ enum Statement : size_t {
 Status Body(engine::ProcedureContext& ctx, const std::vector<Value>& args) {
   const Value& w = args[0];
   const Value& carrier = args[1];
-  engine::QueryResult r;
+  QueryResult r;
   for (int d_id = 1; d_id <= kDistrictsPerWarehouse; ++d_id) {
     const Value d = Int(d_id);
     PL_RETURN_IF_ERROR(ctx.Execute(kOldestNewOrder, {w, d}, &r));

@@ -52,7 +52,7 @@ Status Body(engine::ProcedureContext& ctx, const std::vector<Value>& args) {
   const Value& c = args[2];
   const int64_t lines = IntOf(args[3]);
   auto district = [&] { return "district " + d.ToString() + " of warehouse " + w.ToString(); };
-  engine::QueryResult r;
+  QueryResult r;
 
   PL_RETURN_IF_ERROR(ctx.Execute(kWarehouseTax, {w}, &r));
   PL_RETURN_IF_ERROR(ExpectRow(r, [&] { return "warehouse " + w.ToString(); }));

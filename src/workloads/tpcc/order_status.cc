@@ -15,7 +15,7 @@ enum Statement : size_t { kCustomersByName, kCustomer, kLastOrder, kOrderLines }
 Status Body(engine::ProcedureContext& ctx, const std::vector<Value>& args) {
   const Value& w = args[0];
   const Value& d = args[1];
-  engine::QueryResult r;
+  QueryResult r;
   Value c;
   PL_RETURN_IF_ERROR(ResolveCustomer(ctx, kCustomersByName, w, d, args[2], args[3], &c));
   PL_RETURN_IF_ERROR(ctx.Execute(kCustomer, {w, d, c}, &r));

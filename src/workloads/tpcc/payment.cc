@@ -48,7 +48,7 @@ Status Body(engine::ProcedureContext& ctx, const std::vector<Value>& args) {
   const Value& c_w = args[2];
   const Value& c_d = args[3];
   const Value& amount = args[6];
-  engine::QueryResult r;
+  QueryResult r;
 
   PL_RETURN_IF_ERROR(ctx.Execute(kWarehouseYtd, {w, amount}, &r));
   PL_RETURN_IF_ERROR(ctx.Execute(kWarehouse, {w}, &r));
@@ -105,7 +105,7 @@ Status ResolveCustomer(engine::ProcedureContext& ctx, size_t by_name, const Valu
     *out = c_id;
     return Status::OK();
   }
-  engine::QueryResult r;
+  QueryResult r;
   PL_RETURN_IF_ERROR(ctx.Execute(by_name, {w, d, c_last}, &r));
   PL_RETURN_IF_ERROR(ExpectRow(r, [&] { return "a customer named " + c_last.ToString(); }));
   *out = r.rows[(r.rows.size() - 1) / 2][0];  // ⌈n/2⌉, 1-based

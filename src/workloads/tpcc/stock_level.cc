@@ -12,7 +12,7 @@ enum Statement : size_t { kNextOrder, kLowStock };
 Status Body(engine::ProcedureContext& ctx, const std::vector<Value>& args) {
   const Value& w = args[0];
   const Value& d = args[1];
-  engine::QueryResult r;
+  QueryResult r;
   PL_RETURN_IF_ERROR(ctx.Execute(kNextOrder, {w, d}, &r));
   PL_RETURN_IF_ERROR(ExpectRow(r, [&] { return "district " + d.ToString() + " of warehouse " + w.ToString(); }));
   const int64_t next = IntOf(r.rows[0][0]);

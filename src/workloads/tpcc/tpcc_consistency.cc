@@ -24,7 +24,7 @@ Status Violation(int condition, const std::string& what) {
 // Runs `sql` and maps (first column, second column) → the remaining columns.
 Status QueryByDistrict(engine::Session& session, const std::string& sql,
                        std::map<DistrictKey, std::vector<Value>>* out) {
-  engine::QueryResult r;
+  QueryResult r;
   PL_RETURN_IF_ERROR(session.Execute(sql, &r));
   for (auto& row : r.rows) {
     (*out)[{IntOf(row[0]), IntOf(row[1])}] = std::vector<Value>(row.begin() + 2, row.end());
@@ -36,7 +36,7 @@ Status QueryByDistrict(engine::Session& session, const std::string& sql,
 
 Status CheckTpccConsistency(engine::Database* db, std::string* report) {
   auto session = db->CreateSession();
-  engine::QueryResult r;
+  QueryResult r;
   std::string lines;
 
   // 1. W_YTD = sum(D_YTD).

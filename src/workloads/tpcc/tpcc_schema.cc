@@ -129,7 +129,7 @@ const std::vector<std::string>& TpccSchemaStatements() {
 
 Status CreateTpccSchema(engine::Database* db) {
   auto session = db->CreateSession();
-  engine::QueryResult result;
+  QueryResult result;
   for (const std::string& sql : TpccSchemaStatements()) PL_RETURN_IF_ERROR(session->Execute(sql, &result));
   return Status::OK();
 }

@@ -10,7 +10,7 @@
 #include "common/decimal.h"
 #include "common/status.h"
 #include "common/value.h"
-#include "engine/query_result.h"
+#include "common/query_result.h"
 
 namespace paceline::workloads::tpcc {
 
@@ -37,7 +37,7 @@ int64_t CentsOf(const Value& v);
 // `what()` names it ("district 3 of warehouse 1"); it is called only then,
 // so the message costs nothing on the path where the row is there.
 template <typename Describe>
-Status ExpectRow(const engine::QueryResult& result, Describe&& what) {
+Status ExpectRow(const QueryResult& result, Describe&& what) {
   if (!result.rows.empty()) return Status::OK();
   return Status(sqlstate::kInternalError, "TPC-C: " + std::string(what()) + " does not exist");
 }

@@ -110,7 +110,7 @@ engine::Procedure YcsbWorkload::MakeProcedure() const {
   const int fields = options_.fields;
   p.body = [fields](engine::ProcedureContext& ctx, const std::vector<Value>& args) -> Status {
     if (args.size() % 3 != 0) return BadArguments(std::to_string(args.size()) + " arguments");
-    engine::QueryResult r;
+    QueryResult r;
     for (size_t i = 0; i < args.size(); i += 3) {
       const Value& key = args[i];
       const Value& field = args[i + 1];
@@ -163,7 +163,7 @@ Status YcsbWorkload::Setup(engine::Database* db) {
   ddl += ")";
   {
     auto session = db->CreateSession();
-    engine::QueryResult r;
+    QueryResult r;
     PL_RETURN_IF_ERROR(session->Execute(ddl, &r));
   }
 
@@ -224,7 +224,7 @@ void YcsbWorkload::OnFinished(const GeneratedTransaction& txn, const engine::Tra
 
 Status YcsbWorkload::Check(engine::Database* db, std::string* report) const {
   auto session = db->CreateSession();
-  engine::QueryResult r;
+  QueryResult r;
   PL_RETURN_IF_ERROR(session->Execute("SELECT count(*), sum(ycsb_updates) FROM usertable", &r));
   if (r.rows.size() != 1 || r.rows[0].size() != 2) {
     return Status(sqlstate::kInternalError, "ycsb: SELECT count(*), sum(ycsb_updates) returned no single row");

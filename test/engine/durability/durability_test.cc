@@ -24,7 +24,7 @@
 #include <thread>
 #include <vector>
 
-#include "engine/catalog/canonical_domain.h"
+#include "storage/catalog/canonical_domain.h"
 #include "engine/database.h"
 #include "engine/log/log_frame.h"
 #include "engine/log/log_reader.h"

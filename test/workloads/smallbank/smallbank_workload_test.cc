@@ -20,7 +20,6 @@ namespace paceline::workloads::smallbank {
 namespace {
 
 using engine::Database;
-using engine::QueryResult;
 using engine::TransactionRequest;
 using engine::TransactionResult;
 

@@ -39,9 +39,9 @@ inline std::unique_ptr<engine::Database> OpenTatp(const TatpOptions& options, si
   return db;
 }
 
-inline engine::QueryResult Query(engine::Database* db, const std::string& sql) {
+inline QueryResult Query(engine::Database* db, const std::string& sql) {
   auto session = db->CreateSession();
-  engine::QueryResult r;
+  QueryResult r;
   Status s = session->Execute(sql, &r);
   EXPECT_TRUE(s.ok()) << sql << ": " << s.ToString();
   return r;
@@ -49,7 +49,7 @@ inline engine::QueryResult Query(engine::Database* db, const std::string& sql) {
 
 // The single value `sql` returns, in PostgreSQL's text form ("NULL" for NULL).
 inline std::string Scalar(engine::Database* db, const std::string& sql) {
-  engine::QueryResult r = Query(db, sql);
+  QueryResult r = Query(db, sql);
   if (r.rows.size() != 1 || r.rows[0].size() != 1) {
     ADD_FAILURE() << sql << " returned " << r.rows.size() << " rows";
     return "";

@@ -24,7 +24,6 @@
 namespace paceline::workloads::tatp {
 namespace {
 
-using engine::QueryResult;
 using engine::TransactionRequest;
 using engine::TransactionResult;
 

@@ -23,7 +23,6 @@ namespace paceline::workloads::ycsb {
 namespace {
 
 using engine::Database;
-using engine::QueryResult;
 using engine::TransactionRequest;
 using engine::TransactionResult;
 
