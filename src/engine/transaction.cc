@@ -415,11 +415,35 @@ bool Transaction::StillOwnsKeys() {
   return true;
 }
 
+void Transaction::EncodeRedo(bool deltas) {
+  redo_.clear();
+  redo_bases_.clear();
+  for (const auto& [row, write] : writes_) {
+    const storage::Tuple* base = nullptr;
+    if (deltas && !write.inserted && write.image != nullptr) base = row->tuple.load(std::memory_order_acquire);
+    if (base == nullptr) {
+      durability::AppendRowImage(write.table->name(), row->row_id, write.image.get(), &redo_);
+      continue;
+    }
+    durability::AppendRowUpdate(write.table->name(), row->row_id, write.table->layout(), *base, *write.image, &redo_);
+    redo_bases_.emplace_back(row, base);
+  }
+}
+
 void Transaction::Install() {
   // With a redo log: the record is appended before anything is published,
   // under the install guard and while the write set is still locked or
   // validated (durability.h says why in this order).
   if (!redo_.empty()) {
+    // An update's delta holds against the image it was computed from, which
+    // the locked or validated write set keeps committed; should one have
+    // changed all the same, whole images say it instead.
+    for (const auto& [row, base] : redo_bases_) {
+      if (row->tuple.load(std::memory_order_acquire) != base) {
+        EncodeRedo(/*deltas=*/false);
+        break;
+      }
+    }
     std::shared_lock<std::shared_mutex> guard = durability_->InstallGuard();
     commit_lsn_ = durability_->AppendRowImages(redo_);
     Publish();
@@ -511,10 +535,7 @@ Status Transaction::Commit() {
   if (durability_ != nullptr && !writes_.empty()) {
     // The redo record, encoded from the final images before the commit
     // decision, so that one too large for the log fails the commit.
-    redo_.clear();
-    for (const auto& [row, write] : writes_) {
-      durability::AppendRowImage(write.table->name(), row->row_id, write.image.get(), &redo_);
-    }
+    EncodeRedo(/*deltas=*/true);
     if (redo_.size() > log::kMaxFramePayload) {
       const size_t bytes = redo_.size();
       redo_.clear();
@@ -526,6 +547,7 @@ Status Transaction::Commit() {
   }
   Status status = cc_->Commit(ctx_.get(), this);
   redo_.clear();
+  redo_bases_.clear();
   if (!status.ok()) {
     Abort();
     return status;

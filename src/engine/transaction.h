@@ -233,6 +233,10 @@ class Transaction final : private cc::CommitHooks, public sql::TransactionAccess
   void Install() override;
   // Install's work on the tables: index entries and images.
   void Publish();
+  // redo_ from the write set: whole images, or with `deltas` an update of a
+  // committed row as its changed columns (redo_record.h), their bases in
+  // redo_bases_.
+  void EncodeRedo(bool deltas);
 
   cc::ConcurrencyControl* const cc_;
   storage::EpochManager* const epoch_;
@@ -248,6 +252,8 @@ class Transaction final : private cc::CommitHooks, public sql::TransactionAccess
   std::vector<std::pair<std::string, std::string>> notifications_;  // (channel, payload)
   durability::Durability* durability_ = nullptr;
   std::string redo_;  // during Commit: the redo record Install appends
+  // The committed images redo_'s deltas were computed from, by row.
+  std::vector<std::pair<const storage::Row*, const storage::Tuple*>> redo_bases_;
   uint64_t commit_lsn_ = 0;
   size_t pin_ = storage::EpochManager::kNoSlot;
   std::unordered_map<const storage::Row*, Write> writes_;

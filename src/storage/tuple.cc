@@ -5,6 +5,8 @@
 
 #include <cassert>
 
+#include "common/fixed_bytes.h"
+
 namespace paceline::storage {
 
 namespace {
@@ -22,6 +24,25 @@ void Store(uint8_t* p, T v) {
 }
 
 constexpr uint32_t kHeaderBytes = offsetof(Tuple, data);
+
+// A new tuple of `fixed_end + var_bytes` data bytes whose null bitmap and
+// fixed slots are `base`'s (Update and ApplyDelta then write over them).
+Tuple* CopyFixedArea(const Tuple& base, uint32_t fixed_end, uint32_t var_bytes) {
+  const uint32_t size = kHeaderBytes + fixed_end + var_bytes;
+  auto* t = static_cast<Tuple*>(scalable_malloc(size));
+  t->size = size;
+  std::memcpy(t->data, base.data, fixed_end);
+  return t;
+}
+
+// Points string slot `slot` of `t` at `bytes`, copied to `t->data + *var`,
+// which advances.
+void PutVariable(Tuple* t, uint8_t* slot, std::string_view bytes, uint32_t* var) {
+  Store<uint32_t>(slot, *var);
+  Store<uint32_t>(slot + 4, static_cast<uint32_t>(bytes.size()));
+  std::memcpy(t->data + *var, bytes.data(), bytes.size());
+  *var += static_cast<uint32_t>(bytes.size());
+}
 
 // Writes non-NULL `v` of column type `type` into its fixed slot; string bytes
 // go to `t->data + *var`, which advances.
@@ -48,11 +69,8 @@ void StoreValue(TypeId type, const Value& v, uint8_t* slot, Tuple* t, uint32_t* 
     case TypeId::kVoid: break;  // nothing to keep
     case TypeId::kChar: case TypeId::kVarchar: case TypeId::kText: case TypeId::kUnknown: case TypeId::kBytea:
     case TypeId::kArray: case TypeId::kJson: case TypeId::kJsonb: case TypeId::kRecord: {
-      const std::string& s = v.string_value();  // the text or bytes of any of them, an array's or record's encoding
-      Store<uint32_t>(slot, *var);
-      Store<uint32_t>(slot + 4, static_cast<uint32_t>(s.size()));
-      std::memcpy(t->data + *var, s.data(), s.size());
-      *var += static_cast<uint32_t>(s.size());
+      // The text or bytes of any of them, an array's or record's encoding.
+      PutVariable(t, slot, v.string_value(), var);
       break;
     }
   }
@@ -145,7 +163,7 @@ bool TupleLayout::FromBytes(std::string_view bytes, TuplePtr* out) const {
   const uint32_t data_bytes = size - kHeaderBytes;
   for (size_t i = 0; i < types_.size(); ++i) {
     const bool null = (data[i >> 3] >> (i & 7)) & 1;
-    if (null || !(types_[i].IsVariableLength() || types_[i].id == TypeId::kUnknown)) continue;
+    if (null || !IsStringLike(static_cast<int>(i))) continue;
     const uint32_t off = Load<uint32_t>(data + offsets_[i]), len = Load<uint32_t>(data + offsets_[i] + 4);
     if (off < fixed_end_ || off > data_bytes || len > data_bytes - off) return false;
   }
@@ -158,7 +176,7 @@ bool TupleLayout::FromBytes(std::string_view bytes, TuplePtr* out) const {
 TuplePtr TupleLayout::Build(const Value* values) const {
   uint32_t var_bytes = 0;
   for (size_t i = 0; i < types_.size(); ++i) {
-    if (!values[i].is_null() && (types_[i].IsVariableLength() || types_[i].id == TypeId::kUnknown)) {
+    if (!values[i].is_null() && IsStringLike(static_cast<int>(i))) {
       var_bytes += static_cast<uint32_t>(values[i].string_value().size());  // the bytes of bytea too
     }
   }
@@ -187,10 +205,9 @@ TuplePtr TupleLayout::Update(const Tuple& t, const std::vector<int>& columns,
   const int n = column_count();
   std::vector<int> replaced(n, -1);
   for (size_t k = 0; k < columns.size(); ++k) replaced[columns[k]] = static_cast<int>(k);
-  auto is_string = [&](int i) { return types_[i].IsVariableLength() || types_[i].id == TypeId::kUnknown; };
   uint32_t var_bytes = 0;
   for (int i = 0; i < n; ++i) {
-    if (!is_string(i)) continue;
+    if (!IsStringLike(i)) continue;
     if (replaced[i] >= 0) {
       const Value& v = values[replaced[i]];
       if (!v.is_null()) var_bytes += static_cast<uint32_t>(v.string_value().size());
@@ -198,21 +215,13 @@ TuplePtr TupleLayout::Update(const Tuple& t, const std::vector<int>& columns,
       var_bytes += static_cast<uint32_t>(GetString(t, i).size());
     }
   }
-  uint32_t size = kHeaderBytes + fixed_end_ + var_bytes;
-  auto* out = static_cast<Tuple*>(scalable_malloc(size));
-  out->size = size;
-  std::memcpy(out->data, t.data, fixed_end_);
+  Tuple* out = CopyFixedArea(t, fixed_end_, var_bytes);
   uint32_t var = fixed_end_;
   for (int i = 0; i < n; ++i) {
     uint8_t* slot = out->data + offsets_[i];
     const uint8_t bit = static_cast<uint8_t>(1u << (i & 7));
     if (replaced[i] < 0) {
-      if (is_string(i) && !IsNull(t, i)) {
-        std::string_view s = GetString(t, i);
-        Store<uint32_t>(slot, var);
-        std::memcpy(out->data + var, s.data(), s.size());
-        var += static_cast<uint32_t>(s.size());
-      }
+      if (IsStringLike(i) && !IsNull(t, i)) PutVariable(out, slot, GetString(t, i), &var);
       continue;
     }
     const Value& v = values[replaced[i]];
@@ -225,6 +234,112 @@ TuplePtr TupleLayout::Update(const Tuple& t, const std::vector<int>& columns,
   }
   assert(var == fixed_end_ + var_bytes);
   return TuplePtr(out);
+}
+
+size_t TupleLayout::AppendDelta(const Tuple& before, const Tuple& after, std::string* out) const {
+  auto same = [&](int i) {
+    if (IsNull(before, i) != IsNull(after, i)) return false;
+    if (IsNull(after, i)) return true;
+    if (IsStringLike(i)) return GetString(before, i) == GetString(after, i);
+    return std::memcmp(before.data + offsets_[i], after.data + offsets_[i], SlotWidth(i)) == 0;
+  };
+  const size_t count_at = out->size();
+  PutFixed(out, uint16_t{0});
+  uint16_t count = 0;
+  for (int i = 0; i < column_count(); ++i) {
+    if (same(i)) continue;
+    ++count;
+    const bool null = IsNull(after, i);
+    PutFixed(out, static_cast<uint16_t>(i));
+    PutFixed(out, static_cast<uint8_t>(null ? 1 : 0));
+    if (null) continue;
+    if (IsStringLike(i)) {
+      std::string_view bytes = GetString(after, i);
+      PutFixed(out, static_cast<uint32_t>(bytes.size()));
+      out->append(bytes);
+    } else {
+      out->append(reinterpret_cast<const char*>(after.data + offsets_[i]), SlotWidth(i));
+    }
+  }
+  std::memcpy(out->data() + count_at, &count, sizeof(count));
+  return count;
+}
+
+bool TupleLayout::ApplyDelta(const Tuple& base, std::string_view delta, TuplePtr* out) const {
+  // First the columns the delta sets (views into it), checked; then the new
+  // blob as Update lays it: fixed slots and bitmap copied, the set columns
+  // written over them, strings re-laid in column order.
+  struct Set {
+    bool null = false;
+    std::string_view bytes;
+  };
+  const int n = column_count();
+  std::vector<int> replaced(n, -1);
+  std::vector<Set> sets;
+  uint16_t count = 0;
+  if (!TakeFixed(&delta, &count)) return false;
+  sets.reserve(count);
+  int last = -1;
+  for (uint16_t k = 0; k < count; ++k) {
+    uint16_t column = 0;
+    uint8_t null = 0;
+    if (!TakeFixed(&delta, &column) || !TakeFixed(&delta, &null) || column >= n || column <= last || null > 1) {
+      return false;
+    }
+    last = column;
+    Set set{null == 1, {}};
+    if (!set.null) {
+      uint32_t width = 0;
+      if (IsStringLike(column)) {
+        if (!TakeFixed(&delta, &width)) return false;
+      } else {
+        width = SlotWidth(column);
+      }
+      if (delta.size() < width) return false;
+      set.bytes = delta.substr(0, width);
+      delta.remove_prefix(width);
+    }
+    replaced[column] = static_cast<int>(sets.size());
+    sets.push_back(set);
+  }
+  if (!delta.empty()) return false;
+  uint32_t var_bytes = 0;
+  for (int i = 0; i < n; ++i) {
+    if (!IsStringLike(i)) continue;
+    if (replaced[i] >= 0) {
+      var_bytes += static_cast<uint32_t>(sets[replaced[i]].bytes.size());
+    } else if (!IsNull(base, i)) {
+      var_bytes += static_cast<uint32_t>(GetString(base, i).size());
+    }
+  }
+  Tuple* t = CopyFixedArea(base, fixed_end_, var_bytes);
+  uint32_t var = fixed_end_;
+  for (int i = 0; i < n; ++i) {
+    uint8_t* slot = t->data + offsets_[i];
+    const uint8_t bit = static_cast<uint8_t>(1u << (i & 7));
+    std::string_view bytes;
+    if (replaced[i] >= 0) {
+      const Set& set = sets[replaced[i]];
+      if (set.null) {
+        t->data[i >> 3] |= bit;
+        continue;
+      }
+      t->data[i >> 3] &= static_cast<uint8_t>(~bit);
+      if (!IsStringLike(i)) {
+        std::memcpy(slot, set.bytes.data(), set.bytes.size());
+        continue;
+      }
+      bytes = set.bytes;
+    } else if (IsStringLike(i) && !IsNull(base, i)) {
+      bytes = GetString(base, i);
+    } else {
+      continue;
+    }
+    PutVariable(t, slot, bytes, &var);
+  }
+  assert(var == fixed_end_ + var_bytes);
+  out->reset(t);
+  return true;
 }
 
 }  // namespace paceline::storage

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -65,8 +66,27 @@ class TupleLayout {
   // Copy of `t` with some columns replaced (`columns[i]` gets `values[i]`).
   TuplePtr Update(const Tuple& t, const std::vector<int>& columns, const std::vector<Value>& values) const;
 
+  // Column deltas (the redo log logs an update's changed columns only).
+  // A delta is: u16 column count, then per column, ascending, u16 column
+  // index, u8 1 for NULL or 0 followed by the value's bytes: the fixed
+  // slot's bytes, or for a string-like column a u32 length and the bytes.
+  // AppendDelta appends `after`'s columns that differ from `before`'s
+  // (NULL-ness, slot bytes or string bytes) and returns how many; none
+  // appends a count of 0.
+  size_t AppendDelta(const Tuple& before, const Tuple& after, std::string* out) const;
+  // `base` with `delta`'s columns written over it; false (nothing made)
+  // when `delta` is not one of this layout (a column out of range or out
+  // of order, bytes missing or left over).
+  bool ApplyDelta(const Tuple& base, std::string_view delta, TuplePtr* out) const;
+
  private:
   static int FixedWidth(TypeId id);
+  // Whether column `i` keeps its bytes in the variable area.
+  bool IsStringLike(int i) const { return types_[i].IsVariableLength() || types_[i].id == TypeId::kUnknown; }
+  // The bytes of column `i`'s fixed slot.
+  uint32_t SlotWidth(int i) const {
+    return (i + 1 < column_count() ? offsets_[i + 1] : fixed_end_) - offsets_[i];
+  }
   std::vector<Type> types_;
   std::vector<uint32_t> offsets_;  // of each fixed slot within data[]
   uint32_t fixed_end_ = 0;         // end of the fixed area within data[]

@@ -40,6 +40,18 @@ Status RecoveryApplier::Apply(std::string_view payload, const std::string& where
     storage::Row* row = it != state->rows.end() ? it->second : nullptr;
     if (image.deleted) {
       if (row != nullptr) state->table->ExchangeTuple(row, nullptr);  // the old image is freed here
+    } else if (image.delta) {
+      const storage::Tuple* base = row != nullptr ? row->tuple.load(std::memory_order_relaxed) : nullptr;
+      if (base == nullptr) {
+        ++deltas_skipped_;  // deleted by a later record (redo_record.h)
+        continue;
+      }
+      storage::TuplePtr tuple;
+      if (!state->table->layout().ApplyDelta(*base, image.image, &tuple)) {
+        return Corrupted("redo record at " + where + " holds changed columns of table \"" + state->table->name() +
+                         "\" that do not fit its columns; recovery stopped");
+      }
+      state->table->ExchangeTuple(row, std::move(tuple));
     } else {
       storage::TuplePtr tuple;
       if (!state->table->layout().FromBytes(image.image, &tuple)) {

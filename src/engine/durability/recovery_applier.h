@@ -41,6 +41,8 @@ class RecoveryApplier {
   // `final`, the absent rows of every table are handed back for reuse.
   Status Flush(bool final);
   uint64_t images_applied() const { return images_applied_; }
+  // Deltas whose row a later record deletes (absent from the checkpoint).
+  uint64_t deltas_skipped() const { return deltas_skipped_; }
 
  private:
   struct TableState {
@@ -52,6 +54,7 @@ class RecoveryApplier {
   catalog::Catalog* catalog_;
   std::unordered_map<std::string, TableState> tables_;
   uint64_t images_applied_ = 0;
+  uint64_t deltas_skipped_ = 0;
 };
 
 }  // namespace paceline::engine::durability

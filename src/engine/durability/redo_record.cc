@@ -19,6 +19,25 @@ void AppendRowImage(std::string_view table, uint64_t row_id, const storage::Tupl
   payload->append(reinterpret_cast<const char*>(image), image->size);
 }
 
+void AppendRowUpdate(std::string_view table, uint64_t row_id, const storage::TupleLayout& layout,
+                     const storage::Tuple& before, const storage::Tuple& image, std::string* payload) {
+  const size_t start = payload->size();
+  PutFixed(payload, static_cast<uint16_t>(table.size()));
+  payload->append(table);
+  PutFixed(payload, row_id);
+  PutFixed(payload, uint8_t{2});
+  const size_t size_at = payload->size();
+  PutFixed(payload, uint32_t{0});
+  layout.AppendDelta(before, image, payload);
+  const auto delta_size = static_cast<uint32_t>(payload->size() - size_at - sizeof(uint32_t));
+  if (delta_size >= image.size) {  // most columns changed: the image says it in fewer bytes
+    payload->resize(start);
+    AppendRowImage(table, row_id, &image, payload);
+    return;
+  }
+  std::memcpy(payload->data() + size_at, &delta_size, sizeof(delta_size));
+}
+
 bool RowImageReader::Next(RowImage* out) {
   if (rest_.empty() || malformed_) return false;
   malformed_ = true;  // until the entry is complete
@@ -27,10 +46,16 @@ bool RowImageReader::Next(RowImage* out) {
   if (!TakeFixed(&rest_, &name_size) || rest_.size() < name_size) return false;
   out->table = rest_.substr(0, name_size);
   rest_.remove_prefix(name_size);
-  if (!TakeFixed(&rest_, &out->row_id) || !TakeFixed(&rest_, &present) || present > 1) return false;
+  if (!TakeFixed(&rest_, &out->row_id) || !TakeFixed(&rest_, &present) || present > 2) return false;
   out->deleted = present == 0;
+  out->delta = present == 2;
   out->image = {};
-  if (present == 1) {
+  if (present == 2) {
+    uint32_t size = 0;
+    if (!TakeFixed(&rest_, &size) || rest_.size() < size) return false;
+    out->image = rest_.substr(0, size);
+    rest_.remove_prefix(size);
+  } else if (present == 1) {
     uint32_t size = 0;
     if (rest_.size() < sizeof(size)) return false;
     std::memcpy(&size, rest_.data(), sizeof(size));
