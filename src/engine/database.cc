@@ -67,7 +67,9 @@ Database::~Database() {
     Checkpoint(&stats);  // a failure leaves the log, which recovery replays
   }
   // The log writer's last callbacks run now, while the (stopped) worker
-  // pool they may submit to still exists.
+  // pool they may submit to still exists; from here on statements are in
+  // memory only.
+  if (statements_ != nullptr) statements_->SetDurability(nullptr);
   durability_.reset();
 }
 

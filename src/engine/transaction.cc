@@ -415,10 +415,12 @@ bool Transaction::StillOwnsKeys() {
   return true;
 }
 
-void Transaction::EncodeRedo(bool deltas) {
+size_t Transaction::EncodeRedo(bool deltas) {
   redo_.clear();
   redo_bases_.clear();
+  size_t whole = 0;
   for (const auto& [row, write] : writes_) {
+    whole += durability::RowImageBytes(write.table->name(), write.image.get());
     const storage::Tuple* base = nullptr;
     if (deltas && !write.inserted && write.image != nullptr) base = row->tuple.load(std::memory_order_acquire);
     if (base == nullptr) {
@@ -428,6 +430,7 @@ void Transaction::EncodeRedo(bool deltas) {
     durability::AppendRowUpdate(write.table->name(), row->row_id, write.table->layout(), *base, *write.image, &redo_);
     redo_bases_.emplace_back(row, base);
   }
+  return whole;
 }
 
 void Transaction::Install() {
@@ -534,10 +537,11 @@ Status Transaction::Commit() {
   }
   if (durability_ != nullptr && !writes_.empty()) {
     // The redo record, encoded from the final images before the commit
-    // decision, so that one too large for the log fails the commit.
-    EncodeRedo(/*deltas=*/true);
-    if (redo_.size() > log::kMaxFramePayload) {
-      const size_t bytes = redo_.size();
+    // decision, so that one too large for the log fails the commit: as
+    // large as it may become (whole images, should Install fall back).
+    const size_t whole = EncodeRedo(/*deltas=*/true);
+    const size_t bytes = std::max(redo_.size(), whole);
+    if (bytes > log::kMaxFramePayload) {
       redo_.clear();
       Abort();
       return Status(sqlstate::kProgramLimitExceeded,

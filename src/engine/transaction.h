@@ -235,8 +235,8 @@ class Transaction final : private cc::CommitHooks, public sql::TransactionAccess
   void Publish();
   // redo_ from the write set: whole images, or with `deltas` an update of a
   // committed row as its changed columns (redo_record.h), their bases in
-  // redo_bases_.
-  void EncodeRedo(bool deltas);
+  // redo_bases_. Returns the bytes the record has with whole images.
+  size_t EncodeRedo(bool deltas);
 
   cc::ConcurrencyControl* const cc_;
   storage::EpochManager* const epoch_;

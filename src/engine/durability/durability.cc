@@ -162,7 +162,7 @@ Status Durability::Recover(catalog::Catalog* catalog, const DdlRunner& run_ddl, 
           PL_RETURN_IF_ERROR(restore(payload, where));
           break;
         case RecordType::kRowImages:
-          PL_RETURN_IF_ERROR(applier.Apply(payload, where));
+          PL_RETURN_IF_ERROR(applier.Apply(payload, where, /*over_fuzzy_copy=*/false));
           break;
         case RecordType::kCheckpointEnd: {
           CheckpointEnd end;
@@ -199,7 +199,8 @@ Status Durability::Recover(catalog::Catalog* catalog, const DdlRunner& run_ddl, 
           case RecordType::kSequence:
             return restore(payload, where);
           case RecordType::kRowImages:
-            return applier.Apply(payload, where);
+            // Up to the checkpoint's end the records overlap its fuzzy copy.
+            return applier.Apply(payload, where, /*over_fuzzy_copy=*/lsn <= need_lsn);
           default:
             return Status(sqlstate::kDataCorrupted, "unknown record type at " + where + "; recovery stopped");
         }

@@ -24,7 +24,7 @@ RecoveryApplier::TableState* RecoveryApplier::StateOf(std::string_view name) {
   return &tables_.emplace(std::string(name), std::move(state)).first->second;
 }
 
-Status RecoveryApplier::Apply(std::string_view payload, const std::string& where) {
+Status RecoveryApplier::Apply(std::string_view payload, const std::string& where, bool over_fuzzy_copy) {
   RowImageReader reader(payload);
   RowImage image;
   TableState* state = nullptr;
@@ -43,6 +43,10 @@ Status RecoveryApplier::Apply(std::string_view payload, const std::string& where
     } else if (image.delta) {
       const storage::Tuple* base = row != nullptr ? row->tuple.load(std::memory_order_relaxed) : nullptr;
       if (base == nullptr) {
+        if (!over_fuzzy_copy) {
+          return Corrupted("redo record at " + where + " changes columns of row " + std::to_string(image.row_id) +
+                           " of table \"" + state->table->name() + "\", which does not exist; recovery stopped");
+        }
         ++deltas_skipped_;  // deleted by a later record (redo_record.h)
         continue;
       }

@@ -34,14 +34,17 @@ class RecoveryApplier {
 
   // Applies one kRowImages payload; `where` names its origin for errors
   // ("LSN 42", "checkpoint-....ckpt record 7"). XX001 when it is malformed
-  // or names a table that does not exist at this point.
-  Status Apply(std::string_view payload, const std::string& where);
+  // or names a table that does not exist at this point, or when it changes
+  // columns of a row that is absent — unless `over_fuzzy_copy`: a log record
+  // up to the end of a fuzzy checkpoint, whose copy may miss a row that a
+  // later record deletes; such a delta is skipped (deltas_skipped()).
+  Status Apply(std::string_view payload, const std::string& where, bool over_fuzzy_copy);
   // Rebuilds the indexes of the tables touched since the last Flush (XX001
   // when two live rows share a unique key) and forgets its row maps. With
   // `final`, the absent rows of every table are handed back for reuse.
   Status Flush(bool final);
   uint64_t images_applied() const { return images_applied_; }
-  // Deltas whose row a later record deletes (absent from the checkpoint).
+  // Deltas skipped: their row was absent from the checkpoint's copy.
   uint64_t deltas_skipped() const { return deltas_skipped_; }
 
  private:

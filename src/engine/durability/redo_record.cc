@@ -19,8 +19,16 @@ void AppendRowImage(std::string_view table, uint64_t row_id, const storage::Tupl
   payload->append(reinterpret_cast<const char*>(image), image->size);
 }
 
+size_t RowImageBytes(std::string_view table, const storage::Tuple* image) {
+  return sizeof(uint16_t) + table.size() + sizeof(uint64_t) + sizeof(uint8_t) + (image != nullptr ? image->size : 0);
+}
+
 void AppendRowUpdate(std::string_view table, uint64_t row_id, const storage::TupleLayout& layout,
                      const storage::Tuple& before, const storage::Tuple& image, std::string* payload) {
+  if (layout.column_count() > UINT16_MAX) {  // a delta names columns in 16 bits
+    AppendRowImage(table, row_id, &image, payload);
+    return;
+  }
   const size_t start = payload->size();
   PutFixed(payload, static_cast<uint16_t>(table.size()));
   payload->append(table);
@@ -30,7 +38,7 @@ void AppendRowUpdate(std::string_view table, uint64_t row_id, const storage::Tup
   PutFixed(payload, uint32_t{0});
   layout.AppendDelta(before, image, payload);
   const auto delta_size = static_cast<uint32_t>(payload->size() - size_at - sizeof(uint32_t));
-  if (delta_size >= image.size) {  // most columns changed: the image says it in fewer bytes
+  if (sizeof(delta_size) + delta_size >= image.size) {  // most columns changed: the image is shorter
     payload->resize(start);
     AppendRowImage(table, row_id, &image, payload);
     return;

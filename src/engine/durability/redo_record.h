@@ -43,6 +43,8 @@ enum class RecordType : uint8_t { kRowImages = 1, kDdl = 2, kCheckpointEnd = 3, 
 
 // Appends one row's entry to a kRowImages payload (`image` nullptr: deleted).
 void AppendRowImage(std::string_view table, uint64_t row_id, const storage::Tuple* image, std::string* payload);
+// The bytes AppendRowImage appends for `image` (nullptr: deleted).
+size_t RowImageBytes(std::string_view table, const storage::Tuple* image);
 // Appends an update's entry: the columns of `image` that differ from
 // `before` (the row's committed image) when that is shorter than the whole
 // image, else the image. `layout` is the table's.

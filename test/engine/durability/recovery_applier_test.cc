@@ -1,7 +1,8 @@
 // RecoveryApplier over hand-made kRowImages payloads: an update's delta
 // (its changed columns) is applied over the row's image, whatever that image
 // holds in its other columns (replay from a fuzzy checkpoint); a delta whose
-// row is absent (deleted by a later record) is skipped and counted; a delta
+// row is absent is skipped and counted over a fuzzy checkpoint's copy (a
+// later record deletes it) and stops recovery elsewhere; a delta
 // that does not fit the table's columns stops recovery with XX001; and the
 // encoder logs a whole image instead when most columns changed.
 #include "engine/durability/recovery_applier.h"
@@ -79,8 +80,8 @@ TEST_F(RecoveryApplierTest, ADeltaSetsItsColumnsOverWhateverTheRowHolds) {
   storage::TuplePtr newer = Image(1, 10, "changed later");
   AppendRowImage("t", 7, newer.get(), &checkpoint);
   RecoveryApplier applier(&catalog_);
-  ASSERT_TRUE(applier.Apply(checkpoint, "checkpoint").ok());
-  ASSERT_TRUE(applier.Apply(update, "LSN 2").ok());
+  ASSERT_TRUE(applier.Apply(checkpoint, "checkpoint", /*over_fuzzy_copy=*/false).ok());
+  ASSERT_TRUE(applier.Apply(update, "LSN 2", /*over_fuzzy_copy=*/true).ok());
   ASSERT_TRUE(applier.Flush(true).ok());
   const storage::Tuple* now = ImageOf(7);
   ASSERT_NE(now, nullptr);
@@ -97,11 +98,17 @@ TEST_F(RecoveryApplierTest, ADeltaWithoutItsRowIsSkippedAndTheLaterDeleteWins) {
   AppendRowUpdate("t", 9, table_->layout(), *committed, *updated, &update);
   AppendRowImage("t", 9, nullptr, &deleted);
   RecoveryApplier applier(&catalog_);
-  ASSERT_TRUE(applier.Apply(update, "LSN 5").ok());
-  ASSERT_TRUE(applier.Apply(deleted, "LSN 6").ok());
+  ASSERT_TRUE(applier.Apply(update, "LSN 5", /*over_fuzzy_copy=*/true).ok());
+  ASSERT_TRUE(applier.Apply(deleted, "LSN 6", /*over_fuzzy_copy=*/true).ok());
   ASSERT_TRUE(applier.Flush(true).ok());
   EXPECT_EQ(ImageOf(9), nullptr);
   EXPECT_EQ(applier.deltas_skipped(), 1u);
+  // Past the checkpoint's copy (or without one) every row a delta names was
+  // logged before it: a missing one means the log is damaged.
+  RecoveryApplier strict(&catalog_);
+  Status s = strict.Apply(update, "LSN 7", /*over_fuzzy_copy=*/false);
+  EXPECT_TRUE(s.Is(sqlstate::kDataCorrupted)) << s.ToString();
+  EXPECT_NE(s.message().find("row 9"), std::string::npos) << s.ToString();
 }
 
 TEST_F(RecoveryApplierTest, ADeltaThatDoesNotFitStopsRecovery) {
@@ -112,8 +119,8 @@ TEST_F(RecoveryApplierTest, ADeltaThatDoesNotFitStopsRecovery) {
   std::string bad;
   PutBadDelta(&bad);
   RecoveryApplier applier(&catalog_);
-  ASSERT_TRUE(applier.Apply(image, "LSN 1").ok());
-  Status s = applier.Apply(bad, "LSN 2");
+  ASSERT_TRUE(applier.Apply(image, "LSN 1", /*over_fuzzy_copy=*/false).ok());
+  Status s = applier.Apply(bad, "LSN 2", /*over_fuzzy_copy=*/false);
   EXPECT_TRUE(s.Is(sqlstate::kDataCorrupted)) << s.ToString();
   EXPECT_NE(s.message().find("LSN 2"), std::string::npos) << s.ToString();
 }
