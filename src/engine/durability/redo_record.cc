@@ -7,16 +7,23 @@
 
 namespace paceline::engine::durability {
 
-void AppendRowImage(std::string_view table, uint64_t row_id, const storage::Tuple* image, std::string* payload) {
+namespace {
+
+// What follows an entry's row id.
+enum class EntryKind : uint8_t { kDeleted = 0, kImage = 1, kDelta = 2 };
+
+void PutEntryHead(std::string_view table, uint64_t row_id, EntryKind kind, std::string* payload) {
   PutFixed(payload, static_cast<uint16_t>(table.size()));
   payload->append(table);
   PutFixed(payload, row_id);
-  if (image == nullptr) {
-    PutFixed(payload, uint8_t{0});
-    return;
-  }
-  PutFixed(payload, uint8_t{1});
-  payload->append(reinterpret_cast<const char*>(image), image->size);
+  PutFixed(payload, static_cast<uint8_t>(kind));
+}
+
+}  // namespace
+
+void AppendRowImage(std::string_view table, uint64_t row_id, const storage::Tuple* image, std::string* payload) {
+  PutEntryHead(table, row_id, image == nullptr ? EntryKind::kDeleted : EntryKind::kImage, payload);
+  if (image != nullptr) payload->append(reinterpret_cast<const char*>(image), image->size);
 }
 
 size_t RowImageBytes(std::string_view table, const storage::Tuple* image) {
@@ -30,10 +37,7 @@ void AppendRowUpdate(std::string_view table, uint64_t row_id, const storage::Tup
     return;
   }
   const size_t start = payload->size();
-  PutFixed(payload, static_cast<uint16_t>(table.size()));
-  payload->append(table);
-  PutFixed(payload, row_id);
-  PutFixed(payload, uint8_t{2});
+  PutEntryHead(table, row_id, EntryKind::kDelta, payload);
   const size_t size_at = payload->size();
   PutFixed(payload, uint32_t{0});
   layout.AppendDelta(before, image, payload);
@@ -50,20 +54,23 @@ bool RowImageReader::Next(RowImage* out) {
   if (rest_.empty() || malformed_) return false;
   malformed_ = true;  // until the entry is complete
   uint16_t name_size = 0;
-  uint8_t present = 0;
+  uint8_t kind = 0;
   if (!TakeFixed(&rest_, &name_size) || rest_.size() < name_size) return false;
   out->table = rest_.substr(0, name_size);
   rest_.remove_prefix(name_size);
-  if (!TakeFixed(&rest_, &out->row_id) || !TakeFixed(&rest_, &present) || present > 2) return false;
-  out->deleted = present == 0;
-  out->delta = present == 2;
+  if (!TakeFixed(&rest_, &out->row_id) || !TakeFixed(&rest_, &kind) ||
+      kind > static_cast<uint8_t>(EntryKind::kDelta)) {
+    return false;
+  }
+  out->deleted = kind == static_cast<uint8_t>(EntryKind::kDeleted);
+  out->delta = kind == static_cast<uint8_t>(EntryKind::kDelta);
   out->image = {};
-  if (present == 2) {
+  if (out->delta) {
     uint32_t size = 0;
     if (!TakeFixed(&rest_, &size) || rest_.size() < size) return false;
     out->image = rest_.substr(0, size);
     rest_.remove_prefix(size);
-  } else if (present == 1) {
+  } else if (!out->deleted) {  // an image starts with its own u32 size
     uint32_t size = 0;
     if (rest_.size() < sizeof(size)) return false;
     std::memcpy(&size, rest_.data(), sizeof(size));
