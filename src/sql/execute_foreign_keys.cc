@@ -202,11 +202,7 @@ Status Executor::RunForeignKeyStatement(const std::string& text, const std::vect
   nested.fk_events_ = fk_events_;  // its rows' events run in this statement's loop
   QueryResult result;
   switch (statement->kind) {
-    case StatementKind::kSelect:
-      nested.row_cap_ = 1;
-      PL_RETURN_IF_ERROR(nested.Select(*statement->select, &result));
-      *found = !result.rows.empty();
-      return Status::OK();
+    case StatementKind::kSelect: return nested.AnyRow(*statement->select, found);
     case StatementKind::kUpdate: return nested.Update(*statement->update, &result);
     case StatementKind::kDelete: return nested.Delete(*statement->del, &result);
     default: return InternalError("foreign key statement: " + text);

@@ -269,6 +269,35 @@ Status Executor::Scan(const SourcePlan& source, const AccessPath& path, Fn fn) {
   return status;
 }
 
+Status Executor::AnyRow(const SelectPlan& plan, bool* found) {
+  *found = false;
+  bool scan_answers = plan.sources.size() == 1 && plan.post_filters.empty() && !plan.aggregate &&
+                      plan.windows.empty() && plan.offset == nullptr && !plan.correlated;
+  if (scan_answers) {
+    const SourcePlan& source = plan.sources[0];
+    scan_answers = source.table != nullptr && !source.lock && source.hash_build.empty() && !source.left_join &&
+                   source.full_join_left < 0 && source.full_joins_here.empty();
+    for (size_t f = 0; scan_answers && f < source.filters.size(); ++f) scan_answers = source.ProvedByKey(f);
+  }
+  if (scan_answers && plan.limit != nullptr) {  // LIMIT 0 gives no row; LIMIT n > 0 (or NULL) leaves the first
+    Value limit;
+    PL_RETURN_IF_ERROR(Evaluate(*plan.limit, ctx_, &limit));
+    scan_answers = limit.is_null() || (Type{limit.type()}.IsInteger() && limit.int_value() > 0);
+  }
+  if (!scan_answers) {
+    QueryResult result;
+    row_cap_ = 1;
+    PL_RETURN_IF_ERROR(Select(plan, &result));
+    *found = !result.rows.empty();
+    return Status::OK();
+  }
+  StartJoin(plan);
+  return Scan(plan.sources[0], plan.sources[0].access, [&](const Tuple*, Row*) {
+    *found = true;
+    return false;  // one row answers: the scan narrows what it declared, as LIMIT 1 would
+  });
+}
+
 Status Executor::ProbeHash(const SourcePlan& source, int level, const std::vector<JoinHashTable::Entry>** rows) {
   *rows = nullptr;
   JoinHashTable& table = Cache().hash_tables[&source];

@@ -191,6 +191,11 @@ class Executor : public SubqueryRunner {
   // `slot`); *found: a SELECT gave a row.
   Status RunForeignKeyStatement(const std::string& text, const std::vector<Type>& types, const PreparedSlot& slot,
                                 std::vector<Value> params, bool* found);
+  // *found: `plan` gives at least one row. A plan of one table whose access
+  // path proves every condition (a check's SELECT 1 .. WHERE key = $..) is
+  // answered by its scan alone, reading and declaring what the full SELECT
+  // would; any other plan runs as a SELECT capped at one row.
+  Status AnyRow(const SelectPlan& plan, bool* found);
   // A cancel check point, called per row visited and per scan started; it
   // polls the transaction's CancelToken once per kCancelCheckRows calls
   // (57014 when canceled), so its cost is a decrement.
