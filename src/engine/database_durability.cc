@@ -66,7 +66,7 @@ ResultCallback Database::AfterDurable(ResultCallback done) {
       done(std::move(result));
       return;
     }
-    const uint64_t lsn = statements_->AcknowledgedAfter(result.commit_lsn, result.sequence_lsn);
+    const Lsn lsn = statements_->AcknowledgedAfter(result.commit_lsn, result.sequence_lsn);
     auto shared = std::make_shared<TransactionResult>(std::move(result));
     durability_->WhenDurable(lsn, [done = std::move(done), shared](const Status& s) mutable {
       if (!s.ok()) {

@@ -25,7 +25,7 @@ void SequenceSession::Remember(const catalog::Sequence& sequence, std::string_vi
 Status SequenceSession::NextVal(std::string_view name, int64_t* out) {
   std::shared_ptr<catalog::Sequence> sequence;
   PL_RETURN_IF_ERROR(catalog_->SequenceNamed(name, &sequence));
-  uint64_t lsn = 0;
+  Lsn lsn;
   logging_ = name;
   PL_RETURN_IF_ERROR(sequence->Next(logger_, out, &lsn));
   needed_lsn_ = std::max(needed_lsn_, lsn);
@@ -48,7 +48,7 @@ Status SequenceSession::CurrVal(std::string_view name, int64_t* out) {
 Status SequenceSession::SetVal(std::string_view name, int64_t value, bool called) {
   std::shared_ptr<catalog::Sequence> sequence;
   PL_RETURN_IF_ERROR(catalog_->SequenceNamed(name, &sequence));
-  uint64_t lsn = 0;
+  Lsn lsn;
   logging_ = name;
   PL_RETURN_IF_ERROR(sequence->Set(logger_, value, called, &lsn));
   needed_lsn_ = std::max(needed_lsn_, lsn);
@@ -67,9 +67,9 @@ Status SequenceSession::LastVal(int64_t* out) {
   return Status::OK();
 }
 
-uint64_t SequenceSession::TakeNeededLsn() {
-  const uint64_t lsn = needed_lsn_;
-  needed_lsn_ = 0;
+Lsn SequenceSession::TakeNeededLsn() {
+  const Lsn lsn = needed_lsn_;
+  needed_lsn_ = Lsn();
   return lsn;
 }
 

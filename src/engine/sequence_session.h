@@ -19,6 +19,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "common/lsn.h"
 #include "storage/catalog/catalog.h"
 #include "sql/sequence_access.h"
 
@@ -40,8 +41,8 @@ class SequenceSession : public sql::SequenceAccess {
   Status LastVal(int64_t* out) override;
 
   // The highest LSN of a record appended by this session's calls since the
-  // last TakeNeededLsn (0: none).
-  uint64_t TakeNeededLsn();
+  // last TakeNeededLsn (Lsn(): none).
+  Lsn TakeNeededLsn();
   // DISCARD SEQUENCES (and DISCARD ALL): currval and lastval forget.
   void Discard();
 
@@ -59,7 +60,7 @@ class SequenceSession : public sql::SequenceAccess {
   uint64_t last_id_ = 0;                           // lastval's sequence (0: none yet)
   std::string last_name_;
   int64_t last_value_ = 0;
-  uint64_t needed_lsn_ = 0;
+  Lsn needed_lsn_;
 };
 
 }  // namespace paceline::engine

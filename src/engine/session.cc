@@ -451,8 +451,8 @@ Status Session::RunDmlInTransaction(const sql::PreparedStatement& statement, con
     // In a block the result reaches the client before COMMIT: a sequence
     // value in it only once the record covering it is durable (once per
     // kLogAhead values; an autocommit statement's commit covers it).
-    const uint64_t needed = block ? sequences_.TakeNeededLsn() : 0;  // else the commit waits for it
-    if (status.ok() && needed != 0) status = runner_->AwaitCommitDurable(needed);
+    const Lsn needed = block ? sequences_.TakeNeededLsn() : Lsn();  // else the commit waits for it
+    if (status.ok() && needed != Lsn()) status = runner_->AwaitCommitDurable(needed);
     return status;
   }
 }

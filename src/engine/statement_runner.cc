@@ -174,14 +174,14 @@ Status StatementRunner::PrepareCallOf(const StatementCall& call, uint64_t versio
   return Prepare(call.prepared->text, call.prepared->param_types, out);
 }
 
-uint64_t StatementRunner::AcknowledgedAfter(uint64_t commit_lsn, uint64_t sequence_lsn) const {
+Lsn StatementRunner::AcknowledgedAfter(Lsn commit_lsn, Lsn sequence_lsn) const {
   // A writer's own record comes after every record it depends on (what it
   // read, the sequence values it drew). A read-only transaction depends on
   // the commits it may have read and on its sequence values' record.
-  return commit_lsn != 0 ? commit_lsn : std::max(durability_->commit_end_lsn(), sequence_lsn);
+  return commit_lsn != Lsn() ? commit_lsn : std::max(durability_->commit_end_lsn(), sequence_lsn);
 }
 
-Status StatementRunner::AwaitCommitDurable(uint64_t commit_lsn, uint64_t sequence_lsn) {
+Status StatementRunner::AwaitCommitDurable(Lsn commit_lsn, Lsn sequence_lsn) {
   if (durability_ == nullptr) return Status::OK();
   return durability_->WaitDurable(AcknowledgedAfter(commit_lsn, sequence_lsn));
 }

@@ -30,6 +30,7 @@
 
 #include "cc/concurrency_control.h"
 #include "common/query_result.h"
+#include "common/lsn.h"
 #include "common/status.h"
 #include "engine/activity_registry.h"
 #include "engine/advisory_lock_table.h"
@@ -128,13 +129,13 @@ class StatementRunner final : public sql::StatementPreparer {
   // (and waited for) when durable. `replaying`: recovery runs a logged
   // statement again (sql::DdlOptions).
   Status RunDdl(const sql::PreparedStatement& statement, QueryResult* result, bool replaying = false);
-  // Blocks until what a commit at `commit_lsn` (0: a read-only one) that
+  // Blocks until what a commit at `commit_lsn` (Lsn(): a read-only one) that
   // handed out sequence values covered by `sequence_lsn` depends on is
   // durable; the log's I/O error if any. At once when in memory only.
-  Status AwaitCommitDurable(uint64_t commit_lsn, uint64_t sequence_lsn = 0);
+  Status AwaitCommitDurable(Lsn commit_lsn, Lsn sequence_lsn = Lsn());
   // The LSN that acknowledgement waits for (AwaitCommitDurable); needs the
   // durability.
-  uint64_t AcknowledgedAfter(uint64_t commit_lsn, uint64_t sequence_lsn) const;
+  Lsn AcknowledgedAfter(Lsn commit_lsn, Lsn sequence_lsn) const;
 
   // --- Gates
   // The execution gate: shared for statements in flight and binding,

@@ -162,7 +162,7 @@ std::vector<std::shared_ptr<storage::Table>> StatementRunner::TablesNamedBy(cons
 
 
 Status StatementRunner::LogDdl(const std::string& text, const sql::DdlRedo& after) {
-  uint64_t lsn = durability_->AppendDdl(text);
+  Lsn lsn = durability_->AppendDdl(text);
   for (const auto& state : after.sequences) lsn = durability_->AppendSequence(state.name, state.value, state.called);
   for (const auto& table : after.tables) {
     std::string batch;

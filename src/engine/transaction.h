@@ -34,6 +34,7 @@
 
 #include "cc/concurrency_control.h"
 #include "common/cancel_token.h"
+#include "common/lsn.h"
 #include "common/status.h"
 #include "engine/durability/durability.h"
 #include "sql/transaction_access.h"
@@ -160,7 +161,7 @@ class Transaction final : private cc::CommitHooks, public sql::TransactionAccess
   // only). Set before Commit.
   void SetDurability(durability::Durability* durability) { durability_ = durability; }
   // After a Commit that wrote: the LSN of its redo record; 0 otherwise.
-  uint64_t commit_lsn() const { return commit_lsn_; }
+  Lsn commit_lsn() const { return commit_lsn_; }
   cc::AbortReason abort_reason() const { return ctx_ ? ctx_->abort_reason() : cc::AbortReason::kNone; }
   // The table the concurrency control blamed for the conflict (Table::id()),
   // or kNoCulpritTable.
@@ -254,7 +255,7 @@ class Transaction final : private cc::CommitHooks, public sql::TransactionAccess
   std::string redo_;  // during Commit: the redo record Install appends
   // The committed images redo_'s deltas were computed from, by row.
   std::vector<std::pair<const storage::Row*, const storage::Tuple*>> redo_bases_;
-  uint64_t commit_lsn_ = 0;
+  Lsn commit_lsn_;
   size_t pin_ = storage::EpochManager::kNoSlot;
   std::unordered_map<const storage::Row*, Write> writes_;
   std::vector<Undo> undo_;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/cancel_token.h"
+#include "common/lsn.h"
 #include "common/status.h"
 #include "common/value.h"
 #include "common/query_result.h"
@@ -94,11 +95,11 @@ struct TransactionResult {
   // procedure: what its body returned (ProcedureContext::Return), if anything.
   std::vector<QueryResult> results;
   bool user_abort = false;           // rolled back by the procedure itself (not a conflict)
-  // A commit's redo record (0: it wrote nothing, or no data directory);
+  // A commit's redo record (Lsn(): it wrote nothing, or no data directory);
   // its result is delivered once the record is durable.
-  uint64_t commit_lsn = 0;
-  // The newest sequence record its nextval/setval calls need (0: none).
-  uint64_t sequence_lsn = 0;
+  Lsn commit_lsn;
+  // The newest sequence record its nextval/setval calls need (Lsn(): none).
+  Lsn sequence_lsn;
   uint32_t conflicts = 0;            // attempts aborted by conflicts before this outcome (retries + 1 at the limit)
   bool committed() const { return status.ok(); }
 };

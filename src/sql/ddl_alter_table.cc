@@ -53,7 +53,7 @@ class DdlExecutor::Sequences : public SequenceAccess {
   Status NextVal(std::string_view name, int64_t* out) override {
     std::shared_ptr<catalog::Sequence> sequence;
     PL_RETURN_IF_ERROR(catalog_->SequenceNamed(name, &sequence));
-    uint64_t lsn = 0;
+    Lsn lsn;
     PL_RETURN_IF_ERROR(sequence->Next(LoggerFor(name), out, &lsn));
     currval_[std::string(name)] = *out;
     last_ = *out;
@@ -71,7 +71,7 @@ class DdlExecutor::Sequences : public SequenceAccess {
   Status SetVal(std::string_view name, int64_t value, bool called) override {
     std::shared_ptr<catalog::Sequence> sequence;
     PL_RETURN_IF_ERROR(catalog_->SequenceNamed(name, &sequence));
-    uint64_t lsn = 0;
+    Lsn lsn;
     return sequence->Set(LoggerFor(name), value, called, &lsn);
   }
   Status LastVal(int64_t* out) override {
@@ -85,7 +85,7 @@ class DdlExecutor::Sequences : public SequenceAccess {
     if (!logging_) return {};
     return [this, name = std::string(name)](int64_t value, bool called) {
       redo_->sequences.push_back({name, value, called});
-      return uint64_t{0};  // logged, and made durable, with the statement
+      return Lsn();  // logged, and made durable, with the statement
     };
   }
 

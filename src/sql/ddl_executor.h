@@ -44,7 +44,7 @@ struct DdlOptions {
   // Appends "sequence `name` is at (value, called)" to the redo log before
   // the statement's own record; empty: nothing is logged (in memory, or
   // replaying).
-  std::function<uint64_t(std::string_view name, int64_t value, bool called)> log_sequence;
+  std::function<Lsn(std::string_view name, int64_t value, bool called)> log_sequence;
 };
 
 // What the caller logs after the statement's own record (see above).

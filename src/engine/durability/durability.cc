@@ -40,16 +40,16 @@ Status MakeDir(const std::string& path) {
   return IoError("could not create directory", path);
 }
 
-std::string CheckpointName(uint64_t lsn) {
+std::string CheckpointName(Lsn lsn) {
   char name[64];
-  std::snprintf(name, sizeof(name), "checkpoint-%016" PRIx64 ".ckpt", lsn);
+  std::snprintf(name, sizeof(name), "checkpoint-%016" PRIx64 ".ckpt", lsn.value());
   return name;
 }
 
 // The checkpoint files of `dir` by start LSN, newest first; leftovers of an
 // interrupted checkpoint (".tmp") are removed.
-std::vector<std::pair<uint64_t, std::string>> ListCheckpoints(const std::string& dir) {
-  std::vector<std::pair<uint64_t, std::string>> out;
+std::vector<std::pair<Lsn, std::string>> ListCheckpoints(const std::string& dir) {
+  std::vector<std::pair<Lsn, std::string>> out;
   DIR* d = ::opendir(dir.c_str());
   if (d == nullptr) return out;
   while (dirent* e = ::readdir(d)) {
@@ -58,7 +58,7 @@ std::vector<std::pair<uint64_t, std::string>> ListCheckpoints(const std::string&
     const bool shaped = name.size() == 32 && name.rfind("checkpoint-", 0) == 0 && name.substr(27) == ".ckpt";
     const std::string hex = shaped ? name.substr(11, 16) : "";
     if (shaped && hex.find_first_not_of("0123456789abcdef") == std::string::npos) {
-      out.emplace_back(std::stoull(hex, nullptr, 16), dir + "/" + name);
+      out.emplace_back(Lsn(std::stoull(hex, nullptr, 16)), dir + "/" + name);
     } else if (name.rfind("checkpoint-", 0) == 0 && name.size() > 4 && name.substr(name.size() - 4) == ".tmp") {
       ::unlink((dir + "/" + name).c_str());
     }
@@ -134,7 +134,7 @@ Status Durability::Recover(catalog::Catalog* catalog, const DdlRunner& run_ddl, 
 
   // The newest checkpoint. Only a complete one is ever renamed into place,
   // so a damaged one is corruption, not an interrupted write.
-  uint64_t from_lsn = 1, need_lsn = 0;
+  Lsn from_lsn(1), need_lsn;
   const auto checkpoints = ListCheckpoints(options_.data_dir);
   if (!checkpoints.empty()) {
     const std::string& path = checkpoints.front().second;
@@ -191,8 +191,8 @@ Status Durability::Recover(catalog::Catalog* catalog, const DdlRunner& run_ddl, 
   log::LogReadResult read;
   Status s = log::ReadLog(
       WalDir(), from_lsn, /*truncate_torn_tail=*/true,
-      [&](uint64_t lsn, uint8_t type, std::string_view payload) -> Status {
-        const std::string where = "LSN " + std::to_string(lsn);
+      [&](Lsn lsn, uint8_t type, std::string_view payload) -> Status {
+        const std::string where = "LSN " + std::to_string(lsn.value());
         switch (static_cast<RecordType>(type)) {
           case RecordType::kDdl:
             return run(payload, where);
@@ -208,10 +208,10 @@ Status Durability::Recover(catalog::Catalog* catalog, const DdlRunner& run_ddl, 
       &read);
   PL_RETURN_IF_ERROR(s);
   PL_RETURN_IF_ERROR(applier.Flush(true));
-  const uint64_t next_lsn = std::max(read.next_lsn, from_lsn);
-  if (need_lsn != 0 && next_lsn <= need_lsn) {
+  const Lsn next_lsn = std::max(read.next_lsn, from_lsn);
+  if (need_lsn != Lsn() && next_lsn <= need_lsn) {
     return Status(sqlstate::kDataCorrupted, "the log in " + WalDir() + " ends before LSN " +
-                                                std::to_string(need_lsn) + ", which checkpoint " +
+                                                std::to_string(need_lsn.value()) + ", which checkpoint " +
                                                 checkpoints.front().second + " needs; recovery stopped");
   }
   stats->log_records = read.records;
@@ -228,17 +228,17 @@ Status Durability::Recover(catalog::Catalog* catalog, const DdlRunner& run_ddl, 
   return log::LogWriter::Open(log_options, next_lsn, &writer_);
 }
 
-uint64_t Durability::AppendRowImages(std::string_view payload) {
-  const uint64_t lsn = writer_->Append(static_cast<uint8_t>(RecordType::kRowImages), payload);
+Lsn Durability::AppendRowImages(std::string_view payload) {
+  const Lsn lsn = writer_->Append(static_cast<uint8_t>(RecordType::kRowImages), payload);
   // Raised before the caller publishes the images, so that whoever reads
   // them sees an end at or after this record.
-  uint64_t seen = commit_end_lsn_.load(std::memory_order_relaxed);
+  Lsn seen = commit_end_lsn_.load(std::memory_order_relaxed);
   while (seen < lsn && !commit_end_lsn_.compare_exchange_weak(seen, lsn, std::memory_order_acq_rel)) {
   }
   return lsn;
 }
 
-uint64_t Durability::AppendDdl(const std::string& sql) {
+Lsn Durability::AppendDdl(const std::string& sql) {
   {
     std::lock_guard lock(ddl_mu_);
     ddl_history_.push_back(sql);
@@ -246,7 +246,7 @@ uint64_t Durability::AppendDdl(const std::string& sql) {
   return writer_->Append(static_cast<uint8_t>(RecordType::kDdl), sql);
 }
 
-uint64_t Durability::AppendSequence(std::string_view name, int64_t value, bool called) {
+Lsn Durability::AppendSequence(std::string_view name, int64_t value, bool called) {
   return writer_->Append(static_cast<uint8_t>(RecordType::kSequence), EncodeSequenceState({name, value, called}));
 }
 
@@ -263,7 +263,7 @@ Status Durability::WriteCheckpoint(const catalog::Catalog& catalog, CheckpointSt
   const uint64_t bytes_at_start = writer_->stats().bytes;
   // With no transaction between its append and its publish, every record
   // below start_lsn is published: the copy below sees it (or newer images).
-  uint64_t start_lsn;
+  Lsn start_lsn;
   {
     std::unique_lock exclusive(install_mu_);
     start_lsn = writer_->Rotate();

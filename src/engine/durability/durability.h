@@ -47,6 +47,7 @@
 #include <string>
 #include <vector>
 
+#include "common/lsn.h"
 #include "common/status.h"
 #include "storage/catalog/catalog.h"
 #include "engine/log/log_options.h"
@@ -71,12 +72,13 @@ struct RecoveryStats {
   uint64_t ddl_statements = 0;
   uint64_t sequence_records = 0;  // kSequence records replayed (checkpoint and log)
   bool torn_tail = false;     // an incomplete last record was cut off
-  uint64_t next_lsn = 1;
+  Lsn next_lsn{1};
   double seconds = 0;
 };
 
 struct CheckpointStats {
-  uint64_t start_lsn = 0, end_lsn = 0, rows = 0, bytes = 0;
+  Lsn start_lsn, end_lsn;
+  uint64_t rows = 0, bytes = 0;
   size_t segments_deleted = 0;
   double seconds = 0;
 };
@@ -115,25 +117,25 @@ class Durability {
   // images until its record is appended.
   std::shared_lock<std::shared_mutex> InstallGuard() { return std::shared_lock(install_mu_); }
   // A committed transaction's row images (redo_record.h): its LSN.
-  uint64_t AppendRowImages(std::string_view payload);
+  Lsn AppendRowImages(std::string_view payload);
   // A DDL statement that succeeded (the caller holds the gate exclusively).
-  uint64_t AppendDdl(const std::string& sql);
+  Lsn AppendDdl(const std::string& sql);
   // "Sequence `name` is at (value, called)" (redo_record.h): its LSN.
-  uint64_t AppendSequence(std::string_view name, int64_t value, bool called);
+  Lsn AppendSequence(std::string_view name, int64_t value, bool called);
 
   // The size of the newest checkpoint this process wrote (0: none yet).
   uint64_t last_checkpoint_bytes() const { return last_checkpoint_bytes_.load(std::memory_order_relaxed); }
-  uint64_t appended_lsn() const { return writer_->appended_lsn(); }
+  Lsn appended_lsn() const { return writer_->appended_lsn(); }
   // The LSN of the newest row-images record (a commit, a bulk load)
-  // appended, 0 when none: all a read-only transaction may have read is at
+  // appended, Lsn() when none: all a read-only transaction may have read is at
   // or before it (a record is appended before its images are published).
   // Sequence records do not move it: what a transaction's own sequence
   // calls need, it knows (SequenceSession::TakeNeededLsn).
-  uint64_t commit_end_lsn() const { return commit_end_lsn_.load(std::memory_order_acquire); }
-  uint64_t durable_lsn() const { return writer_->durable_lsn(); }
+  Lsn commit_end_lsn() const { return commit_end_lsn_.load(std::memory_order_acquire); }
+  Lsn durable_lsn() const { return writer_->durable_lsn(); }
   // See LogWriter: fn(status) once `lsn` is durable (SyncMode off: at once).
-  void WhenDurable(uint64_t lsn, std::function<void(const Status&)> fn) { writer_->WhenDurable(lsn, std::move(fn)); }
-  Status WaitDurable(uint64_t lsn) { return writer_->WaitDurable(lsn); }
+  void WhenDurable(Lsn lsn, std::function<void(const Status&)> fn) { writer_->WhenDurable(lsn, std::move(fn)); }
+  Status WaitDurable(Lsn lsn) { return writer_->WaitDurable(lsn); }
 
   // Writes a checkpoint of every table of `catalog` (the caller holds the
   // gate shared, so no DDL runs) and deletes what it makes useless.
@@ -154,7 +156,7 @@ class Durability {
   const DurabilityOptions options_;
   int lock_fd_ = -1;
   std::unique_ptr<log::LogWriter> writer_;
-  std::atomic<uint64_t> commit_end_lsn_{0};
+  std::atomic<Lsn> commit_end_lsn_{Lsn()};
   std::shared_mutex install_mu_;
   std::mutex ddl_mu_;
   std::vector<std::string> ddl_history_;  // every DDL statement run, in order

@@ -84,15 +84,20 @@ bool RowImageReader::Next(RowImage* out) {
 
 std::string EncodeCheckpointEnd(const CheckpointEnd& end) {
   std::string out;
-  PutFixed(&out, end.start_lsn);
-  PutFixed(&out, end.end_lsn);
+  PutFixed(&out, end.start_lsn.value());
+  PutFixed(&out, end.end_lsn.value());
   PutFixed(&out, end.rows);
   return out;
 }
 
 bool DecodeCheckpointEnd(std::string_view payload, CheckpointEnd* out) {
-  return TakeFixed(&payload, &out->start_lsn) && TakeFixed(&payload, &out->end_lsn) && TakeFixed(&payload, &out->rows) &&
-         payload.empty();
+  uint64_t start = 0, end = 0;
+  if (!TakeFixed(&payload, &start) || !TakeFixed(&payload, &end) || !TakeFixed(&payload, &out->rows) || !payload.empty()) {
+    return false;
+  }
+  out->start_lsn = Lsn(start);
+  out->end_lsn = Lsn(end);
+  return true;
 }
 
 std::string EncodeSequenceState(const SequenceState& state) {

@@ -35,6 +35,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/lsn.h"
 #include "storage/tuple.h"
 
 namespace paceline::engine::durability {
@@ -75,8 +76,8 @@ class RowImageReader {
 };
 
 struct CheckpointEnd {
-  uint64_t start_lsn = 0;  // replay the log from here
-  uint64_t end_lsn = 0;    // the log must reach at least this far
+  Lsn start_lsn;  // replay the log from here
+  Lsn end_lsn;    // the log must reach at least this far
   uint64_t rows = 0;
 };
 std::string EncodeCheckpointEnd(const CheckpointEnd& end);

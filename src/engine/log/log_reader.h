@@ -23,6 +23,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/lsn.h"
 #include "common/status.h"
 
 namespace paceline::engine::log {
@@ -31,14 +32,14 @@ struct LogReadResult {
   uint64_t records = 0;     // passed to the callback (LSN >= from_lsn)
   uint64_t bytes = 0;       // their frames' bytes
   bool torn_tail = false;   // a torn last record was cut off
-  uint64_t next_lsn = 1;    // the LSN the next appended record gets
+  Lsn next_lsn{1};    // the LSN the next appended record gets
 };
 
 // Called for each intact record with LSN >= from_lsn, in order; an error
 // stops the reading and is returned with the file and offset added.
-using LogRecordFn = std::function<Status(uint64_t lsn, uint8_t type, std::string_view payload)>;
+using LogRecordFn = std::function<Status(Lsn lsn, uint8_t type, std::string_view payload)>;
 
-Status ReadLog(const std::string& dir, uint64_t from_lsn, bool truncate_torn_tail, const LogRecordFn& fn,
+Status ReadLog(const std::string& dir, Lsn from_lsn, bool truncate_torn_tail, const LogRecordFn& fn,
                LogReadResult* result);
 
 }  // namespace paceline::engine::log

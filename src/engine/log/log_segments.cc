@@ -14,9 +14,9 @@
 
 namespace paceline::engine::log {
 
-std::string SegmentPath(const std::string& dir, uint64_t first_lsn) {
+std::string SegmentPath(const std::string& dir, Lsn first_lsn) {
   char name[40];
-  std::snprintf(name, sizeof(name), "wal-%016" PRIx64 ".log", first_lsn);
+  std::snprintf(name, sizeof(name), "wal-%016" PRIx64 ".log", first_lsn.value());
   return dir + "/" + name;
 }
 
@@ -29,7 +29,7 @@ Status ListSegments(const std::string& dir, std::vector<Segment>* out) {
     if (name.size() != 24 || name.rfind("wal-", 0) != 0 || name.substr(20) != ".log") continue;
     const std::string hex = name.substr(4, 16);
     if (hex.find_first_not_of("0123456789abcdef") != std::string::npos) continue;
-    out->push_back({std::stoull(hex, nullptr, 16), dir + "/" + name});
+    out->push_back({Lsn(std::stoull(hex, nullptr, 16)), dir + "/" + name});
   }
   ::closedir(d);
   std::sort(out->begin(), out->end(), [](const Segment& a, const Segment& b) { return a.first_lsn < b.first_lsn; });

@@ -11,16 +11,17 @@
 #include <string>
 #include <vector>
 
+#include "common/lsn.h"
 #include "common/status.h"
 
 namespace paceline::engine::log {
 
 struct Segment {
-  uint64_t first_lsn = 0;
+  Lsn first_lsn;
   std::string path;
 };
 
-std::string SegmentPath(const std::string& dir, uint64_t first_lsn);
+std::string SegmentPath(const std::string& dir, Lsn first_lsn);
 // The segments of `dir` by first LSN (other files are ignored).
 Status ListSegments(const std::string& dir, std::vector<Segment>* out);
 

@@ -12,15 +12,15 @@
 
 namespace paceline::engine::log {
 
-LogWriter::LogWriter(const LogOptions& options, uint64_t next_lsn)
+LogWriter::LogWriter(const LogOptions& options, Lsn next_lsn)
     : options_(options),
       next_lsn_(next_lsn),
-      written_lsn_(next_lsn - 1),
-      synced_lsn_(next_lsn - 1),
+      written_lsn_(next_lsn.Prev()),
+      synced_lsn_(next_lsn.Prev()),
       current_first_lsn_(next_lsn) {}
 
-Status LogWriter::Open(const LogOptions& options, uint64_t next_lsn, std::unique_ptr<LogWriter>* out) {
-  if (next_lsn == 0) next_lsn = 1;
+Status LogWriter::Open(const LogOptions& options, Lsn next_lsn, std::unique_ptr<LogWriter>* out) {
+  if (next_lsn == Lsn()) next_lsn = Lsn(1);
   std::unique_ptr<LogWriter> writer(new LogWriter(options, next_lsn));
   PL_RETURN_IF_ERROR(writer->StartSegment(next_lsn));
   writer->thread_ = std::thread([w = writer.get()] { w->Run(); });
@@ -38,15 +38,16 @@ LogWriter::~LogWriter() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-uint64_t LogWriter::Append(uint8_t type, std::string_view payload) {
+Lsn LogWriter::Append(uint8_t type, std::string_view payload) {
   const uint64_t hash = PayloadHash(payload);  // the costly part, outside the lock
-  uint64_t lsn;
+  Lsn lsn;
   bool wake;
   {
     std::lock_guard lock(mu_);
-    lsn = next_lsn_++;
+    lsn = next_lsn_;
+    next_lsn_ = next_lsn_.Next();
     const size_t before = pending_.size();
-    AppendFrame(lsn, type, payload, hash, &pending_);
+    AppendFrame(lsn.value(), type, payload, hash, &pending_);
     ++stats_.appends;
     stats_.bytes += pending_.size() - before;
     // The writer is woken by the first record it waits for, or by a batch
@@ -59,8 +60,8 @@ uint64_t LogWriter::Append(uint8_t type, std::string_view payload) {
   return lsn;
 }
 
-uint64_t LogWriter::Rotate() {
-  uint64_t lsn;
+Lsn LogWriter::Rotate() {
+  Lsn lsn;
   {
     std::lock_guard lock(mu_);
     lsn = next_lsn_;
@@ -70,12 +71,12 @@ uint64_t LogWriter::Rotate() {
   return lsn;
 }
 
-uint64_t LogWriter::appended_lsn() const {
+Lsn LogWriter::appended_lsn() const {
   std::lock_guard lock(mu_);
-  return next_lsn_ - 1;
+  return next_lsn_.Prev();
 }
 
-uint64_t LogWriter::durable_lsn() const {
+Lsn LogWriter::durable_lsn() const {
   std::lock_guard lock(mu_);
   return synced_lsn_;
 }
@@ -85,7 +86,7 @@ LogWriterStats LogWriter::stats() const {
   return stats_;
 }
 
-void LogWriter::WhenDurable(uint64_t lsn, DurableFn fn) {
+void LogWriter::WhenDurable(Lsn lsn, DurableFn fn) {
   std::unique_lock lock(mu_);
   if (options_.sync == SyncMode::kOff || lsn <= synced_lsn_ || !error_.ok()) {
     const Status s = lsn <= synced_lsn_ ? Status::OK() : error_;
@@ -96,7 +97,7 @@ void LogWriter::WhenDurable(uint64_t lsn, DurableFn fn) {
   waiters_.emplace(lsn, std::move(fn));
 }
 
-Status LogWriter::WaitDurable(uint64_t lsn) {
+Status LogWriter::WaitDurable(Lsn lsn) {
   if (options_.sync == SyncMode::kOff) {
     std::lock_guard lock(mu_);
     return lsn <= synced_lsn_ ? Status::OK() : error_;
@@ -104,9 +105,9 @@ Status LogWriter::WaitDurable(uint64_t lsn) {
   return SyncTo(lsn);
 }
 
-Status LogWriter::SyncTo(uint64_t lsn) {
+Status LogWriter::SyncTo(Lsn lsn) {
   std::unique_lock lock(mu_);
-  lsn = std::min(lsn, next_lsn_ - 1);
+  lsn = std::min(lsn, next_lsn_.Prev());
   if (synced_lsn_ < lsn && error_.ok()) {
     sync_requested_ = std::max(sync_requested_, lsn);
     work_cv_.notify_one();
@@ -115,9 +116,9 @@ Status LogWriter::SyncTo(uint64_t lsn) {
   return synced_lsn_ >= lsn ? Status::OK() : error_;
 }
 
-Status LogWriter::DeleteSegmentsBefore(uint64_t lsn, size_t* deleted) {
+Status LogWriter::DeleteSegmentsBefore(Lsn lsn, size_t* deleted) {
   *deleted = 0;
-  uint64_t current;
+  Lsn current;
   {
     std::unique_lock lock(mu_);
     done_cv_.wait(lock, [&] { return current_first_lsn_ >= lsn || !error_.ok(); });
@@ -139,7 +140,7 @@ void LogWriter::Run() {
   using Clock = std::chrono::steady_clock;
   const bool off = options_.sync == SyncMode::kOff;
   std::string batch;
-  std::vector<std::pair<size_t, uint64_t>> rotations;
+  std::vector<std::pair<size_t, Lsn>> rotations;
   std::vector<DurableFn> ready;
   auto last_sync = Clock::now();
   uint64_t last_batch_records = 0;  // records in the last batch written
@@ -170,8 +171,8 @@ void LogWriter::Run() {
     batch.swap(pending_);
     rotations.clear();
     rotations.swap(rotations_);
-    const uint64_t first = written_lsn_ + 1, last = next_lsn_ - 1;
-    if (!batch.empty()) last_batch_records = last - first + 1;
+    const Lsn first = written_lsn_.Next(), last = next_lsn_.Prev();
+    if (!batch.empty()) last_batch_records = last.value() - first.value() + 1;
     const bool sync = !off || stopping || sync_requested_ > synced_lsn_ || Clock::now() - last_sync >= kOffSyncInterval;
     const bool unsynced = last > synced_lsn_;
     if (error_.ok() && (!batch.empty() || !rotations.empty() || (sync && unsynced))) {
@@ -208,8 +209,8 @@ void LogWriter::Run() {
   }
 }
 
-Status LogWriter::WriteBatch(const std::string& batch, const std::vector<std::pair<size_t, uint64_t>>& rotations,
-                             uint64_t first_lsn, bool sync) {
+Status LogWriter::WriteBatch(const std::string& batch, const std::vector<std::pair<size_t, Lsn>>& rotations,
+                             Lsn first_lsn, bool sync) {
   // A full segment is left between batches (at a record boundary).
   if (!batch.empty() && segment_bytes_written_ >= options_.segment_bytes &&
       (rotations.empty() || rotations.front().first > 0)) {
@@ -229,7 +230,7 @@ Status LogWriter::WriteBatch(const std::string& batch, const std::vector<std::pa
   return SyncCurrent();
 }
 
-Status LogWriter::StartSegment(uint64_t first_lsn) {
+Status LogWriter::StartSegment(Lsn first_lsn) {
   if (fd_ >= 0) {
     // Only the newest segment may end torn: the one left is synced first.
     PL_RETURN_IF_ERROR(SyncCurrent());

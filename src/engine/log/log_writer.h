@@ -37,6 +37,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/lsn.h"
 #include "common/status.h"
 #include "engine/execution/latency_histogram.h"
 #include "engine/log/log_options.h"
@@ -57,49 +58,49 @@ class LogWriter {
 
   // Starts a new segment whose first record will have `next_lsn` (recovery
   // says which) in options.dir, which must exist.
-  static Status Open(const LogOptions& options, uint64_t next_lsn, std::unique_ptr<LogWriter>* out);
+  static Status Open(const LogOptions& options, Lsn next_lsn, std::unique_ptr<LogWriter>* out);
   // Writes and syncs everything appended, runs the last callbacks, stops.
   ~LogWriter();
   LogWriter(const LogWriter&) = delete;
   LogWriter& operator=(const LogWriter&) = delete;
 
   // Queues one record; returns its LSN. Never blocks on I/O.
-  uint64_t Append(uint8_t type, std::string_view payload);
+  Lsn Append(uint8_t type, std::string_view payload);
   // Records appended from now on go to a new segment; returns the LSN the
   // next record gets.
-  uint64_t Rotate();
+  Lsn Rotate();
 
   // Each fsync/fdatasync's duration in ns so far (a snapshot; any thread).
   LatencyHistogram sync_latency() const { return sync_latency_; }
 
-  uint64_t appended_lsn() const;  // the last LSN handed out (next - 1)
-  uint64_t durable_lsn() const;   // the last LSN written and synced
+  Lsn appended_lsn() const;  // the last LSN handed out (next - 1)
+  Lsn durable_lsn() const;   // the last LSN written and synced
 
   // fn(OK) once `lsn` is durable (at once if it is, or with kOff); fn(the
   // I/O error) if the log failed.
-  void WhenDurable(uint64_t lsn, DurableFn fn);
+  void WhenDurable(Lsn lsn, DurableFn fn);
   // Blocks until `lsn` is durable (kOff: returns at once); the I/O error if
   // the log failed.
-  Status WaitDurable(uint64_t lsn);
+  Status WaitDurable(Lsn lsn);
   // Blocks until `lsn` is written and synced, whatever the mode
   // (checkpoints need it even with kOff).
-  Status SyncTo(uint64_t lsn);
+  Status SyncTo(Lsn lsn);
 
   // Deletes the segments all of whose records have LSNs below `lsn` (the
   // current segment never); waits first until the writer has started the
   // segment a Rotate that returned `lsn` asked for.
-  Status DeleteSegmentsBefore(uint64_t lsn, size_t* deleted);
+  Status DeleteSegmentsBefore(Lsn lsn, size_t* deleted);
 
   LogWriterStats stats() const;
 
  private:
-  LogWriter(const LogOptions& options, uint64_t next_lsn);
+  LogWriter(const LogOptions& options, Lsn next_lsn);
   void Run();
   // Writer thread, without mu_: writes `batch` (cut at `rotations`), then
   // syncs when `sync`.
-  Status WriteBatch(const std::string& batch, const std::vector<std::pair<size_t, uint64_t>>& rotations,
-                    uint64_t next_lsn, bool sync);
-  Status StartSegment(uint64_t first_lsn);
+  Status WriteBatch(const std::string& batch, const std::vector<std::pair<size_t, Lsn>>& rotations,
+                    Lsn next_lsn, bool sync);
+  Status StartSegment(Lsn first_lsn);
   Status SyncCurrent();
 
   const LogOptions options_;
@@ -107,14 +108,14 @@ class LogWriter {
   mutable std::mutex mu_;
   std::condition_variable work_cv_;  // the writer waits for appends
   std::condition_variable done_cv_;  // waiters wait for the writer
-  uint64_t next_lsn_;                // next LSN to hand out
+  Lsn next_lsn_;                // next LSN to hand out
   std::string pending_;              // frames appended, not yet taken by the writer
-  std::vector<std::pair<size_t, uint64_t>> rotations_;  // (offset in pending_, first LSN) of Rotate calls
-  uint64_t written_lsn_;             // written by write(2)
-  uint64_t synced_lsn_;              // and synced
-  uint64_t sync_requested_ = 0;      // SyncTo's target (kOff)
-  uint64_t current_first_lsn_;       // first LSN of the segment being written
-  std::multimap<uint64_t, DurableFn> waiters_;
+  std::vector<std::pair<size_t, Lsn>> rotations_;  // (offset in pending_, first LSN) of Rotate calls
+  Lsn written_lsn_;             // written by write(2)
+  Lsn synced_lsn_;              // and synced
+  Lsn sync_requested_;      // SyncTo's target (kOff)
+  Lsn current_first_lsn_;       // first LSN of the segment being written
+  std::multimap<Lsn, DurableFn> waiters_;
   bool writer_idle_ = false;      // the writer waits for a first record: Append wakes it
   bool writer_delaying_ = false;  // the writer waits out the group commit delay
   Status error_;
@@ -125,7 +126,7 @@ class LogWriter {
   int fd_ = -1;
   std::string path_;
   uint64_t segment_bytes_written_ = 0;
-  uint64_t current_first_written_ = 0;  // published as current_first_lsn_
+  Lsn current_first_written_;  // published as current_first_lsn_
   LatencyHistogram sync_latency_;        // written by the writer thread only; read by sync_latency()
   std::thread thread_;
 };

@@ -49,7 +49,7 @@ bool Sequence::Step(int64_t v, int64_t* next) const {
   return true;
 }
 
-Status Sequence::Next(const Logger& log, int64_t* value, uint64_t* lsn) {
+Status Sequence::Next(const Logger& log, int64_t* value, Lsn* lsn) {
   std::lock_guard lock(mu_);
   int64_t next = last_;
   if (called_ && !Step(last_, &next)) {
@@ -93,7 +93,7 @@ Sequence::Batch Sequence::LogBatch(const Logger& log, int64_t first) {
   return Batch{covered, logged_lsn_};
 }
 
-Status Sequence::Set(const Logger& log, int64_t v, bool called, uint64_t* lsn) {
+Status Sequence::Set(const Logger& log, int64_t v, bool called, Lsn* lsn) {
   std::lock_guard lock(mu_);
   if (v < schema_.min || v > schema_.max) {
     return Status(sqlstate::kNumericValueOutOfRange,
@@ -136,14 +136,14 @@ void Sequence::Describe(SequenceSchema schema) {
   schema_ = std::move(schema);
 }
 
-uint64_t Sequence::LogState(const Logger& log) {
+Lsn Sequence::LogState(const Logger& log) {
   std::lock_guard lock(mu_);
   // Every value handed out is at most last_ (at least, descending): the
   // exact state repeats none.
   logged_value_ = last_;
   logged_called_ = called_;
   current_ = ahead_ = Batch();
-  logged_lsn_ = log ? log(last_, called_) : 0;
+  logged_lsn_ = log ? log(last_, called_) : Lsn();
   return logged_lsn_;
 }
 

@@ -34,6 +34,7 @@
 #include <string>
 #include <utility>
 
+#include "common/lsn.h"
 #include "common/status.h"
 #include "common/types.h"
 
@@ -68,7 +69,7 @@ class Sequence {
 
   // Appends a record "the state is (value, called)" and returns its LSN; an
   // empty Logger logs nothing (an in-memory database).
-  using Logger = std::function<uint64_t(int64_t value, bool called)>;
+  using Logger = std::function<Lsn(int64_t value, bool called)>;
 
   // A new sequence at (schema.start, not called); its logged state is the
   // same (the CREATE that made it is logged as DDL).
@@ -77,11 +78,11 @@ class Sequence {
   Sequence& operator=(const Sequence&) = delete;
 
   // nextval: the next value into *value, and into *lsn the LSN of the
-  // record that covers it (0 when `log` is empty). 2200H past a bound
+  // record that covers it (Lsn() when `log` is empty). 2200H past a bound
   // without CYCLE.
-  Status Next(const Logger& log, int64_t* value, uint64_t* lsn);
+  Status Next(const Logger& log, int64_t* value, Lsn* lsn);
   // setval(v, called): 22003 outside [min, max]. Always logged.
-  Status Set(const Logger& log, int64_t v, bool called, uint64_t* lsn);
+  Status Set(const Logger& log, int64_t v, bool called, Lsn* lsn);
   // Recovery: the state a record (or a checkpoint) holds.
   void Restore(int64_t value, bool called);
   // ALTER SEQUENCE: a new description; `restart` sets the state to
@@ -93,8 +94,8 @@ class Sequence {
   // Logs the exact state instead of a bound ahead of it (and makes it the
   // logged state): before an ALTER, whose new bounds may exclude the bound
   // logged ahead, and at a clean close, so that a restart continues where
-  // the sequence stopped. Returns the record's LSN (0 with an empty log).
-  uint64_t LogState(const Logger& log);
+  // the sequence stopped. Returns the record's LSN (Lsn() with an empty log).
+  Lsn LogState(const Logger& log);
 
   // Unique among the sequences of this process, never reused: a session's
   // currval belongs to this object, not to a later one of the same name.
@@ -110,7 +111,7 @@ class Sequence {
   // (with its LSN), and those of the record logged ahead of it, if any.
   struct Batch {
     int64_t count = 0;
-    uint64_t lsn = 0;
+    Lsn lsn;
   };
 
   // The value after `v`, or false past a bound without CYCLE.
@@ -127,7 +128,7 @@ class Sequence {
   Batch ahead_;
   int64_t logged_value_;
   bool logged_called_ = false;
-  uint64_t logged_lsn_ = 0;
+  Lsn logged_lsn_;
 };
 
 }  // namespace paceline::catalog

@@ -109,8 +109,8 @@ class DurabilityFilesTest : public ::testing::Test {
     std::vector<size_t> ends;
     log::LogReadResult read;
     size_t offset = 0;
-    Status s = log::ReadLog(dir_.path() + "/wal", 1, false,
-                            [&](uint64_t, uint8_t, std::string_view payload) {
+    Status s = log::ReadLog(dir_.path() + "/wal", Lsn(1), false,
+                            [&](Lsn, uint8_t, std::string_view payload) {
                               offset += log::kFrameHeaderBytes + payload.size();
                               ends.push_back(offset);
                               return Status::OK();

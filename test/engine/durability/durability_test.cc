@@ -416,7 +416,7 @@ TEST_P(DurabilityTest, WorkersGoOnWhileTheLogSyncsAndClientsHearOnlyAfterIt) {
   for (auto& r : results) {
     TransactionResult result = r.get();
     ASSERT_TRUE(result.committed()) << result.status.ToString();
-    EXPECT_GT(result.commit_lsn, 0u);
+    EXPECT_GT(result.commit_lsn, Lsn());
   }
   EXPECT_EQ(acknowledged.load(), 5);
   EXPECT_EQ(Rows(session_, "SELECT k, v FROM t ORDER BY k"), "1|3\n2|2\n");

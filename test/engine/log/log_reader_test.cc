@@ -27,7 +27,7 @@ std::vector<std::string> WriteSegments(const std::string& dir, uint64_t first, c
   uint64_t lsn = first;
   for (int n : lsns_per_segment) {
     std::string bytes;
-    const std::string path = SegmentPath(dir, lsn);
+    const std::string path = SegmentPath(dir, Lsn(lsn));
     for (int i = 0; i < n; ++i, ++lsn) AppendFrame(lsn, 1, PayloadOf(lsn), &bytes);
     std::ofstream(path, std::ios::binary) << bytes;
     paths.push_back(path);
@@ -44,11 +44,11 @@ struct Read {
 Read ReadAll(const std::string& dir, uint64_t from_lsn = 1, bool truncate = true) {
   Read r;
   r.status = ReadLog(
-      dir, from_lsn, truncate,
-      [&](uint64_t lsn, uint8_t type, std::string_view payload) {
+      dir, Lsn(from_lsn), truncate,
+      [&](Lsn lsn, uint8_t type, std::string_view payload) {
         EXPECT_EQ(type, 1);
-        EXPECT_EQ(payload, PayloadOf(lsn));
-        r.lsns.push_back(lsn);
+        EXPECT_EQ(payload, PayloadOf(lsn.value()));
+        r.lsns.push_back(lsn.value());
         return Status::OK();
       },
       &r.result);
@@ -79,7 +79,7 @@ TEST_F(LogReaderTest, AnEmptyDirectoryIsAnEmptyLog) {
   Read r = ReadAll(dir_.path(), 1);
   ASSERT_TRUE(r.status.ok()) << r.status.ToString();
   EXPECT_TRUE(r.lsns.empty());
-  EXPECT_EQ(r.result.next_lsn, 1u);
+  EXPECT_EQ(r.result.next_lsn.value(), 1u);
 }
 
 TEST_F(LogReaderTest, RecordsComeBackInOrderAcrossSegments) {
@@ -87,7 +87,7 @@ TEST_F(LogReaderTest, RecordsComeBackInOrderAcrossSegments) {
   Read r = ReadAll(dir_.path());
   ASSERT_TRUE(r.status.ok()) << r.status.ToString();
   EXPECT_EQ(r.lsns, Range(1, 15));
-  EXPECT_EQ(r.result.next_lsn, 16u);
+  EXPECT_EQ(r.result.next_lsn.value(), 16u);
   EXPECT_EQ(r.result.records, 15u);
   EXPECT_FALSE(r.result.torn_tail);
 }
@@ -97,7 +97,7 @@ TEST_F(LogReaderTest, FromLsnSkipsWhatACheckpointHolds) {
   Read r = ReadAll(dir_.path(), 9);
   ASSERT_TRUE(r.status.ok()) << r.status.ToString();
   EXPECT_EQ(r.lsns, Range(9, 15));
-  EXPECT_EQ(r.result.next_lsn, 16u);
+  EXPECT_EQ(r.result.next_lsn.value(), 16u);
 }
 
 TEST_F(LogReaderTest, ATruncatedLastRecordIsCutOffAndTheCutSticks) {
@@ -108,7 +108,7 @@ TEST_F(LogReaderTest, ATruncatedLastRecordIsCutOffAndTheCutSticks) {
   ASSERT_TRUE(r.status.ok()) << r.status.ToString();
   EXPECT_EQ(r.lsns, Range(1, 10));
   EXPECT_TRUE(r.result.torn_tail);
-  EXPECT_EQ(r.result.next_lsn, 11u);
+  EXPECT_EQ(r.result.next_lsn.value(), 11u);
   Read again = ReadAll(dir_.path());
   ASSERT_TRUE(again.status.ok());
   EXPECT_FALSE(again.result.torn_tail);
@@ -196,7 +196,7 @@ TEST_F(LogReaderTest, ARecordOutOfSequenceIsCorruption) {
   AppendFrame(1, 1, PayloadOf(1), &bytes);
   AppendFrame(3, 1, PayloadOf(3), &bytes);  // LSN 2 missing inside a segment
   AppendFrame(4, 1, PayloadOf(4), &bytes);
-  std::ofstream(SegmentPath(dir_.path(), 1), std::ios::binary) << bytes;
+  std::ofstream(SegmentPath(dir_.path(), Lsn(1)), std::ios::binary) << bytes;
   Read r = ReadAll(dir_.path());
   EXPECT_TRUE(r.status.Is(sqlstate::kDataCorrupted)) << r.status.ToString();
   EXPECT_EQ(r.lsns, Range(1, 1));
@@ -207,10 +207,10 @@ TEST_F(LogReaderTest, TheCallbacksErrorStopsTheReadingAndNamesWhere) {
   LogReadResult result;
   int seen = 0;
   Status s = ReadLog(
-      dir_.path(), 1, true,
-      [&](uint64_t lsn, uint8_t, std::string_view) {
+      dir_.path(), Lsn(1), true,
+      [&](Lsn lsn, uint8_t, std::string_view) {
         ++seen;
-        return lsn == 3 ? Status(sqlstate::kDataCorrupted, "bad content") : Status::OK();
+        return lsn == Lsn(3) ? Status(sqlstate::kDataCorrupted, "bad content") : Status::OK();
       },
       &result);
   EXPECT_TRUE(s.Is(sqlstate::kDataCorrupted));

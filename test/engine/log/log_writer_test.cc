@@ -28,7 +28,7 @@ namespace {
 class LogWriterTest : public ::testing::Test {
  protected:
   std::unique_ptr<LogWriter> Open(SyncMode sync = SyncMode::kFsync, size_t segment_bytes = 64u << 20,
-                                  uint64_t next_lsn = 1, LogOptions o = {}) {
+                                  Lsn next_lsn = Lsn(1), LogOptions o = {}) {
     o.dir = dir_.path();
     o.sync = sync;
     o.segment_bytes = segment_bytes;
@@ -38,12 +38,12 @@ class LogWriterTest : public ::testing::Test {
     return w;
   }
   // Every record in the directory, by LSN.
-  std::map<uint64_t, std::string> ReadBack(LogReadResult* result = nullptr, uint64_t from_lsn = 1) {
-    std::map<uint64_t, std::string> out;
+  std::map<Lsn, std::string> ReadBack(LogReadResult* result = nullptr, Lsn from_lsn = Lsn(1)) {
+    std::map<Lsn, std::string> out;
     LogReadResult r;
     Status s = ReadLog(
         dir_.path(), from_lsn, false,
-        [&](uint64_t lsn, uint8_t, std::string_view payload) {
+        [&](Lsn lsn, uint8_t, std::string_view payload) {
           EXPECT_TRUE(out.emplace(lsn, std::string(payload)).second) << "LSN " << lsn << " twice";
           return Status::OK();
         },
@@ -66,7 +66,7 @@ TEST_F(LogWriterTest, ConcurrentAppendsComeBackWholeInLsnOrder) {
   // two records sharing an LSN, records interleaved byte-wise.
   constexpr int kThreads = 4, kPerThread = 300;
   std::mutex mu;
-  std::map<uint64_t, std::string> appended;
+  std::map<Lsn, std::string> appended;
   {
     auto w = Open(SyncMode::kFdatasync, 16 << 10);  // small segments: many rotations
     std::vector<std::thread> threads;
@@ -74,7 +74,7 @@ TEST_F(LogWriterTest, ConcurrentAppendsComeBackWholeInLsnOrder) {
       threads.emplace_back([&, t] {
         for (int i = 0; i < kPerThread; ++i) {
           const std::string payload = "t" + std::to_string(t) + " #" + std::to_string(i) + std::string(i % 50, 'p');
-          const uint64_t lsn = w->Append(1, payload);
+          const Lsn lsn = w->Append(1, payload);
           {
             std::lock_guard lock(mu);
             appended[lsn] = payload;
@@ -86,10 +86,10 @@ TEST_F(LogWriterTest, ConcurrentAppendsComeBackWholeInLsnOrder) {
       });
     }
     for (auto& t : threads) t.join();
-    EXPECT_EQ(w->appended_lsn(), static_cast<uint64_t>(kThreads * kPerThread));
+    EXPECT_EQ(w->appended_lsn(), Lsn(kThreads * kPerThread));
   }  // the destructor writes and syncs the rest
-  EXPECT_EQ(appended.begin()->first, 1u);
-  EXPECT_EQ(appended.rbegin()->first, static_cast<uint64_t>(kThreads * kPerThread));
+  EXPECT_EQ(appended.begin()->first, Lsn(1));
+  EXPECT_EQ(appended.rbegin()->first, Lsn(kThreads * kPerThread));
   EXPECT_EQ(ReadBack(), appended);
   EXPECT_GT(SegmentCount(), 3u);
 }
@@ -98,9 +98,9 @@ TEST_F(LogWriterTest, DurableMeansWrittenAndSynced) {
   auto w = Open();
   LogWriter* writer = w.get();  // the callbacks may run in the destructor, when `w` is already null
   std::atomic<int> called{0};
-  std::vector<uint64_t> lsns;
+  std::vector<Lsn> lsns;
   for (int i = 0; i < 50; ++i) lsns.push_back(w->Append(1, "x" + std::to_string(i)));
-  for (uint64_t lsn : lsns) {
+  for (Lsn lsn : lsns) {
     w->WhenDurable(lsn, [&, lsn](const Status& s) {
       EXPECT_TRUE(s.ok());
       EXPECT_GE(writer->durable_lsn(), lsn);
@@ -139,7 +139,7 @@ TEST_F(LogWriterTest, ALoneCommitterIsNeverDelayed) {
   // waiting out the delay.
   LogOptions o;
   o.group_commit_delay = std::chrono::hours(1);
-  auto w = Open(SyncMode::kFsync, 64u << 20, 1, o);
+  auto w = Open(SyncMode::kFsync, 64u << 20, Lsn(1), o);
   for (int i = 0; i < 20; ++i) {
     auto done = std::make_shared<std::promise<Status>>();
     std::future<Status> f = done->get_future();
@@ -165,7 +165,7 @@ TEST_F(LogWriterTest, TheDelayGathersCommitsAndAWaitingThreadCutsItShort) {
     std::unique_lock lock(mu);
     cv.wait(lock, [&] { return !hold; });
   };
-  auto w = Open(SyncMode::kFsync, 64u << 20, 1, o);
+  auto w = Open(SyncMode::kFsync, 64u << 20, Lsn(1), o);
   w->Append(1, "first");    // the writer takes it and is held before its sync
   w->Append(1, "second");   // these two form the next batch
   w->Append(1, "third");
@@ -174,13 +174,13 @@ TEST_F(LogWriterTest, TheDelayGathersCommitsAndAWaitingThreadCutsItShort) {
     hold = false;
   }
   cv.notify_all();
-  ASSERT_TRUE(w->SyncTo(3).ok());
+  ASSERT_TRUE(w->SyncTo(Lsn(3)).ok());
   const uint64_t writes_before = w->stats().writes;
   auto x_done = std::make_shared<std::promise<Status>>();
   std::future<Status> x_durable = x_done->get_future();
-  const uint64_t x = w->Append(1, "X");
+  const Lsn x = w->Append(1, "X");
   w->WhenDurable(x, [x_done](const Status& s) { x_done->set_value(s); });
-  const uint64_t y = w->Append(1, "Y");
+  const Lsn y = w->Append(1, "Y");
   ASSERT_TRUE(w->SyncTo(y).ok());
   ASSERT_EQ(x_durable.wait_for(std::chrono::seconds(60)), std::future_status::ready);
   EXPECT_TRUE(x_durable.get().ok());
@@ -190,8 +190,8 @@ TEST_F(LogWriterTest, TheDelayGathersCommitsAndAWaitingThreadCutsItShort) {
 TEST_F(LogWriterTest, RotateStartsASegmentAndOldOnesCanGo) {
   auto w = Open();
   for (int i = 0; i < 10; ++i) w->Append(1, "before");
-  const uint64_t start = w->Rotate();
-  EXPECT_EQ(start, 11u);
+  const Lsn start = w->Rotate();
+  EXPECT_EQ(start, Lsn(11));
   for (int i = 0; i < 5; ++i) w->Append(1, "after");
   ASSERT_TRUE(w->WaitDurable(w->appended_lsn()).ok());
   size_t deleted = 0;
@@ -206,7 +206,7 @@ TEST_F(LogWriterTest, RotateStartsASegmentAndOldOnesCanGo) {
   const auto records = ReadBack(&r, start);
   EXPECT_EQ(records.size(), 5u);
   EXPECT_EQ(records.begin()->first, start);
-  EXPECT_EQ(r.next_lsn, 16u);
+  EXPECT_EQ(r.next_lsn, Lsn(16));
 }
 
 TEST_F(LogWriterTest, DeletionWaitsForTheRotationItFollows) {
@@ -215,14 +215,14 @@ TEST_F(LogWriterTest, DeletionWaitsForTheRotationItFollows) {
   // never deleted and the log stays readable from `start`.
   auto w = Open();
   for (int i = 0; i < 3; ++i) w->Append(1, "r");
-  const uint64_t start = w->Rotate();
+  const Lsn start = w->Rotate();
   size_t deleted = 0;
   ASSERT_TRUE(w->DeleteSegmentsBefore(start, &deleted).ok());
   EXPECT_EQ(deleted, 1u);
   w->Append(1, "later");
   w.reset();
   LogReadResult r;
-  Status s = ReadLog(dir_.path(), start, false, [](uint64_t, uint8_t, std::string_view) { return Status::OK(); }, &r);
+  Status s = ReadLog(dir_.path(), start, false, [](Lsn, uint8_t, std::string_view) { return Status::OK(); }, &r);
   ASSERT_TRUE(s.ok()) << s.ToString();
   EXPECT_EQ(r.records, 1u);
 }
@@ -234,17 +234,17 @@ TEST_F(LogWriterTest, OpenContinuesFromTheLsnRecoveryGives) {
     w->Append(1, "b");
   }
   {
-    auto w = Open(SyncMode::kFsync, 64u << 20, 3);
-    EXPECT_EQ(w->Append(1, "c"), 3u);
+    auto w = Open(SyncMode::kFsync, 64u << 20, Lsn(3));
+    EXPECT_EQ(w->Append(1, "c"), Lsn(3));
   }
   const auto records = ReadBack();
   ASSERT_EQ(records.size(), 3u);
-  EXPECT_EQ(records.at(3), "c");
+  EXPECT_EQ(records.at(Lsn(3)), "c");
 }
 
 TEST_F(LogWriterTest, OffAcknowledgesAtOnceButSyncToSyncs) {
   auto w = Open(SyncMode::kOff);
-  const uint64_t lsn = w->Append(1, "fast");
+  const Lsn lsn = w->Append(1, "fast");
   bool called = false;
   w->WhenDurable(lsn, [&](const Status& s) {
     EXPECT_TRUE(s.ok());
@@ -268,7 +268,7 @@ TEST_F(LogWriterTest, AnIoErrorReachesEveryWaiterAndSticks) {
   struct rlimit limit = old_limit;
   limit.rlim_cur = 64 << 10;
   ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &limit), 0);
-  const uint64_t big = w->Append(1, std::string(128 << 10, 'b'));
+  const Lsn big = w->Append(1, std::string(128 << 10, 'b'));
   std::atomic<bool> heard{false};
   w->WhenDurable(big, [&](const Status& s) {
     EXPECT_TRUE(s.Is(sqlstate::kIoError)) << s.ToString();

@@ -140,7 +140,7 @@ TEST(CatalogSequenceTest, SequencesShareTheRelationNamespace) {
   EXPECT_TRUE(st.Is(sqlstate::kUndefinedTable));
   EXPECT_EQ(st.message(), "sequence \"t_id_seq\" does not exist");
   int64_t v = 0;
-  uint64_t lsn = 0;
+  Lsn lsn;
   EXPECT_TRUE(s->Next({}, &v, &lsn).ok());
   EXPECT_EQ(v, 1);
   // nextval never bumps the version: plans stay valid.

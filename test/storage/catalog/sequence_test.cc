@@ -24,7 +24,7 @@ struct Log {
     return [this](int64_t value, bool called) {
       std::lock_guard lock(mu);
       records.emplace_back(value, called);
-      return static_cast<uint64_t>(records.size());
+      return Lsn(records.size());
     };
   }
 };
@@ -33,7 +33,7 @@ std::vector<int64_t> Take(Sequence* s, const Sequence::Logger& log, int n) {
   std::vector<int64_t> out;
   for (int i = 0; i < n; ++i) {
     int64_t v = 0;
-    uint64_t lsn = 0;
+    Lsn lsn;
     EXPECT_TRUE(s->Next(log, &v, &lsn).ok());
     out.push_back(v);
   }
@@ -66,7 +66,7 @@ TEST(SequenceTest, ABoundFailsWith2200HUnlessItCycles) {
   Sequence s(schema);
   EXPECT_EQ(Take(&s, {}, 3), (std::vector<int64_t>{1, 2, 3}));
   int64_t v = 0;
-  uint64_t lsn = 0;
+  Lsn lsn;
   Status st = s.Next({}, &v, &lsn);
   EXPECT_TRUE(st.Is(sqlstate::kSequenceGeneratorLimitExceeded)) << st.ToString();
   EXPECT_EQ(st.message(), "nextval: reached maximum value of sequence \"s\" (3)");
@@ -86,7 +86,7 @@ TEST(SequenceTest, ABoundFailsWith2200HUnlessItCycles) {
 
 TEST(SequenceTest, SetvalChecksTheRangeAndDecidesTheNextValue) {
   Sequence s(SequenceSchema::Defaults("s", TypeId::kInt16));
-  uint64_t lsn = 0;
+  Lsn lsn;
   Status st = s.Set({}, 0, true, &lsn);
   EXPECT_TRUE(st.Is(sqlstate::kNumericValueOutOfRange));
   EXPECT_EQ(st.message(), "setval: value 0 is out of bounds for sequence \"s\" (1..32767)");
@@ -100,17 +100,17 @@ TEST(SequenceTest, LogsOncePerBatchWithTheBatchsHighestValue) {
   Log log;
   Sequence s(SequenceSchema::Defaults("s", TypeId::kInt64));
   int64_t v = 0;
-  uint64_t lsn = 0;
+  Lsn lsn;
   ASSERT_TRUE(s.Next(log.logger(), &v, &lsn).ok());
   EXPECT_EQ(v, 1);
-  EXPECT_EQ(lsn, 1u);
+  EXPECT_EQ(lsn, Lsn(1));
   // The batch's record, and the next batch's, logged one batch ahead.
   EXPECT_EQ(log.records, (std::vector<std::pair<int64_t, bool>>{{32, true}, {64, true}}));
   Take(&s, log.logger(), 31);  // values 2..32: covered, nothing logged
   EXPECT_EQ(log.records.size(), 2u);
   ASSERT_TRUE(s.Next(log.logger(), &v, &lsn).ok());
   EXPECT_EQ(v, 33);
-  EXPECT_EQ(lsn, 2u);  // the record that covers it, logged a batch earlier
+  EXPECT_EQ(lsn, Lsn(2));  // the record that covers it, logged a batch earlier
   EXPECT_EQ(log.records.size(), 3u);
   EXPECT_EQ(log.records.back(), (std::pair<int64_t, bool>{96, true}));
   EXPECT_EQ(s.LoggedState(), (std::pair<int64_t, bool>{96, true}));
