@@ -14,6 +14,7 @@
 #include <iterator>
 #include <string_view>
 
+#include "common/ids.h"
 #include "common/status.h"
 
 namespace paceline::cc {
@@ -59,7 +60,7 @@ inline constexpr size_t kAbortReasonCount = std::size(abort_reason_internal::kIn
 
 // The culprit table of a conflict the algorithm could not attribute to a
 // table (TransactionContext::culprit_table()).
-inline constexpr uint32_t kNoCulpritTable = ~uint32_t{0};
+inline constexpr TableId kNoCulpritTable{~uint32_t{0}};
 
 // Whether `reason` is a conflict: retried, and an abort in History.
 constexpr bool IsConflict(AbortReason reason) {

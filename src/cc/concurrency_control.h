@@ -77,18 +77,18 @@ inline constexpr size_t kNoPredicate = ~size_t{0};
 // Per-transaction state of an algorithm.
 class TransactionContext {
  public:
-  explicit TransactionContext(uint64_t timestamp) : timestamp_(timestamp) {}
+  explicit TransactionContext(TxnTimestamp timestamp) : timestamp_(timestamp) {}
   virtual ~TransactionContext() = default;
   TransactionContext(const TransactionContext&) = delete;
   TransactionContext& operator=(const TransactionContext&) = delete;
 
   // The transaction's age: smaller is older. Kept across retries.
-  uint64_t timestamp() const { return timestamp_; }
+  TxnTimestamp timestamp() const { return timestamp_; }
   AbortReason abort_reason() const { return abort_reason_; }
   // The table of the row or range that caused the conflict (Table::id()),
   // kNoCulpritTable when the algorithm could not name it. Set with the
   // conflict, for the scheduler's attribution (Scheduler::OnAbort).
-  uint32_t culprit_table() const { return culprit_table_; }
+  TableId culprit_table() const { return culprit_table_; }
   // The token that cancels this transaction's running statement (borrowed,
   // may be null): algorithms that wait for locks wake up and fail with
   // 57014 when it is canceled (not a conflict: abort_reason() stays kNone).
@@ -100,15 +100,15 @@ class TransactionContext {
   // The conflict status for `reason`, remembering the reason.
   Status Conflict(AbortReason reason, std::string message);
   // The same, naming the table whose row or range caused it.
-  Status Conflict(AbortReason reason, std::string message, uint32_t culprit_table) {
+  Status Conflict(AbortReason reason, std::string message, TableId culprit_table) {
     culprit_table_ = culprit_table;
     return Conflict(reason, std::move(message));
   }
 
  private:
-  const uint64_t timestamp_;
+  const TxnTimestamp timestamp_;
   AbortReason abort_reason_ = AbortReason::kNone;
-  uint32_t culprit_table_ = kNoCulpritTable;
+  TableId culprit_table_ = kNoCulpritTable;
   const CancelToken* cancel_ = nullptr;
 };
 
@@ -129,7 +129,7 @@ class CommitHooks {
 // One row lock held or awaited now (ConcurrencyControl::RowLocks), for
 // pg_locks.
 struct RowLockState {
-  uint32_t table_id = 0;  // storage::Row::table_id
+  TableId table_id;  // storage::Row::table_id
   uint64_t row_id = 0;    // storage::Row::row_id
   bool exclusive = false;
   bool granted = false;               // held, or waiting in the row's queue
@@ -152,7 +152,7 @@ class ConcurrencyControl {
   // The name used to select it (--cc=NAME): "occ", "2pl", ...
   virtual std::string_view Name() const = 0;
 
-  virtual std::unique_ptr<TransactionContext> Begin(uint64_t timestamp) = 0;
+  virtual std::unique_ptr<TransactionContext> Begin(TxnTimestamp timestamp) = 0;
   // The committed image of `row` (nullptr: absent or not yet committed).
   // `for_update`: the transaction will write it (2PL locks exclusively now).
   // `predicate`: the handle (from LockPredicate) of the scan that reached

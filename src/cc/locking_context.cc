@@ -40,7 +40,7 @@ bool LockingContext::WaitSignal(std::chrono::steady_clock::time_point deadline) 
 }
 
 Status Arbitrate(DeadlockRule rule, LockingContext* me, const std::vector<LockingContext*>& holders,
-                 const std::string& what, uint32_t table, bool* wounded_here) {
+                 const std::string& what, TableId table, bool* wounded_here) {
   switch (rule) {
     case DeadlockRule::kNoWait:
       return me->Conflict(AbortReason::kLockConflict,

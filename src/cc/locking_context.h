@@ -83,6 +83,6 @@ class LockingContext : public TransactionContext {
 // error is the abort, naming `table` (Table::id() of what is locked) as
 // its culprit. Called with the lock table's (or lane table's) mutex held.
 Status Arbitrate(DeadlockRule rule, LockingContext* me, const std::vector<LockingContext*>& holders,
-                 const std::string& what, uint32_t table, bool* wounded_here = nullptr);
+                 const std::string& what, TableId table, bool* wounded_here = nullptr);
 
 }  // namespace paceline::cc

@@ -54,7 +54,7 @@ bool VisibleUnder(const storage::Index& index, const Tuple* image, const Row* ro
 
 }  // namespace
 
-std::unique_ptr<TransactionContext> Occ::Begin(uint64_t timestamp) {
+std::unique_ptr<TransactionContext> Occ::Begin(TxnTimestamp timestamp) {
   return std::make_unique<OccContext>(timestamp);
 }
 

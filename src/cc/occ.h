@@ -72,7 +72,7 @@ class Occ : public ConcurrencyControl {
   explicit Occ(const CcOptions& options) : options_(options) {}
   std::string_view Name() const override { return "occ"; }
 
-  std::unique_ptr<TransactionContext> Begin(uint64_t timestamp) override;
+  std::unique_ptr<TransactionContext> Begin(TxnTimestamp timestamp) override;
   Status Read(TransactionContext* ctx, storage::Row* row, bool for_update, size_t predicate,
               const storage::Tuple** image) override;
   Status ReadForUniqueCheck(TransactionContext* ctx, storage::Row* row, const storage::Tuple** image) override;

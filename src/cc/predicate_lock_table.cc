@@ -28,7 +28,7 @@ void PredicateLockTable::Narrow(uint64_t id, const std::string& last) {
 
 Status PredicateLockTable::CheckInsert(LockingContext* ctx, const std::string& key, DeadlockRule rule,
                                        std::chrono::milliseconds lock_timeout, std::atomic<size_t>* waiting,
-                                       uint32_t table) {
+                                       TableId table) {
   // The entry is in the index already. An RMW reads the latest count; a
   // scanner that registers after it scans after our entry was added (the
   // index's latch orders the two), so it meets our row lock instead.

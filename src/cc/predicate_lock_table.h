@@ -41,7 +41,7 @@ class PredicateLockTable {
   // `waiting` counts transactions waiting (borrowed); `table` (Table::id())
   // is the culprit a conflict names.
   Status CheckInsert(LockingContext* ctx, const std::string& key, DeadlockRule rule,
-                     std::chrono::milliseconds lock_timeout, std::atomic<size_t>* waiting, uint32_t table);
+                     std::chrono::milliseconds lock_timeout, std::atomic<size_t>* waiting, TableId table);
   // Releases every lock of ctx in this table.
   void Release(LockingContext* ctx);
   // Appends one entry per transaction holding ranges here and one per

@@ -23,7 +23,7 @@ std::string_view TwoPhaseLocking::Name() const {
   return "2pl";
 }
 
-std::unique_ptr<TransactionContext> TwoPhaseLocking::Begin(uint64_t timestamp) {
+std::unique_ptr<TransactionContext> TwoPhaseLocking::Begin(TxnTimestamp timestamp) {
   return std::make_unique<LockingContext>(timestamp);
 }
 

@@ -31,7 +31,7 @@ class TwoPhaseLocking : public ConcurrencyControl {
   TwoPhaseLocking(DeadlockRule rule, const CcOptions& options);
   std::string_view Name() const override;
 
-  std::unique_ptr<TransactionContext> Begin(uint64_t timestamp) override;
+  std::unique_ptr<TransactionContext> Begin(TxnTimestamp timestamp) override;
   Status Read(TransactionContext* ctx, storage::Row* row, bool for_update, size_t predicate,
               const storage::Tuple** image) override;
   Status ReadForUniqueCheck(TransactionContext* ctx, storage::Row* row, const storage::Tuple** image) override;

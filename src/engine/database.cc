@@ -29,7 +29,7 @@ class Database::Runner : public TransactionRunner {
   explicit Runner(Database* db) : db_(db) {}
   AttemptOutcome RunAttempt(const TransactionRequest& request, AttemptContext& ctx,
                             TransactionResult* result) override {
-    if (ctx.timestamp == 0) ctx.timestamp = db_->statements_->NextTimestamp();  // kept across retries
+    if (ctx.timestamp == TxnTimestamp()) ctx.timestamp = db_->statements_->NextTimestamp();  // kept across retries
     return db_->RunAttempt(request, ctx.timestamp, result, &ctx.abort_reason, &ctx.culprit_table);
   }
   void NameReferences(const TransactionRequest& request, std::vector<std::string>* names) override {
@@ -185,7 +185,7 @@ Status Database::BulkLoad(std::string_view table_name, const std::vector<std::ve
       &frame, nullptr,
       [&] {
         auto table = catalog_.FindTable(table_name);
-        return table ? std::vector<uint32_t>{table->id()} : std::vector<uint32_t>{};
+        return table ? std::vector<TableId>{table->id()} : std::vector<TableId>{};
       },
       [&] { return LoadRows(table_name, rows); });
 }

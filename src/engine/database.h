@@ -188,8 +188,8 @@ class Database {
   // One attempt of `request` in a new transaction with `timestamp`. On a
   // conflict, *reason names it and *culprit_table (if not null) the table
   // the concurrency control blamed.
-  AttemptOutcome RunAttempt(const TransactionRequest& request, uint64_t timestamp, TransactionResult* result,
-                            cc::AbortReason* reason, uint32_t* culprit_table = nullptr);
+  AttemptOutcome RunAttempt(const TransactionRequest& request, TxnTimestamp timestamp, TransactionResult* result,
+                            cc::AbortReason* reason, TableId* culprit_table = nullptr);
   // BulkLoad's work, the caller holding what ChangeSchema holds.
   Status LoadRows(std::string_view table, const std::vector<std::vector<Value>>& rows);
 

@@ -48,7 +48,7 @@ std::vector<sql::LockActivity> Database::LockActivities() const {
       }
     }
   }
-  std::unordered_map<uint32_t, uint32_t> table_oids;  // Table::id() → its OID
+  std::unordered_map<TableId, uint32_t, TableId::Hash> table_oids;  // Table::id() → its OID
   std::unordered_set<uint32_t> relation_oids;         // the tables' and their indexes'
   for (const auto& table : catalog_.Tables()) {
     table_oids[table->id()] = table->schema().oid;

@@ -239,9 +239,9 @@ Status Database::RegisterProcedure(Procedure procedure) {
   return Status::OK();
 }
 
-AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t timestamp,
+AttemptOutcome Database::RunAttempt(const TransactionRequest& request, TxnTimestamp timestamp,
                                     TransactionResult* result, cc::AbortReason* reason,
-                                    uint32_t* culprit_table) {
+                                    TableId* culprit_table) {
   result->results.clear();
   result->user_abort = false;
   *reason = cc::AbortReason::kNone;
@@ -337,7 +337,7 @@ AttemptOutcome Database::RunAttempt(const TransactionRequest& request, uint64_t 
 }
 
 void Database::Execute(const TransactionRequest& request, TransactionResult* result) {
-  const uint64_t timestamp = statements_->NextTimestamp();
+  const TxnTimestamp timestamp = statements_->NextTimestamp();
   for (int attempt = 0;; ++attempt) {
     cc::AbortReason reason;
     if (RunAttempt(request, timestamp, result, &reason) != AttemptOutcome::kConflict) {

@@ -19,7 +19,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "common/lsn.h"
+#include "common/ids.h"
 #include "storage/catalog/catalog.h"
 #include "sql/sequence_access.h"
 

@@ -415,7 +415,7 @@ Status Session::RunDmlInTransaction(const sql::PreparedStatement& statement, con
         return Status(sqlstate::kFeatureNotSupported, "cached plan must not change result type");
       }
     }
-    uint32_t busy = 0;
+    TableId busy;
     if (block && !EnterTableGatesNow(*current, &busy)) {
       // A schema change claims one of its tables: wait for it outside the
       // execution gate (which that change needs next), then look again.
@@ -480,7 +480,7 @@ Status Session::Run(const sql::PreparedStatement& statement, const std::vector<V
     // An autocommit statement is its own transaction: a conflict is retried
     // here, as a worker retries a submitted transaction (nothing of the
     // failed attempt reached the client), keeping its age for 2PL's rules.
-    const uint64_t timestamp = runner_->NextTimestamp();
+    const TxnTimestamp timestamp = runner_->NextTimestamp();
     for (int attempt = 0;; ++attempt) {
       StatementGate gate(this);  // for the whole attempt, its commit included
       PL_RETURN_IF_ERROR(gate.Enter());

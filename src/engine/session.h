@@ -283,8 +283,8 @@ class Session {
   Status SetConstraints(const sql::SetConstraintsStmt& stmt, QueryResult* result);
   // 25001 when DDL in an open block would touch a table the block wrote.
   Status CheckDdlAfterWrites(const sql::Statement& ast) const;
-  // Starts a transaction (timestamp 0: a new age).
-  Status Begin(uint64_t timestamp = 0);
+  // Starts a transaction (TxnTimestamp(): a new age).
+  Status Begin(TxnTimestamp timestamp = TxnTimestamp());
   // Execute's and ExecuteScript's parameterization of literals
   // (Options::parameterize_literals): prepares the normalized text of `sql`
   // (from this session's recent statements, else the shared cache) and sets
@@ -302,9 +302,9 @@ class Session {
                              QueryResult* result);
   // Enters the gates of `statement`'s tables this block does not hold yet,
   // without waiting: false with `*busy` the first one a schema change claims.
-  bool EnterTableGatesNow(const sql::PreparedStatement& statement, uint32_t* busy);
+  bool EnterTableGatesNow(const sql::PreparedStatement& statement, TableId* busy);
   // Enters one table's gate if it is free (or held by this block already).
-  bool TryEnterTableGate(uint32_t table);
+  bool TryEnterTableGate(TableId table);
   // LOCK TABLE: the share modes hold the tables' gates to the block's end
   // (no schema change until then); the exclusive modes are 0A000.
   Status RunLock(const sql::LockStmt& stmt, QueryResult* result);
@@ -418,7 +418,7 @@ class Session {
   RecentStatements recent_;  // this session's recently run texts
   bool ran_ddl_ = false;  // the open block ran DDL
   bool gate_held_ = false;  // a StatementGate holds the execution gate
-  std::vector<uint32_t> table_gates_;  // the tables whose gates the open block holds
+  std::vector<TableId> table_gates_;  // the tables whose gates the open block holds
   const uint64_t id_;
   std::vector<uint64_t> block_lanes_;  // the keys of the conflict lanes the open block holds
   bool implicit_block_ = false;  // the open block is BeginImplicitBlock's

@@ -15,8 +15,8 @@
 
 namespace paceline::engine {
 
-Status Session::Begin(uint64_t timestamp) {
-  PL_RETURN_IF_ERROR(runner_->NewTransaction(timestamp != 0 ? timestamp : runner_->NextTimestamp(), &txn_));
+Status Session::Begin(TxnTimestamp timestamp) {
+  PL_RETURN_IF_ERROR(runner_->NewTransaction(timestamp != TxnTimestamp() ? timestamp : runner_->NextTimestamp(), &txn_));
   txn_->SetCancelToken(&cancel_);
   txn_->SetSequences(&sequences_);
   txn_->SetAdvisoryLocks(&advisory_locks_);
@@ -289,7 +289,7 @@ Status Session::EndTransaction(bool commit, bool failed) {
   pending_listens_.clear();
   last_abort_reason_ = txn_->abort_reason();
   CountOutcome(commit, failed, status);
-  const uint32_t culprit = txn_->culprit_table();
+  const TableId culprit = txn_->culprit_table();
   if (footprint_) {
     // History learns from this transaction as from a submitted one: a
     // commit, or an abort by a conflict (not a user's ROLLBACK or an error).
@@ -453,7 +453,7 @@ Status Session::RunLock(const sql::LockStmt& stmt, QueryResult* result) {
     return NotSupported(std::string("LOCK TABLE IN ") + kModes[std::clamp(stmt.mode, 0, 8)] + " MODE")
         .WithDetail("Paceline takes the modes up to SHARE, which keep schema changes out until the block ends.");
   }
-  std::vector<std::pair<uint32_t, std::string>> tables;  // id, name
+  std::vector<std::pair<TableId, std::string>> tables;  // id, name
   {
     // The names are looked up under the execution gate (DDL changes the
     // catalog only while holding it exclusively), the table gates waited
@@ -481,15 +481,15 @@ Status Session::RunLock(const sql::LockStmt& stmt, QueryResult* result) {
   return Status::OK();
 }
 
-bool Session::TryEnterTableGate(uint32_t table) {
+bool Session::TryEnterTableGate(TableId table) {
   if (std::find(table_gates_.begin(), table_gates_.end(), table) != table_gates_.end()) return true;
   if (!runner_->table_gates().TryEnterShared(this, table)) return false;
   table_gates_.push_back(table);
   return true;
 }
 
-bool Session::EnterTableGatesNow(const sql::PreparedStatement& statement, uint32_t* busy) {
-  for (uint32_t table : statement.table_ids) {
+bool Session::EnterTableGatesNow(const sql::PreparedStatement& statement, TableId* busy) {
+  for (TableId table : statement.table_ids) {
     if (!TryEnterTableGate(table)) {
       *busy = table;
       return false;

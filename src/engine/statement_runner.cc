@@ -53,7 +53,7 @@ StatementRunner::StatementRunner(const Parts& parts)
   }
 }
 
-Status StatementRunner::NewTransaction(uint64_t timestamp, std::unique_ptr<Transaction>* out) {
+Status StatementRunner::NewTransaction(TxnTimestamp timestamp, std::unique_ptr<Transaction>* out) {
   auto txn = std::make_unique<Transaction>(cc_, &epoch_, timestamp);
   PL_RETURN_IF_ERROR(txn->Start());
   txn->SetDurability(durability_);

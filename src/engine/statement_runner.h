@@ -30,7 +30,7 @@
 
 #include "cc/concurrency_control.h"
 #include "common/query_result.h"
-#include "common/lsn.h"
+#include "common/ids.h"
 #include "common/status.h"
 #include "engine/activity_registry.h"
 #include "engine/advisory_lock_table.h"
@@ -80,9 +80,9 @@ class StatementRunner final : public sql::StatementPreparer {
   // A started transaction (epoch pinned, cc context begun) with
   // `timestamp`, logging to the durability and preparing its foreign keys'
   // statements here.
-  Status NewTransaction(uint64_t timestamp, std::unique_ptr<Transaction>* out);
+  Status NewTransaction(TxnTimestamp timestamp, std::unique_ptr<Transaction>* out);
   // A new transaction timestamp (a retried attempt keeps its first).
-  uint64_t NextTimestamp() { return next_timestamp_.fetch_add(1, std::memory_order_relaxed); }
+  TxnTimestamp NextTimestamp() { return TxnTimestamp(next_timestamp_.fetch_add(1, std::memory_order_relaxed)); }
 
   // --- Preparing (the caller holds the execution gate)
   // sql::StatementPreparer: from the statement cache.
@@ -151,7 +151,7 @@ class StatementRunner final : public sql::StatementPreparer {
   // while a schema change claims it: 55P03 after lock_timeout, 40P01 when
   // the wait would close a cycle, 57014 when `cancel` is raised. The caller
   // does not hold the execution gate.
-  Status EnterTableGate(const void* owner, uint32_t table, const CancelToken* cancel);
+  Status EnterTableGate(const void* owner, TableId table, const CancelToken* cancel);
   // The table gates themselves (a block's entries without waiting, leaving
   // them all at its end).
   TableGates& table_gates() { return table_gates_; }
@@ -164,11 +164,11 @@ class StatementRunner final : public sql::StatementPreparer {
   // tables, it enters those too and looks again. `tables` runs under the
   // execution gate (shared or exclusive). The caller holds neither gate.
   Status ChangeSchema(const void* owner, const CancelToken* cancel,
-                      const std::function<std::vector<uint32_t>()>& tables, const std::function<Status()>& change);
+                      const std::function<std::vector<TableId>()>& tables, const std::function<Status()>& change);
   // The tables DDL `ast` changes (ids, ascending): each table it names
   // with the tables its foreign keys connect it to (both ways), every table
   // using a domain it drops. Read under the execution gate.
-  std::vector<uint32_t> TablesChangedBy(const sql::Statement& ast) const;
+  std::vector<TableId> TablesChangedBy(const sql::Statement& ast) const;
   // The tables DDL `ast` operates on by name (CREATE INDEX's, ALTER's,
   // TRUNCATE's, the tables or the indexes' tables DROP names; none for
   // CREATE TABLE/DOMAIN), those that exist. Read under the execution gate.

@@ -37,16 +37,16 @@ Status TableGateStatus(TableGates::Outcome outcome, const char* what, std::chron
 
 }  // namespace
 
-Status StatementRunner::EnterTableGate(const void* owner, uint32_t table, const CancelToken* cancel) {
+Status StatementRunner::EnterTableGate(const void* owner, TableId table, const CancelToken* cancel) {
   const auto deadline = std::chrono::steady_clock::now() + options_.lock_timeout;
   return TableGateStatus(table_gates_.EnterShared(owner, table, deadline, cancel),
                          "use a table whose schema is being changed", options_.lock_timeout);
 }
 
 Status StatementRunner::ChangeSchema(const void* owner, const CancelToken* cancel,
-                                     const std::function<std::vector<uint32_t>()>& tables,
+                                     const std::function<std::vector<TableId>()>& tables,
                                      const std::function<Status()>& change) {
-  std::vector<uint32_t> entered;
+  std::vector<TableId> entered;
   {
     ScopedGate gate(this);
     PL_RETURN_IF_ERROR(gate.Enter());
@@ -64,12 +64,12 @@ Status StatementRunner::ChangeSchema(const void* owner, const CancelToken* cance
       if (status.ok()) {
         // Another schema change may have run between the look and the
         // claim (a new table with a foreign key to this one).
-        std::vector<uint32_t> now = tables();
+        std::vector<TableId> now = tables();
         if (std::includes(entered.begin(), entered.end(), now.begin(), now.end())) {
           status = change();
         } else {
           again = true;
-          std::vector<uint32_t> all;
+          std::vector<TableId> all;
           std::set_union(entered.begin(), entered.end(), now.begin(), now.end(), std::back_inserter(all));
           entered = std::move(all);
         }
@@ -80,8 +80,8 @@ Status StatementRunner::ChangeSchema(const void* owner, const CancelToken* cance
   }
 }
 
-std::vector<uint32_t> StatementRunner::TablesChangedBy(const sql::Statement& ast) const {
-  std::vector<uint32_t> ids;
+std::vector<TableId> StatementRunner::TablesChangedBy(const sql::Statement& ast) const {
+  std::vector<TableId> ids;
   auto add = [&](const std::shared_ptr<storage::Table>& table) {
     if (table) ids.push_back(table->id());
   };

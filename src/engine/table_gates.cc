@@ -8,13 +8,13 @@
 
 namespace paceline::engine {
 
-bool TableGates::Holds(Owner owner, uint32_t table) const {
+bool TableGates::Holds(Owner owner, TableId table) const {
   std::lock_guard lock(mu_);
   auto it = gates_.find(table);
   return it != gates_.end() && (it->second.exclusive == owner || it->second.shared.count(owner) > 0);
 }
 
-bool TableGates::TryEnterShared(Owner owner, uint32_t table) {
+bool TableGates::TryEnterShared(Owner owner, TableId table) {
   std::lock_guard lock(mu_);
   auto it = gates_.find(table);
   if (it != gates_.end() && it->second.exclusive != nullptr && it->second.exclusive != owner) return false;
@@ -23,7 +23,7 @@ bool TableGates::TryEnterShared(Owner owner, uint32_t table) {
   return true;
 }
 
-TableGates::Outcome TableGates::EnterShared(Owner owner, uint32_t table, Clock::time_point deadline,
+TableGates::Outcome TableGates::EnterShared(Owner owner, TableId table, Clock::time_point deadline,
                                             const CancelToken* cancel) {
   CancelToken::Wakeup wakeup(cancel, &TableGates::WakeWaiters, this);  // before mu_: see WakeWaiters
   std::unique_lock lock(mu_);
@@ -38,16 +38,16 @@ TableGates::Outcome TableGates::EnterShared(Owner owner, uint32_t table, Clock::
   return outcome;
 }
 
-TableGates::Outcome TableGates::EnterExclusive(Owner owner, const std::vector<uint32_t>& tables,
+TableGates::Outcome TableGates::EnterExclusive(Owner owner, const std::vector<TableId>& tables,
                                                Clock::time_point deadline, const CancelToken* cancel) {
-  std::vector<uint32_t> order = tables;
+  std::vector<TableId> order = tables;
   std::sort(order.begin(), order.end());
   order.erase(std::unique(order.begin(), order.end()), order.end());
   CancelToken::Wakeup wakeup(cancel, &TableGates::WakeWaiters, this);
   std::unique_lock lock(mu_);
-  std::vector<uint32_t> claimed;  // by this call
+  std::vector<TableId> claimed;  // by this call
   Outcome outcome = Outcome::kEntered;
-  for (uint32_t table : order) {
+  for (TableId table : order) {
     // First the claim (another claimant goes first), then the drain (the
     // other blocks holding it end).
     outcome = WaitUntil(lock, owner, Wait{table, true}, deadline, cancel, [&] {
@@ -68,7 +68,7 @@ TableGates::Outcome TableGates::EnterExclusive(Owner owner, const std::vector<ui
     if (outcome != Outcome::kEntered) break;
   }
   if (outcome != Outcome::kEntered) {
-    for (uint32_t table : claimed) {
+    for (TableId table : claimed) {
       Gate& gate = gates_[table];
       gate.exclusive = nullptr;
       if (gate.shared.count(owner) == 0) held_[owner].erase(table);
@@ -85,7 +85,7 @@ void TableGates::LeaveExclusive(Owner owner) {
   auto held = held_.find(owner);
   if (held == held_.end()) return;
   for (auto it = held->second.begin(); it != held->second.end();) {
-    const uint32_t table = *it;
+    const TableId table = *it;
     Gate& gate = gates_[table];
     if (gate.exclusive == owner) gate.exclusive = nullptr;
     if (gate.shared.count(owner) == 0) {
@@ -103,7 +103,7 @@ void TableGates::LeaveAll(Owner owner) {
   std::lock_guard lock(mu_);
   auto held = held_.find(owner);
   if (held == held_.end()) return;
-  for (uint32_t table : held->second) {
+  for (TableId table : held->second) {
     Gate& gate = gates_[table];
     gate.shared.erase(owner);
     if (gate.exclusive == owner) gate.exclusive = nullptr;
@@ -169,7 +169,7 @@ TableGates::Outcome TableGates::WaitUntil(std::unique_lock<std::mutex>& lock, Ow
   return Outcome::kTimedOut;
 }
 
-void TableGates::Prune(uint32_t table) {
+void TableGates::Prune(TableId table) {
   auto it = gates_.find(table);
   if (it != gates_.end() && it->second.shared.empty() && it->second.exclusive == nullptr) gates_.erase(it);
 }

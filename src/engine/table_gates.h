@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "common/cancel_token.h"
+#include "common/ids.h"
 
 namespace paceline::engine {
 
@@ -53,18 +54,18 @@ class TableGates {
   TableGates& operator=(const TableGates&) = delete;
 
   // Whether `owner` holds `table`'s gate (shared or exclusive).
-  bool Holds(Owner owner, uint32_t table) const;
+  bool Holds(Owner owner, TableId table) const;
   // Enters `table` shared for `owner` without waiting; false when another
   // owner claims or holds it exclusive. True when already held.
-  bool TryEnterShared(Owner owner, uint32_t table);
+  bool TryEnterShared(Owner owner, TableId table);
   // The same, waiting until `deadline` while another owner claims it.
   // `cancel` (may be null) ends the wait with kCanceled.
-  Outcome EnterShared(Owner owner, uint32_t table, Clock::time_point deadline, const CancelToken* cancel);
+  Outcome EnterShared(Owner owner, TableId table, Clock::time_point deadline, const CancelToken* cancel);
   // Enters each gate of `tables` exclusive, in ascending table order (so
   // two schema changes claim in one order). `owner` may hold some of them
   // shared (DDL inside a block): those count as its own. On any outcome but
   // kEntered, it holds none of them exclusive.
-  Outcome EnterExclusive(Owner owner, const std::vector<uint32_t>& tables, Clock::time_point deadline,
+  Outcome EnterExclusive(Owner owner, const std::vector<TableId>& tables, Clock::time_point deadline,
                          const CancelToken* cancel);
   // Gives up `owner`'s exclusive holds; its shared holds stay.
   void LeaveExclusive(Owner owner);
@@ -81,7 +82,7 @@ class TableGates {
     Owner exclusive = nullptr;  // the claimant or holder
   };
   struct Wait {
-    uint32_t table;
+    TableId table;
     bool exclusive;
   };
 
@@ -99,13 +100,13 @@ class TableGates {
   // token's lock and it takes mu_.
   static void WakeWaiters(void* self);
   // Drops `table`'s entry when nobody holds or claims it.
-  void Prune(uint32_t table);
+  void Prune(TableId table);
 
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  std::map<uint32_t, Gate> gates_;         // tables somebody holds or claims
+  std::map<TableId, Gate> gates_;         // tables somebody holds or claims
   std::map<Owner, Wait> waits_;            // who waits for what now
-  std::map<Owner, std::set<uint32_t>> held_;  // every gate each owner holds or claims
+  std::map<Owner, std::set<TableId>> held_;  // every gate each owner holds or claims
 };
 
 }  // namespace paceline::engine

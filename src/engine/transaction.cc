@@ -38,7 +38,7 @@ void ReleaseRow(void* table, void* row) { static_cast<Table*>(table)->ReleaseRow
 
 }  // namespace
 
-Transaction::Transaction(cc::ConcurrencyControl* cc, storage::EpochManager* epoch, uint64_t timestamp)
+Transaction::Transaction(cc::ConcurrencyControl* cc, storage::EpochManager* epoch, TxnTimestamp timestamp)
     : cc_(cc), epoch_(epoch), timestamp_(timestamp) {}
 
 Transaction::~Transaction() {

@@ -34,7 +34,7 @@
 
 #include "cc/concurrency_control.h"
 #include "common/cancel_token.h"
-#include "common/lsn.h"
+#include "common/ids.h"
 #include "common/status.h"
 #include "engine/durability/durability.h"
 #include "sql/transaction_access.h"
@@ -47,7 +47,7 @@ class Transaction final : private cc::CommitHooks, public sql::TransactionAccess
  public:
   // `timestamp` orders transactions by age for the 2PL waiting rules
   // (smaller is older; a retried transaction keeps its first timestamp).
-  Transaction(cc::ConcurrencyControl* cc, storage::EpochManager* epoch, uint64_t timestamp);
+  Transaction(cc::ConcurrencyControl* cc, storage::EpochManager* epoch, TxnTimestamp timestamp);
   ~Transaction() override;  // aborts if neither committed nor aborted
   Transaction(const Transaction&) = delete;
   Transaction& operator=(const Transaction&) = delete;
@@ -165,8 +165,8 @@ class Transaction final : private cc::CommitHooks, public sql::TransactionAccess
   cc::AbortReason abort_reason() const { return ctx_ ? ctx_->abort_reason() : cc::AbortReason::kNone; }
   // The table the concurrency control blamed for the conflict (Table::id()),
   // or kNoCulpritTable.
-  uint32_t culprit_table() const { return ctx_ ? ctx_->culprit_table() : cc::kNoCulpritTable; }
-  uint64_t timestamp() const override { return timestamp_; }
+  TableId culprit_table() const { return ctx_ ? ctx_->culprit_table() : cc::kNoCulpritTable; }
+  TxnTimestamp timestamp() const override { return timestamp_; }
   // Its concurrency-control context (null before Begin), for waits outside
   // the algorithm that keep its deadlock rule (conflict lanes).
   cc::TransactionContext* context() { return ctx_.get(); }
@@ -241,7 +241,7 @@ class Transaction final : private cc::CommitHooks, public sql::TransactionAccess
 
   cc::ConcurrencyControl* const cc_;
   storage::EpochManager* const epoch_;
-  const uint64_t timestamp_;
+  const TxnTimestamp timestamp_;
   std::unique_ptr<cc::TransactionContext> ctx_;
   const CancelToken* cancel_ = nullptr;
   sql::SequenceAccess* sequences_ = nullptr;

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "common/cancel_token.h"
-#include "common/lsn.h"
+#include "common/ids.h"
 #include "common/status.h"
 #include "common/value.h"
 #include "common/query_result.h"

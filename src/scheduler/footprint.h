@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "common/ids.h"
+
 namespace paceline::scheduler {
 
 using ReferenceKey = uint64_t;
@@ -68,7 +70,7 @@ struct FootprintSpec {
 // A table's bit in Footprint::reference_tables and AbortCulprit::tables
 // (ids modulo 64: with more tables, two may share a bit and blame spreads
 // to both).
-constexpr uint64_t TableBit(uint32_t table_id) { return uint64_t{1} << (table_id % 64); }
+constexpr uint64_t TableBit(TableId table_id) { return uint64_t{1} << (table_id.value() % 64); }
 
 struct Footprint {
   // Distinct keys, in the order first met in the transaction.

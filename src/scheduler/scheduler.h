@@ -101,9 +101,9 @@ struct SchedulerOptions {
 struct AbortCulprit {
   uint64_t tables = 0;
   bool still_running = false;
-  static AbortCulprit OfTable(uint32_t table_id) { return AbortCulprit{TableBit(table_id)}; }
+  static AbortCulprit OfTable(TableId table_id) { return AbortCulprit{TableBit(table_id)}; }
   // The engine's form: `known` false gives the unknown culprit.
-  static AbortCulprit OfTable(bool known, uint32_t table_id) { return known ? OfTable(table_id) : AbortCulprit{}; }
+  static AbortCulprit OfTable(bool known, TableId table_id) { return known ? OfTable(table_id) : AbortCulprit{}; }
   // Whether reference i of `footprint` is to blame.
   bool Blames(const Footprint& footprint, size_t i) const {
     return tables == 0 || i >= footprint.reference_tables.size() || (footprint.reference_tables[i] & tables) != 0;

@@ -122,12 +122,12 @@ void Binder::BindForeignKeys(const storage::Table& table, WriteKind kind, const 
       out->push_back(std::move(rule));
     });
   }
-  std::set<std::tuple<uint32_t, WriteKind, std::vector<int>>> seen;
+  std::set<std::tuple<TableId, WriteKind, std::vector<int>>> seen;
   UseForeignKeyTables(table, kind, set_columns, &seen);
 }
 
 void Binder::UseForeignKeyTables(const storage::Table& table, WriteKind kind, const std::vector<int>& set_columns,
-                                 std::set<std::tuple<uint32_t, WriteKind, std::vector<int>>>* seen) {
+                                 std::set<std::tuple<TableId, WriteKind, std::vector<int>>>* seen) {
   if (!seen->insert({table.id(), kind, set_columns}).second) return;
   tables_used_.push_back(table.id());
   if (kind != WriteKind::kDelete) {

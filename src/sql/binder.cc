@@ -83,8 +83,8 @@ std::vector<std::string> Binder::RelationsNamed() const {
   return names;
 }
 
-std::vector<uint32_t> Binder::TablesUsed() const {
-  std::vector<uint32_t> tables = tables_used_;
+std::vector<TableId> Binder::TablesUsed() const {
+  std::vector<TableId> tables = tables_used_;
   std::sort(tables.begin(), tables.end());
   tables.erase(std::unique(tables.begin(), tables.end()), tables.end());
   return tables;

@@ -68,7 +68,7 @@ class Binder {
   std::vector<Type> ParameterTypes() const;
   // The ids of the tables the bound statements name, ascending, each once
   // (the tables read through views included).
-  std::vector<uint32_t> TablesUsed() const;
+  std::vector<TableId> TablesUsed() const;
   // The names of the tables and views the bound statements name directly,
   // each once (what a view made of them depends on).
   std::vector<std::string> RelationsNamed() const;
@@ -362,12 +362,12 @@ class Binder {
   std::vector<Type> param_types_;  // index 0 = $1; kUnknown until inferred
   bool insert_source_ = false;     // binding the SELECT of INSERT .. SELECT
   bool keep_unknown_outputs_ = false;  // untyped outputs stay untyped (see BindNested)
-  mutable std::vector<uint32_t> tables_used_;  // as LookupTable found them
+  mutable std::vector<TableId> tables_used_;  // as LookupTable found them
   // BindForeignKeys: adds the tables `kind` of a write to `table` reaches
   // through foreign keys and their actions to tables_used_; `seen` holds the
   // writes already followed.
   void UseForeignKeyTables(const storage::Table& table, WriteKind kind, const std::vector<int>& set_columns,
-                           std::set<std::tuple<uint32_t, WriteKind, std::vector<int>>>* seen);
+                           std::set<std::tuple<TableId, WriteKind, std::vector<int>>>* seen);
   mutable std::vector<std::string> relations_named_;  // tables, views and sequences the statement names
   const char* sequence_write_ = nullptr;
   int working_table_refs_ = 0;  // FROM items naming a WITH RECURSIVE query inside its recursive term

@@ -26,7 +26,7 @@ Executor::Executor(TransactionAccess* txn, const std::vector<Value>* params, int
     : memory_limit_bytes_(memory_limit_bytes), txn_(txn) {
   ctx_.params = params;
   ctx_.statement_time = statement_time;
-  ctx_.transaction_id = txn != nullptr ? txn->timestamp() : 0;
+  ctx_.transaction_id = txn != nullptr ? txn->timestamp().value() : 0;
   ctx_.subqueries = this;
   ctx_.cancel = txn != nullptr ? txn->cancel_token() : nullptr;
   ctx_.sequences = txn != nullptr ? txn->sequences() : nullptr;

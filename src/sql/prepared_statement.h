@@ -40,7 +40,7 @@ struct PreparedStatement {
   uint64_t catalog_version = 0;
   // The tables a DML statement names (storage::Table ids, ascending): what
   // a transaction block enters the table gates of (engine/table_gates.h).
-  std::vector<uint32_t> table_ids;
+  std::vector<TableId> table_ids;
   std::vector<ReferenceSlot> reference_slots;   // in written order; none for non-DML
   // WITH name AS (INSERT/UPDATE/DELETE ..) queries, in written order: the
   // executor runs each once before the statement (Executor::RunModifyingCtes).

@@ -31,6 +31,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/ids.h"
 #include "common/types.h"
 #include "common/value.h"
 
@@ -69,7 +70,7 @@ struct ReferenceSlot {
   uint32_t clause = 0;
   // storage::Table::id() of the column's table (for attributing conflicts:
   // scheduler::Footprint::reference_tables).
-  uint32_t table_id = 0;
+  TableId table_id;
   // Which kind of clause it comes from (FootprintSpec::sources may keep
   // only WHERE conjuncts).
   bool from_where = false;

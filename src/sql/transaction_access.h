@@ -104,7 +104,7 @@ class TransactionAccess : public NotificationSink {
   virtual Status CheckCanceled() const = 0;
 
   // The transaction's age (smaller is older), as the 2PL rules order it.
-  virtual uint64_t timestamp() const = 0;
+  virtual TxnTimestamp timestamp() const = 0;
   // The token that cancels the running statement (may be null), for waits
   // that a cancel must end (pg_sleep).
   virtual const CancelToken* cancel_token() const = 0;

@@ -14,12 +14,13 @@
 #include <atomic>
 #include <cstdint>
 
+#include "common/ids.h"
 #include "storage/tuple.h"
 
 namespace paceline::storage {
 
 struct Row {
-  Row(uint64_t id, uint64_t table_generation, uint32_t owner_table)
+  Row(uint64_t id, uint64_t table_generation, TableId owner_table)
       : row_id(id), generation(table_generation), table_id(owner_table) {}
   Row(const Row&) = delete;
   Row& operator=(const Row&) = delete;
@@ -28,7 +29,7 @@ struct Row {
   std::atomic<Tuple*> tuple{nullptr};  // owned by the row; see Table
   const uint64_t row_id;               // unique within the table, never reused
   const uint64_t generation;           // the table's truncation count when allocated
-  const uint32_t table_id;             // Table::id() of its table (names a conflict's culprit)
+  const TableId table_id;              // Table::id() of its table (names a conflict's culprit)
 };
 
 // A well-mixed hash of a row's address, for tables keyed by row (lock and

@@ -9,7 +9,7 @@ std::vector<Type> ColumnTypes(const catalog::TableSchema& schema) {
   return types;
 }
 
-Table::Table(uint32_t id, catalog::TableSchema schema)
+Table::Table(TableId id, catalog::TableSchema schema)
     : id_(id), schema_(std::move(schema)), layout_(ColumnTypes(schema_)) {}
 
 Table::~Table() {

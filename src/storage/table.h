@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "common/ids.h"
 #include "storage/catalog/schema.h"
 #include "storage/index.h"
 #include "storage/row.h"
@@ -32,12 +33,12 @@ namespace paceline::storage {
 
 class Table {
  public:
-  Table(uint32_t id, catalog::TableSchema schema);
+  Table(TableId id, catalog::TableSchema schema);
   ~Table();
   Table(const Table&) = delete;
   Table& operator=(const Table&) = delete;
 
-  uint32_t id() const { return id_; }
+  TableId id() const { return id_; }
   const std::string& name() const { return schema_.name; }
   const catalog::TableSchema& schema() const { return schema_; }
   catalog::TableSchema& mutable_schema() { return schema_; }
@@ -130,7 +131,7 @@ class Table {
   void FreeGraveyard(uint64_t stamp);
 
  private:
-  const uint32_t id_;
+  const TableId id_;
   catalog::TableSchema schema_;
   TupleLayout layout_;
   // Rows in allocation order. concurrent_vector counts an element before it

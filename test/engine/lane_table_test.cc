@@ -144,7 +144,7 @@ TEST(LaneTableTest, ContentionIsRemembered) {
 
 TEST(LaneTableTest, WaitDieRuleForHoldersOnly) {
   cc::TwoPhaseLocking cc(cc::DeadlockRule::kWaitDie, cc::CcOptions{});
-  auto t1 = cc.Begin(1), t2 = cc.Begin(2), t3 = cc.Begin(3);  // 1 the oldest
+  auto t1 = cc.Begin(TxnTimestamp(1)), t2 = cc.Begin(TxnTimestamp(2)), t3 = cc.Begin(TxnTimestamp(3));  // 1 the oldest
   LaneTable table(std::chrono::milliseconds(1000), &cc);
   ASSERT_TRUE(table.TryAcquire(1, 7, "k=7", t1.get()));
   auto youngest = std::async(std::launch::async, [&] {

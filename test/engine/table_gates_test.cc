@@ -30,30 +30,30 @@ int a, b, c;  // three owners (their addresses)
 
 TEST(TableGatesTest, SharedHoldersDoNotWaitForEachOther) {
   TableGates gates;
-  EXPECT_TRUE(gates.TryEnterShared(&a, 1));
-  EXPECT_TRUE(gates.TryEnterShared(&b, 1));
-  EXPECT_TRUE(gates.TryEnterShared(&a, 1));  // again: already held
-  EXPECT_TRUE(gates.Holds(&a, 1));
-  EXPECT_FALSE(gates.Holds(&c, 1));
+  EXPECT_TRUE(gates.TryEnterShared(&a, TableId(1)));
+  EXPECT_TRUE(gates.TryEnterShared(&b, TableId(1)));
+  EXPECT_TRUE(gates.TryEnterShared(&a, TableId(1)));  // again: already held
+  EXPECT_TRUE(gates.Holds(&a, TableId(1)));
+  EXPECT_FALSE(gates.Holds(&c, TableId(1)));
   gates.LeaveAll(&a);
-  EXPECT_FALSE(gates.Holds(&a, 1));
-  EXPECT_TRUE(gates.Holds(&b, 1));
+  EXPECT_FALSE(gates.Holds(&a, TableId(1)));
+  EXPECT_TRUE(gates.Holds(&b, TableId(1)));
 }
 
 // A claim waits for the holders, and newcomers wait behind the claim (the
 // schema change is not starved); other tables are not affected.
 TEST(TableGatesTest, ClaimWaitsForHoldersAndHoldsBackNewcomers) {
   TableGates gates;
-  ASSERT_TRUE(gates.TryEnterShared(&a, 1));
-  auto claim = std::async(std::launch::async, [&] { return gates.EnterExclusive(&b, {1}, Later(), nullptr); });
+  ASSERT_TRUE(gates.TryEnterShared(&a, TableId(1)));
+  auto claim = std::async(std::launch::async, [&] { return gates.EnterExclusive(&b, {TableId(1)}, Later(), nullptr); });
   ASSERT_TRUE(Eventually([&] { return gates.exclusive_claimed() && gates.waiting() == 1; }));
-  EXPECT_FALSE(gates.TryEnterShared(&c, 1));
-  EXPECT_TRUE(gates.TryEnterShared(&c, 2));
+  EXPECT_FALSE(gates.TryEnterShared(&c, TableId(1)));
+  EXPECT_TRUE(gates.TryEnterShared(&c, TableId(2)));
   gates.LeaveAll(&a);
   EXPECT_EQ(claim.get(), Outcome::kEntered);
-  EXPECT_TRUE(gates.Holds(&b, 1));
+  EXPECT_TRUE(gates.Holds(&b, TableId(1)));
   // A newcomer waits until the change is done.
-  auto join = std::async(std::launch::async, [&] { return gates.EnterShared(&c, 1, Later(), nullptr); });
+  auto join = std::async(std::launch::async, [&] { return gates.EnterShared(&c, TableId(1), Later(), nullptr); });
   ASSERT_TRUE(Eventually([&] { return gates.waiting() == 1; }));
   gates.LeaveExclusive(&b);
   EXPECT_EQ(join.get(), Outcome::kEntered);
@@ -63,11 +63,11 @@ TEST(TableGatesTest, ClaimWaitsForHoldersAndHoldsBackNewcomers) {
 // DDL inside a block: the block's own shared hold does not make it wait.
 TEST(TableGatesTest, SoleHolderUpgradesAtOnceAndKeepsItsSharedHold) {
   TableGates gates;
-  ASSERT_TRUE(gates.TryEnterShared(&a, 1));
-  EXPECT_EQ(gates.EnterExclusive(&a, {1, 2}, Clock::now(), nullptr), Outcome::kEntered);
+  ASSERT_TRUE(gates.TryEnterShared(&a, TableId(1)));
+  EXPECT_EQ(gates.EnterExclusive(&a, {TableId(1), TableId(2)}, Clock::now(), nullptr), Outcome::kEntered);
   gates.LeaveExclusive(&a);
-  EXPECT_TRUE(gates.Holds(&a, 1));   // still used by its block
-  EXPECT_FALSE(gates.Holds(&a, 2));  // only claimed for the change
+  EXPECT_TRUE(gates.Holds(&a, TableId(1)));   // still used by its block
+  EXPECT_FALSE(gates.Holds(&a, TableId(2)));  // only claimed for the change
   EXPECT_FALSE(gates.exclusive_claimed());
 }
 
@@ -75,12 +75,12 @@ TEST(TableGatesTest, SoleHolderUpgradesAtOnceAndKeepsItsSharedHold) {
 // would close the cycle a→b→a and is refused at once; the first then runs.
 TEST(TableGatesTest, CycleOfClaimsIsRefusedAtOnce) {
   TableGates gates;
-  ASSERT_TRUE(gates.TryEnterShared(&a, 1));
-  ASSERT_TRUE(gates.TryEnterShared(&b, 2));
-  auto first = std::async(std::launch::async, [&] { return gates.EnterExclusive(&a, {2}, Later(), nullptr); });
+  ASSERT_TRUE(gates.TryEnterShared(&a, TableId(1)));
+  ASSERT_TRUE(gates.TryEnterShared(&b, TableId(2)));
+  auto first = std::async(std::launch::async, [&] { return gates.EnterExclusive(&a, {TableId(2)}, Later(), nullptr); });
   ASSERT_TRUE(Eventually([&] { return gates.waiting() == 1; }));
-  EXPECT_EQ(gates.EnterExclusive(&b, {1}, Later(), nullptr), Outcome::kDeadlock);
-  EXPECT_TRUE(gates.Holds(&b, 2));  // its block's hold stays until it ends
+  EXPECT_EQ(gates.EnterExclusive(&b, {TableId(1)}, Later(), nullptr), Outcome::kDeadlock);
+  EXPECT_TRUE(gates.Holds(&b, TableId(2)));  // its block's hold stays until it ends
   gates.LeaveAll(&b);
   EXPECT_EQ(first.get(), Outcome::kEntered);
 }
@@ -90,14 +90,14 @@ TEST(TableGatesTest, CycleOfClaimsIsRefusedAtOnce) {
 // cycle runs through a shared waiter.
 TEST(TableGatesTest, CycleThroughSharedWaiterIsRefused) {
   TableGates gates;
-  ASSERT_TRUE(gates.TryEnterShared(&b, 2));
-  ASSERT_TRUE(gates.TryEnterShared(&c, 1));
+  ASSERT_TRUE(gates.TryEnterShared(&b, TableId(2)));
+  ASSERT_TRUE(gates.TryEnterShared(&c, TableId(1)));
   // a claims 1 and 2: it gets 1's claim, then waits for c (holder of 1).
-  auto change = std::async(std::launch::async, [&] { return gates.EnterExclusive(&a, {1, 2}, Later(), nullptr); });
+  auto change = std::async(std::launch::async, [&] { return gates.EnterExclusive(&a, {TableId(1), TableId(2)}, Later(), nullptr); });
   ASSERT_TRUE(Eventually([&] { return gates.exclusive_claimed() && gates.waiting() == 1; }));
   // b, holding 2 (which a will need), now wants 1 shared: b would wait for
   // a, which will wait for b. Not yet a cycle: a waits for c, not b.
-  auto use = std::async(std::launch::async, [&] { return gates.EnterShared(&b, 1, Later(), nullptr); });
+  auto use = std::async(std::launch::async, [&] { return gates.EnterShared(&b, TableId(1), Later(), nullptr); });
   ASSERT_TRUE(Eventually([&] { return gates.waiting() == 2; }));
   // c leaves: a gets 1, then waits for b at 2, closing a→b→a: a is refused.
   gates.LeaveAll(&c);
@@ -108,19 +108,19 @@ TEST(TableGatesTest, CycleThroughSharedWaiterIsRefused) {
 
 TEST(TableGatesTest, DeadlineEndsTheWaitAndDropsTheClaims) {
   TableGates gates;
-  ASSERT_TRUE(gates.TryEnterShared(&a, 2));
-  EXPECT_EQ(gates.EnterExclusive(&b, {1, 2}, Clock::now() + std::chrono::milliseconds(20), nullptr),
+  ASSERT_TRUE(gates.TryEnterShared(&a, TableId(2)));
+  EXPECT_EQ(gates.EnterExclusive(&b, {TableId(1), TableId(2)}, Clock::now() + std::chrono::milliseconds(20), nullptr),
             Outcome::kTimedOut);
   EXPECT_FALSE(gates.exclusive_claimed());
-  EXPECT_TRUE(gates.TryEnterShared(&c, 1));
-  EXPECT_FALSE(gates.Holds(&b, 1));
+  EXPECT_TRUE(gates.TryEnterShared(&c, TableId(1)));
+  EXPECT_FALSE(gates.Holds(&b, TableId(1)));
 }
 
 TEST(TableGatesTest, CancelEndsTheWait) {
   TableGates gates;
   CancelToken cancel;
-  ASSERT_TRUE(gates.TryEnterShared(&a, 1));
-  auto claim = std::async(std::launch::async, [&] { return gates.EnterExclusive(&b, {1}, Later(), &cancel); });
+  ASSERT_TRUE(gates.TryEnterShared(&a, TableId(1)));
+  auto claim = std::async(std::launch::async, [&] { return gates.EnterExclusive(&b, {TableId(1)}, Later(), &cancel); });
   ASSERT_TRUE(Eventually([&] { return gates.waiting() == 1; }));
   cancel.Cancel();
   EXPECT_EQ(claim.get(), Outcome::kCanceled);

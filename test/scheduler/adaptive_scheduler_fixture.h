@@ -17,8 +17,8 @@
 
 namespace paceline::scheduler {
 
-constexpr uint64_t kTableA = TableBit(1);
-constexpr uint64_t kTableB = TableBit(2);
+constexpr uint64_t kTableA = TableBit(TableId(1));
+constexpr uint64_t kTableB = TableBit(TableId(2));
 
 inline Footprint Refs(std::vector<ReferenceKey> keys, uint64_t tables = kTableA) {
   Footprint f;

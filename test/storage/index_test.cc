@@ -26,7 +26,7 @@ class IndexTest : public ::testing::Test {
       c.not_null = std::string(name) != "item";
       schema.columns.push_back(c);
     }
-    table_ = std::make_unique<Table>(1, schema);
+    table_ = std::make_unique<Table>(TableId(1), schema);
     catalog::IndexSchema pk;
     pk.name = "order_line_pkey";
     pk.columns = {0, 1, 2};
@@ -51,7 +51,8 @@ class IndexTest : public ::testing::Test {
   // A started transaction under OCC (no concurrency here: the tests are
   // about index maintenance).
   std::unique_ptr<engine::Transaction> NewTxn() {
-    auto txn = std::make_unique<engine::Transaction>(&cc_, &epoch_, ++timestamp_);
+    timestamp_ = timestamp_.Next();
+    auto txn = std::make_unique<engine::Transaction>(&cc_, &epoch_, timestamp_);
     EXPECT_TRUE(txn->Start().ok());
     return txn;
   }
@@ -92,7 +93,7 @@ class IndexTest : public ::testing::Test {
   std::unique_ptr<Table> table_;
   cc::Occ cc_{cc::CcOptions{}};
   EpochManager epoch_;  // after table_: destroyed first, it gives rows back to the table
-  uint64_t timestamp_ = 0;
+  TxnTimestamp timestamp_;
 };
 
 TEST_F(IndexTest, PointLookupFindsExactlyTheKey) {

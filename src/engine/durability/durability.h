@@ -47,7 +47,7 @@
 #include <string>
 #include <vector>
 
-#include "common/lsn.h"
+#include "common/ids.h"
 #include "common/status.h"
 #include "storage/catalog/catalog.h"
 #include "engine/log/log_options.h"

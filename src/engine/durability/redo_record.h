@@ -35,7 +35,7 @@
 #include <string>
 #include <string_view>
 
-#include "common/lsn.h"
+#include "common/ids.h"
 #include "storage/tuple.h"
 
 namespace paceline::engine::durability {

@@ -13,7 +13,7 @@
 
 namespace paceline::engine {
 
-inline scheduler::AbortCulprit CulpritOf(cc::AbortReason reason, uint32_t culprit_table) {
+inline scheduler::AbortCulprit CulpritOf(cc::AbortReason reason, TableId culprit_table) {
   scheduler::AbortCulprit culprit = scheduler::AbortCulprit::OfTable(culprit_table != cc::kNoCulpritTable, culprit_table);
   culprit.still_running = cc::ConflictStillRunning(reason);
   return culprit;

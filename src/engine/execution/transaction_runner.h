@@ -37,8 +37,8 @@ struct AttemptContext {
   cc::AbortReason abort_reason = cc::AbortReason::kNone;  // set by the runner on kConflict
   // With it, the table of the row or range the CC blamed (Table::id()), if
   // it named one.
-  uint32_t culprit_table = cc::kNoCulpritTable;
-  uint64_t timestamp = 0;   // the runner's own transaction age: 0 before the first attempt, then
+  TableId culprit_table = cc::kNoCulpritTable;
+  TxnTimestamp timestamp;   // the runner's own transaction age: TxnTimestamp() before the first attempt, then
                             // whatever the runner stores (kept across retries)
 };
 

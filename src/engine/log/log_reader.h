@@ -23,7 +23,7 @@
 #include <string>
 #include <string_view>
 
-#include "common/lsn.h"
+#include "common/ids.h"
 #include "common/status.h"
 
 namespace paceline::engine::log {

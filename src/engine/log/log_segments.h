@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "common/lsn.h"
+#include "common/ids.h"
 #include "common/status.h"
 
 namespace paceline::engine::log {

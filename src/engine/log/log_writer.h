@@ -37,7 +37,7 @@
 #include <thread>
 #include <vector>
 
-#include "common/lsn.h"
+#include "common/ids.h"
 #include "common/status.h"
 #include "engine/execution/latency_histogram.h"
 #include "engine/log/log_options.h"

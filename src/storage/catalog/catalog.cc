@@ -101,7 +101,8 @@ Status Catalog::CreateTable(TableSchema schema, std::vector<IndexSchema> indexes
   for (const auto& index : indexes) {
     if (RelationNameTaken(index.name)) return RelationExists(index.name);
   }
-  auto table = std::make_shared<storage::Table>(next_table_id_++, std::move(schema));
+  auto table = std::make_shared<storage::Table>(next_table_id_, std::move(schema));
+  next_table_id_ = next_table_id_.Next();
   for (auto& index : indexes) {
     std::string name = index.name;
     PL_RETURN_IF_ERROR(table->AddIndex(std::move(index)));

@@ -165,7 +165,7 @@ class Catalog {
   Status DropDependentDefaults(std::string_view sequence, std::string_view except, const std::string& dropping,
                                bool cascade);
   std::map<std::string, std::string, std::less<>> index_owner_;  // index name → table name
-  uint32_t next_table_id_ = 1;
+  TableId next_table_id_{1};
   uint32_t next_oid_ = kFirstUserOid;
   std::atomic<uint64_t> version_{1};
 };

@@ -34,7 +34,7 @@
 #include <string>
 #include <utility>
 
-#include "common/lsn.h"
+#include "common/ids.h"
 #include "common/status.h"
 #include "common/types.h"
 
