@@ -60,7 +60,7 @@ inline constexpr size_t kAbortReasonCount = std::size(abort_reason_internal::kIn
 
 // The culprit table of a conflict the algorithm could not attribute to a
 // table (TransactionContext::culprit_table()).
-inline constexpr TableId kNoCulpritTable{~uint32_t{0}};
+inline constexpr TableId kNoCulpritTable{};  // TableId(): table ids start at 1
 
 // Whether `reason` is a conflict: retried, and an abort in History.
 constexpr bool IsConflict(AbortReason reason) {

@@ -7,7 +7,8 @@
 //   TableId   a table of this process (storage::Table::id(), Row::table_id),
 //             from 1, never reused; it names a conflict's table to the
 //             scheduler (footprint.h's TableBit). Lost at restart, unlike an
-//             OID.
+//             OID. TableId() (0) means "no table" (kNoCulpritTable: the
+//             CC could not name one).
 //   TxnTimestamp  a transaction's age, from 1 in order of first attempt
 //             (smaller is older); a retried transaction keeps its first, so
 //             the 2PL rules (wait-die, wound-wait) never starve it.
@@ -16,6 +17,7 @@
 // Thread-safety: plain values (std::atomic<Lsn> where shared).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 #include "common/strong_id.h"
@@ -30,5 +32,7 @@ using TableId = StrongId<TableIdTag, uint32_t>;
 
 struct TxnTimestampTag {};
 using TxnTimestamp = StrongId<TxnTimestampTag, uint64_t>;
+
+static_assert(std::atomic<Lsn>::is_always_lock_free);  // durability's commit end is one
 
 }  // namespace paceline

@@ -18,7 +18,8 @@
 #include <compare>
 #include <cstddef>
 #include <functional>
-#include <ostream>
+#include <type_traits>
+#include <iosfwd>
 
 namespace paceline {
 
@@ -45,5 +46,9 @@ class StrongId {
  private:
   Int value_{};
 };
+
+// What the header promises: the integer's size, trivially copyable.
+static_assert(sizeof(StrongId<struct StrongIdCheckTag, uint64_t>) == sizeof(uint64_t));
+static_assert(std::is_trivially_copyable_v<StrongId<struct StrongIdCheckTag, uint64_t>>);
 
 }  // namespace paceline

@@ -160,7 +160,7 @@ class Transaction final : private cc::CommitHooks, public sql::TransactionAccess
   // The redo log its commit appends to (borrowed, may be null: in memory
   // only). Set before Commit.
   void SetDurability(durability::Durability* durability) { durability_ = durability; }
-  // After a Commit that wrote: the LSN of its redo record; 0 otherwise.
+  // After a Commit that wrote: the LSN of its redo record; Lsn() otherwise.
   Lsn commit_lsn() const { return commit_lsn_; }
   cc::AbortReason abort_reason() const { return ctx_ ? ctx_->abort_reason() : cc::AbortReason::kNone; }
   // The table the concurrency control blamed for the conflict (Table::id()),

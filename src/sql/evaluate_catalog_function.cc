@@ -222,7 +222,7 @@ Status EvaluateCatalogFunction(const BoundExpr& e, const std::vector<Value>& arg
       return Status::OK();
     }
     case ScalarFunction::kTransactionId:
-      *out = Value::Int64(static_cast<int64_t>(ctx.transaction_id));
+      *out = Value::Int64(static_cast<int64_t>(ctx.transaction_id.value()));
       return Status::OK();
     case ScalarFunction::kCancelBackend:
     case ScalarFunction::kTerminateBackend: {

@@ -20,6 +20,9 @@ using storage::Tuple;
 
 namespace {
 
+
+}  // namespace
+
 Status EvaluateCount(const BoundExpr* e, const EvalContext& ctx, const char* what, std::string_view code,
                      int64_t* out) {
   *out = -1;
@@ -33,8 +36,6 @@ Status EvaluateCount(const BoundExpr* e, const EvalContext& ctx, const char* wha
   *out = v.int_value();
   return Status::OK();
 }
-
-}  // namespace
 
 Status Executor::Select(const SelectPlan& plan, QueryResult* result) {
   if (counters_ == nullptr) return SelectRows(plan, result);

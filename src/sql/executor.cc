@@ -26,7 +26,7 @@ Executor::Executor(TransactionAccess* txn, const std::vector<Value>* params, int
     : memory_limit_bytes_(memory_limit_bytes), txn_(txn) {
   ctx_.params = params;
   ctx_.statement_time = statement_time;
-  ctx_.transaction_id = txn != nullptr ? txn->timestamp().value() : 0;
+  ctx_.transaction_id = txn != nullptr ? txn->timestamp() : TxnTimestamp();
   ctx_.subqueries = this;
   ctx_.cancel = txn != nullptr ? txn->cancel_token() : nullptr;
   ctx_.sequences = txn != nullptr ? txn->sequences() : nullptr;
@@ -271,18 +271,16 @@ Status Executor::Scan(const SourcePlan& source, const AccessPath& path, Fn fn) {
 
 Status Executor::AnyRow(const SelectPlan& plan, bool* found) {
   *found = false;
+  // Rows that stream out (no sort, no DISTINCT): the first one stops the
+  // SELECT's scan too, so the fast path reads and declares what it would.
   bool scan_answers = plan.sources.size() == 1 && plan.post_filters.empty() && !plan.aggregate &&
-                      plan.windows.empty() && plan.offset == nullptr && !plan.correlated;
+                      plan.windows.empty() && plan.offset == nullptr && !plan.correlated && !plan.distinct &&
+                      (plan.order_by.empty() || plan.ordered_by_index);
   if (scan_answers) {
     const SourcePlan& source = plan.sources[0];
     scan_answers = source.table != nullptr && !source.lock && source.hash_build.empty() && !source.left_join &&
                    source.full_join_left < 0 && source.full_joins_here.empty();
     for (size_t f = 0; scan_answers && f < source.filters.size(); ++f) scan_answers = source.ProvedByKey(f);
-  }
-  if (scan_answers && plan.limit != nullptr) {  // LIMIT 0 gives no row; LIMIT n > 0 (or NULL) leaves the first
-    Value limit;
-    PL_RETURN_IF_ERROR(Evaluate(*plan.limit, ctx_, &limit));
-    scan_answers = limit.is_null() || (Type{limit.type()}.IsInteger() && limit.int_value() > 0);
   }
   if (!scan_answers) {
     QueryResult result;
@@ -292,6 +290,9 @@ Status Executor::AnyRow(const SelectPlan& plan, bool* found) {
     return Status::OK();
   }
   StartJoin(plan);
+  int64_t limit = -1;
+  PL_RETURN_IF_ERROR(EvaluateCount(plan.limit.get(), ctx_, "LIMIT", sqlstate::kInvalidRowCountInLimitClause, &limit));
+  if (limit == 0) return Status::OK();  // LIMIT 0: nothing to read, as SelectRows
   return Scan(plan.sources[0], plan.sources[0].access, [&](const Tuple*, Row*) {
     *found = true;
     return false;  // one row answers: the scan narrows what it declared, as LIMIT 1 would

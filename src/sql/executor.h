@@ -192,9 +192,11 @@ class Executor : public SubqueryRunner {
   Status RunForeignKeyStatement(const std::string& text, const std::vector<Type>& types, const PreparedSlot& slot,
                                 std::vector<Value> params, bool* found);
   // *found: `plan` gives at least one row. A plan of one table whose access
-  // path proves every condition (a check's SELECT 1 .. WHERE key = $..) is
-  // answered by its scan alone, reading and declaring what the full SELECT
-  // would; any other plan runs as a SELECT capped at one row.
+  // path proves every condition and whose rows stream out (a check's
+  // SELECT 1 .. WHERE key = $..) is answered by its scan alone, reading and
+  // declaring what the SELECT capped at one row would; its outputs are not
+  // evaluated (constants in the checks). Any other plan runs as that
+  // SELECT.
   Status AnyRow(const SelectPlan& plan, bool* found);
   // A cancel check point, called per row visited and per scan started; it
   // polls the transaction's CancelToken once per kCancelCheckRows calls

@@ -1,16 +1,24 @@
 // Internal to the executor's files (executor.cc, execute_derived.cc,
-// execute_modify.cc, execute_window.cc): hashing of values and rows for
-// DISTINCT, grouping and set operations; the sort order of ORDER BY keys.
+// execute_modify.cc, execute_window.cc): LIMIT and OFFSET counts; hashing
+// of values and rows for DISTINCT, grouping and set operations; the sort
+// order of ORDER BY keys.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "common/value.h"
+#include "sql/expression_evaluator.h"
 #include "sql/plan.h"
 
 namespace paceline::sql {
+
+// A LIMIT or OFFSET count (`what`): -1 when `e` is null or gives NULL;
+// `code` with "<what> must not be negative" below 0.
+Status EvaluateCount(const BoundExpr* e, const EvalContext& ctx, const char* what, std::string_view code,
+                     int64_t* out);
 
 struct ValueHash {
   size_t operator()(const Value& v) const { return v.Hash(); }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/cancel_token.h"
+#include "common/ids.h"
 #include "common/status.h"
 #include "common/value.h"
 #include "sql/bound_expr.h"
@@ -41,7 +42,7 @@ struct EvalContext {
   const storage::TupleLayout* const* layouts = nullptr;
   const Value* slots = nullptr;                     // materialized row (kSlot)
   int64_t statement_time = 0;                       // now(): the transaction's start time
-  uint64_t transaction_id = 0;                      // txid_current(): the transaction's timestamp (0: none)
+  TxnTimestamp transaction_id;                      // txid_current(): the transaction's timestamp (none: 0)
   const EvalContext* outer = nullptr;               // the enclosing query's row (kOuterColumn)
   SubqueryRunner* subqueries = nullptr;             // null: a kSubquery is an internal error
   const CancelToken* cancel = nullptr;              // ends pg_sleep early (57014); may be null

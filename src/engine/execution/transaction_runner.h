@@ -33,7 +33,7 @@ struct AttemptContext {
   size_t worker = 0;        // index of the worker thread running the attempt (workers(): the submitter's, RunHere)
   int attempt = 0;          // 0 for the first, +1 per retry
   uint64_t first_start_ns = 0;  // steady clock at the first attempt's start, constant across
-                                // retries (the transaction's age, e.g. for wait-die)
+                                // retries (its age in time; the CCs order by `timestamp`)
   cc::AbortReason abort_reason = cc::AbortReason::kNone;  // set by the runner on kConflict
   // With it, the table of the row or range the CC blamed (Table::id()), if
   // it named one.
