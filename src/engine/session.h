@@ -155,7 +155,7 @@ class Session {
   void NoteQuery(std::string_view text) {
     if (query_noted_) return;
     query_noted_ = true;
-    activity_.Start(text, state_ != TransactionState::kIdle);
+    request_start_ = activity_.Start(text, state_ != TransactionState::kIdle);
   }
   SessionActivity* activity() { return &activity_; }
   int32_t backend_pid() const { return backend_pid_ != 0 ? backend_pid_ : static_cast<int32_t>(id_); }
@@ -377,6 +377,7 @@ class Session {
   SessionSystemInfo system_info_;  // borrowed by txn_ and by the owner's requests
   SessionActivity activity_;       // registered with the database for its life
   bool query_noted_ = false;       // this request's text is in activity_
+  int64_t request_start_ = 0;      // when it was noted (its statement_timestamp())
   // A request ended: its state (and application_name) for pg_stat_activity.
   void FinishActivity();
   int request_depth_ = 0;  // public entry points on the stack
@@ -402,6 +403,8 @@ class Session {
   };
   std::vector<Executed> executed_;
   cc::AbortReason last_abort_reason_ = cc::AbortReason::kNone;  // of the last ended transaction
+  // transaction_timestamp(): as PostgreSQL's, the start of the request that
+  // began the transaction, else (no request noted) the clock at Begin.
   int64_t txn_start_ = 0;
   using SettingsMap = std::map<std::string, std::string, std::less<>>;
   // PostgreSQL's defaults of the settings a session has (session_settings.cc).

@@ -31,7 +31,7 @@ void SessionActivity::SetPid(int32_t pid) {
   a_.pid = pid;
 }
 
-void SessionActivity::Start(std::string_view query, bool block_open) {
+int64_t SessionActivity::Start(std::string_view query, bool block_open) {
   const int64_t now = CurrentTimestampMicros();
   std::lock_guard lock(mu_);
   a_.query.assign(query);
@@ -40,6 +40,7 @@ void SessionActivity::Start(std::string_view query, bool block_open) {
   a_.state = "active";
   running_ = true;
   if (!block_open || !a_.xact_start) a_.xact_start = now;
+  return now;
 }
 
 void SessionActivity::Finish(TransactionState state, std::string_view application_name) {

@@ -44,8 +44,9 @@ class SessionActivity {
   void SetPid(int32_t pid);
 
   // A statement (or a client message's statements) starts: active since
-  // now; with no block open, its transaction starts now too.
-  void Start(std::string_view query, bool block_open);
+  // now; with no block open, its transaction starts now too. Returns now
+  // (microseconds since the Unix epoch).
+  int64_t Start(std::string_view query, bool block_open);
   // The request ended, leaving the session in `state` with its
   // application_name setting `application_name`.
   void Finish(TransactionState state, std::string_view application_name);

@@ -21,7 +21,7 @@ Status Session::Begin(TxnTimestamp timestamp) {
   txn_->SetSequences(&sequences_);
   txn_->SetAdvisoryLocks(&advisory_locks_);
   txn_->SetSystemInfo(&system_info_);
-  txn_start_ = CurrentTimestampMicros();
+  txn_start_ = query_noted_ ? request_start_ : CurrentTimestampMicros();
   return Status::OK();
 }
 

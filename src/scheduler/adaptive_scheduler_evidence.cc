@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstddef>
 #include <mutex>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -17,7 +18,9 @@ namespace paceline::scheduler {
 
 void AdaptiveScheduler::EndAttempt(const Footprint& footprint, size_t queue, const AbortCulprit* culprit,
                                    const ReferenceNamer* namer) {
-  const int64_t now = now_ns_();
+  // The clock is read once, when the first tracked or blamed reference
+  // needs it (an attempt of untracked references, the common case, never does).
+  std::optional<int64_t> now;
   // A culprit that none of the references located (an INSERT's unique
   // conflict, say) still counts against running away from home.
   bool culprit_located = false;
@@ -28,13 +31,14 @@ void AdaptiveScheduler::EndAttempt(const Footprint& footprint, size_t queue, con
     const ReferenceKey key = footprint.references[i];
     const bool blamed = culprit != nullptr && culprit->Blames(footprint, i);
     if (!blamed && !Tracked(key)) continue;  // untracked until its first blame
+    if (!now) now = now_ns_();
     Shard& shard = ShardOf(key);
     std::lock_guard lock(shard.mu);
-    Entry* found = blamed ? &FindOrAdd(&shard, key, now) : Find(&shard, key);
+    Entry* found = blamed ? &FindOrAdd(&shard, key, *now) : Find(&shard, key);
     if (found == nullptr) continue;
     if (blamed) tracked_.Add(key);  // under the shard lock: a sweep's rebuild sees the entry or the bit
     Entry& e = *found;
-    Decay(&e, now);
+    Decay(&e, *now);
     const bool costs_away = blamed || (culprit != nullptr && !culprit_located);
     bool exposed = blamed;
     // Per table it located: exposed when another transaction carrying the
@@ -70,9 +74,9 @@ void AdaptiveScheduler::EndAttempt(const Footprint& footprint, size_t queue, con
         if (e.sent_away[queue] > 0) {  // (else placed by another reference, or before its home)
           // Its own aborts cost only the idle worker's time it was sent to use.
           if (culprit == nullptr) e.away_commits += 1;
-          e.away_seen_ns = now;
+          e.away_seen_ns = *now;
         }
-      } else if (costs_away && (now - e.away_seen_ns < kAwayShadowNs || AwayInflight(e))) {
+      } else if (costs_away && (*now - e.away_seen_ns < kAwayShadowNs || AwayInflight(e))) {
         e.away_aborts += 1;  // at home, beside (or just after) work of it away: the cost of that
       }
     }

@@ -16,7 +16,8 @@
 //   B: INSERT k = 3 (waits: wait-die and wound-wait)       B's X request on t_pkey, not granted
 //   A: ROLLBACK → B inserts, commits                       no range locks
 //   A: BEGIN; SELECT v BETWEEN 1 AND 3 (t_v); DROP INDEX t_v  no range lock naming t_v
-// Excluded: a session shown in a state it left, a waiter shown as holding,
+// now() of a transaction is its xact_start as shown. Excluded: a session
+// shown in a state it left, a waiter shown as holding,
 // a rolled-back insert counted, a row or range lock shown after its
 // release (or under OCC, which takes none before commit).
 #include <gtest/gtest.h>
@@ -103,6 +104,20 @@ TEST_P(StatActivityTest, EachSessionShowsItsStateAndStatement) {
   // A session that is gone is not shown.
   b_.reset();
   EXPECT_EQ(Rows("SELECT count(*) FROM pg_stat_activity")[0][0], "2");
+}
+
+// As PostgreSQL's: now() is the start of the request that began the
+// transaction, the instant pg_stat_activity shows as xact_start (and, for a
+// statement that begins its own transaction, as its query_start). Excluded:
+// a transaction that reads one start time and shows another.
+TEST_P(StatActivityTest, NowIsTheTransactionsStartAsShown) {
+  EXPECT_EQ(Rows("SELECT now() = xact_start, now() = query_start FROM pg_stat_activity WHERE pid = 103")[0],
+            (std::vector<std::string>{"t", "t"}));
+  Ok(c_.get(), "BEGIN");
+  Ok(c_.get(), "SELECT pg_sleep(0.002)");  // a later request: its query_start is later
+  EXPECT_EQ(Rows("SELECT now() = xact_start, now() < query_start FROM pg_stat_activity WHERE pid = 103")[0],
+            (std::vector<std::string>{"t", "t"}));
+  Ok(c_.get(), "COMMIT");
 }
 
 TEST_P(StatActivityTest, LocksShowHoldersAndWaitersOfAdvisoryLocks) {
