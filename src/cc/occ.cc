@@ -34,6 +34,11 @@ class OccContext : public TransactionContext {
   std::vector<Row*> inserted;  // rows marked pending by this transaction
   std::vector<Row*> locked;    // write set rows locked at commit
   std::vector<Row*> claimed;   // rows claimed by a row-locking clause
+  // The install count at which every read was last known current with no
+  // install under way (Occ::kNotQuiet: not known).
+  uint64_t current_at = Occ::kNotQuiet;
+  // Met another transaction's uncommitted insert (see Validate).
+  bool met_pending = false;
 };
 
 OccContext* Cast(TransactionContext* ctx) { return static_cast<OccContext*>(ctx); }
@@ -55,7 +60,17 @@ bool VisibleUnder(const storage::Index& index, const Tuple* image, const Row* ro
 }  // namespace
 
 std::unique_ptr<TransactionContext> Occ::Begin(TxnTimestamp timestamp) {
-  return std::make_unique<OccContext>(timestamp);
+  auto c = std::make_unique<OccContext>(timestamp);
+  c->current_at = QuietPoint();  // no reads yet: current whenever it is quiet
+  return c;
+}
+
+uint64_t Occ::QuietPoint() const {
+  // Started first: an install that starts after this load leaves the count
+  // above the point returned, so a later check cannot take it as quiet.
+  const uint64_t started = installs_started_.load(std::memory_order_seq_cst);
+  const uint64_t ended = installs_ended_.load(std::memory_order_seq_cst);
+  return started == ended ? started : kNotQuiet;
 }
 
 Status Occ::Read(TransactionContext* ctx, Row* row, bool /*for_update*/, size_t predicate, const Tuple** image) {
@@ -72,6 +87,7 @@ Status Occ::Read(TransactionContext* ctx, Row* row, bool /*for_update*/, size_t 
     if ((before & kPending) && t == nullptr) {
       // Another transaction's uncommitted insert: invisible. Predicates
       // (rescanned at validation) cover it if it commits first.
+      c->met_pending = true;
       *image = nullptr;
       return Status::OK();
     }
@@ -217,10 +233,18 @@ static Status ValidatePredicates(OccContext* c, const std::vector<Row*>& writes,
 
 Status Occ::Validate(TransactionContext* ctx, const std::vector<Row*>& own_writes, size_t predicates) {
   OccContext* c = Cast(ctx);
+  const uint64_t quiet = QuietPoint();
+  // Nothing installed since the reads were last current: they still are
+  // (occ.h, "Quiet stretches") — unless a read met an uncommitted insert.
+  if (quiet != kNotQuiet && quiet == c->current_at && !c->met_pending) return Status::OK();
   std::vector<Row*> writes = own_writes;
   std::sort(writes.begin(), writes.end());
   PL_RETURN_IF_ERROR(ValidateReadSet(c, writes));
-  return ValidatePredicates(c, writes, predicates);
+  PL_RETURN_IF_ERROR(ValidatePredicates(c, writes, predicates));
+  // Current at `quiet` only if every predicate was checked (a failed
+  // statement's check leaves its own scans out).
+  if (predicates >= c->predicates.size()) c->current_at = quiet;
+  return Status::OK();
 }
 
 size_t Occ::Predicates(const TransactionContext* ctx) const {
@@ -265,7 +289,10 @@ Status Occ::Commit(TransactionContext* ctx, CommitHooks* hooks) {
   PL_RETURN_IF_ERROR(ValidateReadSet(c, writes));
   PL_RETURN_IF_ERROR(ValidatePredicates(c, writes, kAllPredicates));
 
-  // (4) Install, (5) publish.
+  // (4) Install, (5) publish, counted as one install (quiet stretches,
+  // occ.h) when it changes what others see.
+  const bool installs = !writes.empty() || !c->inserted.empty();
+  if (installs) installs_started_.fetch_add(1, std::memory_order_seq_cst);
   hooks->Install();
   for (Row* row : c->locked) {
     uint64_t word = row->cc_word.load(std::memory_order_relaxed);
@@ -276,6 +303,7 @@ Status Occ::Commit(TransactionContext* ctx, CommitHooks* hooks) {
   // being pending (the engine has released them to their table's reuse).
   for (Row* row : c->inserted) row->cc_word.fetch_and(~kPending, std::memory_order_acq_rel);
   c->inserted.clear();
+  if (installs) installs_ended_.fetch_add(1, std::memory_order_seq_cst);
   ReleaseClaims(c);
   return Status::OK();
 }

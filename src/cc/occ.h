@@ -36,7 +36,9 @@
 // client; the transaction then aborts (and is retried where it is
 // submitted whole). Versions only grow, so reads still current at the end
 // of the statement were current throughout it. The cost is one pass over
-// the read set and the predicates per such statement. A statement that
+// the read set and the predicates per such statement, unless nothing was
+// installed since the last pass that found them current (a quiet stretch:
+// below). A statement that
 // fails on an error after earlier statements read is checked the same way,
 // against the predicates of the statements before it (its own scan may
 // have stopped half way): an INSERT that meets the unique key an earlier
@@ -44,6 +46,29 @@
 // 40001 (retried), not 23505, as under PostgreSQL SERIALIZABLE. The 2PL variants
 // guarantee the same by holding every read lock (rows and ranges) to the
 // end: what a transaction read cannot change before it ends.
+//
+// Quiet stretches: a committer counts its install as started (after its
+// validation, before it installs) and as ended (after it publishes); a
+// check reads both counts before it passes over the reads. When they are
+// equal (no install under way) the check's pass proves the reads current
+// at that count, and a later check that finds both counts still equal to
+// it skips the pass: no install started since, and every visible change
+// but one (below) is made by an install (an image, a version, a pending
+// insert made visible). Soundness of the skip: a read that saw any effect
+// of an install happens after that install's start was counted (the count
+// precedes the install, the read acquires what the install released), so
+// a count that has not moved means the reads saw no such effect and none
+// happened since. The one change made outside an install: an INSERT that
+// takes over a unique key's entry from a row it judged stale, when that
+// row's commit gave it the key meanwhile, points the entry at its
+// uncommitted row until its confirmation fails and the entry is restored;
+// a lookup of the key in between finds no row. Such a lookup meets the
+// uncommitted row, so a transaction whose reads ever met another's
+// uncommitted insert never skips. Commit's own validation never skips (two
+// committers could each find the counts quiet before the other counts its
+// start: write skew). With one transaction at a time this removes every
+// statement check; with many, a check skips only when no other transaction
+// installed a write meanwhile.
 //
 // Row-locking clauses (SELECT .. FOR UPDATE / SHARE): OCC has no row locks,
 // so a locking clause *claims* the rows it reads (RowClaimTable: exclusive
@@ -61,6 +86,9 @@
 //
 // Thread-safety: as ConcurrencyControl.
 #pragma once
+
+#include <atomic>
+#include <cstdint>
 
 #include "cc/concurrency_control.h"
 #include "cc/row_claim_table.h"
@@ -95,12 +123,20 @@ class Occ : public ConcurrencyControl {
   static constexpr uint64_t kLockBit = uint64_t{1} << 63;
   static constexpr uint64_t kPendingBit = uint64_t{1} << 62;
   static constexpr uint64_t kVersionMask = kPendingBit - 1;
+  // An install count meaning "not quiet" (see "Quiet stretches" above).
+  static constexpr uint64_t kNotQuiet = UINT64_MAX;
 
  private:
   void ReleaseClaims(TransactionContext* ctx);
+  // The install count when no install is under way, else kNotQuiet.
+  uint64_t QuietPoint() const;
 
   CcOptions options_;
   RowClaimTable claims_;
+  // Installs counted as started and as ended, on cache lines of their own
+  // (every committer that writes touches both).
+  alignas(64) std::atomic<uint64_t> installs_started_{0};
+  alignas(64) std::atomic<uint64_t> installs_ended_{0};
 };
 
 }  // namespace paceline::cc

@@ -284,6 +284,32 @@ TEST_F(DatabaseTest, UnderOccTheFirstCommitterWinsAndTheOtherGets40001) {
   EXPECT_EQ(Balance(1), "1.00");
 }
 
+TEST_F(DatabaseTest, UnderOccAStatementAfterAQuietStretchStillSeesACommitSinceItsReads) {
+  // Interleaving (default cc = occ), the statement checks of a block:
+  //   A: BEGIN; SELECT id=1; SELECT id=2      (nothing committed between:
+  //                                            the check may skip its pass)
+  //   B: INSERT INTO other (commits; A read nothing of it)
+  //   A: SELECT id=2                          (a pass: still current)
+  //   B: UPDATE id=1 (commits)
+  //   A: SELECT id=2 → 40001                  (its read of id=1 is stale)
+  // Excludes a statement result that contradicts an earlier read because
+  // the check trusted a quiet stretch that a commit had ended.
+  auto b = db_->CreateSession();
+  Exec("CREATE TABLE other (id INT PRIMARY KEY)");
+  Exec("BEGIN");
+  EXPECT_EQ(Balance(1), "100.00");
+  EXPECT_EQ(Balance(2), "50.00");
+  Exec("INSERT INTO other VALUES (1)", {}, b.get());
+  EXPECT_EQ(Balance(2), "50.00");
+  Exec("UPDATE account SET balance = 1 WHERE id = 1", {}, b.get());
+  QueryResult r;
+  Status s = session_->Execute("SELECT balance FROM account WHERE id = 2", &r);
+  EXPECT_TRUE(s.Is(sqlstate::kSerializationFailure)) << s.ToString();
+  EXPECT_TRUE(r.rows.empty());
+  Exec("ROLLBACK");
+  EXPECT_EQ(Balance(1), "1.00");
+}
+
 TEST_F(DatabaseTest, ConcurrentIncrementsLoseNoUpdate) {
   // T threads × M autocommit increments of one row end at exactly T·M.
   constexpr int kThreads = 4, kIncrements = 500;
