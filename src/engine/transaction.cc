@@ -1,5 +1,6 @@
 // Transaction: buffered writes, reads through concurrency control, undo to a
-// statement mark, commit and abort with index maintenance (transaction.h).
+// statement mark, commit and abort (transaction.h); the index entries a
+// write adds, their undo and their check at commit: transaction_index_entries.cc.
 #include "engine/transaction.h"
 
 #include <algorithm>
@@ -18,20 +19,6 @@ using storage::Tuple;
 using storage::TuplePtr;
 
 namespace {
-
-// "Key (a, b)=(1, 2)" as PostgreSQL words a duplicate key.
-std::string DescribeKey(const Table& table, const Index& index, const Tuple& tuple) {
-  std::string cols, vals;
-  for (int column : index.schema().columns) {
-    if (!cols.empty()) {
-      cols += ", ";
-      vals += ", ";
-    }
-    cols += table.schema().columns[column].name;
-    vals += table.layout().Get(tuple, column).ToString();
-  }
-  return "Key (" + cols + ")=(" + vals + ") already exists.";
-}
 
 void FreeTuple(void* tuple, void*) { storage::TupleDeleter()(static_cast<Tuple*>(tuple)); }
 void ReleaseRow(void* table, void* row) { static_cast<Table*>(table)->ReleaseRow(static_cast<Row*>(row)); }
@@ -107,124 +94,6 @@ void Transaction::RecordWrite(Table* table, Row* row, TuplePtr image, bool inser
     writes_.emplace(row, Write{table, std::move(image), inserted});
   }
   undo_.push_back(std::move(undo));
-}
-
-Status Transaction::AddIndexEntries(Table* table, Row* row, const Tuple& image, const Tuple* old_image,
-                                    std::span<const Index* const> arbiters, Row** holder) {
-  std::string key, old_key;
-  // Two passes: the arbiters first, so that their conflict is found before
-  // another index's duplicate would be a 23505; then the other indexes
-  // (the only pass without arbiters).
-  for (int pass = arbiters.empty() ? 1 : 0; pass < 2; ++pass) {
-    for (const auto& index_ptr : table->indexes()) {
-      Index* index = index_ptr.get();
-      const bool arbiter = std::find(arbiters.begin(), arbiters.end(), index) != arbiters.end();
-      if (arbiter != (pass == 0)) continue;
-      bool has_null = false, old_has_null = false;
-      PL_RETURN_IF_ERROR(index->KeyOf(image, &key, &has_null));
-      if (old_image != nullptr) {
-        PL_RETURN_IF_ERROR(index->KeyOf(*old_image, &old_key, &old_has_null));
-        if (old_key == key && old_has_null == has_null) continue;
-      }
-      // A partial index that does not cover the image: no entry (an old
-      // image's entry goes at commit, as a changed key's does).
-      if (key.empty()) continue;
-      // Whether another row's entry for this unique key is live: the image
-      // this transaction sees of it still has the key. A row this
-      // transaction moved off the key still holds it for everybody else:
-      // repointing the entry now would hide that committed row from them
-      // until this transaction commits, so it keeps the entry (reported
-      // live, and noted in `moved_off`) and Publish hands the key over
-      // (see HandedOverRow). (A deleted row's key inserted again reuses the
-      // row instead: see InsertUnlessHeld.)
-      Row* moved_off = nullptr;
-      auto classify = [&](Row* existing, const std::string& k, bool* live) -> Status {
-        const Tuple* t = nullptr;
-        auto own = writes_.find(existing);
-        if (own != writes_.end()) {
-          if (MovedOffKey(index, k, existing)) {
-            moved_off = existing;
-            *live = true;
-            return Status::OK();
-          }
-          t = own->second.image.get();
-        } else {
-          PL_RETURN_IF_ERROR(cc_->ReadForUniqueCheck(ctx_.get(), existing, &t));
-        }
-        std::string existing_key;
-        bool existing_null = false;
-        *live = t != nullptr && index->KeyOf(*t, &existing_key, &existing_null).ok() && !existing_null &&
-                existing_key == k;
-        return Status::OK();
-      };
-      Index::InsertResult result;
-      Row* taker = index->unique() && !has_null ? HandedOverRow(index, key) : nullptr;
-      if (taker != nullptr && taker != row) {
-        result.blocking = taker;  // this transaction gave the key to another row already
-      } else {
-        PL_RETURN_IF_ERROR(index->Insert(key, has_null, row, classify, &result));
-      }
-      const bool handover = moved_off != nullptr && result.blocking == moved_off;
-      if (handover) {
-        result.blocking = nullptr;
-        result.replaced = moved_off;
-      }
-      if (result.blocking != nullptr && arbiter) {
-        *holder = result.blocking;
-        return Status::OK();
-      }
-      if (result.blocking != nullptr) {
-        return Status(sqlstate::kUniqueViolation,
-                      "duplicate key value violates unique constraint \"" + index->schema().name + "\"")
-            .WithDetail(DescribeKey(*table, *index, image));
-      }
-      if (result.added || handover) {
-        Undo undo;
-        undo.kind = handover ? Undo::Kind::kHandover : Undo::Kind::kIndexEntry;
-        undo.row = row;
-        undo.index = index;
-        undo.key = key;
-        undo.has_null = has_null;
-        undo.replaced = result.replaced;
-        undo_.push_back(std::move(undo));
-        if (handover) {
-          ++handovers_;
-        } else if (result.replaced != nullptr && writes_.find(result.replaced) == writes_.end()) {
-          PL_RETURN_IF_ERROR(cc_->ConfirmTakeover(ctx_.get(), result.replaced));
-        }
-      }
-      PL_RETURN_IF_ERROR(cc_->InsertedKey(ctx_.get(), table, index, index->EntryKey(key, has_null, row)));
-    }
-  }
-  return Status::OK();
-}
-
-bool Transaction::MovedOffKey(const Index* index, const std::string& key, Row* existing) const {
-  auto own = writes_.find(existing);
-  if (own == writes_.end()) return false;
-  std::string held;
-  bool has_null = false;
-  const Tuple* committed = existing->tuple.load(std::memory_order_acquire);
-  if (committed == nullptr || !index->KeyOf(*committed, &held, &has_null).ok() || has_null || held != key) {
-    return false;
-  }
-  const Tuple* mine = own->second.image.get();
-  return mine == nullptr || !index->KeyOf(*mine, &held, &has_null).ok() || has_null || held != key;
-}
-
-Row* Transaction::HandedOverRow(const Index* index, const std::string& key) const {
-  if (handovers_ == 0) return nullptr;
-  std::string held;
-  for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
-    if (it->kind != Undo::Kind::kHandover || it->index != index || it->key != key) continue;
-    auto own = writes_.find(it->row);
-    bool has_null = false;
-    if (own != writes_.end() && own->second.image != nullptr && index->KeyOf(*own->second.image, &held, &has_null).ok() &&
-        !has_null && held == key) {
-      return it->row;
-    }
-  }
-  return nullptr;
 }
 
 Row* Transaction::DeletedHolderOf(Table* table, const Tuple& tuple) {
@@ -377,9 +246,9 @@ void Transaction::RollbackTo(size_t mark) {
       notifications_.pop_back();
     } else if (undo.kind == Undo::Kind::kHandover) {
       --handovers_;  // the entry never moved
-    } else {
-      undo.index->Restore(undo.key, undo.has_null, undo.row, undo.replaced);
-    }
+    } else if (undo.kind == Undo::Kind::kIndexEntry) {
+      RestoreEntry(undo);
+    }  // kKeptEntry: not this transaction's entry
     undo_.pop_back();
   }
   for (auto [table, row] : created) RetireRow(table, row);
@@ -394,25 +263,6 @@ const std::vector<Row*>& Transaction::WriteRows() {
   // version was read (and is validated) before they were written.
   write_rows_.insert(write_rows_.end(), undone_rows_.begin(), undone_rows_.end());
   return write_rows_;
-}
-
-bool Transaction::StillOwnsKeys() {
-  std::string key;
-  for (const Undo& undo : undo_) {
-    // A key to hand over at Publish: its entry must still be on the row
-    // this transaction moved off it.
-    if (undo.kind == Undo::Kind::kHandover && HandedOverRow(undo.index, undo.key) == undo.row &&
-        undo.index->Find(undo.key) != undo.replaced) {
-      return false;
-    }
-    if (undo.kind != Undo::Kind::kIndexEntry || !undo.index->unique() || undo.has_null) continue;
-    auto it = writes_.find(undo.row);
-    if (it == writes_.end() || it->second.image == nullptr) continue;
-    bool has_null = false;
-    if (!undo.index->KeyOf(*it->second.image, &key, &has_null).ok() || key != undo.key) continue;
-    if (undo.index->Find(undo.key) != undo.row) return false;
-  }
-  return true;
 }
 
 size_t Transaction::EncodeRedo(bool deltas) {

@@ -186,7 +186,12 @@ class Transaction final : private cc::CommitHooks, public sql::TransactionAccess
   struct Undo {
     // kHandover: `index`'s entry for `key` stays on `replaced` (a row this
     // transaction moved off the key) until Publish gives it to `row`.
-    enum class Kind { kWrite, kIndexEntry, kNotification, kHandover };
+    // kKeptEntry: `index`'s entry for `key` was on `row` already when this
+    // transaction's image of it took the key (another transaction's pending
+    // change of the row added it, or it is stale): not this transaction's to
+    // undo, but one its commit relies on, so StillOwnsKeys puts it back if
+    // it is gone (see RestoreEntry for the other side).
+    enum class Kind { kWrite, kIndexEntry, kNotification, kHandover, kKeptEntry };
     Kind kind = Kind::kWrite;
     storage::Row* row = nullptr;
     // kWrite: the write-set entry before the change (had_write false: none).
@@ -199,6 +204,11 @@ class Transaction final : private cc::CommitHooks, public sql::TransactionAccess
     storage::Row* replaced = nullptr;
   };
 
+  // Undoes an entry this transaction added (Index::Restore); if the row's
+  // committed image holds the key meanwhile (another transaction that found
+  // the entry on the row, a kKeptEntry of its own, committed it), the entry
+  // stays on the row.
+  void RestoreEntry(const Undo& undo);
   // Whether `existing`, a row of this transaction's write set, held `key`
   // of `index` when committed but no longer does for this transaction.
   bool MovedOffKey(const storage::Index* index, const std::string& key, storage::Row* existing) const;

@@ -310,6 +310,35 @@ TEST_F(DatabaseTest, UnderOccAStatementAfterAQuietStretchStillSeesACommitSinceIt
   EXPECT_EQ(Balance(1), "1.00");
 }
 
+TEST_F(DatabaseTest, UnderOccARowMovedToOneKeyByTwoBlocksKeepsItsEntryWhateverTheOtherDoes) {
+  // Interleavings (default cc = occ; writes buffered, index entries added
+  // at the statement), both orders of the end:
+  //   A: BEGIN; UPDATE u SET k = 5 WHERE id = 1   (adds the entry 5 → row 1)
+  //   B: BEGIN; UPDATE u SET k = 5 WHERE id = 1   (finds that entry on its row)
+  //   (1) A: ROLLBACK (takes its entry back); B: COMMIT
+  //   (2) B: COMMIT; A: ROLLBACK
+  // Excludes a committed row its unique key no longer finds, and a second
+  // row let in with that key.
+  Exec("CREATE TABLE u (id INT PRIMARY KEY, k INT UNIQUE)");
+  for (bool rollback_first : {true, false}) {
+    SCOPED_TRACE(rollback_first ? "A rolls back, then B commits" : "B commits, then A rolls back");
+    Exec("DELETE FROM u");
+    Exec("INSERT INTO u VALUES (1, 1)");
+    auto b = db_->CreateSession();
+    Exec("BEGIN");
+    Exec("UPDATE u SET k = 5 WHERE id = 1");
+    Exec("BEGIN", {}, b.get());
+    Exec("UPDATE u SET k = 5 WHERE id = 1", {}, b.get());
+    if (rollback_first) Exec("ROLLBACK");
+    Exec("COMMIT", {}, b.get());
+    if (!rollback_first) Exec("ROLLBACK");
+    EXPECT_EQ(Exec("SELECT id FROM u WHERE k = 5").rows.size(), 1u) << "the committed row is found by its key";
+    QueryResult r;
+    Status s = session_->Execute("INSERT INTO u VALUES (2, 5)", &r);
+    EXPECT_TRUE(s.Is(sqlstate::kUniqueViolation)) << s.ToString();
+  }
+}
+
 TEST_F(DatabaseTest, ConcurrentIncrementsLoseNoUpdate) {
   // T threads × M autocommit increments of one row end at exactly T·M.
   constexpr int kThreads = 4, kIncrements = 500;
