@@ -120,7 +120,11 @@ class CommitHooks {
   virtual const std::vector<storage::Row*>& WriteRows() = 0;
   // Whether every unique index entry the transaction added still points at
   // its row (another transaction may have taken over a key whose old row
-  // looked stale). Called with the write set locked.
+  // looked stale), after putting back any entry its images rely on that it
+  // found on its row (another transaction added it) and that went missing
+  // (false when another row took that key). Called with the write set
+  // locked; an entry put back stays (stale, as readers allow) if the commit
+  // then fails.
   virtual bool StillOwnsKeys() = 0;
   // Installs the new images and maintains the indexes.
   virtual void Install() = 0;

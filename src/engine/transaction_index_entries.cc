@@ -17,15 +17,25 @@ using storage::Tuple;
 
 namespace {
 
-// Puts the entry key → row back if it is gone (a no-op when it is there);
-// false when another row holds the unique key.
-bool PutBackEntry(Index* index, const std::string& key, bool has_null, Row* row) {
-  auto another_holds_it = [](Row*, const std::string&, bool* live) {
-    *live = true;
+// Puts the entry key → row back if it is gone (a no-op when it is there),
+// taking it from `stale` if that row holds it (a row known not to hold the
+// key); false when another row holds the unique key.
+bool PutBackEntry(Index* index, const std::string& key, bool has_null, Row* row, Row* stale = nullptr) {
+  auto held_unless_stale = [stale](Row* existing, const std::string&, bool* live) {
+    *live = existing != stale;
     return Status::OK();
   };
   Index::InsertResult result;
-  return index->Insert(key, has_null, row, another_holds_it, &result).ok() && result.blocking == nullptr;
+  return index->Insert(key, has_null, row, held_unless_stale, &result).ok() && result.blocking == nullptr;
+}
+
+// Whether the committed image of `row` has `key` in `index`.
+bool CommittedHolds(const Index& index, const Row& row, const std::string& key, bool has_null) {
+  const Tuple* committed = row.tuple.load(std::memory_order_seq_cst);
+  std::string held;
+  bool held_null = false;
+  return committed != nullptr && index.KeyOf(*committed, &held, &held_null).ok() && held == key &&
+         held_null == has_null;
 }
 
 // "Key (a, b)=(1, 2)" as PostgreSQL words a duplicate key.
@@ -172,18 +182,20 @@ Row* Transaction::HandedOverRow(const Index* index, const std::string& key) cons
 }
 
 void Transaction::RestoreEntry(const Undo& undo) {
+  // The row's committed image holds the key already: another writer of the
+  // row that found this entry on it (its kKeptEntry) committed; the entry
+  // is the committed state's now, and stays.
+  if (CommittedHolds(*undo.index, *undo.row, undo.key, undo.has_null)) return;
   undo.index->Restore(undo.key, undo.has_null, undo.row, undo.replaced);
-  // Loaded after the entry changed: a committer that installed the key
-  // before this load is seen here; one that installs it later checks the
-  // entry in StillOwnsKeys, and puts it back, if it checks after the change.
-  // (One that checked before and installs after — this rollback inside its
-  // commit — is not covered: docs/results.md, session 76.)
-  const Tuple* committed = undo.row->tuple.load(std::memory_order_seq_cst);
-  std::string key;
-  bool has_null = false;
-  if (committed != nullptr && undo.index->KeyOf(*committed, &key, &has_null).ok() && key == undo.key &&
-      has_null == undo.has_null) {
-    (void)PutBackEntry(undo.index, undo.key, undo.has_null, undo.row);
+  // Looked at again after the entry changed: a committer that installed the
+  // key meanwhile is seen here (the entry goes back to the row, from the
+  // stale row the restore gave it to); one that installs it later checks
+  // the entry in StillOwnsKeys, and puts it back, if it checks after the
+  // change. Not covered: one that checked before and installs after (this
+  // rollback inside its commit), and another transaction's insert of the
+  // key between the restore and this look (docs/results.md, session 76).
+  if (CommittedHolds(*undo.index, *undo.row, undo.key, undo.has_null)) {
+    (void)PutBackEntry(undo.index, undo.key, undo.has_null, undo.row, undo.replaced);
   }
 }
 
