@@ -313,11 +313,7 @@ void Transaction::Publish() {
   // rows are retired.
   std::string key;
   for (const Undo& undo : undo_) {
-    if (undo.kind != Undo::Kind::kIndexEntry) continue;
-    auto it = writes_.find(undo.row);
-    const Tuple* final_image = it != writes_.end() ? it->second.image.get() : nullptr;
-    bool has_null = false;
-    if (final_image == nullptr || !undo.index->KeyOf(*final_image, &key, &has_null).ok() || key != undo.key) {
+    if (undo.kind == Undo::Kind::kIndexEntry && !FinalImageHasKey(undo, &key)) {
       undo.index->Erase(undo.key, undo.has_null, undo.row);
     }
   }

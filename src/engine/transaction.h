@@ -209,6 +209,9 @@ class Transaction final : private cc::CommitHooks, public sql::TransactionAccess
   // the entry on the row, a kKeptEntry of its own, committed it), the entry
   // stays on the row.
   void RestoreEntry(const Undo& undo);
+  // Whether this transaction's final image of undo.row has undo.key in
+  // undo.index (`scratch` holds the key it computed).
+  bool FinalImageHasKey(const Undo& undo, std::string* scratch) const;
   // Whether `existing`, a row of this transaction's write set, held `key`
   // of `index` when committed but no longer does for this transaction.
   bool MovedOffKey(const storage::Index* index, const std::string& key, storage::Row* existing) const;

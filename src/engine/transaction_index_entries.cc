@@ -199,6 +199,13 @@ void Transaction::RestoreEntry(const Undo& undo) {
   }
 }
 
+bool Transaction::FinalImageHasKey(const Undo& undo, std::string* scratch) const {
+  auto it = writes_.find(undo.row);
+  const Tuple* final_image = it != writes_.end() ? it->second.image.get() : nullptr;
+  bool has_null = false;
+  return final_image != nullptr && undo.index->KeyOf(*final_image, scratch, &has_null).ok() && *scratch == undo.key;
+}
+
 bool Transaction::StillOwnsKeys() {
   std::string key;
   for (const Undo& undo : undo_) {
@@ -213,21 +220,11 @@ bool Transaction::StillOwnsKeys() {
       // for the row, the entry must be there at commit (the transaction that
       // added it may have rolled back and taken it away), put back unless
       // another row took the key meanwhile.
-      auto it = writes_.find(undo.row);
-      bool has_null = false;
-      if (it == writes_.end() || it->second.image == nullptr ||
-          !undo.index->KeyOf(*it->second.image, &key, &has_null).ok() || key != undo.key) {
-        continue;
-      }
-      if (!PutBackEntry(undo.index, undo.key, undo.has_null, undo.row)) return false;
+      if (FinalImageHasKey(undo, &key) && !PutBackEntry(undo.index, undo.key, undo.has_null, undo.row)) return false;
       continue;
     }
     if (undo.kind != Undo::Kind::kIndexEntry || !undo.index->unique() || undo.has_null) continue;
-    auto it = writes_.find(undo.row);
-    if (it == writes_.end() || it->second.image == nullptr) continue;
-    bool has_null = false;
-    if (!undo.index->KeyOf(*it->second.image, &key, &has_null).ok() || key != undo.key) continue;
-    if (undo.index->Find(undo.key) != undo.row) return false;
+    if (FinalImageHasKey(undo, &key) && undo.index->Find(undo.key) != undo.row) return false;
   }
   return true;
 }
