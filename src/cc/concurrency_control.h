@@ -38,6 +38,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -242,6 +243,18 @@ class ConcurrencyControl {
   // Ends a transaction that does not commit (after the engine undid its
   // writes).
   virtual void Abort(TransactionContext* ctx) = 0;
+  // Runs `undo`, the engine taking back an index entry this transaction
+  // added for `row` (a row it writes), never inside another transaction's
+  // commit of `row`: that commit may rely on the entry (StillOwnsKeys puts
+  // a missing one back before it installs), so the undo sees the row either
+  // before that commit's check or after its install. Called by the
+  // transaction's own thread, outside Commit or after Commit failed. The
+  // base, for algorithms in which a writer holds the row's lock until it
+  // ends (no other transaction commits the row meanwhile): runs `undo`.
+  virtual void UndoBesideCommits(TransactionContext* ctx, storage::Row* row, const std::function<void()>& undo) {
+    (void)ctx, (void)row;
+    undo();
+  }
 
   // Transactions waiting for a lock right now (0 for algorithms that never
   // wait). For tests and monitoring.

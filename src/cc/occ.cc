@@ -2,6 +2,7 @@
 #include "cc/occ.h"
 
 #include <algorithm>
+#include <cassert>
 #include <thread>
 
 namespace paceline::cc {
@@ -42,6 +43,19 @@ class OccContext : public TransactionContext {
 };
 
 OccContext* Cast(TransactionContext* ctx) { return static_cast<OccContext*>(ctx); }
+
+// Takes `row`'s commit lock, yielding while another committer holds it
+// (holders are between their step (1) and publication: short).
+void LockForCommit(Row* row) {
+  for (;;) {
+    uint64_t word = row->cc_word.load(std::memory_order_relaxed);
+    if (!(word & kLock) &&
+        row->cc_word.compare_exchange_weak(word, word | kLock, std::memory_order_seq_cst, std::memory_order_relaxed)) {
+      return;
+    }
+    std::this_thread::yield();
+  }
+}
 
 bool Contains(const std::vector<Row*>& sorted, const Row* row) {
   return std::binary_search(sorted.begin(), sorted.end(), row);
@@ -268,14 +282,7 @@ Status Occ::Commit(TransactionContext* ctx, CommitHooks* hooks) {
   // each lock a row the other read must not both miss the other's lock
   // (the store-load pattern of write skew; Silo puts a fence here).
   for (Row* row : writes) {
-    for (;;) {
-      uint64_t word = row->cc_word.load(std::memory_order_relaxed);
-      if (!(word & kLock) &&
-          row->cc_word.compare_exchange_weak(word, word | kLock, std::memory_order_seq_cst, std::memory_order_relaxed)) {
-        break;
-      }
-      std::this_thread::yield();
-    }
+    LockForCommit(row);
     c->locked.push_back(row);
   }
 
@@ -315,6 +322,23 @@ void Occ::Abort(TransactionContext* ctx) {
   for (Row* row : c->inserted) row->cc_word.fetch_and(~kPending, std::memory_order_acq_rel);
   c->inserted.clear();
   ReleaseClaims(c);
+}
+
+void Occ::UndoBesideCommits(TransactionContext* ctx, Row* row, const std::function<void()>& undo) {
+  OccContext* c = Cast(ctx);
+  // After a failed commit the transaction still holds its write set's
+  // locks, `row`'s among them: no other commit of it can be under way.
+  if (!c->locked.empty()) {
+    assert(Contains(c->locked, row));
+    undo();
+    return;
+  }
+  // Otherwise it holds no commit lock, so waiting for one cannot close a
+  // cycle. The version stays: nothing is installed. (A reader validating
+  // meanwhile sees the lock and fails, as beside a commit.)
+  LockForCommit(row);
+  undo();
+  row->cc_word.fetch_and(~kLock, std::memory_order_release);
 }
 
 void Occ::ReleaseClaims(TransactionContext* ctx) {

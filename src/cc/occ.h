@@ -23,8 +23,12 @@
 //           since fails (3)'s version check. (4) install the images;
 //           (5) publish: version + 1, unlock.
 // The serialization point is the moment the write set is locked and
-// validation starts. Aborts never wait: a failed validation releases the
-// locks and returns 40001.
+// validation starts. A failed validation returns 40001 at once and
+// releases the locks. A rollback that takes back an index entry it added
+// for a row it wrote takes that row's commit lock around the undo
+// (UndoBesideCommits), yielding as a committer does while another holds
+// it: another writer of the row that found the entry may be committing in
+// reliance on it, between its step (2) and its install.
 //
 // No statement result contradicts the transaction's earlier reads: OCC
 // reads without locks, so a statement may meet a row or range that changed
@@ -119,6 +123,7 @@ class Occ : public ConcurrencyControl {
   size_t Observations(const TransactionContext* ctx) const override;
   Status Commit(TransactionContext* ctx, CommitHooks* hooks) override;
   void Abort(TransactionContext* ctx) override;
+  void UndoBesideCommits(TransactionContext* ctx, storage::Row* row, const std::function<void()>& undo) override;
 
   static constexpr uint64_t kLockBit = uint64_t{1} << 63;
   static constexpr uint64_t kPendingBit = uint64_t{1} << 62;

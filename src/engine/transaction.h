@@ -204,9 +204,10 @@ class Transaction final : private cc::CommitHooks, public sql::TransactionAccess
     storage::Row* replaced = nullptr;
   };
 
-  // Undoes an entry this transaction added (Index::Restore); if the row's
-  // committed image holds the key meanwhile (another transaction that found
-  // the entry on the row, a kKeptEntry of its own, committed it), the entry
+  // Undoes an entry this transaction added (Index::Restore), never inside
+  // another transaction's commit of the row (cc::UndoBesideCommits); if the
+  // row's committed image holds the key (another transaction that found the
+  // entry on the row, a kKeptEntry of its own, committed it), the entry
   // stays on the row.
   void RestoreEntry(const Undo& undo);
   // Whether this transaction's final image of undo.row has undo.key in

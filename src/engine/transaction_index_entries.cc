@@ -17,16 +17,15 @@ using storage::Tuple;
 
 namespace {
 
-// Puts the entry key → row back if it is gone (a no-op when it is there),
-// taking it from `stale` if that row holds it (a row known not to hold the
-// key); false when another row holds the unique key.
-bool PutBackEntry(Index* index, const std::string& key, bool has_null, Row* row, Row* stale = nullptr) {
-  auto held_unless_stale = [stale](Row* existing, const std::string&, bool* live) {
-    *live = existing != stale;
+// Puts the entry key → row back if it is gone (a no-op when it is there);
+// false when another row holds the unique key.
+bool PutBackEntry(Index* index, const std::string& key, bool has_null, Row* row) {
+  auto held = [](Row*, const std::string&, bool* live) {
+    *live = true;
     return Status::OK();
   };
   Index::InsertResult result;
-  return index->Insert(key, has_null, row, held_unless_stale, &result).ok() && result.blocking == nullptr;
+  return index->Insert(key, has_null, row, held, &result).ok() && result.blocking == nullptr;
 }
 
 // Whether the committed image of `row` has `key` in `index`.
@@ -182,21 +181,15 @@ Row* Transaction::HandedOverRow(const Index* index, const std::string& key) cons
 }
 
 void Transaction::RestoreEntry(const Undo& undo) {
-  // The row's committed image holds the key already: another writer of the
-  // row that found this entry on it (its kKeptEntry) committed; the entry
-  // is the committed state's now, and stays.
-  if (CommittedHolds(*undo.index, *undo.row, undo.key, undo.has_null)) return;
-  undo.index->Restore(undo.key, undo.has_null, undo.row, undo.replaced);
-  // Looked at again after the entry changed: a committer that installed the
-  // key meanwhile is seen here (the entry goes back to the row, from the
-  // stale row the restore gave it to); one that installs it later checks
-  // the entry in StillOwnsKeys, and puts it back, if it checks after the
-  // change. Not covered: one that checked before and installs after (this
-  // rollback inside its commit), and another transaction's insert of the
-  // key between the restore and this look (docs/results.md, session 76).
-  if (CommittedHolds(*undo.index, *undo.row, undo.key, undo.has_null)) {
-    (void)PutBackEntry(undo.index, undo.key, undo.has_null, undo.row, undo.replaced);
-  }
+  // Never inside another writer's commit of the row (UndoBesideCommits):
+  // one that found this entry on the row (its kKeptEntry) either checked it
+  // already and installed, so that the row's committed image holds the key
+  // and the entry, the committed state's now, stays; or it checks after
+  // this restore, and puts the entry back (StillOwnsKeys).
+  cc_->UndoBesideCommits(ctx_.get(), undo.row, [this, &undo] {
+    if (CommittedHolds(*undo.index, *undo.row, undo.key, undo.has_null)) return;
+    undo.index->Restore(undo.key, undo.has_null, undo.row, undo.replaced);
+  });
 }
 
 bool Transaction::FinalImageHasKey(const Undo& undo, std::string* scratch) const {
