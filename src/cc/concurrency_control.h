@@ -23,7 +23,11 @@
 //   - When a unique key's entry points at another row, ReadForUniqueCheck
 //     reads that row, failing with a conflict when the row is another
 //     transaction's uncommitted insert or write.
-//   - Commit or Abort exactly once, at the end.
+//   - An index entry the transaction added is taken back (a rollback, whole
+//     or to a savepoint) inside UndoBesideCommits for its row.
+//   - Commit or Abort exactly once, at the end. A Commit that fails keeps
+//     what the transaction holds (OCC: its write set's commit locks) until
+//     the Abort that follows it, after the engine has undone the writes.
 // A conflict is a Status with SQLSTATE 40001 (serialization_failure) or
 // 40P01 (deadlock_detected), and ctx->abort_reason() names it; lock waits
 // longer than lock_timeout fail with 55P03 (reason kLockTimeout); a lock
@@ -119,13 +123,13 @@ class CommitHooks {
   virtual ~CommitHooks() = default;
   // The rows the transaction writes (updates, deletes, inserts).
   virtual const std::vector<storage::Row*>& WriteRows() = 0;
-  // Whether every unique index entry the transaction added still points at
-  // its row (another transaction may have taken over a key whose old row
-  // looked stale), after putting back any entry its images rely on that it
-  // found on its row (another transaction added it) and that went missing
-  // (false when another row took that key). Called with the write set
-  // locked; an entry put back stays (stale, as readers allow) if the commit
-  // then fails.
+  // Whether every index entry the transaction's final images rely on (one
+  // it added, or found on its row when another transaction had added it)
+  // is on its row, after putting back any that went missing (another
+  // transaction's rollback took it back); false when another row holds
+  // such a unique key (it took over a key whose old row looked stale).
+  // Called with the write set locked; an entry put back stays (stale, as
+  // readers allow) if the commit then fails.
   virtual bool StillOwnsKeys() = 0;
   // Installs the new images and maintains the indexes.
   virtual void Install() = 0;
@@ -238,7 +242,8 @@ class ConcurrencyControl {
     (void)ctx;
     return 0;
   }
-  // Commits: OK, or a conflict (then the engine aborts).
+  // Commits: OK, or a conflict (then the engine undoes its writes and calls
+  // Abort; what the transaction holds is kept until then).
   virtual Status Commit(TransactionContext* ctx, CommitHooks* hooks) = 0;
   // Ends a transaction that does not commit (after the engine undid its
   // writes).
@@ -277,7 +282,8 @@ class ConcurrencyControl {
   // wounded here is not woken (the caller wakes its waits when
   // `*wounded`). The base, for algorithms that never wait for a lock (OCC,
   // 2PL NO_WAIT), so that no cycle can pass through one: OK, nobody
-  // wounded.
+  // wounded. (OCC's commit locks are waited for, but only by committers and
+  // rollbacks that wait for nothing else: no cycle passes through them.)
   virtual Status ArbitrateOutsideWait(TransactionContext* me, const std::vector<TransactionContext*>& ahead,
                                       const std::string& what, bool* wounded) {
     (void)me, (void)ahead, (void)what;

@@ -44,8 +44,10 @@ class OccContext : public TransactionContext {
 
 OccContext* Cast(TransactionContext* ctx) { return static_cast<OccContext*>(ctx); }
 
-// Takes `row`'s commit lock, yielding while another committer holds it
-// (holders are between their step (1) and publication: short).
+// Takes `row`'s commit lock, yielding while another holds it (a committer
+// between its step (1) and publication, or its failed commit's undo, or a
+// rollback's UndoBesideCommits: each short, and waiting for nothing but
+// other commit locks, taken in address order).
 void LockForCommit(Row* row) {
   for (;;) {
     uint64_t word = row->cc_word.load(std::memory_order_relaxed);
@@ -276,9 +278,8 @@ Status Occ::Commit(TransactionContext* ctx, CommitHooks* hooks) {
   std::sort(writes.begin(), writes.end());
   writes.erase(std::unique(writes.begin(), writes.end()), writes.end());
 
-  // (1) Lock the write set in address order (no deadlock). Holders are
-  // committers between this step and publication: short, so yield. The
-  // locks and the validation loads below are seq_cst: two committers that
+  // (1) Lock the write set in address order (no deadlock; LockForCommit
+  // says who else holds such locks). The locks and the validation loads below are seq_cst: two committers that
   // each lock a row the other read must not both miss the other's lock
   // (the store-load pattern of write skew; Silo puts a fence here).
   for (Row* row : writes) {

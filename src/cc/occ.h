@@ -23,12 +23,15 @@
 //           since fails (3)'s version check. (4) install the images;
 //           (5) publish: version + 1, unlock.
 // The serialization point is the moment the write set is locked and
-// validation starts. A failed validation returns 40001 at once and
-// releases the locks. A rollback that takes back an index entry it added
-// for a row it wrote takes that row's commit lock around the undo
-// (UndoBesideCommits), yielding as a committer does while another holds
-// it: another writer of the row that found the entry may be committing in
-// reliance on it, between its step (2) and its install.
+// validation starts. A failed validation returns 40001 at once; the locks
+// are released by the Abort that follows, after the engine's undo. A
+// rollback that takes back an index entry it added for a row it wrote
+// holds that row's commit lock around the undo (UndoBesideCommits),
+// yielding as a committer does while another holds it: another writer of
+// the row that found the entry may be committing in reliance on it,
+// between its step (2) and its install. For those microseconds the row
+// looks as it does beside a commit: readers yield, validations and unique
+// checks that meet it fail.
 //
 // No statement result contradicts the transaction's earlier reads: OCC
 // reads without locks, so a statement may meet a row or range that changed

@@ -410,6 +410,9 @@ Status Transaction::Commit() {
 
 void Transaction::Abort() {
   if (finished_) return;
+  // The undo first, then the algorithm's Abort: 2PL's row locks and a
+  // failed OCC commit's locks keep other writers of the rows out until the
+  // undo is done (cc::ConcurrencyControl::UndoBesideCommits).
   RollbackTo(0);
   writes_.clear();
   if (ctx_) cc_->Abort(ctx_.get());

@@ -17,9 +17,10 @@ using storage::Tuple;
 
 namespace {
 
-// Puts the entry key → row back if it is gone (a no-op when it is there);
-// false when another row holds the unique key.
+// Puts the entry key → row back if it is gone (one probe when it is
+// there); false when another row holds the unique key.
 bool PutBackEntry(Index* index, const std::string& key, bool has_null, Row* row) {
+  if (index->unique() && !has_null && index->Find(key) == row) return true;
   auto held = [](Row*, const std::string&, bool* live) {
     *live = true;
     return Status::OK();
@@ -182,10 +183,11 @@ Row* Transaction::HandedOverRow(const Index* index, const std::string& key) cons
 
 void Transaction::RestoreEntry(const Undo& undo) {
   // Never inside another writer's commit of the row (UndoBesideCommits):
-  // one that found this entry on the row (its kKeptEntry) either checked it
-  // already and installed, so that the row's committed image holds the key
-  // and the entry, the committed state's now, stays; or it checks after
-  // this restore, and puts the entry back (StillOwnsKeys).
+  // one that relies on this entry (found on the row, or added again after
+  // it) either checked it already and installed, so that the row's
+  // committed image holds the key and the entry, the committed state's
+  // now, stays; or checked it and failed (the entry is nobody's then); or
+  // it checks after this restore, and puts the entry back (StillOwnsKeys).
   cc_->UndoBesideCommits(ctx_.get(), undo.row, [this, &undo] {
     if (CommittedHolds(*undo.index, *undo.row, undo.key, undo.has_null)) return;
     undo.index->Restore(undo.key, undo.has_null, undo.row, undo.replaced);
@@ -208,16 +210,17 @@ bool Transaction::StillOwnsKeys() {
         undo.index->Find(undo.key) != undo.replaced) {
       return false;
     }
-    if (undo.kind == Undo::Kind::kKeptEntry) {
-      // An entry found on the row: if the key is still this transaction's
-      // for the row, the entry must be there at commit (the transaction that
-      // added it may have rolled back and taken it away), put back unless
-      // another row took the key meanwhile.
-      if (FinalImageHasKey(undo, &key) && !PutBackEntry(undo.index, undo.key, undo.has_null, undo.row)) return false;
-      continue;
-    }
-    if (undo.kind != Undo::Kind::kIndexEntry || !undo.index->unique() || undo.has_null) continue;
-    if (FinalImageHasKey(undo, &key) && undo.index->Find(undo.key) != undo.row) return false;
+    if (undo.kind != Undo::Kind::kIndexEntry && undo.kind != Undo::Kind::kKeptEntry) continue;
+    // If the key is still this transaction's for the row, its entry must be
+    // on the row at commit. It may have gone missing: the transaction that
+    // added an entry found on the row (kKeptEntry) may have rolled back and
+    // taken it away; and an entry this transaction added may be one an
+    // older writer of the row, still running, added first (a commit
+    // between them moved the row off the key and removed it), whose
+    // rollback takes back that same entry. So it is put back, unless
+    // another row holds the unique key (it took the key over, judging this
+    // row's entry stale): then the commit fails.
+    if (FinalImageHasKey(undo, &key) && !PutBackEntry(undo.index, undo.key, undo.has_null, undo.row)) return false;
   }
   return true;
 }

@@ -34,12 +34,14 @@ class OneRowCommit : public CommitHooks {
 TEST(OccTest, AnEntryUndoneBesideACommitOfItsRowWaitsForTheInstall) {
   // Interleaving: B commits row 1: it locks the row and checks that the
   // unique entry its image relies on (one A added for the row) is there;
-  // then A, rolling back, takes that entry back (UndoBesideCommits); then
-  // B installs. Excludes A's undo falling between B's check and B's
-  // install: B would install a key whose entry A had just removed (a
-  // committed row its unique key no longer finds). The undo must run after
-  // B's install (then the engine sees the key committed and keeps the
-  // entry).
+  // then A, rolling back, starts to take that entry back
+  // (UndoBesideCommits); then B installs. Excludes A's undo running
+  // between B's check and B's install: B would install a key whose entry A
+  // had just removed (a committed row its unique key no longer finds). The
+  // undo must run after B's install (then the engine sees the key
+  // committed and keeps the entry). A wrong implementation is caught when
+  // its undo runs within the 200 ms B waits for it (on a loaded machine it
+  // might not be scheduled in time: then the test passes anyway).
   Occ occ{CcOptions{}};
   Row row(1, 0, TableId(1));
   auto a = occ.Begin(TxnTimestamp(1));
@@ -68,8 +70,9 @@ TEST(OccTest, AnEntryUndoneBesideACommitOfItsRowWaitsForTheInstall) {
     return true;
   });
   commit_ptr = &commit;
-  ASSERT_TRUE(occ.Commit(b.get(), &commit).ok());
+  const Status committed = occ.Commit(b.get(), &commit);
   undoer.join();
+  EXPECT_TRUE(committed.ok()) << committed.ToString();
   EXPECT_TRUE(undone);
   EXPECT_TRUE(undo_saw_install) << "the undo ran inside the commit, between its key check and its install";
   EXPECT_EQ(row.cc_word.load() & Occ::kLockBit, 0u) << "the row is left unlocked";

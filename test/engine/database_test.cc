@@ -339,6 +339,44 @@ TEST_F(DatabaseTest, UnderOccARowMovedToOneKeyByTwoBlocksKeepsItsEntryWhateverTh
   }
 }
 
+TEST_F(DatabaseTest, UnderOccALateRollbackLeavesTheEntryALaterWriterOfTheRowAddedAgain) {
+  // Interleaving (default cc = occ), for a unique index and a non-unique
+  // one:
+  //   A: BEGIN; UPDATE t SET k = 5 WHERE id = 1   (adds the entry 5 → row 1)
+  //   B: UPDATE t SET k = 5 WHERE id = 1           (commits on A's entry)
+  //   C: UPDATE t SET k = 6 WHERE id = 1           (commits; 5 → row 1 goes)
+  //   D: BEGIN; UPDATE t SET k = 5 WHERE id = 1   (adds 5 → row 1 again)
+  //   A: ROLLBACK                                  (takes back "its" entry)
+  //   D: COMMIT
+  // A's entry and D's are one, so D puts it back. Excludes a committed row
+  // its key no longer finds (the non-unique index lost the entry), a
+  // second row let in with the unique key, and D failing with 40001 for an
+  // entry no other row holds (the unique index).
+  Exec("CREATE TABLE u (id INT PRIMARY KEY, k INT UNIQUE)");
+  Exec("CREATE TABLE v (id INT PRIMARY KEY, k INT)");
+  Exec("CREATE INDEX v_k ON v (k)");
+  for (const std::string table : {"u", "v"}) {
+    SCOPED_TRACE(table == "u" ? "unique index" : "non-unique index");
+    const std::string update = "UPDATE " + table + " SET k = ";
+    Exec("INSERT INTO " + table + " VALUES (1, 1)");
+    auto d = db_->CreateSession();
+    Exec("BEGIN");
+    Exec(update + "5 WHERE id = 1");
+    Exec(update + "5 WHERE id = 1", {}, d.get());
+    Exec(update + "6 WHERE id = 1", {}, d.get());
+    Exec("BEGIN", {}, d.get());
+    Exec(update + "5 WHERE id = 1", {}, d.get());
+    Exec("ROLLBACK");
+    Exec("COMMIT", {}, d.get());
+    EXPECT_EQ(Exec("SELECT id FROM " + table + " WHERE k = 5").rows.size(), 1u) << "the row is found by its key";
+    if (table == "u") {
+      QueryResult r;
+      Status s = session_->Execute("INSERT INTO u VALUES (2, 5)", &r);
+      EXPECT_TRUE(s.Is(sqlstate::kUniqueViolation)) << s.ToString();
+    }
+  }
+}
+
 TEST_F(DatabaseTest, ConcurrentIncrementsLoseNoUpdate) {
   // T threads × M autocommit increments of one row end at exactly T·M.
   constexpr int kThreads = 4, kIncrements = 500;
