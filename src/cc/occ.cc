@@ -279,7 +279,8 @@ Status Occ::Commit(TransactionContext* ctx, CommitHooks* hooks) {
   writes.erase(std::unique(writes.begin(), writes.end()), writes.end());
 
   // (1) Lock the write set in address order (no deadlock; LockForCommit
-  // says who else holds such locks). The locks and the validation loads below are seq_cst: two committers that
+  // says who else holds such locks). The locks and the validation loads
+  // below are seq_cst: two committers that
   // each lock a row the other read must not both miss the other's lock
   // (the store-load pattern of write skew; Silo puts a fence here).
   for (Row* row : writes) {

@@ -40,7 +40,8 @@
 //    by the table (wounded here) or through its CancelToken's Wakeup
 //    (wounded at a row lock). OCC and 2PL NO_WAIT never wait for a lock
 //    a block holds (OCC's commit locks are held only inside a commit or a
-//    rollback, never across a lane wait), so lane waits need no rule there. A block that holds no lane and no
+//    rollback, never across a lane wait), so lane waits need no rule
+//    there. A block that holds no lane and no
 //    row lock yet (its first hot statement comes first) waits without the
 //    rule, in arrival order: nothing waits for it but later waiters of the
 //    same lane, whose rule covers every block ahead of them.
